@@ -1,0 +1,3 @@
+from rooftui.cli import main
+
+main()

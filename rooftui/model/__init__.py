@@ -1,0 +1,1 @@
+"""Pure data: the kernel table, the ceilings and the metric formulas. No I/O, no UI."""

@@ -1,0 +1,95 @@
+"""Ceilings: the roofs a kernel is measured against.
+
+The on-disk form (``rooftui.ceilings/1``, documented in the README) is shared by
+the loader and ``rooftui measure``::
+
+    {"schema": "rooftui.ceilings/1",
+     "device": {"name": "NVIDIA H200", "cc": "9.0", "sm_count": 132,
+                "clocks_hz": {"sm": 1.98e9, "memory": 3.2e9}},
+     "source": "rooftui measure 0.1.0",
+     "ceilings": [
+        {"name": "FP64 FMA", "kind": "compute", "precision": "fp64",
+         "value": 6.6e13, "unit": "FLOP/s", "method": "empirical"},
+        {"name": "HBM", "kind": "bandwidth", "level": "hbm",
+         "value": 4.4e12, "unit": "B/s", "method": "empirical",
+         "curve": [[working_set_bytes, bytes_per_second], ...]}]}
+
+``precision`` is a pipeline name from ``rooftui.model.columns`` (``fp64``,
+``tensor_fp16``, ...); ``level`` is ``l1``, ``smem``, ``l2`` or ``hbm``.
+``method`` is ``empirical`` (measured), ``spec`` (datasheet) or ``report``
+(the profiled report's own ``*.peak_sustained`` metrics).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = "rooftui.ceilings/1"
+KINDS = ("compute", "bandwidth")
+METHODS = ("empirical", "spec", "report")
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """One roof: a compute peak (FLOP/s) or a bandwidth (B/s)."""
+
+    name: str
+    kind: str  # "compute" | "bandwidth"
+    value: float  # FLOP/s (OP/s for integer pipelines) or B/s
+    method: str  # "empirical" | "spec" | "report"
+    precision: str | None = None  # compute ceilings: a pipeline name
+    level: str | None = None  # bandwidth ceilings: "l1" | "smem" | "l2" | "hbm"
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # curve, clock, notes
+
+    @property
+    def unit(self) -> str:
+        if self.kind == "bandwidth":
+            return "B/s"
+        return "OP/s" if self.precision == "tensor_int8" else "FLOP/s"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.kind == "compute":
+            out["precision"] = self.precision
+        else:
+            out["level"] = self.level
+        out.update(value=self.value, unit=self.unit, method=self.method)
+        out.update(self.extra)
+        return out
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    cc: str  # "9.0"
+    sm_count: int | None = None
+    clocks_hz: dict[str, float] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class CeilingSet:
+    """The ceilings for one device, with where they came from."""
+
+    device: Device
+    ceilings: tuple[Ceiling, ...]
+    source: str = ""
+
+    def compute(self, precision: str) -> Ceiling | None:
+        return next((c for c in self.ceilings if c.kind == "compute" and c.precision == precision), None)
+
+    def bandwidth(self, level: str) -> Ceiling | None:
+        return next((c for c in self.ceilings if c.kind == "bandwidth" and c.level == level), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        device: dict[str, Any] = {"name": self.device.name, "cc": self.device.cc}
+        if self.device.sm_count is not None:
+            device["sm_count"] = self.device.sm_count
+        if self.device.clocks_hz:
+            device["clocks_hz"] = dict(self.device.clocks_hz)
+        return {
+            "schema": SCHEMA,
+            "device": device,
+            "source": self.source,
+            "ceilings": [c.to_dict() for c in self.ceilings],
+        }

@@ -1,0 +1,70 @@
+"""The kernel table: one row per kernel invocation, in base units.
+
+This is the contract between the loader, the analyses and every view. A
+``KernelTable`` is a ``pandas.DataFrame`` with these columns (more may be added):
+
+identity
+    id            int    unique within a loaded run (ncu's ID, offset per report)
+    report        str    the file the row came from
+    ncu_id        int    ncu's own ID within that report
+    device        str    GPU name, e.g. "NVIDIA H200"
+    cc            str    compute capability, e.g. "9.0"
+    name          str    short function name ("daxpy", "wmma_gemm")
+    demangled     str    full demangled signature
+    grid, block   str    launch shape as "(x, y, z)"
+    nvtx          str    NVTX ranges the launch ran under, outermost first, " > " joined
+work (FLOP, byte, second)
+    time_s                       gpu__time_duration.sum
+    flops_fp64, flops_fp32, flops_fp16          CUDA cores (FMA counts 2)
+    flops_tensor_fp16, flops_tensor_bf16, flops_tensor_tf32,
+    flops_tensor_fp64, flops_tensor_fp8         Tensor Cores, by source type
+    ops_tensor_int8              integer Tensor Core operations (not FLOPs)
+    flops_tensor                 sum of the Tensor Core FLOP columns
+    flops                        all floating-point operations
+    bytes_l1, bytes_l2, bytes_hbm
+derived
+    ai_l1, ai_l2, ai_hbm         FLOP per byte; NaN when that level moved no byte
+    flop_rate                    FLOP/s
+    pipeline                     the pipeline with the most FLOPs, or "none"
+    zero_ai                      no floating-point operation at all
+    fp16_approximate             FP16 CUDA-core FLOPs are present (see metrics.FP16_NOTE)
+    phase, phase_inferred        e.g. "forward", and whether it was inferred
+    bound_l1/bound_l2/bound_hbm  "memory" or "compute" at that level
+    roof_l1/roof_l2/roof_hbm     attainable FLOP/s at that level's AI
+    roof_fraction_l1/_l2/_hbm    flop_rate / roof at that level
+    bound                        the binding roof overall, e.g. "HBM" or "Tensor FP16"
+    roof_fraction                flop_rate / the binding roof's attainable FLOP/s
+"""
+
+from __future__ import annotations
+
+LEVELS = ("l1", "l2", "hbm")
+LEVEL_LABELS = {"l1": "L1", "l2": "L2", "hbm": "HBM"}
+
+# Pipelines in display order; each maps to the FLOP column it is measured by and
+# to the ceiling precision it is compared with.
+CUDA_CORE_PIPELINES = ("fp64", "fp32", "fp16")
+TENSOR_PIPELINES = ("tensor_fp64", "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8")
+FLOAT_PIPELINES = CUDA_CORE_PIPELINES + TENSOR_PIPELINES
+PIPELINE_LABELS = {
+    "fp64": "FP64",
+    "fp32": "FP32",
+    "fp16": "FP16",
+    "tensor_fp64": "Tensor FP64",
+    "tensor_tf32": "Tensor TF32",
+    "tensor_fp16": "Tensor FP16",
+    "tensor_bf16": "Tensor BF16",
+    "tensor_fp8": "Tensor FP8",
+    "tensor_int8": "Tensor INT8",
+    "none": "none",
+}
+
+
+def flop_column(pipeline: str) -> str:
+    """The kernel-table column holding the FLOPs of ``pipeline``."""
+    return "ops_tensor_int8" if pipeline == "tensor_int8" else f"flops_{pipeline}"
+
+
+FLOP_COLUMNS = tuple(flop_column(p) for p in FLOAT_PIPELINES)
+BYTE_COLUMNS = tuple(f"bytes_{level}" for level in LEVELS)
+AI_COLUMNS = tuple(f"ai_{level}" for level in LEVELS)
