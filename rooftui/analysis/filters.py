@@ -1,0 +1,190 @@
+"""Filtering, sorting and totals over a kernel table — pure pandas, no UI.
+
+The explorer's filter bar and ``rooftui plot`` both describe what to show with a
+``KernelFilter`` and get the rows back from ``apply_filter``. User text is only
+ever matched as a substring or compiled as a regular expression; it is never
+evaluated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from rooftui.model.columns import LEVEL_LABELS, LEVELS
+
+ZERO_AI_MODES = ("all", "only", "hide")
+BOUND_KINDS = ("memory", "compute")
+# Values of the ``bound`` column that name a memory level rather than a pipeline.
+MEMORY_BOUNDS = frozenset({*LEVEL_LABELS.values(), "SMEM"})
+# Values meaning "no roof applies" (zero-AI kernels); neither memory nor compute.
+NO_BOUND = frozenset({"", "none", "nan", "None", "<NA>"})
+
+
+class InvalidFilter(ValueError):
+    """A filter value the user typed cannot be used (bad regex, non-numeric range)."""
+
+
+@dataclass(frozen=True)
+class KernelFilter:
+    """What to keep. Every field left at its default keeps everything."""
+
+    name: str = ""  # substring (case-insensitive) or, with ``regex``, a pattern
+    regex: bool = False
+    pipeline: str | None = None  # a ``pipeline`` value, e.g. "fp64" or "none"
+    zero_ai: str = "all"  # "all" | "only" | "hide"
+    phase: str | None = None
+    ai_level: str = "hbm"  # the level ``ai_min``/``ai_max`` apply to
+    ai_min: float | None = None  # FLOP/byte, inclusive
+    ai_max: float | None = None
+    bound: str | None = None  # "memory", "compute" or an exact ``bound`` value
+    top_n: int | None = None  # keep the N rows with the most time, after the rest
+
+    def __post_init__(self) -> None:
+        if self.zero_ai not in ZERO_AI_MODES:
+            raise InvalidFilter(f"zero-AI mode must be one of {', '.join(ZERO_AI_MODES)}")
+        if self.ai_level not in LEVELS:
+            raise InvalidFilter(f"AI level must be one of {', '.join(LEVELS)}")
+        if self.top_n is not None and self.top_n < 1:
+            raise InvalidFilter("top N must be a positive whole number")
+        if self.regex:
+            name_pattern(self.name, regex=True)  # fail at construction, not at use
+
+    @property
+    def is_empty(self) -> bool:
+        return self == KernelFilter(ai_level=self.ai_level, regex=self.regex)
+
+    def cleared(self) -> KernelFilter:
+        return replace(KernelFilter(), ai_level=self.ai_level)
+
+
+def name_pattern(text: str, regex: bool) -> re.Pattern[str]:
+    """The compiled, case-insensitive pattern for a name filter."""
+    try:
+        return re.compile(text if regex else re.escape(text), re.IGNORECASE)
+    except re.error as err:
+        raise InvalidFilter(f"not a valid regular expression: {err}") from None
+
+
+def parse_number(text: str, what: str) -> float | None:
+    """``text`` as a float, ``None`` when blank; "1e-2" and "0.5" both work."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidFilter(f"{what} must be a number, got {text!r}") from None
+    if not np.isfinite(value):
+        raise InvalidFilter(f"{what} must be finite, got {text!r}")
+    return value
+
+
+def parse_count(text: str, what: str) -> int | None:
+    """``text`` as a positive int, ``None`` when blank."""
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise InvalidFilter(f"{what} must be a positive whole number, got {text!r}")
+    return int(text)
+
+
+def bound_kind(bound: str) -> str:
+    """ "memory" when ``bound`` names a memory level, else "compute"."""
+    return "memory" if bound in MEMORY_BOUNDS else "compute"
+
+
+def name_mask(names: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
+    # Names repeat a lot (one per invocation), so match each distinct name once.
+    distinct = pd.unique(names)
+    matching = [name for name in distinct if pattern.search(name)]
+    return names.isin(matching).to_numpy()
+
+
+def apply_filter(frame: pd.DataFrame, spec: KernelFilter) -> pd.DataFrame:
+    """The rows of ``frame`` that ``spec`` keeps, in their original order."""
+    keep = np.ones(len(frame), dtype=bool)
+    if spec.name:
+        keep &= name_mask(frame["name"], name_pattern(spec.name, spec.regex))
+    if spec.pipeline is not None:
+        keep &= (frame["pipeline"] == spec.pipeline).to_numpy()
+    if spec.zero_ai != "all":
+        zero = frame["zero_ai"].to_numpy(dtype=bool)
+        keep &= zero if spec.zero_ai == "only" else ~zero
+    if spec.phase is not None:
+        keep &= (frame["phase"] == spec.phase).to_numpy()
+    if spec.ai_min is not None or spec.ai_max is not None:
+        ai = frame[f"ai_{spec.ai_level}"].to_numpy(dtype=float)
+        with np.errstate(invalid="ignore"):
+            if spec.ai_min is not None:
+                keep &= ai >= spec.ai_min
+            if spec.ai_max is not None:
+                keep &= ai <= spec.ai_max
+    if spec.bound is not None:
+        bound = frame["bound"].astype(str)
+        if spec.bound in BOUND_KINDS:
+            is_memory = bound.isin(MEMORY_BOUNDS).to_numpy()
+            has_roof = ~bound.isin(NO_BOUND).to_numpy()
+            keep &= (is_memory if spec.bound == "memory" else ~is_memory) & has_roof
+        else:
+            keep &= (bound == spec.bound).to_numpy()
+    kept = frame[keep]
+    if spec.top_n is not None and len(kept) > spec.top_n:
+        heaviest = np.argsort(-kept["time_s"].to_numpy(), kind="stable")[: spec.top_n]
+        kept = kept.iloc[np.sort(heaviest)]
+    return kept
+
+
+def sort_rows(frame: pd.DataFrame, column: str, descending: bool) -> pd.DataFrame:
+    """``frame`` sorted by ``column``; ties keep their order, missing values go last."""
+    values = frame[column]
+    if not (pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values)):
+        # Sorting the integer codes of the distinct strings is several times
+        # faster than comparing 100k strings.
+        codes, uniques = pd.factorize(values, sort=True)
+        keys = codes.astype(float)
+        keys[codes < 0] = np.nan
+    else:
+        keys = values.to_numpy(dtype=float)
+    missing = np.isnan(keys)
+    keys = np.where(missing, 0.0, -keys if descending else keys)
+    # lexsort sorts by the last key first: missing values last, then by key.
+    order = np.lexsort((keys, missing))
+    return frame.iloc[order]
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What a set of rows adds up to, for the status line and the summary."""
+
+    rows: int
+    invocations: int
+    time_s: float
+    flops: float
+    zero_ai_invocations: int
+    zero_ai_time_s: float
+
+
+def totals(frame: pd.DataFrame) -> Totals:
+    """Totals of ``frame``; grouped frames count their ``count`` invocations."""
+    counts = frame["count"] if "count" in frame.columns else pd.Series(1, index=frame.index)
+    zero = frame["zero_ai"].to_numpy(dtype=bool)
+    time = frame["time_s"].to_numpy(dtype=float)
+    return Totals(
+        rows=len(frame),
+        invocations=int(counts.sum()),
+        time_s=float(time.sum()),
+        flops=float(frame["flops"].sum()),
+        zero_ai_invocations=int(counts.to_numpy()[zero].sum()),
+        zero_ai_time_s=float(time[zero].sum()),
+    )
+
+
+def top_by_time(frame: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The ``n`` rows with the most time, heaviest first."""
+    order = np.argsort(-frame["time_s"].to_numpy(dtype=float), kind="stable")[:n]
+    return frame.iloc[order]
