@@ -22,8 +22,9 @@ fixed  prefetch threads crop and rotate into pinned buffers a few batches ahead,
 Each run is traced for a few steps with ``torch.profiler`` (CPU + CUDA,
 ``record_function`` ranges "data_loading", "h2d_copy", "forward", "backward",
 "optimizer"; the fixed run's workers mark "preprocess", which the profiler may
-leave out, as it records only the thread that started it). Needs a CUDA GPU for the real traces; without one it runs on the
-CPU so the script itself can be checked, and the traces hold no GPU events.
+leave out, as it records only the thread that started it). Needs a CUDA GPU for
+the real traces; without one it runs on the CPU so the script itself can be
+checked, and the traces hold no GPU events.
 Takes well under a minute on one H200.
 """
 
