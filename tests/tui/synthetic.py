@@ -107,3 +107,16 @@ def kernel_table(repeat: int = 2) -> pd.DataFrame:
 
 def synthetic_run(repeat: int = 2) -> SyntheticRun:
     return SyntheticRun(kernels=kernel_table(repeat))
+
+
+def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
+    """Stand-in for rooftui.analysis.grouping.group_by_name until it lands: first row per
+    name with summed time and work, plus count and time_mean_s."""
+    summed = ["time_s", "flops", *FLOP_COLUMNS, *(f"bytes_{lv}" for lv in LEVELS)]
+    first = kernels.groupby("name", sort=False).first()
+    sums = kernels.groupby("name", sort=False)[summed].sum()
+    out = first.assign(**{c: sums[c] for c in summed})
+    out["count"] = kernels.groupby("name", sort=False).size()
+    out["time_mean_s"] = out["time_s"] / out["count"]
+    out["flop_rate"] = out["flops"] / out["time_s"]
+    return out.reset_index()

@@ -1,0 +1,1 @@
+"""The Textual explorer: ``make_app`` builds it for the CLI and the tests."""

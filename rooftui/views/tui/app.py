@@ -1,0 +1,135 @@
+"""The explorer app: loads a run in a worker, then hands it to the screens.
+
+``make_app`` is the one way to build it, for the CLI, the tests and the
+benchmarks. Loading never touches a widget: the worker posts ``LoadProgress``,
+``RunLoaded`` or ``LoadFailed`` and the handlers here update the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding
+from textual.message import Message
+
+from rooftui.errors import RooftuiError
+from rooftui.views.tui.screens.explorer import ExplorerScreen
+from rooftui.views.tui.view_state import LoadedRun
+
+
+class LoadProgress(Message):
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done, self.total = done, total
+
+
+class RunLoaded(Message):
+    def __init__(self, run: LoadedRun) -> None:
+        super().__init__()
+        self.run = run
+
+
+class LoadFailed(Message):
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+class RooftuiApp(App[None]):
+    """Hierarchical roofline explorer."""
+
+    TITLE = "rooftui"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("q", "quit", "quit"),
+        Binding("question_mark,f1", "help", "help", key_display="?"),
+    ]
+
+    def __init__(
+        self,
+        paths: Sequence[str | Path] = (),
+        *,
+        ceilings: str | Path | None = None,
+        ascii_mode: bool = False,
+        run: Any = None,
+    ) -> None:
+        super().__init__()
+        self.paths = [Path(p) for p in paths]
+        self.ceilings_path = None if ceilings is None else Path(ceilings)
+        self.ascii_mode = ascii_mode
+        self.preloaded = run
+        self.run: LoadedRun | None = None
+        self.explorer = ExplorerScreen(ascii_mode=ascii_mode)
+        if ascii_mode:
+            self.theme = "textual-ansi"
+
+    def on_mount(self) -> None:
+        self.push_screen(self.explorer)
+        self.load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def load(self) -> None:
+        """Read the reports (or take the preloaded run) and prepare both row views."""
+        from rooftui.analysis.grouping import group_by_name
+
+        try:
+            run = self.preloaded
+            if run is None:
+                from rooftui.analysis import load_run
+
+                run = load_run(
+                    self.paths or _sample_paths(),
+                    ceilings=self.ceilings_path,
+                    progress=lambda done, total: self.post_message(LoadProgress(done, total)),
+                )
+            loaded = LoadedRun.from_run(run, group_by_name)
+        except RooftuiError as err:
+            self.post_message(LoadFailed(str(err)))
+            return
+        self.post_message(RunLoaded(loaded))
+
+    @on(LoadProgress)
+    def _progress(self, message: LoadProgress) -> None:
+        self.explorer.show_progress(message.done, message.total)
+
+    @on(RunLoaded)
+    def _loaded(self, message: RunLoaded) -> None:
+        self.run = message.run
+        self.explorer.show_run(message.run)
+
+    @on(LoadFailed)
+    def _failed(self, message: LoadFailed) -> None:
+        self.explorer.show_error(message.error)
+
+    def action_help(self) -> None:
+        from rooftui.views.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+
+def _sample_paths() -> list[Path]:
+    from rooftui.sample import sample_paths
+
+    return list(sample_paths())
+
+
+def make_app(
+    paths: Sequence[str | Path] = (),
+    *,
+    ceilings: str | Path | None = None,
+    ascii_mode: bool = False,
+    run: Any = None,
+) -> RooftuiApp:
+    """The explorer for ``paths`` (the bundled sample when empty), or for an
+    already-loaded ``run`` (anything with ``.kernels``, ``.ceilings``, ``.notes``).
+
+    ``NO_COLOR`` in the environment is honoured by Textual itself; ``ascii_mode``
+    also keeps every character ASCII for terminals without Unicode.
+    """
+    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run)

@@ -1,0 +1,1 @@
+"""Full screens of the explorer: the main view, summary, help and small dialogs."""

@@ -1,0 +1,262 @@
+"""The main screen: filter bar, roofline, kernel table, detail pane, status line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, ProgressBar, Static
+
+from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.views.tui.format import ascii_safe, duration, percent
+from rooftui.views.tui.view_state import LoadedRun, ViewState
+from rooftui.views.tui.widgets.detail import DetailPane
+from rooftui.views.tui.widgets.filter_bar import FilterBar
+from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
+from rooftui.views.tui.widgets.roofline import RooflinePane
+
+# Above this many rows, moving the cursor redraws the roofline after a short
+# pause instead of on every key, so holding an arrow key stays smooth.
+DEBOUNCE_ROWS = 5000
+DEBOUNCE_S = 0.06
+
+
+class ExplorerScreen(Screen):
+    BINDINGS = [
+        Binding("slash", "focus_filter", "filter", key_display="/"),
+        Binding("f", "toggle_filters", "filter bar"),
+        Binding("x", "clear_filters", "clear filters"),
+        Binding("g", "toggle_grouped", "grouped/single"),
+        Binding("1", "toggle_level('l1')", "L1 on/off", show=False),
+        Binding("2", "toggle_level('l2')", "L2 on/off", show=False),
+        Binding("3", "toggle_level('hbm')", "HBM on/off", show=False),
+        Binding("p", "pipelines", "pipelines"),
+        Binding("d", "toggle_detail", "details"),
+        Binding("z", "zoom_roofline", "zoom roofline", show=False),
+        Binding("s", "summary", "summary"),
+        Binding("e", "export_svg", "SVG"),
+        Binding("c", "export_csv", "CSV"),
+        Binding("escape", "focus_table", "back to table", show=False),
+    ]
+
+    def __init__(self, *, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.ascii_mode = ascii_mode
+        self.state: ViewState | None = None
+        self.rows: pd.DataFrame | None = None
+        self.selected: pd.Series | None = None
+        self._redraw_timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("rooftui — loading…", id="status")
+        yield FilterBar(id="filters")
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                yield RooflinePane(ascii_mode=self.ascii_mode, id="roofline")
+                yield KernelTable(ascii_mode=self.ascii_mode, id="table")
+            yield DetailPane(ascii_mode=self.ascii_mode, id="detail")
+        with Vertical(id="loading"):
+            yield Static("Loading reports…", id="loading-text")
+            yield ProgressBar(id="loading-progress", show_eta=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.ascii_mode:
+            self.add_class("-ascii")
+        self.query_one(KernelTable).focus()
+
+    # --- loading (called by the app's message handlers) ---------------------------
+
+    def show_progress(self, done: int, total: int) -> None:
+        self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
+
+    def show_error(self, error: str) -> None:
+        self.query_one("#loading-text", Static).update(f"Could not load: {error}\nPress q to quit.")
+        self.query_one("#loading-progress").display = False
+        self.query_one("#status", Static).update("rooftui — load failed")
+
+    def show_run(self, run: LoadedRun) -> None:
+        self.state = ViewState(run)
+        self.query_one("#loading").display = False
+        self.query_one(FilterBar).set_choices(*self.state.choices())
+        self.refresh_rows()
+
+    # --- the view ----------------------------------------------------------------------
+
+    def refresh_rows(self) -> None:
+        """Re-filter and re-sort, keeping the selected kernel if it is still shown."""
+        if self.state is None:
+            return
+        self.rows = self.state.rows()
+        keep = None if self.selected is None else self.selected.name
+        self.query_one(KernelTable).show_rows(
+            self.rows, self.state.sort_column, self.state.sort_descending, keep=keep
+        )
+        self.update_status()
+
+    def update_status(self) -> None:
+        state, rows = self.state, self.rows
+        total = state.totals(rows)
+        run_time = float(state.run.invocations["time_s"].sum())
+        share = total.time_s / run_time if run_time else 0.0
+        zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
+        sorted_by = next(c.label for c in COLUMNS if c.key == state.sort_column)
+        arrow = (
+            ("v" if state.sort_descending else "^")
+            if self.ascii_mode
+            else ("▼" if state.sort_descending else "▲")
+        )
+        unit = "kernels" if state.grouped else "invocations"
+        text = (
+            f"{total.rows:,} {unit} · {total.invocations:,} launches · {duration(total.time_s)} "
+            f"({percent(share)}) · zero-AI {total.zero_ai_invocations:,} "
+            f"({percent(zero_share)} time) · by {sorted_by}{arrow}"
+        )
+        if not state.spec.is_empty:
+            text += " · filtered"
+        self.query_one("#status", Static).update(ascii_safe(text) if self.ascii_mode else text)
+
+    def redraw_roofline(self) -> None:
+        if self.state is None or self.rows is None:
+            return
+        self.query_one(RooflinePane).show(
+            self.rows,
+            self.state.run.ceilings,
+            grouped=self.state.grouped,
+            levels=list(self.state.levels),
+            pipelines=self.state.shown_pipelines(),
+            selected=self.selected,
+        )
+
+    @on(KernelTable.RowHighlighted)
+    def _row_highlighted(self, message: KernelTable.RowHighlighted) -> None:
+        self.selected = message.row
+        detail = self.query_one(DetailPane)
+        if detail.display:
+            detail.show(message.row, self.state.run.ceilings if self.state else None)
+        if self._redraw_timer is not None:
+            self._redraw_timer.stop()
+        if self.rows is not None and len(self.rows) > DEBOUNCE_ROWS:
+            self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
+        else:
+            self.redraw_roofline()
+
+    @on(KernelTable.RowChosen)
+    def _row_chosen(self, message: KernelTable.RowChosen) -> None:
+        detail = self.query_one(DetailPane)
+        detail.display = True
+        detail.show(message.row, self.state.run.ceilings)
+
+    @on(KernelTable.SortRequested)
+    def _sort(self, message: KernelTable.SortRequested) -> None:
+        if self.state is None:
+            return
+        self.state.sort_column, self.state.sort_descending = message.column, message.descending
+        self.refresh_rows()
+
+    @on(FilterBar.Changed)
+    def _filter(self, message: FilterBar.Changed) -> None:
+        if self.state is None:
+            return
+        self.state.spec = message.spec
+        self.refresh_rows()
+
+    # --- actions -------------------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        self.query_one(FilterBar).display = True
+        self.query_one(FilterBar).focus_name()
+
+    def action_focus_table(self) -> None:
+        self.query_one(KernelTable).focus()
+
+    def action_toggle_filters(self) -> None:
+        bar = self.query_one(FilterBar)
+        bar.display = not bar.display
+
+    def action_clear_filters(self) -> None:
+        self.query_one(FilterBar).clear()
+
+    def action_toggle_grouped(self) -> None:
+        if self.state is None:
+            return
+        self.state.grouped = not self.state.grouped
+        self.selected = None
+        self.refresh_rows()
+
+    def action_toggle_level(self, level: str) -> None:
+        if self.state is None:
+            return
+        self.state.toggle_level(level)
+        shown = ", ".join(LEVEL_LABELS[lv] for lv in LEVELS if lv in self.state.levels) or "none"
+        self.notify(f"memory levels on the roofline: {shown}", timeout=2)
+        self.redraw_roofline()
+
+    def action_pipelines(self) -> None:
+        from rooftui.views.tui.screens.pipelines import PipelinesScreen
+
+        if self.state is None:
+            return
+
+        def apply(hidden: set[str] | None) -> None:
+            if hidden is not None:
+                self.state.hidden_pipelines = hidden
+                self.redraw_roofline()
+
+        self.app.push_screen(
+            PipelinesScreen(self.state.present_pipelines(), self.state.hidden_pipelines), apply
+        )
+
+    def action_toggle_detail(self) -> None:
+        detail = self.query_one(DetailPane)
+        detail.display = not detail.display
+        if detail.display:
+            detail.show(self.selected, self.state.run.ceilings if self.state else None)
+
+    def action_zoom_roofline(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        else:
+            self.maximize(self.query_one(RooflinePane), container=False)
+
+    def action_summary(self) -> None:
+        from rooftui.views.tui.screens.summary import SummaryScreen
+
+        if self.state is not None:
+            self.app.push_screen(SummaryScreen(self.state, ascii_mode=self.ascii_mode))
+
+    def action_export_svg(self) -> None:
+        from rooftui.views.tui.screens.export import ExportScreen
+
+        def save(path: Path | None) -> None:
+            if path is not None:
+                self.app.call_after_refresh(self._save_svg, path)
+
+        self.app.push_screen(ExportScreen("SVG of this view", Path("rooftui-view.svg")), save)
+
+    def _save_svg(self, path: Path) -> None:
+        self.app.save_screenshot(filename=path.name, path=str(path.parent.resolve()))
+        self.notify(f"saved {path}")
+
+    def action_export_csv(self) -> None:
+        from rooftui.views.tui.screens.export import ExportScreen
+
+        def save(path: Path | None) -> None:
+            if path is not None and self.rows is not None:
+                export_csv(self.rows, path)
+                self.notify(f"saved {len(self.rows):,} rows to {path}")
+
+        self.app.push_screen(
+            ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save
+        )
+
+
+def export_csv(rows: pd.DataFrame, path: Path) -> None:
+    """The filtered, sorted rows with every column, in base units."""
+    rows.to_csv(path, index=False)

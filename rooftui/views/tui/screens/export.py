@@ -1,0 +1,43 @@
+"""A small dialog asking where to save an export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+
+class ExportScreen(ModalScreen[Path | None]):
+    """Enter saves to the typed path, Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, what: str, default: Path) -> None:
+        super().__init__()
+        self.what = what
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="export-dialog"):
+            yield Label(f"Save {self.what} to:")
+            yield Input(str(self.default), id="export-path")
+            yield Static("", id="export-error")
+            yield Label("enter save · escape cancel", classes="hint")
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        path = Path(event.value.strip()).expanduser()
+        if not event.value.strip():
+            self.query_one("#export-error", Static).update("type a file name")
+        elif not path.parent.resolve().is_dir():
+            self.query_one("#export-error", Static).update(f"no such folder: {path.parent}")
+        else:
+            self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

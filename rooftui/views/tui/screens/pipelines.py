@@ -1,0 +1,49 @@
+"""Choosing which compute roofs the roofline draws."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, SelectionList
+
+from rooftui.model.columns import PIPELINE_LABELS
+
+
+class PipelinesScreen(ModalScreen[set[str] | None]):
+    """Space toggles a pipeline, Enter applies, Escape cancels."""
+
+    BINDINGS = [
+        Binding("enter", "apply", "apply", priority=True),
+        Binding("escape", "cancel", "cancel"),
+    ]
+
+    def __init__(self, present: list[str], hidden: set[str]) -> None:
+        super().__init__()
+        self.present = present
+        self.hidden = set(hidden)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pipelines-dialog"):
+            yield Label("Compute roofs on the roofline")
+            yield SelectionList[str](
+                *[(PIPELINE_LABELS.get(p, p), p, p not in self.hidden) for p in self.present],
+                id="pipelines-list",
+            )
+            yield Label("space toggle · enter apply · escape cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    @on(SelectionList.SelectionToggled)
+    def _toggled(self) -> None:
+        shown = set(self.query_one(SelectionList).selected)
+        self.hidden = {p for p in self.present if p not in shown}
+
+    def action_apply(self) -> None:
+        self.dismiss(self.hidden)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

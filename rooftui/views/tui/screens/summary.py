@@ -1,0 +1,90 @@
+"""The summary screen: the paper's Table III (zero-AI share), time per phase,
+time and FLOPs per pipeline — the analysis module's tables, formatted."""
+
+from __future__ import annotations
+
+import pandas as pd
+from rich import box
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from rooftui.model.columns import PIPELINE_LABELS
+from rooftui.views.tui.format import ascii_safe, duration, percent, si
+from rooftui.views.tui.view_state import ViewState
+
+
+def format_cell(column: str, value) -> str:
+    """Display text for one summary cell, chosen by the column's name."""
+    if isinstance(value, str):
+        return PIPELINE_LABELS.get(value, value) if column == "pipeline" else value
+    if value is None or (isinstance(value, float) and value != value):
+        return "–"
+    name = column.lower()
+    if "share" in name or "fraction" in name or name.endswith("_pct"):
+        return percent(float(value))
+    if name.endswith("_s") or name == "time":
+        return duration(float(value))
+    if "flop" in name:
+        return si(float(value), "FLOP")
+    if "bytes" in name:
+        return si(float(value), "B")
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{float(value):.3g}"
+
+
+def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
+    table = Table(
+        title=title,
+        title_justify="left",
+        expand=False,
+        box=box.ASCII if ascii_mode else box.SIMPLE_HEAD,
+        padding=(0, 1),
+    )
+    shown = frame.reset_index() if frame.index.name is not None else frame
+    for column in shown.columns:
+        numeric = pd.api.types.is_numeric_dtype(shown[column]) and shown[column].dtype != bool
+        table.add_column(str(column).replace("_", " "), justify="right" if numeric else "left")
+    for values in shown.itertuples(index=False):
+        cells = [format_cell(str(c), v) for c, v in zip(shown.columns, values, strict=True)]
+        table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
+    return table
+
+
+class SummaryScreen(Screen):
+    BINDINGS = [Binding("escape,s,q", "close", "back")]
+
+    def __init__(self, state: ViewState, *, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.state = state
+        self.ascii_mode = ascii_mode
+
+    def compose(self) -> ComposeResult:
+        from rooftui.analysis.summary import phase_table, pipeline_table, zero_ai_table
+
+        kernels = self.state.run.invocations
+        with VerticalScroll(id="summary"):
+            yield Static(
+                "Whole run, every invocation (filters do not apply here).", id="summary-scope"
+            )
+            yield Static(
+                frame_table(
+                    "Zero-AI invocations and their share of time (Table III)",
+                    zero_ai_table(kernels),
+                    self.ascii_mode,
+                )
+            )
+            yield Static(frame_table("Time per phase", phase_table(kernels), self.ascii_mode))
+            yield Static(
+                frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode)
+            )
+            for note in self.state.run.notes:
+                yield Static(f"note: {note}", classes="summary-note")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,1 @@
+"""The explorer's widgets: roofline, kernel table, filter bar, detail pane."""

@@ -1,0 +1,149 @@
+"""The detail pane: everything known about the selected kernel, with units."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from rooftui.model.ceilings import CeilingSet
+from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
+from rooftui.views.tui.format import duration, intensity, percent, si
+
+
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> Table:
+    table = Table(
+        title=title,
+        title_justify="left",
+        show_header=False,
+        expand=True,
+        box=box.ASCII if ascii_mode else box.SIMPLE,
+        padding=(0, 1),
+    )
+    table.add_column("what", style="dim", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for what, value in rows:
+        table.add_row(what, value)
+    return table
+
+
+def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Table:
+    """Per memory level: AI, the roof that binds there, how close the kernel is, headroom."""
+    table = Table(
+        title="roofs per level",
+        title_justify="left",
+        expand=True,
+        box=box.ASCII if ascii_mode else box.SIMPLE,
+        padding=(0, 1),
+    )
+    headers = ("level", "AI FLOP/B", "bandwidth", "roof FLOP/s", "binds", "% roof", "headroom")
+    for header in headers:
+        table.add_column(
+            header, justify="left" if header in ("level", "binds") else "right", no_wrap=True
+        )
+    rate = _number(row.get("flop_rate"))
+    for level in LEVELS:
+        bandwidth = ceilings.bandwidth(level)
+        roof = _number(row.get(f"roof_{level}"))
+        headroom = roof / rate if rate > 0 and roof == roof else math.nan
+        table.add_row(
+            LEVEL_LABELS[level],
+            intensity(_number(row.get(f"ai_{level}"))),
+            si(bandwidth.value, "B/s") if bandwidth else "–",
+            si(roof),
+            str(row.get(f"bound_{level}", "–")),
+            percent(_number(row.get(f"roof_fraction_{level}"))),
+            "–"
+            if headroom != headroom
+            else f"{headroom:.2f}×".replace("×", "x" if ascii_mode else "×"),
+        )
+    return table
+
+
+def describe(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool = False) -> RenderableType:
+    """The detail pane's content for one kernel row (an invocation or a group)."""
+    grouped = "count" in row.index and "time_mean_s" in row.index
+    identity = [("kernel", str(row["name"])), ("signature", str(row.get("demangled", "")))]
+    if grouped:
+        identity.append(("invocations", f"{int(row['count']):,}"))
+    else:
+        identity += [("report", str(row.get("report", ""))), ("ncu ID", str(row.get("ncu_id", "")))]
+    identity += [
+        ("device", f"{row.get('device', '')} (cc {row.get('cc', '')})"),
+        ("launch", f"grid {row.get('grid', '–')} block {row.get('block', '–')}"),
+        (
+            "phase",
+            f"{row.get('phase', '–')}" + (" (inferred)" if row.get("phase_inferred") else ""),
+        ),
+        ("NVTX", str(row.get("nvtx") or "–")),
+    ]
+    time_s = _number(row["time_s"])
+    work = [("time", duration(time_s))]
+    if "time_share" in row.index:
+        work.append(("share of run time", percent(_number(row["time_share"]))))
+    if grouped:
+        work.append(("mean time", duration(_number(row["time_mean_s"]))))
+    work.append(("FLOP/s achieved", si(_number(row["flop_rate"]), "FLOP/s")))
+    work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP")))
+    for column in FLOP_COLUMNS:
+        value = _number(row.get(column))
+        if value > 0:
+            pipeline = column.removeprefix("flops_")
+            work.append((f"  {PIPELINE_LABELS.get(pipeline, pipeline)}", si(value, "FLOP")))
+    int8 = _number(row.get("ops_tensor_int8"))
+    if int8 > 0:
+        work.append(("  Tensor INT8", si(int8, "OP")))
+    for level in LEVELS:
+        work.append((f"bytes {LEVEL_LABELS[level]}", si(_number(row.get(f"bytes_{level}")), "B")))
+    pipeline = str(row.get("pipeline", "none"))
+    work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
+    work.append(("zero AI", "yes — no floating-point operation" if row.get("zero_ai") else "no"))
+    binding = str(row.get("bound", "–"))
+    work.append(("binding roof", f"{binding} at {percent(_number(row.get('roof_fraction')))}"))
+
+    parts: list[RenderableType] = [
+        _pairs_table("kernel", identity, ascii_mode),
+        _pairs_table("work (base units scaled for display)", work, ascii_mode),
+        levels_table(row, ceilings, ascii_mode),
+    ]
+    if row.get("fp16_approximate"):
+        from rooftui.model.metrics import FP16_NOTE
+
+        parts.append(Text(f"FP16 note: {FP16_NOTE}", style="italic yellow"))
+    raw = [
+        (str(key), repr(value) if isinstance(value, str) else str(value))
+        for key, value in row.items()
+    ]
+    parts.append(_pairs_table("raw values (base units: FLOP, byte, second)", raw, ascii_mode))
+    return Group(*parts)
+
+
+class DetailPane(VerticalScroll):
+    """Scrollable details of one kernel; empty until a kernel is selected."""
+
+    def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii_mode = ascii_mode
+        self.body = Static("Select a kernel to see its details.", id="detail-body")
+
+    def compose(self):
+        yield self.body
+
+    def show(self, row: pd.Series | None, ceilings: CeilingSet | None) -> None:
+        if row is None or ceilings is None:
+            self.body.update("No kernel selected.")
+            return
+        self.body.update(describe(row, ceilings, self.ascii_mode))

@@ -1,0 +1,110 @@
+"""The filter bar: every way of narrowing the kernel table, two compact rows.
+
+It turns what the user typed or picked into a ``KernelFilter`` and posts it; a
+value that cannot be used (a bad regex, text in a number field) is shown in the
+bar and the last good filter stays in force.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Checkbox, Input, Select, Static
+
+from rooftui.analysis.filters import (
+    InvalidFilter,
+    KernelFilter,
+    parse_count,
+    parse_number,
+)
+from rooftui.model.columns import LEVEL_LABELS, PIPELINE_LABELS
+
+ZERO_AI_CHOICES = [("0-AI: show", "all"), ("0-AI: only", "only"), ("0-AI: hide", "hide")]
+LEVEL_CHOICES = [(f"AI@{label}", level) for level, label in LEVEL_LABELS.items()]
+
+
+def _value(select: Select) -> str | None:
+    return None if select.value is Select.NULL else str(select.value)
+
+
+class FilterBar(Vertical):
+    """Name, pipeline, zero-AI, phase, bound, AI range and top N."""
+
+    class Changed(Message):
+        def __init__(self, spec: KernelFilter) -> None:
+            super().__init__()
+            self.spec = spec
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="filter-row"):
+            yield Input(placeholder="kernel name  (/)", id="filter-name", compact=True)
+            yield Checkbox("regex", id="filter-regex", compact=True)
+            yield Select([], prompt="pipeline", id="filter-pipeline", compact=True)
+            yield Select(
+                ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True
+            )
+            yield Select([], prompt="phase", id="filter-phase", compact=True)
+        with Horizontal(classes="filter-row"):
+            yield Select([], prompt="bound", id="filter-bound", compact=True)
+            yield Select(
+                LEVEL_CHOICES, allow_blank=False, value="hbm", id="filter-level", compact=True
+            )
+            yield Input(placeholder="AI min", id="filter-ai-min", compact=True)
+            yield Input(placeholder="AI max", id="filter-ai-max", compact=True)
+            yield Input(placeholder="top N", id="filter-top", compact=True)
+            yield Static("", id="filter-error")
+
+    def set_choices(self, pipelines: list[str], phases: list[str], bounds: list[str]) -> None:
+        """Offer the pipelines, phases and bound values present in the loaded run."""
+        self.query_one("#filter-pipeline", Select).set_options(
+            [(PIPELINE_LABELS.get(p, p), p) for p in pipelines]
+        )
+        self.query_one("#filter-phase", Select).set_options([(p, p) for p in phases])
+        kinds = [("memory-bound", "memory"), ("compute-bound", "compute")]
+        self.query_one("#filter-bound", Select).set_options(kinds + [(b, b) for b in bounds])
+
+    def read(self) -> KernelFilter:
+        """The filter the widgets describe; raises ``InvalidFilter``."""
+        return KernelFilter(
+            name=self.query_one("#filter-name", Input).value.strip(),
+            regex=self.query_one("#filter-regex", Checkbox).value,
+            pipeline=_value(self.query_one("#filter-pipeline", Select)),
+            zero_ai=_value(self.query_one("#filter-zero-ai", Select)) or "all",
+            phase=_value(self.query_one("#filter-phase", Select)),
+            ai_level=_value(self.query_one("#filter-level", Select)) or "hbm",
+            ai_min=parse_number(self.query_one("#filter-ai-min", Input).value, "AI min"),
+            ai_max=parse_number(self.query_one("#filter-ai-max", Input).value, "AI max"),
+            bound=_value(self.query_one("#filter-bound", Select)),
+            top_n=parse_count(self.query_one("#filter-top", Input).value, "top N"),
+        )
+
+    def clear(self) -> None:
+        """Back to showing everything (keeps the chosen AI level)."""
+        with self.prevent(Input.Changed, Checkbox.Changed, Select.Changed):
+            for field in self.query(Input):
+                field.value = ""
+            self.query_one("#filter-regex", Checkbox).value = False
+            for select_id in ("#filter-pipeline", "#filter-phase", "#filter-bound"):
+                self.query_one(select_id, Select).clear()
+            self.query_one("#filter-zero-ai", Select).value = "all"
+        self._publish()
+
+    def focus_name(self) -> None:
+        self.query_one("#filter-name", Input).focus()
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    @on(Select.Changed)
+    def _publish(self) -> None:
+        error = self.query_one("#filter-error", Static)
+        try:
+            spec = self.read()
+        except InvalidFilter as err:
+            error.update(str(err))
+            self.add_class("-invalid")
+            return
+        error.update("")
+        self.remove_class("-invalid")
+        self.post_message(self.Changed(spec))

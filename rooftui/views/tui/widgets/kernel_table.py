@@ -1,0 +1,304 @@
+"""A virtualised kernel table: a ScrollView that formats only the rows on screen.
+
+Textual's DataTable builds every row up front (~14 s at 100k rows); this widget
+keeps the pandas frame and renders a line at a time in ``render_line``, so first
+paint and scrolling cost the same at 10 rows or 100,000. Sorting and filtering
+belong to the screen (see ``rooftui.analysis.filters``): the table shows the
+frame it is given and asks for a sort with a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from rooftui.model.columns import PIPELINE_LABELS
+from rooftui.views.tui.format import duration, intensity, percent
+
+
+def _gflops(value: float) -> str:
+    return "–" if value != value else f"{value / 1e9:,.1f}"
+
+
+def _count(value: Any) -> str:
+    return f"{int(value):,}"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # the kernel-table column it shows and sorts by
+    label: str
+    width: int
+    format: Callable[[Any], str] = str
+    right: bool = True  # numbers align right
+
+
+COLUMNS = (
+    Column("name", "kernel", 26, str, right=False),
+    Column("count", "count", 6, _count),
+    Column("time_s", "time", 9, duration),
+    Column("time_share", "%time", 6, percent),
+    Column("flop_rate", "GFLOP/s", 10, _gflops),
+    Column("ai_l1", "AI L1", 8, intensity),
+    Column("ai_l2", "AI L2", 8, intensity),
+    Column("ai_hbm", "AI HBM", 8, intensity),
+    Column("pipeline", "pipeline", 11, lambda p: PIPELINE_LABELS.get(p, str(p)), right=False),
+    Column("zero_ai", "0-AI", 4, lambda z: "yes" if z else "", right=False),
+    Column("phase", "phase", 9, str, right=False),
+    Column("bound", "bound", 11, str, right=False),
+    Column("roof_fraction", "%roof", 6, percent),
+)
+GAP = 1
+
+
+def _fit(text: str, width: int, right: bool) -> str:
+    if len(text) > width:
+        return text[: width - 1] + "…"
+    return text.rjust(width) if right else text.ljust(width)
+
+
+class KernelTable(ScrollView, can_focus=True):
+    """One row per kernel (or kernel name, when grouped); the first column stays put."""
+
+    COMPONENT_CLASSES = {
+        "kernel-table--header",
+        "kernel-table--cursor",
+        "kernel-table--sorted",
+        "kernel-table--column-cursor",
+        "kernel-table--odd",
+    }
+    BINDINGS = [
+        Binding("up", "move(-1)", "up", show=False),
+        Binding("down", "move(1)", "down", show=False),
+        Binding("pageup", "page(-1)", "page up", show=False),
+        Binding("pagedown", "page(1)", "page down", show=False),
+        Binding("home", "edge(0)", "first", show=False),
+        Binding("end", "edge(1)", "last", show=False),
+        Binding("left", "column(-1)", "column left", show=False),
+        Binding("right", "column(1)", "column right", show=False),
+        Binding("left_square_bracket", "sort(False)", "sort ↑", show=False),
+        Binding("right_square_bracket", "sort(True)", "sort ↓", show=False),
+        Binding("enter", "choose", "details", show=False),
+    ]
+
+    cursor_row: reactive[int] = reactive(0)
+    cursor_column: reactive[int] = reactive(0)
+
+    class RowHighlighted(Message):
+        """The cursor moved to ``row`` (``None`` when the table is empty)."""
+
+        def __init__(self, row: pd.Series | None) -> None:
+            super().__init__()
+            self.row = row
+
+    class RowChosen(Message):
+        """Enter on a row: show its details."""
+
+        def __init__(self, row: pd.Series) -> None:
+            super().__init__()
+            self.row = row
+
+    class SortRequested(Message):
+        def __init__(self, column: str, descending: bool) -> None:
+            super().__init__()
+            self.column = column
+            self.descending = descending
+
+    def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii_mode = ascii_mode
+        self.frame = pd.DataFrame()
+        self.sort_column = "time_s"
+        self.sort_descending = True
+        self._window: tuple[int, int, list[tuple]] = (0, 0, [])
+        self._scrolling_width = sum(c.width + GAP for c in COLUMNS[1:])
+        self.virtual_size = Size(COLUMNS[0].width + GAP + self._scrolling_width, 1)
+
+    # --- what the screen calls -------------------------------------------------
+
+    def show_rows(
+        self, frame: pd.DataFrame, sort_column: str, descending: bool, keep: Any = None
+    ) -> None:
+        """Show ``frame`` (already filtered and sorted); keep the cursor on ``keep``'s row."""
+        self.frame = frame
+        self.sort_column, self.sort_descending = sort_column, descending
+        self._window = (0, 0, [])
+        self.virtual_size = Size(self.virtual_size.width, len(frame) + 1)
+        row = 0
+        if keep is not None and len(frame):
+            matches = (frame.index == keep).nonzero()[0]
+            row = int(matches[0]) if len(matches) else 0
+        self.set_reactive(KernelTable.cursor_row, min(row, max(0, len(frame) - 1)))
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self.post_message(self.RowHighlighted(self.current_row))
+
+    @property
+    def current_row(self) -> pd.Series | None:
+        if not len(self.frame):
+            return None
+        return self.frame.iloc[self.cursor_row]
+
+    @property
+    def current_column(self) -> Column:
+        return COLUMNS[self.cursor_column]
+
+    # --- cursor ------------------------------------------------------------------
+
+    def _page_rows(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def action_move(self, delta: int) -> None:
+        self.cursor_row = max(0, min(len(self.frame) - 1, self.cursor_row + delta))
+
+    def action_page(self, direction: int) -> None:
+        self.action_move(direction * self._page_rows())
+
+    def action_edge(self, end: int) -> None:
+        self.cursor_row = max(0, len(self.frame) - 1) if end else 0
+
+    def action_column(self, delta: int) -> None:
+        self.cursor_column = max(0, min(len(COLUMNS) - 1, self.cursor_column + delta))
+
+    def action_sort(self, descending: bool) -> None:
+        self.post_message(self.SortRequested(self.current_column.key, descending))
+
+    def action_choose(self) -> None:
+        if self.current_row is not None:
+            self.post_message(self.RowChosen(self.current_row))
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self._scroll_cursor_into_view()
+        self.refresh()
+        if old != new:
+            self.post_message(self.RowHighlighted(self.current_row))
+
+    def watch_cursor_column(self) -> None:
+        start = sum(c.width + GAP for c in COLUMNS[1 : self.cursor_column])
+        if self.cursor_column > 0:
+            width = COLUMNS[self.cursor_column].width + GAP
+            visible = self.scrollable_content_region.width - COLUMNS[0].width - GAP
+            if start < self.scroll_x:
+                self.scroll_to(x=start, animate=False)
+            elif start + width > self.scroll_x + visible:
+                self.scroll_to(x=start + width - visible, animate=False)
+        self.refresh()
+
+    def _scroll_cursor_into_view(self) -> None:
+        height = self._page_rows()
+        top = self.scroll_y
+        if self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False)
+        elif self.cursor_row >= top + height:
+            self.scroll_to(y=self.cursor_row - height + 1, animate=False)
+
+    # --- mouse ---------------------------------------------------------------------
+
+    def _column_at(self, x: int) -> int | None:
+        edge = COLUMNS[0].width + GAP
+        if x < edge:
+            return 0
+        x += self.scroll_x - edge
+        for index, column in enumerate(COLUMNS[1:], start=1):
+            if x < column.width + GAP:
+                return index
+            x -= column.width + GAP
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        column = self._column_at(offset.x)
+        if offset.y == 0:
+            if column is not None:
+                key = COLUMNS[column].key
+                # Clicking the sorted column flips it; a new column starts heaviest first.
+                descending = not self.sort_descending if key == self.sort_column else key != "name"
+                self.cursor_column = column
+                self.post_message(self.SortRequested(key, descending))
+            return
+        row = int(self.scroll_y) + offset.y - 1
+        if 0 <= row < len(self.frame):
+            self.cursor_row = row
+            if column is not None:
+                self.cursor_column = column
+
+    # --- rendering -------------------------------------------------------------------
+
+    def _rows(self, start: int, stop: int) -> list[tuple]:
+        """Formatted cells of rows ``start:stop``, cached while the view stays put."""
+        cached_start, cached_stop, rows = self._window
+        if cached_start <= start and stop <= cached_stop:
+            return rows[start - cached_start : stop - cached_start]
+        stop = min(len(self.frame), stop + 64)  # read ahead for scrolling
+        present = [c for c in COLUMNS if c.key in self.frame.columns]
+        window = self.frame.iloc[start:stop]
+        values = {c.key: window[c.key].tolist() for c in present}
+        rows = [
+            tuple(c.format(values[c.key][i]) if c.key in values else "–" for c in COLUMNS)
+            for i in range(len(window))
+        ]
+        self._window = (start, stop, rows)
+        return rows
+
+    def _header_cells(self) -> list[str]:
+        up, down = ("^", "v") if self.ascii_mode else ("▲", "▼")
+        cells = []
+        for column in COLUMNS:
+            label = column.label
+            if column.key == self.sort_column:
+                label += down if self.sort_descending else up
+            cells.append(label)
+        return cells
+
+    def _line(self, cells: list[str] | tuple, styles: list[Style], width: int) -> Strip:
+        pinned, rest = COLUMNS[0], COLUMNS[1:]
+        segments = [Segment(_fit(cells[0], pinned.width, pinned.right) + " " * GAP, styles[0])]
+        scrolling = [
+            Segment(_fit(cell, column.width, column.right) + " " * GAP, style)
+            for cell, column, style in zip(cells[1:], rest, styles[1:], strict=True)
+        ]
+        scrolled = Strip(scrolling).crop(int(self.scroll_x), int(self.scroll_x) + width)
+        strip = Strip.join([Strip(segments), scrolled])
+        return strip.crop_extend(0, width, styles[0])
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            header = self.get_component_rich_style("kernel-table--header")
+            sorted_style = self.get_component_rich_style("kernel-table--sorted")
+            column_cursor = self.get_component_rich_style("kernel-table--column-cursor")
+            styles = []
+            for index, column in enumerate(COLUMNS):
+                style = base + header
+                if column.key == self.sort_column:
+                    style += sorted_style
+                if index == self.cursor_column and self.has_focus:
+                    style += column_cursor
+                styles.append(style)
+            return self._line(self._header_cells(), styles, width)
+        index = int(self.scroll_y) + y - 1
+        if index >= len(self.frame):
+            return Strip.blank(width, base)
+        start = int(self.scroll_y)
+        cells = self._rows(start, start + self.scrollable_content_region.height)[index - start]
+        style = base
+        if index % 2:
+            style += self.get_component_rich_style("kernel-table--odd")
+        if index == self.cursor_row:
+            style += self.get_component_rich_style("kernel-table--cursor")
+        return self._line(cells, [style] * len(COLUMNS), width)
