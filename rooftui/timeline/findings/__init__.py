@@ -1,0 +1,1 @@
+"""The analyzers: each takes a TraceContext and returns findings, costliest first."""

@@ -1,0 +1,118 @@
+"""Copies between device and pageable host memory, and which of them block the host.
+
+A copy to or from pageable (not pinned) memory cannot be truly asynchronous: the
+driver stages it through a pinned bounce buffer, and a device→host copy returns
+only when the data has arrived. Kineto names the memory in the copy's name,
+"Memcpy DtoH (Device -> Pageable)". A copy *blocks the host* when the host call
+that issued it, or a synchronizing call made by the same operator right after it
+(PyTorch's ``copy_`` and ``item()`` call ``cudaStreamSynchronize``), returned
+only after the copy finished on the GPU.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from rooftui.timeline.context import TraceContext
+from rooftui.timeline.finding import Finding, Place
+from rooftui.timeline.findings.syncs import SYNC_CALLS
+from rooftui.timeline.trace import GpuKind
+
+# The GPU end of a copy and the host call's return are timed by different clocks
+# paths (CUPTI activity vs callback); allow this much skew when comparing them.
+CLOCK_SLACK_S = 2e-6
+MAX_PLACES = 8
+
+_DIRECTIONS = {"DtoH": "device→host", "HtoD": "host→device"}
+
+
+def find_pageable_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]:
+    """Findings for pageable copies, and the host-call rows folded into them (their syncs)."""
+    trace = ctx.trace
+    gpu, calls = trace.gpu, trace.host_calls
+    pageable_codes = ctx.trace.codes_where(lambda name: "Pageable" in name)
+    rows = np.flatnonzero((gpu.kind == GpuKind.MEMCPY) & np.isin(gpu.name, pageable_codes))
+    sync_codes = trace.codes_where(lambda name: name in SYNC_CALLS)
+    launches = ctx.launching_calls(gpu.correlation[rows])
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    folded: set[int] = set()
+    for row, call in zip(rows.tolist(), launches.tolist(), strict=True):
+        copy_start, copy_end = float(gpu.start[row]), float(gpu.end[row])
+        if call >= 0:
+            thread, issued, returned = int(calls.thread[call]), float(calls.start[call]), \
+                float(calls.end[call])
+            syncs = _syncs_in_same_operator(ctx, call, sync_codes)
+            host_free = max([returned] + [float(calls.end[s]) for s in syncs])
+            blocking = host_free >= copy_end - CLOCK_SLACK_S
+            if blocking:
+                folded.update(syncs)
+            host_call = ctx.host_call(thread, issued)
+            where = ctx.user_range(thread, issued)
+            host_blocked = host_free - issued if blocking else 0.0
+        else:  # the trace lost the launch: place the copy by its GPU time
+            thread, issued, blocking, host_blocked = ctx.main_thread, copy_start, False, 0.0
+            host_call, where = "", "(unknown: no host call in the trace)"
+        step = ctx.step_index(issued)
+        if step < 0:
+            continue
+        name = trace.names[gpu.name[row]]
+        key = (name, host_call, where, int(gpu.stream[row]), blocking)
+        groups[key].append({
+            "step": ctx.steps[step].number, "copy_s": copy_end - copy_start,
+            "host_blocked_s": host_blocked, "bytes": int(gpu.bytes[row]),
+            "place": Place(ctx.steps[step].number, min(issued, copy_start),
+                           max(copy_end, issued + host_blocked), int(gpu.stream[row])),
+        })
+    findings = [_finding(ctx, key, copies) for key, copies in groups.items()]
+    return sorted(findings, key=lambda f: -f.cost_per_step_s), folded
+
+
+def _syncs_in_same_operator(ctx: TraceContext, call: int, sync_codes: np.ndarray) -> list[int]:
+    """Synchronizing calls on the call's thread, after it, inside its innermost operator."""
+    calls = ctx.trace.host_calls
+    thread, issued = int(calls.thread[call]), float(calls.start[call])
+    enclosing = ctx.stacks.enclosing(thread, issued)
+    operators = [r for r in enclosing if not ctx.trace.host_ranges.is_annotation[r]]
+    if not operators:
+        return [call] if calls.name[call] in sync_codes else []
+    op_end = float(ctx.trace.host_ranges.end[operators[-1]])
+    lo = int(np.searchsorted(calls.start, issued, side="left"))
+    hi = int(np.searchsorted(calls.start, op_end, side="right"))
+    window = np.arange(lo, hi)
+    chosen = window[(calls.thread[window] == thread) & np.isin(calls.name[window], sync_codes)]
+    return chosen.tolist()
+
+
+def _finding(ctx: TraceContext, key: tuple, copies: list[dict]) -> Finding:
+    name, host_call, where, stream, blocking = key
+    n_steps = len(ctx.steps)
+    direction = next((label for tag, label in _DIRECTIONS.items() if tag in name), "")
+    copy_s = sum(c["copy_s"] for c in copies)
+    blocked_s = sum(c["host_blocked_s"] for c in copies)
+    cost = (blocked_s if blocking else copy_s) / n_steps
+    memory = "into pageable memory" if "DtoH" in name else "from pageable memory"
+    title = f"{'Blocking ' if blocking else ''}{direction} copy {memory}".strip()
+    if blocking:
+        title += ": the host waits for the GPU"
+    places = sorted((c["place"] for c in copies), key=lambda p: p.start - p.end)[:MAX_PLACES]
+    return Finding(
+        kind="pageable_copy",
+        title=title[0].upper() + title[1:],
+        cost_per_step_s=cost,
+        share_of_step=cost / ctx.mean_step_s,
+        range=where,
+        stream=stream,
+        host_call=host_call,
+        steps=sorted({c["step"] for c in copies}, key=lambda s: -1 if s is None else s),
+        count_per_step=len(copies) / n_steps,
+        details={
+            "copy": name,
+            "blocks_host": blocking,
+            "bytes_per_copy": int(np.median([c["bytes"] for c in copies])),
+            "copy_time_per_step_s": copy_s / n_steps,
+            "host_blocked_per_step_s": blocked_s / n_steps,
+        },
+        places=places,
+    )
