@@ -1,0 +1,33 @@
+"""``rooftui timeline TRACE``: stalls a roofline cannot see, from a PyTorch profiler trace."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command("timeline")
+@click.argument("trace", type=click.Path(dir_okay=True, path_type=str))
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="findings as a table or as JSON")
+@click.option("--tui", is_flag=True, help="open the timeline screen (Gantt of a step + findings)")
+def timeline(trace: str, output_format: str, tui: bool) -> None:
+    """Find pageable and blocking copies, syncs, GPU idle time, data loading that does not
+    overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or .json.gz,
+    from torch.profiler)."""
+    from rooftui.timeline import analyze_trace
+
+    analysis = analyze_trace(trace)
+    if tui:
+        from rooftui.views.tui.timeline_screen import run_timeline_app
+
+        run_timeline_app(analysis)
+    elif output_format == "json":
+        click.echo(json.dumps(analysis.to_json(), indent=2, ensure_ascii=False))
+    else:
+        from rich.console import Console
+
+        from rooftui.timeline.report import findings_table
+
+        Console().print(findings_table(analysis))

@@ -1,0 +1,112 @@
+"""The timeline findings as text: a rich table for the terminal, with units at the edge."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from rooftui.timeline.analysis import TimelineAnalysis
+from rooftui.timeline.finding import Finding
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration in the unit that keeps 3 significant digits readable: 12.3 ms, 850 µs."""
+    magnitude = abs(seconds)
+    if magnitude >= 1:
+        return f"{seconds:.3g} s"
+    if magnitude >= 1e-3:
+        return f"{seconds * 1e3:.3g} ms"
+    if magnitude >= 1e-6:
+        return f"{seconds * 1e6:.3g} µs"
+    if magnitude == 0:
+        return "0"
+    return f"{seconds * 1e9:.3g} ns"
+
+
+def format_steps(steps: list[int | None]) -> str:
+    """"steps 3–6" for a consecutive run, "steps 3, 5" otherwise."""
+    if steps == [None]:
+        return "whole trace"
+    numbers = [s for s in steps if s is not None]
+    if len(numbers) == 1:
+        return f"step {numbers[0]}"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"steps {numbers[0]}–{numbers[-1]}"
+    return "steps " + ", ".join(map(str, numbers))
+
+
+def where_text(finding: Finding) -> str:
+    """Where a finding happens, in one line: steps · range · stream."""
+    parts = [format_steps(finding.steps), finding.range]
+    if finding.stream is not None:
+        parts.append(f"stream {finding.stream}")
+    return " · ".join(part for part in parts if part)
+
+
+def detail_text(finding: Finding) -> str:
+    """The numbers behind a finding, one line, kind by kind."""
+    d = finding.details
+    if finding.kind == "pageable_copy":
+        text = (f"{d['copy']}, {_bytes(d['bytes_per_copy'])} × {finding.count_per_step:g}/step, "
+                f"copy {format_seconds(d['copy_time_per_step_s'])}/step")
+        if d["blocks_host"]:
+            text += f", host blocked {format_seconds(d['host_blocked_per_step_s'])}/step"
+        return text
+    if finding.kind == "sync_call":
+        return f"{finding.count_per_step:g} call(s)/step"
+    if finding.kind == "gpu_idle":
+        ranges = ", ".join(f"{name} {format_seconds(s)}"
+                           for name, s in list(d["idle_per_step_s_by_range"].items())[:4])
+        return (f"idle per step by host range: {ranges}; across step boundaries "
+                f"{format_seconds(d['idle_across_step_boundaries_per_step_s'])}")
+    if finding.kind == "data_loading_overlap":
+        return (f"data loading {format_seconds(d['data_loading_per_step_s'])}/step, "
+                f"{d['overlapped_share']:.0%} of it overlapped by GPU work")
+    if finding.kind == "launch_bound":
+        return (f"median kernel {format_seconds(d['median_kernel_s'])}, median gap "
+                f"{format_seconds(d['median_gap_s'])}")
+    return ""
+
+
+def _bytes(count: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} B"
+
+
+def summary_line(analysis: TimelineAnalysis) -> str:
+    s = analysis.summary()
+    devices = ", ".join(s["devices"]) or "GPU"
+    steps = (f"{s['steps']} steps" if analysis.has_step_markers
+             else "no ProfilerStep ranges: the whole trace counts as one step")
+    return (f"{s['trace']} · {devices} · {steps}, mean {format_seconds(s['mean_step_s'])} · "
+            f"GPU idle {s['gpu_idle_share']:.0%} of step time")
+
+
+def findings_table(analysis: TimelineAnalysis) -> Group:
+    """The summary line, the per-step idle shares and one row per finding."""
+    header = Text(summary_line(analysis), style="bold")
+    steps = Text("GPU idle by step: " + ", ".join(
+        f"{step.label} {idle / step.duration:.0%}"
+        for step, idle in zip(analysis.steps, analysis.idle_s, strict=True)))
+    if not analysis.findings:
+        return Group(header, steps, Text("No stalls found.", style="green"))
+    table = Table(show_lines=True, expand=False)
+    table.add_column("#", justify="right")
+    table.add_column("cost/step", justify="right")
+    table.add_column("% step", justify="right")
+    table.add_column("finding")
+    table.add_column("where")
+    table.add_column("host call")
+    for number, finding in enumerate(analysis.findings, start=1):
+        table.add_row(
+            str(number),
+            format_seconds(finding.cost_per_step_s),
+            f"{finding.share_of_step:.0%}",
+            Text.assemble((finding.title, "bold"), "\n", (detail_text(finding), "dim")),
+            where_text(finding),
+            finding.host_call or "—",
+        )
+    return Group(header, steps, table)

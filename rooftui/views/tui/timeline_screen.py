@@ -1,0 +1,215 @@
+"""The Timeline screen: a text Gantt of one step, the findings, and a jump between them.
+
+``TimelineScreen(trace_analysis)`` is self-contained: any app can push it (the
+explorer does, for a trace), and ``run_timeline_app`` wraps it in a tiny app for
+``rooftui timeline TRACE --tui``. It only renders; the analysis is done before,
+in :mod:`rooftui.timeline`, and the Gantt's cells come from
+:func:`rooftui.timeline.gantt.step_gantt`.
+
+Keys: ``[`` / ``]`` previous / next step; ``enter`` on a finding jumps to the
+step of its costliest place and marks it (again: its next place); ``escape``
+closes the screen.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from rooftui.timeline.analysis import TimelineAnalysis
+from rooftui.timeline.finding import Finding, Place
+from rooftui.timeline.gantt import GanttChart, step_gantt
+from rooftui.timeline.report import detail_text, format_seconds, summary_line, where_text
+
+LABEL_WIDTH = 11
+_KIND_STYLES = {
+    "kernel": "green",
+    "copy": "bright_blue",
+    "copy_pageable": "bold red",
+    "memset": "cyan",
+    "sync": "red",
+    "idle": "yellow",
+    "stream_idle": "bright_black",
+    "marker": "bold magenta",
+}
+_RANGE_STYLES = ("black on dark_cyan", "black on dark_goldenrod", "black on medium_purple",
+                 "black on dark_sea_green4", "black on indian_red", "black on steel_blue")
+
+
+class GanttView(Static):
+    """The Gantt of one step; re-laid out to its own width."""
+
+    def __init__(self, analysis: TimelineAnalysis, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.analysis = analysis
+        self.step_index = 0
+        self.marker: Place | None = None
+        names = sorted({analysis.trace.names[code] for code in
+                        set(analysis.trace.host_ranges.name[
+                            analysis.trace.host_ranges.is_annotation == 1].tolist())})
+        self._range_style = {name: _RANGE_STYLES[i % len(_RANGE_STYLES)]
+                             for i, name in enumerate(names)}
+
+    def show(self, step_index: int, marker: Place | None) -> None:
+        self.step_index, self.marker = step_index, marker
+        self.refresh_chart()
+
+    def on_resize(self) -> None:
+        self.refresh_chart()
+
+    def refresh_chart(self) -> None:
+        width = max(self.content_size.width - LABEL_WIDTH - 1, 10)
+        self.update(self.render_chart(step_gantt(self.analysis, self.step_index, width,
+                                                 self.marker)))
+
+    def render_chart(self, chart: GanttChart) -> Text:
+        text = Text(no_wrap=True, overflow="crop")
+        for row in chart.rows:
+            text.append(f"{row.label[:LABEL_WIDTH]:>{LABEL_WIDTH}} ", style="bold")
+            for char, kind in zip(row.chars, row.kinds, strict=True):
+                text.append(char, style=self._style(kind))
+            text.append("\n")
+        text.append(" " * (LABEL_WIDTH + 1) + chart.axis + "\n", style="dim")
+        text.append(" " * (LABEL_WIDTH + 1))
+        for label, kind, glyph in (("kernel", "kernel", "█"), ("copy", "copy", "█"),
+                                   ("pageable copy", "copy_pageable", "█"),
+                                   ("host waits", "sync", "█"), ("GPU idle", "idle", "█"),
+                                   ("finding", "marker", "▲")):
+            text.append(glyph, style=_KIND_STYLES[kind])
+            text.append(f" {label}  ", style="dim")
+        return text
+
+    def _style(self, kind: str) -> str:
+        if kind.startswith("range:"):
+            return self._range_style.get(kind[6:], _RANGE_STYLES[0])
+        return _KIND_STYLES.get(kind, "")
+
+
+class TimelineScreen(Screen[None]):
+    """Gantt of one step, the findings list, and jumping from a finding to its place."""
+
+    CSS_PATH = "timeline.tcss"
+    BINDINGS = [
+        Binding("left_square_bracket", "previous_step", "prev step", key_display="["),
+        Binding("right_square_bracket", "next_step", "next step", key_display="]"),
+        Binding("escape", "close", "close"),
+    ]
+
+    def __init__(self, trace_analysis: TimelineAnalysis, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.analysis = trace_analysis
+        self.step_index = 0
+        self.marker: Place | None = None
+        self._next_place: dict[int, int] = {}  # finding row -> which place enter jumps to
+
+    def compose(self) -> ComposeResult:
+        yield Static(summary_line(self.analysis), id="timeline-summary")
+        yield Static(id="timeline-step")
+        yield GanttView(self.analysis, id="timeline-gantt")
+        yield DataTable(id="timeline-findings", cursor_type="row", zebra_stripes=True)
+        yield Static(id="timeline-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#timeline-findings", DataTable)
+        # "where" before the long title, so a narrow terminal still shows it.
+        table.add_columns("#", "cost/step", "%", "where", "finding")
+        for number, finding in enumerate(self.analysis.findings, start=1):
+            table.add_row(str(number), format_seconds(finding.cost_per_step_s),
+                          f"{finding.share_of_step:.0%}", where_text(finding), finding.title,
+                          key=str(number - 1))
+        if not self.analysis.findings:
+            self.query_one("#timeline-detail", Static).update(
+                Text("No stalls found in this trace.", style="green"))
+        table.focus()
+        self._show_step()
+
+    # -- steps -----------------------------------------------------------------
+
+    def action_previous_step(self) -> None:
+        self.select_step(self.step_index - 1)
+
+    def action_next_step(self) -> None:
+        self.select_step(self.step_index + 1)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def select_step(self, step_index: int, marker: Place | None = None) -> None:
+        """Show step ``step_index`` (clamped), with ``marker`` pointed at, if given."""
+        self.step_index = min(max(step_index, 0), len(self.analysis.steps) - 1)
+        self.marker = marker
+        self._show_step()
+
+    def _show_step(self) -> None:
+        step = self.analysis.steps[self.step_index]
+        idle = self.analysis.idle_s[self.step_index]
+        line = Text.assemble(
+            (f"{step.label}", "bold"), f" ({self.step_index + 1} of {len(self.analysis.steps)})",
+            f" · {format_seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
+            ("   [ ] step · enter: jump to finding", "dim"),
+        )
+        self.query_one("#timeline-step", Static).update(line)
+        self.query_one(GanttView).show(self.step_index, self.marker)
+
+    # -- findings --------------------------------------------------------------
+
+    def _finding_at(self, row_key) -> tuple[int, Finding]:
+        index = int(row_key.value)
+        return index, self.analysis.findings[index]
+
+    @on(DataTable.RowHighlighted, "#timeline-findings")
+    def _describe(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key is None or event.row_key.value is None:
+            return
+        _, finding = self._finding_at(event.row_key)
+        detail = Text.assemble(
+            (finding.title, "bold"), "\n",
+            ("where: ", "dim"), where_text(finding), "\n",
+            ("host call: ", "dim"), (finding.host_call or "—", "cyan"), "\n",
+            (detail_text(finding), "dim"),
+        )
+        self.query_one("#timeline-detail", Static).update(detail)
+
+    @on(DataTable.RowSelected, "#timeline-findings")
+    def _jump(self, event: DataTable.RowSelected) -> None:
+        index, finding = self._finding_at(event.row_key)
+        self.jump_to(index, finding)
+
+    def jump_to(self, index: int, finding: Finding) -> None:
+        """Show the step of the finding's next place and point the marker at it."""
+        if not finding.places:
+            return
+        which = self._next_place.get(index, 0) % len(finding.places)
+        self._next_place[index] = which + 1
+        place = finding.places[which]
+        step_index = next((i for i, step in enumerate(self.analysis.steps)
+                           if step.number == place.step), self.step_index)
+        self.select_step(step_index, marker=place)
+
+
+class TimelineApp(App[None]):
+    """``rooftui timeline TRACE --tui``: the Timeline screen on its own."""
+
+    TITLE = "rooftui timeline"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("q", "quit", "quit")]
+
+    def __init__(self, trace_analysis: TimelineAnalysis) -> None:
+        super().__init__()
+        self.analysis = trace_analysis
+
+    def on_mount(self) -> None:
+        self.push_screen(TimelineScreen(self.analysis), callback=lambda _: self.exit())
+
+
+def make_timeline_app(trace_analysis: TimelineAnalysis) -> TimelineApp:
+    return TimelineApp(trace_analysis)
+
+
+def run_timeline_app(trace_analysis: TimelineAnalysis) -> None:
+    make_timeline_app(trace_analysis).run()
