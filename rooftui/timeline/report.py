@@ -95,18 +95,16 @@ def findings_table(analysis: TimelineAnalysis) -> Group:
         return Group(header, steps, Text("No stalls found.", style="green"))
     table = Table(show_lines=True, expand=False)
     table.add_column("#", justify="right")
-    table.add_column("cost/step", justify="right")
+    table.add_column("cost/step", justify="right", no_wrap=True)
     table.add_column("% step", justify="right")
-    table.add_column("finding")
-    table.add_column("where")
-    table.add_column("host call")
+    table.add_column("finding · where · host call")
     for number, finding in enumerate(analysis.findings, start=1):
-        table.add_row(
-            str(number),
-            format_seconds(finding.cost_per_step_s),
-            f"{finding.share_of_step:.0%}",
-            Text.assemble((finding.title, "bold"), "\n", (detail_text(finding), "dim")),
-            where_text(finding),
-            finding.host_call or "—",
-        )
+        cell = Text.assemble((finding.title, "bold"), "\n", ("where: ", "dim"),
+                             where_text(finding))
+        if finding.host_call:
+            cell.append_text(Text.assemble("\n", ("host call: ", "dim"),
+                                           (finding.host_call, "cyan")))
+        cell.append_text(Text.assemble("\n", (detail_text(finding), "dim")))
+        table.add_row(str(number), format_seconds(finding.cost_per_step_s),
+                      f"{finding.share_of_step:.0%}", cell)
     return Group(header, steps, table)

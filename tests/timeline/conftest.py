@@ -1,0 +1,48 @@
+"""Shared paths and traces for the timeline tests."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from pathlib import Path
+
+import pytest
+
+from rooftui.timeline import analyze_trace
+from tests.timeline.kineto_builder import write_fixed, write_naive
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "sample_data" / "timeline"
+NAIVE_TRACE = SAMPLES / "naive.json.gz"
+FIXED_TRACE = SAMPLES / "fixed.json.gz"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
+    if inspect.iscoroutinefunction(pyfuncitem.obj):
+        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        asyncio.run(pyfuncitem.obj(**arguments))
+        return True
+    return None
+
+
+@pytest.fixture(scope="session")
+def built_naive(tmp_path_factory) -> Path:
+    """The hand-made naive trace (3 steps of 1000 µs), gzipped."""
+    return write_naive(tmp_path_factory.mktemp("built") / "naive.json.gz")
+
+
+@pytest.fixture(scope="session")
+def built_fixed(tmp_path_factory) -> Path:
+    return write_fixed(tmp_path_factory.mktemp("built") / "fixed.json")
+
+
+@pytest.fixture(scope="session")
+def naive_analysis():
+    return analyze_trace(NAIVE_TRACE)
+
+
+@pytest.fixture(scope="session")
+def fixed_analysis():
+    return analyze_trace(FIXED_TRACE)

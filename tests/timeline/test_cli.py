@@ -1,0 +1,98 @@
+"""The real ``rooftui timeline`` command, in a subprocess, as a user runs it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.timeline.conftest import REPO
+from tests.timeline.kineto_builder import KinetoTraceBuilder, naive_step
+
+
+def rooftui(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rooftui", "timeline", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_json_output_lists_the_findings(built_naive):
+    result = rooftui(str(built_naive), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["summary"]["steps"] == 3
+    assert {f["kind"] for f in report["findings"]} == {
+        "gpu_idle", "data_loading_overlap", "launch_bound", "pageable_copy"}
+
+
+def test_table_output_names_the_item_behind_the_blocking_copy(built_naive):
+    result = rooftui(str(built_naive))
+    assert result.returncode == 0, result.stderr
+    assert "Blocking device→host copy into pageable memory" in result.stdout
+    assert "aten::item > aten::_local_scalar_dense" in result.stdout
+    assert "GPU idle 70% of step time" in result.stdout
+
+
+def test_a_clean_trace_says_so(built_fixed):
+    result = rooftui(str(built_fixed))
+    assert result.returncode == 0, result.stderr
+    assert "No stalls found." in result.stdout
+
+
+def test_missing_file(tmp_path):
+    assert_one_line_error(rooftui(str(tmp_path / "absent.json.gz")), "absent.json.gz",
+                          "no such file")
+
+
+def test_truncated_json(tmp_path, built_naive):
+    text = gzip.decompress(built_naive.read_bytes()).decode()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: len(text) // 2])
+    assert_one_line_error(rooftui(str(cut)), "cut.json", "the trace is truncated")
+
+
+def test_truncated_gzip(tmp_path, built_naive):
+    data = built_naive.read_bytes()
+    cut = tmp_path / "cut.json.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    assert_one_line_error(rooftui(str(cut)), "cut.json.gz", "truncated")
+
+
+@pytest.mark.parametrize("content", ["not json at all\n", "[1, 2, 3]", '{"no": "events"}'])
+def test_not_a_kineto_trace(tmp_path, content):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    assert_one_line_error(rooftui(str(bad)), "bad.json", "not a Kineto JSON trace")
+
+
+def test_a_trace_with_no_gpu_events(tmp_path):
+    b = KinetoTraceBuilder()
+    naive_step(b, 1, 0.0)
+    b.events = [e for e in b.events if e.get("cat") not in ("kernel", "gpu_memcpy")]
+    path = b.write(tmp_path / "cpu_only.json")
+    assert_one_line_error(rooftui(str(path)), "cpu_only.json", "no GPU events",
+                          "ProfilerActivity.CUDA")
+
+
+def test_the_headless_command_never_loads_textual(built_naive):
+    code = (
+        "import sys; from rooftui.cli import main\n"
+        f"try:\n    main(['timeline', {str(built_naive)!r}, '--format', 'json'])\n"
+        "except SystemExit:\n    pass\n"
+        "assert 'textual' not in sys.modules, 'textual was imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
