@@ -15,8 +15,10 @@ from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from rooftui.errors import RooftuiError
+from rooftui.views.tui.ascii import AsciiScrollBarRender
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.view_state import LoadedRun
 
@@ -34,7 +36,7 @@ class RunLoaded(Message):
 
 
 class LoadFailed(Message):
-    def __init__(self, error: str) -> None:
+    def __init__(self, error: RooftuiError) -> None:
         super().__init__()
         self.error = error
 
@@ -64,13 +66,17 @@ class RooftuiApp(App[None]):
         self.ascii_mode = ascii_mode
         self.preloaded = run
         self.run: LoadedRun | None = None
+        self.load_error: RooftuiError | None = None
         self.explorer = ExplorerScreen(ascii_mode=ascii_mode)
-        if ascii_mode:
-            self.theme = "textual-ansi"
 
     def on_mount(self) -> None:
+        if self.ascii_mode:
+            ScrollBar.renderer = AsciiScrollBarRender
         self.push_screen(self.explorer)
         self.load()
+
+    def on_unmount(self) -> None:
+        ScrollBar.renderer = ScrollBarRender
 
     @work(thread=True, exclusive=True, group="load")
     def load(self) -> None:
@@ -89,7 +95,7 @@ class RooftuiApp(App[None]):
                 )
             loaded = LoadedRun.from_run(run, group_by_name)
         except RooftuiError as err:
-            self.post_message(LoadFailed(str(err)))
+            self.post_message(LoadFailed(err))
             return
         self.post_message(RunLoaded(loaded))
 
@@ -104,7 +110,11 @@ class RooftuiApp(App[None]):
 
     @on(LoadFailed)
     def _failed(self, message: LoadFailed) -> None:
-        self.explorer.show_error(message.error)
+        # A report that cannot be read is a one-line error on the shell, as for
+        # every other command: leave, and let the CLI print it and exit 2.
+        self.load_error = message.error
+        self.explorer.show_error(str(message.error))
+        self.exit(return_code=2)
 
     def action_help(self) -> None:
         from rooftui.views.tui.screens.help import HelpScreen

@@ -60,4 +60,9 @@ def decade(exponent: int, unit: str = "") -> str:
 
 def ascii_safe(text: str) -> str:
     """``text`` with the few non-ASCII characters rooftui prints replaced."""
-    return text.replace("µ", "u").replace("–", "-").replace("·", "|").replace("×", "x")
+    return text.translate(_ASCII)
+
+
+_ASCII = str.maketrans(
+    {"µ": "u", "–": "-", "—": "-", "·": "|", "×": "x", "…": "~", "▲": "^", "▼": "v"}
+)

@@ -36,8 +36,14 @@ _KIND_STYLES = {
     "stream_idle": "bright_black",
     "marker": "bold magenta",
 }
-_RANGE_STYLES = ("black on dark_cyan", "black on dark_goldenrod", "black on medium_purple",
-                 "black on dark_sea_green4", "black on indian_red", "black on steel_blue")
+_RANGE_STYLES = (
+    "black on dark_cyan",
+    "black on dark_goldenrod",
+    "black on medium_purple",
+    "black on dark_sea_green4",
+    "black on indian_red",
+    "black on steel_blue",
+)
 
 
 class GanttView(Static):
@@ -48,11 +54,19 @@ class GanttView(Static):
         self.analysis = analysis
         self.step_index = 0
         self.marker: Place | None = None
-        names = sorted({analysis.trace.names[code] for code in
-                        set(analysis.trace.host_ranges.name[
-                            analysis.trace.host_ranges.is_annotation == 1].tolist())})
-        self._range_style = {name: _RANGE_STYLES[i % len(_RANGE_STYLES)]
-                             for i, name in enumerate(names)}
+        names = sorted(
+            {
+                analysis.trace.names[code]
+                for code in set(
+                    analysis.trace.host_ranges.name[
+                        analysis.trace.host_ranges.is_annotation == 1
+                    ].tolist()
+                )
+            }
+        )
+        self._range_style = {
+            name: _RANGE_STYLES[i % len(_RANGE_STYLES)] for i, name in enumerate(names)
+        }
 
     def show(self, step_index: int, marker: Place | None) -> None:
         self.step_index, self.marker = step_index, marker
@@ -63,8 +77,9 @@ class GanttView(Static):
 
     def refresh_chart(self) -> None:
         width = max(self.content_size.width - LABEL_WIDTH - 1, 10)
-        self.update(self.render_chart(step_gantt(self.analysis, self.step_index, width,
-                                                 self.marker)))
+        self.update(
+            self.render_chart(step_gantt(self.analysis, self.step_index, width, self.marker))
+        )
 
     def render_chart(self, chart: GanttChart) -> Text:
         text = Text(no_wrap=True, overflow="crop")
@@ -75,10 +90,14 @@ class GanttView(Static):
             text.append("\n")
         text.append(" " * (LABEL_WIDTH + 1) + chart.axis + "\n", style="dim")
         text.append(" " * (LABEL_WIDTH + 1))
-        for label, kind, glyph in (("kernel", "kernel", "█"), ("copy", "copy", "█"),
-                                   ("pageable copy", "copy_pageable", "█"),
-                                   ("host waits", "sync", "█"), ("GPU idle", "idle", "█"),
-                                   ("finding", "marker", "▲")):
+        for label, kind, glyph in (
+            ("kernel", "kernel", "█"),
+            ("copy", "copy", "█"),
+            ("pageable copy", "copy_pageable", "█"),
+            ("host waits", "sync", "█"),
+            ("GPU idle", "idle", "█"),
+            ("finding", "marker", "▲"),
+        ):
             text.append(glyph, style=_KIND_STYLES[kind])
             text.append(f" {label}  ", style="dim")
         return text
@@ -119,12 +138,18 @@ class TimelineScreen(Screen[None]):
         # "where" before the long title, so a narrow terminal still shows it.
         table.add_columns("#", "cost/step", "%", "where", "finding")
         for number, finding in enumerate(self.analysis.findings, start=1):
-            table.add_row(str(number), format_seconds(finding.cost_per_step_s),
-                          f"{finding.share_of_step:.0%}", where_text(finding), finding.title,
-                          key=str(number - 1))
+            table.add_row(
+                str(number),
+                format_seconds(finding.cost_per_step_s),
+                f"{finding.share_of_step:.0%}",
+                where_text(finding),
+                finding.title,
+                key=str(number - 1),
+            )
         if not self.analysis.findings:
             self.query_one("#timeline-detail", Static).update(
-                Text("No stalls found in this trace.", style="green"))
+                Text("No stalls found in this trace.", style="green")
+            )
         table.focus()
         self._show_step()
 
@@ -149,7 +174,8 @@ class TimelineScreen(Screen[None]):
         step = self.analysis.steps[self.step_index]
         idle = self.analysis.idle_s[self.step_index]
         line = Text.assemble(
-            (f"{step.label}", "bold"), f" ({self.step_index + 1} of {len(self.analysis.steps)})",
+            (f"{step.label}", "bold"),
+            f" ({self.step_index + 1} of {len(self.analysis.steps)})",
             f" · {format_seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
             ("   [ ] step · enter: jump to finding", "dim"),
         )
@@ -168,9 +194,14 @@ class TimelineScreen(Screen[None]):
             return
         _, finding = self._finding_at(event.row_key)
         detail = Text.assemble(
-            (finding.title, "bold"), "\n",
-            ("where: ", "dim"), where_text(finding), "\n",
-            ("host call: ", "dim"), (finding.host_call or "—", "cyan"), "\n",
+            (finding.title, "bold"),
+            "\n",
+            ("where: ", "dim"),
+            where_text(finding),
+            "\n",
+            ("host call: ", "dim"),
+            (finding.host_call or "—", "cyan"),
+            "\n",
             (detail_text(finding), "dim"),
         )
         self.query_one("#timeline-detail", Static).update(detail)
@@ -187,8 +218,10 @@ class TimelineScreen(Screen[None]):
         which = self._next_place.get(index, 0) % len(finding.places)
         self._next_place[index] = which + 1
         place = finding.places[which]
-        step_index = next((i for i, step in enumerate(self.analysis.steps)
-                           if step.number == place.step), self.step_index)
+        step_index = next(
+            (i for i, step in enumerate(self.analysis.steps) if step.number == place.step),
+            self.step_index,
+        )
         self.select_step(step_index, marker=place)
 
 

@@ -13,13 +13,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, ProgressBar, Static
 
+from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.tui.format import ascii_safe, duration, percent
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
-from rooftui.views.tui.widgets.roofline import RooflinePane
+from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
 
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
@@ -55,7 +56,7 @@ class ExplorerScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static("rooftui — loading…", id="status")
-        yield FilterBar(id="filters")
+        yield FilterBar(ascii_mode=self.ascii_mode, id="filters")
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield RooflinePane(ascii_mode=self.ascii_mode, id="roofline")
@@ -86,6 +87,27 @@ class ExplorerScreen(Screen):
         self.query_one("#loading").display = False
         self.query_one(FilterBar).set_choices(*self.state.choices())
         self.refresh_rows()
+
+    def configure(
+        self,
+        *,
+        spec: KernelFilter,
+        grouped: bool,
+        sort_column: str,
+        sort_descending: bool,
+    ) -> None:
+        """Set the whole view at once (``rooftui plot``); the filter bar shows ``spec``."""
+        self.state.grouped = grouped
+        self.state.sort_column, self.state.sort_descending = sort_column, sort_descending
+        self.selected = None
+        self.query_one(FilterBar).set_spec(spec)  # posts Changed, which refreshes the rows
+
+    def flush_redraw(self) -> None:
+        """Draw a debounced roofline update now (before a screenshot)."""
+        if self._redraw_timer is not None:
+            self._redraw_timer.stop()
+            self._redraw_timer = None
+            self.redraw_roofline()
 
     # --- the view ----------------------------------------------------------------------
 
@@ -123,6 +145,7 @@ class ExplorerScreen(Screen):
         self.query_one("#status", Static).update(ascii_safe(text) if self.ascii_mode else text)
 
     def redraw_roofline(self) -> None:
+        self._redraw_timer = None
         if self.state is None or self.rows is None:
             return
         self.query_one(RooflinePane).show(
@@ -222,8 +245,11 @@ class ExplorerScreen(Screen):
     def action_zoom_roofline(self) -> None:
         if self.maximized is not None:
             self.minimize()
+            self.query_one(KernelTable).focus()
         else:
             self.maximize(self.query_one(RooflinePane), container=False)
+            # The table is hidden now; keep keys on this screen, not in a filter field.
+            self.query_one(RooflineCanvas).focus()
 
     def action_summary(self) -> None:
         from rooftui.views.tui.screens.summary import SummaryScreen
@@ -241,6 +267,10 @@ class ExplorerScreen(Screen):
         self.app.push_screen(ExportScreen("SVG of this view", Path("rooftui-view.svg")), save)
 
     def _save_svg(self, path: Path) -> None:
+        self.flush_redraw()
+        self.app.call_after_refresh(self._write_svg, path)
+
+    def _write_svg(self, path: Path) -> None:
         self.app.save_screenshot(filename=path.name, path=str(path.parent.resolve()))
         self.notify(f"saved {path}")
 

@@ -43,18 +43,20 @@ def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> T
 def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Table:
     """Per memory level: AI, the roof that binds there, how close the kernel is, headroom."""
     table = Table(
-        title="roofs per level",
+        title="roofs per level: AI in FLOP/B, BW in B/s, roof (attainable) in FLOP/s,"
+        " headroom = roof / achieved",
         title_justify="left",
-        expand=True,
         box=box.ASCII if ascii_mode else box.SIMPLE,
         padding=(0, 1),
+        collapse_padding=True,
     )
-    headers = ("level", "AI FLOP/B", "bandwidth", "roof FLOP/s", "binds", "% roof", "headroom")
+    headers = ("level", "AI", "BW", "roof", "binds", "%roof", "headroom")
     for header in headers:
         table.add_column(
             header, justify="left" if header in ("level", "binds") else "right", no_wrap=True
         )
     rate = _number(row.get("flop_rate"))
+    times = "x" if ascii_mode else "×"
     for level in LEVELS:
         bandwidth = ceilings.bandwidth(level)
         roof = _number(row.get(f"roof_{level}"))
@@ -62,13 +64,11 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         table.add_row(
             LEVEL_LABELS[level],
             intensity(_number(row.get(f"ai_{level}"))),
-            si(bandwidth.value, "B/s") if bandwidth else "–",
-            si(roof),
+            si(bandwidth.value, digits=2) if bandwidth else "–",
+            si(roof, digits=2),
             str(row.get(f"bound_{level}", "–")),
             percent(_number(row.get(f"roof_fraction_{level}"))),
-            "–"
-            if headroom != headroom
-            else f"{headroom:.2f}×".replace("×", "x" if ascii_mode else "×"),
+            "–" if headroom != headroom else f"{headroom:.2f}{times}",
         )
     return table
 
@@ -114,15 +114,16 @@ def describe(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool = False) -> 
     binding = str(row.get("bound", "–"))
     work.append(("binding roof", f"{binding} at {percent(_number(row.get('roof_fraction')))}"))
 
+    # The binding roofs and headroom first: they are what the pane is opened for.
     parts: list[RenderableType] = [
         _pairs_table("kernel", identity, ascii_mode),
-        _pairs_table("work (base units scaled for display)", work, ascii_mode),
         levels_table(row, ceilings, ascii_mode),
     ]
     if row.get("fp16_approximate"):
         from rooftui.model.metrics import FP16_NOTE
 
         parts.append(Text(f"FP16 note: {FP16_NOTE}", style="italic yellow"))
+    parts.append(_pairs_table("work (base units scaled for display)", work, ascii_mode))
     raw = [
         (str(key), repr(value) if isinstance(value, str) else str(value))
         for key, value in row.items()

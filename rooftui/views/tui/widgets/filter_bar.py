@@ -20,6 +20,7 @@ from rooftui.analysis.filters import (
     parse_number,
 )
 from rooftui.model.columns import LEVEL_LABELS, PIPELINE_LABELS
+from rooftui.views.tui.ascii import AsciiCheckbox
 
 ZERO_AI_CHOICES = [("0-AI: show", "all"), ("0-AI: only", "only"), ("0-AI: hide", "hide")]
 LEVEL_CHOICES = [(f"AI@{label}", level) for level, label in LEVEL_LABELS.items()]
@@ -37,10 +38,15 @@ class FilterBar(Vertical):
             super().__init__()
             self.spec = spec
 
+    def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii_mode = ascii_mode
+
     def compose(self) -> ComposeResult:
+        checkbox = AsciiCheckbox if self.ascii_mode else Checkbox
         with Horizontal(classes="filter-row"):
             yield Input(placeholder="kernel name  (/)", id="filter-name", compact=True)
-            yield Checkbox("regex", id="filter-regex", compact=True)
+            yield checkbox("regex", id="filter-regex", compact=True)
             yield Select([], prompt="pipeline", id="filter-pipeline", compact=True)
             yield Select(
                 ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True
@@ -89,6 +95,32 @@ class FilterBar(Vertical):
             for select_id in ("#filter-pipeline", "#filter-phase", "#filter-bound"):
                 self.query_one(select_id, Select).clear()
             self.query_one("#filter-zero-ai", Select).value = "all"
+        self._publish()
+
+    def set_spec(self, spec: KernelFilter) -> None:
+        """Show ``spec`` in the widgets and apply it (``rooftui plot`` uses this)."""
+
+        def text(value: float | int | None) -> str:
+            return "" if value is None else f"{value:g}"
+
+        with self.prevent(Input.Changed, Checkbox.Changed, Select.Changed):
+            self.query_one("#filter-name", Input).value = spec.name
+            self.query_one("#filter-regex", Checkbox).value = spec.regex
+            for select_id, value in (
+                ("#filter-pipeline", spec.pipeline),
+                ("#filter-phase", spec.phase),
+                ("#filter-bound", spec.bound),
+            ):
+                select = self.query_one(select_id, Select)
+                if value is None:
+                    select.clear()
+                else:
+                    select.value = value
+            self.query_one("#filter-zero-ai", Select).value = spec.zero_ai
+            self.query_one("#filter-level", Select).value = spec.ai_level
+            self.query_one("#filter-ai-min", Input).value = text(spec.ai_min)
+            self.query_one("#filter-ai-max", Input).value = text(spec.ai_max)
+            self.query_one("#filter-top", Input).value = text(spec.top_n)
         self._publish()
 
     def focus_name(self) -> None:

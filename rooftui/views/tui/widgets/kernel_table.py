@@ -25,7 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rooftui.model.columns import PIPELINE_LABELS
-from rooftui.views.tui.format import duration, intensity, percent
+from rooftui.views.tui.format import ascii_safe, duration, intensity, percent
 
 
 def _gflops(value: float) -> str:
@@ -88,8 +88,8 @@ class KernelTable(ScrollView, can_focus=True):
         Binding("end", "edge(1)", "last", show=False),
         Binding("left", "column(-1)", "column left", show=False),
         Binding("right", "column(1)", "column right", show=False),
-        Binding("left_square_bracket", "sort(False)", "sort ↑", show=False),
-        Binding("right_square_bracket", "sort(True)", "sort ↓", show=False),
+        Binding("left_square_bracket", "sort(False)", "sort ascending", show=False),
+        Binding("right_square_bracket", "sort(True)", "sort descending", show=False),
         Binding("enter", "choose", "details", show=False),
     ]
 
@@ -265,6 +265,8 @@ class KernelTable(ScrollView, can_focus=True):
         return cells
 
     def _line(self, cells: list[str] | tuple, styles: list[Style], width: int) -> Strip:
+        if self.ascii_mode:
+            cells = [ascii_safe(cell) for cell in cells]
         pinned, rest = COLUMNS[0], COLUMNS[1:]
         segments = [Segment(_fit(cells[0], pinned.width, pinned.right) + " " * GAP, styles[0])]
         scrolling = [

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pandas as pd
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.tui.ascii import BOX_TO_ASCII
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
 
@@ -45,7 +46,7 @@ def _rgb(colour: tuple[int, int, int]) -> str:
 AXIS_COLUMNS, AXIS_ROWS = 8, 3
 
 
-class RooflineCanvas(PlotextPlot):
+class RooflineCanvas(PlotextPlot, can_focus=True):
     """Draws a figure built for its current size; rebuilds on resize."""
 
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
@@ -72,6 +73,15 @@ class RooflineCanvas(PlotextPlot):
 
     def on_resize(self) -> None:
         self.rebuild()
+
+    def render(self) -> RenderResult:
+        if not self.ascii_mode:
+            return super().render()
+        # Same steps as PlotextPlot.render, with plotext's box-drawing frame made ASCII.
+        self._plot.plotsize(self.size.width, self.size.height)
+        self._plot._set_size(self.size.width, self.size.height)
+        self._plot.theme(self._get_plotext_theme_name(self.app.theme))
+        return Text.from_ansi(self._plot.build().translate(BOX_TO_ASCII))
 
     def draw(self, figure: RooflineFigure) -> None:
         plt = self.plt
@@ -115,6 +125,8 @@ class RooflineCanvas(PlotextPlot):
 
 class RooflinePane(Vertical):
     """The plot with a one- or two-line legend: roof values and sources, markers, notes."""
+
+    ALLOW_MAXIMIZE = True
 
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
