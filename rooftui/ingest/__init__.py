@@ -1,0 +1,47 @@
+"""Readers: Nsight Compute exports (raw CSV, details CSV, .ncu-rep) and ceilings files.
+
+``read_report(path)`` picks the reader from the file's name and first line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rooftui.errors import InputError
+from rooftui.ingest.csv_common import RAW_HINT, read_prologue
+from rooftui.ingest.files import check_readable, logical_name
+from rooftui.ingest.report import RawReport
+
+REPORT_SUFFIXES = (".ncu-rep", ".csv")
+
+
+def read_report(path: str | Path) -> RawReport:
+    """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
+    path = Path(path)
+    check_readable(path)
+    name = logical_name(path)
+    if name.endswith(".ncu-rep"):
+        from rooftui.ingest.ncu_rep import read_ncu_rep
+
+        return read_ncu_rep(path)
+    if _is_binary(path):
+        raise InputError("not a CSV export nor an .ncu-rep report (binary content)", path,
+                         "pass an .ncu-rep report or " + RAW_HINT)
+    from rooftui.ingest.details_csv import looks_like_details, read_details_csv
+    from rooftui.ingest.raw_csv import read_raw_csv
+
+    _, header, _ = read_prologue(path)
+    if looks_like_details(header):
+        return read_details_csv(path)
+    return read_raw_csv(path)
+
+
+def _is_binary(path: Path) -> bool:
+    from rooftui.ingest.files import open_binary
+
+    try:
+        with open_binary(path) as handle:
+            head = handle.read(4096)
+    except (OSError, EOFError) as err:
+        raise InputError(f"cannot read the file ({err})", path, "check it was copied whole") from None
+    return b"\x00" in head

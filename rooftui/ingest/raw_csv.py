@@ -1,0 +1,91 @@
+"""``ncu --csv --page raw`` exports: one row per launch, one column per metric.
+
+Both unit modes are read: ncu's default auto-scaled units (a units row under the
+header with per-column ``Kbyte``, ``usecond``, ``Ghz``, ...) and
+``--print-units base``. Numbers may carry thousands separators or be ``n/a``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rooftui.errors import InputError
+from rooftui.ingest import units
+from rooftui.ingest.csv_common import (
+    DISPLAY_NAME,
+    IDENTITY_FROM_NCU,
+    NVTX_PUSH_POP_PREFIX,
+    RAW_HINT,
+    cc_text,
+    check_last_line,
+    parse_nvtx,
+    read_prologue,
+)
+from rooftui.ingest.files import open_text
+from rooftui.ingest.report import RawReport, is_relevant_metric
+
+
+def looks_like_raw(header: list[str]) -> bool:
+    return "Kernel Name" in header and "Metric Name" not in header
+
+
+def read_raw_csv(path: Path) -> RawReport:
+    skip, header, row2 = read_prologue(path)
+    if not looks_like_raw(header):
+        raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
+    check_last_line(path, len(header))
+    has_units_row = row2 is not None and row2 and row2[0] == ""
+    unit_of = dict(zip(header, row2)) if has_units_row else {}
+
+    nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
+    metric_columns = [h for h in header if is_relevant_metric(h)]
+    wanted = [h for h in IDENTITY_FROM_NCU if h in header] + metric_columns
+    if nvtx_column:
+        wanted.append(nvtx_column)
+    skip_rows = list(range(skip)) + ([skip + 1] if has_units_row else [])
+    try:
+        with open_text(path) as handle:
+            frame = pd.read_csv(
+                handle, skiprows=skip_rows, usecols=wanted, thousands=",",
+                na_values=["n/a", "N/A"], keep_default_na=True, low_memory=False,
+                dtype={DISPLAY_NAME: str, "Kernel Name": str, "Grid Size": str, "Block Size": str},
+            )
+    except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
+        raise InputError(f"cannot parse the CSV ({_first_line(err)})", path, RAW_HINT) from None
+    if frame.empty:
+        raise InputError("the export lists no kernels", path,
+                         "check ncu's filters (-k, --launch-count) and re-export")
+
+    kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
+    kernels["cc"] = kernels["cc"].map(cc_text) if "cc" in kernels else ""
+    kernels["device"] = frame[DISPLAY_NAME].astype(str) if DISPLAY_NAME in frame else ""
+    kernels["nvtx"] = frame[nvtx_column].map(parse_nvtx) if nvtx_column else ""
+
+    exact = True
+    notes: list[str] = []
+    metrics = {}
+    for name in metric_columns:
+        if name == DISPLAY_NAME:
+            continue
+        column = pd.to_numeric(frame[name], errors="coerce").astype(float)
+        unit = unit_of.get(name, "")
+        f = units.factor(unit)
+        if f is None:
+            notes.append(f"{name}: unknown unit {unit!r}, values taken as printed")
+            f = 1.0
+        if f != 1.0:
+            exact = False
+            column = column * f
+        metrics[name] = column.to_numpy(dtype=np.float64)
+    kernels = pd.concat([kernels.reset_index(drop=True), pd.DataFrame(metrics)], axis=1)
+    if not exact:
+        notes.append("auto-scaled units: ncu printed about 6 significant digits; "
+                     "export with --print-units base for exact bytes and times")
+    return RawReport(str(path), "raw-csv", kernels, exact, notes)
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
