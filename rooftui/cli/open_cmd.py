@@ -20,7 +20,9 @@ import click
     is_flag=True,
     help="Only ASCII characters, for terminals without Unicode.",
 )
-def open_cmd(reports: tuple[Path, ...], ceilings: Path | None, ascii_mode: bool) -> None:
+def open_cmd(
+    reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool
+) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
     With no REPORT, opens the bundled sample. Press ? in the app for every key.
@@ -28,7 +30,7 @@ def open_cmd(reports: tuple[Path, ...], ceilings: Path | None, ascii_mode: bool)
     """
     from rooftui.views.tui.app import make_app
 
-    app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode)
+    app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode, trace=trace)
     app.run()
     if app.load_error is not None:
         raise app.load_error

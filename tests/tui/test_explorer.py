@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from textual.widgets import Checkbox, Input, Select, SelectionList
@@ -300,7 +302,7 @@ async def test_question_mark_lists_every_key_and_escape_returns(synthetic_app):
         text = screen_text(app)
         for owner in (ExplorerScreen, KernelTable):
             for binding in owner.BINDINGS:
-                assert binding.description in text
+                assert (binding.tooltip or binding.description) in text
         await pilot.press("escape")
         assert isinstance(app.screen, ExplorerScreen)
 
@@ -380,3 +382,28 @@ async def test_ascii_mode_draws_roofline_table_and_status_in_ascii(synthetic_app
         text = screen_text(app)
         non_ascii = sorted({ch for ch in text if ord(ch) > 127})
         assert non_ascii == []
+
+
+async def test_t_opens_the_timeline_of_a_trace_and_escape_returns(synthetic_app):
+    from rooftui.views.tui.timeline_screen import TimelineScreen
+
+    trace = Path(__file__).resolve().parents[2] / "sample_data" / "timeline" / "naive.json.gz"
+    app = synthetic_app(trace=trace)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await loaded(pilot)
+        assert "t timeline" in screen_text(app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, ExplorerScreen)
+
+
+async def test_t_is_hidden_and_does_nothing_without_a_trace(synthetic_app):
+    app = synthetic_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert "t timeline" not in screen_text(app)
+        await pilot.press("t")
+        assert isinstance(app.screen, ExplorerScreen)

@@ -41,6 +41,12 @@ class LoadFailed(Message):
         self.error = error
 
 
+class TraceAnalyzed(Message):
+    def __init__(self, analysis: Any) -> None:
+        super().__init__()
+        self.analysis = analysis
+
+
 class RooftuiApp(App[None]):
     """Hierarchical roofline explorer."""
 
@@ -59,8 +65,11 @@ class RooftuiApp(App[None]):
         ceilings: str | Path | None = None,
         ascii_mode: bool = False,
         run: Any = None,
+        trace: str | Path | None = None,
     ) -> None:
         super().__init__()
+        self.trace_path = None if trace is None else Path(trace)
+        self.trace_analysis: Any = None
         self.paths = [Path(p) for p in paths]
         self.ceilings_path = None if ceilings is None else Path(ceilings)
         self.ascii_mode = ascii_mode
@@ -116,6 +125,35 @@ class RooftuiApp(App[None]):
         self.explorer.show_error(str(message.error))
         self.exit(return_code=2)
 
+    def open_timeline(self) -> None:
+        """Show the PyTorch-trace timeline, analysing the trace first if needed."""
+        if self.trace_analysis is not None:
+            self._push_timeline()
+        elif self.trace_path is not None:
+            self.notify(f"analysing {self.trace_path.name}…", timeout=2)
+            self.analyse_trace()
+
+    @work(thread=True, exclusive=True, group="trace")
+    def analyse_trace(self) -> None:
+        from rooftui.timeline import analyze_trace
+
+        try:
+            analysis = analyze_trace(str(self.trace_path))
+        except RooftuiError as err:
+            self.call_from_thread(self.notify, str(err), severity="error")
+            return
+        self.post_message(TraceAnalyzed(analysis))
+
+    @on(TraceAnalyzed)
+    def _trace_analyzed(self, message: TraceAnalyzed) -> None:
+        self.trace_analysis = message.analysis
+        self._push_timeline()
+
+    def _push_timeline(self) -> None:
+        from rooftui.views.tui.timeline_screen import TimelineScreen
+
+        self.push_screen(TimelineScreen(self.trace_analysis))
+
     def action_help(self) -> None:
         from rooftui.views.tui.screens.help import HelpScreen
 
@@ -135,11 +173,13 @@ def make_app(
     ceilings: str | Path | None = None,
     ascii_mode: bool = False,
     run: Any = None,
+    trace: str | Path | None = None,
 ) -> RooftuiApp:
     """The explorer for ``paths`` (the bundled sample when empty), or for an
     already-loaded ``run`` (anything with ``.kernels``, ``.ceilings``, ``.notes``).
 
     ``NO_COLOR`` in the environment is honoured by Textual itself; ``ascii_mode``
-    also keeps every character ASCII for terminals without Unicode.
+    also keeps every character ASCII for terminals without Unicode. ``trace``, a
+    PyTorch profiler trace of the same run, enables the timeline screen (``t``).
     """
-    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run)
+    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run, trace=trace)

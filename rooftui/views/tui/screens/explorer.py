@@ -29,21 +29,34 @@ DEBOUNCE_S = 0.06
 
 
 class ExplorerScreen(Screen):
+    # The footer shows the keys a first-time user needs; `?` lists them all.
     BINDINGS = [
-        Binding("slash", "focus_filter", "filter", key_display="/"),
-        Binding("f", "toggle_filters", "filter bar"),
-        Binding("x", "clear_filters", "clear filters"),
-        Binding("g", "toggle_grouped", "grouped/single"),
-        Binding("1", "toggle_level('l1')", "L1 on/off", show=False),
-        Binding("2", "toggle_level('l2')", "L2 on/off", show=False),
-        Binding("3", "toggle_level('hbm')", "HBM on/off", show=False),
-        Binding("p", "pipelines", "pipelines"),
-        Binding("d", "toggle_detail", "details"),
-        Binding("z", "zoom_roofline", "zoom roofline", show=False),
-        Binding("s", "summary", "summary"),
-        Binding("e", "export_svg", "SVG"),
-        Binding("c", "export_csv", "CSV"),
-        Binding("escape", "focus_table", "back to table", show=False),
+        Binding(
+            "slash",
+            "focus_filter",
+            "filter",
+            key_display="/",
+            tooltip="type a kernel name filter (tab to the other filters)",
+        ),
+        Binding("f", "toggle_filters", "show/hide filter bar", show=False),
+        Binding("x", "clear_filters", "clear filters", show=False),
+        Binding(
+            "g",
+            "toggle_grouped",
+            "group",
+            tooltip="switch between kernels grouped by name and single invocations",
+        ),
+        Binding("1", "toggle_level('l1')", "L1 points and slope on/off", show=False),
+        Binding("2", "toggle_level('l2')", "L2 points and slope on/off", show=False),
+        Binding("3", "toggle_level('hbm')", "HBM points and slope on/off", show=False),
+        Binding("p", "pipelines", "choose compute roofs", show=False),
+        Binding("d", "toggle_detail", "detail", tooltip="show/hide the selected kernel's details"),
+        Binding("z", "zoom_roofline", "zoom the roofline / back", show=False),
+        Binding("s", "summary", "summary", tooltip="zero-AI share, time per phase and pipeline"),
+        Binding("t", "timeline", "timeline", tooltip="timeline of the --trace profile"),
+        Binding("e", "export_svg", "svg", tooltip="save this view as SVG"),
+        Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
+        Binding("escape", "focus_table", "back to the table", show=False),
     ]
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
@@ -191,6 +204,15 @@ class ExplorerScreen(Screen):
         self.refresh_rows()
 
     # --- actions -------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # The timeline needs a trace (`--trace`); without one the key is hidden.
+        if action == "timeline":
+            return getattr(self.app, "trace_path", None) is not None
+        return True
+
+    def action_timeline(self) -> None:
+        self.app.open_timeline()
 
     def action_focus_filter(self) -> None:
         self.query_one(FilterBar).display = True

@@ -49,7 +49,7 @@ def bindings_table(ascii_mode: bool = False) -> Table:
     ]
     for where, owner in places:
         for binding in owner.BINDINGS:
-            table.add_row(where, _keys(binding), binding.description)
+            table.add_row(where, _keys(binding), binding.tooltip or binding.description)
     table.add_row("kernel table", "click header", "sort by that column; click again to reverse")
     table.add_row("kernel table", "click row", "select the kernel")
     table.add_row("filter bar", "tab / shift+tab", "move between fields; esc back to the table")
