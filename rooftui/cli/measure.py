@@ -1,0 +1,249 @@
+"""``rooftui measure``: measure this machine's GPU ceilings, or ``--show`` a ceilings file."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from rooftui.model.ceilings import CeilingSet
+
+
+@click.command("measure")
+@click.option(
+    "--device",
+    "device",
+    default="0",
+    show_default=True,
+    metavar="N|all",
+    help="GPU index, or 'all' for one process per GPU.",
+)
+@click.option(
+    "--out",
+    "out",
+    default="ceilings_%h_%d.json",
+    show_default=True,
+    help="Ceilings JSON to write; %h is the host name, %d the device index.",
+)
+@click.option(
+    "--ert", is_flag=True, help="Also write ERT's roofline.json beside --out (<out>.roofline.json)."
+)
+@click.option("--quick", is_flag=True, help="Fewer sweep points and shorter timings (about 15 s).")
+@click.option(
+    "--log",
+    "log_path",
+    default=None,
+    metavar="FILE",
+    help="Write every measurement (sweep points, clocks, checks) to FILE; %h and %d as for --out.",
+)
+@click.option(
+    "--show",
+    "show",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Draw the bandwidth curves and ceilings of a ceilings file instead of measuring.",
+)
+@click.option("--wgmma-blocks-per-sm", default=2, show_default=True, hidden=True, type=int)
+@click.option(
+    "--wgmma-layout",
+    default="128,256",
+    show_default=True,
+    hidden=True,
+    help="LBO,SBO in bytes of the wgmma shared-memory descriptors.",
+)
+def measure(
+    device: str,
+    out: str,
+    ert: bool,
+    quick: bool,
+    log_path: str | None,
+    show: Path | None,
+    wgmma_blocks_per_sm: int,
+    wgmma_layout: str,
+) -> None:
+    """Measure the GPU's ceilings with ERT-style micro-kernels.
+
+    \b
+    Compute: FP64/FP32/FP16/BF16 FMA on CUDA cores; Tensor Cores FP16, BF16,
+    TF32, FP8, INT8 and FP64 (mma.sync, and wgmma on Hopper).
+    Bandwidth: L1, shared memory, L2 and HBM from working-set sweeps.
+    Never changes clocks or settings; records the clocks seen.
+    """
+    if show is not None:
+        from rooftui.measure.results import read_ceilings
+
+        draw(read_ceilings(show))
+        return
+
+    from rooftui.measure import runner
+    from rooftui.measure.gpu import device_count
+    from rooftui.measure.results import ceilings_document, ert_document, write_json
+
+    if device == "all":
+        count = device_count()
+
+        def argv_for(index: int) -> list[str]:
+            argv = ["--device", str(index), "--out", out]
+            if ert:
+                argv.append("--ert")
+            if quick:
+                argv.append("--quick")
+            if log_path:
+                argv += ["--log", log_path]
+            return argv
+
+        sys.exit(runner.run_children(list(range(count)), argv_for))
+    try:
+        index = int(device)
+    except ValueError:
+        raise click.BadParameter("a GPU index or 'all'", param_hint="--device") from None
+
+    plan = runner.Plan.quick() if quick else runner.Plan.default()
+    lbo, sbo = (int(x) for x in wgmma_layout.split(","))
+    log_lines: list[str] = []
+    err = Console(stderr=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("[bold]measure[/] {task.description:32s}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("starting", total=None)
+        progress = runner.Progress(
+            total_cb=lambda n: bar.update(task, total=n),
+            advance_cb=lambda label: bar.update(task, advance=1, description=label),
+            log_cb=log_lines.append,
+        )
+        ceiling_set, record = runner.measure_device(
+            index, plan, progress, wgmma_blocks_per_sm, (lbo, sbo)
+        )
+
+    out_path = runner.expand_out(out, index)
+    write_json(out_path, ceilings_document(ceiling_set, record))
+    written = [str(out_path)]
+    if ert:
+        ert_path = out_path.with_name(out_path.name.removesuffix(".json") + ".roofline.json")
+        write_json(ert_path, ert_document(ceiling_set))
+        written.append(str(ert_path))
+    console = Console()
+    console.print(ceilings_table(ceiling_set))
+    for warning in record["warnings"]:
+        err.print(f"[yellow]warning:[/] {warning}")
+    summary = (
+        f"{ceiling_set.device.name} (device {index}): measured in {record['seconds']:.1f} s; "
+        f"wrote {', '.join(written)}"
+    )
+    console.print(summary)
+    if log_path:
+        path = runner.expand_out(log_path, index)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text_console = Console(record=True, width=140, file=open("/dev/null", "w"))  # noqa: SIM115
+        text_console.print(ceilings_table(ceiling_set))
+        path.write_text("\n".join([*log_lines, "", text_console.export_text(), summary, ""]))
+
+
+def _si(value: float, unit: str) -> str:
+    for scale, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M")):
+        if abs(value) >= scale:
+            return f"{value / scale:.2f} {prefix}{unit}"
+    return f"{value:.3g} {unit}"
+
+
+def ceilings_table(ceiling_set: CeilingSet) -> Table:
+    table = Table(
+        title=f"{ceiling_set.device.name} (cc {ceiling_set.device.cc}) ceilings",
+        title_justify="left",
+    )
+    for column in ("ceiling", "value", "SM clock", "how", "of theoretical"):
+        table.add_column(
+            column, justify="right" if column in ("value", "SM clock", "of theoretical") else "left"
+        )
+    for c in ceiling_set.ceilings:
+        clock = c.extra.get("clock_hz")
+        how = c.extra.get("instruction") or c.extra.get("loads") or c.extra.get("kernel", "")
+        if "plateau" in c.extra:
+            lo, hi = c.extra["plateau"]["working_set_bytes"]
+            how = f"{how}, plateau {_bytes(lo)}–{_bytes(hi)}"
+        fraction = c.extra.get("fraction_of_theoretical")
+        table.add_row(
+            c.name,
+            _si(c.value, c.unit),
+            f"{clock / 1e6:.0f} MHz" if clock else "",
+            how,
+            f"{fraction:.1%}" if fraction else "",
+        )
+    return table
+
+
+def _bytes(n: float) -> str:
+    for scale, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n:.0f} B"
+
+
+def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None = None) -> None:
+    """Bandwidth against working set (log-log) with the ceilings, then the ceilings table."""
+    import plotext as plt
+
+    curves = {}
+    for c in ceiling_set.ceilings:
+        if c.kind == "bandwidth" and c.extra.get("curve"):
+            curves.setdefault(c.extra.get("loads", c.name), c.extra["curve"])
+    plt.clear_figure()
+    size = click.get_terminal_size() if hasattr(click, "get_terminal_size") else None
+    import shutil
+
+    cols, rows = shutil.get_terminal_size((120, 40)) if size is None else size
+    plt.plotsize(width or min(cols, 140), height or max(20, min(rows - 4, 36)))
+    plt.title(f"{ceiling_set.device.name}: read bandwidth vs working set")
+    xs_all, ys_all = [], []
+    for label, curve in curves.items():
+        xs = [math.log10(ws) for ws, _ in curve]
+        ys = [math.log10(bw) for _, bw in curve]
+        xs_all += xs
+        ys_all += ys
+        plt.plot(xs, ys, marker="braille", label=label)
+    if not xs_all:
+        click.echo("no bandwidth curve in this file")
+    else:
+        for c in ceiling_set.ceilings:
+            if c.kind == "bandwidth":
+                level = math.log10(c.value)
+                ys_all.append(level)
+                plt.hline(level, "gray")
+                plt.text(f"{c.name} {_si(c.value, 'B/s')}", x=min(xs_all), y=level, color="white")
+        x_ticks = [e for e in range(int(math.floor(min(xs_all))), int(math.ceil(max(xs_all))) + 1)]
+        plt.xticks(
+            [
+                math.log10(2**k)
+                for k in range(0, 41, 2)
+                if min(xs_all) <= math.log10(2**k) <= max(xs_all)
+            ],
+            [
+                _bytes(2**k)
+                for k in range(0, 41, 2)
+                if min(xs_all) <= math.log10(2**k) <= max(xs_all)
+            ],
+        )
+        del x_ticks
+        lo, hi = math.floor(min(ys_all)), math.ceil(max(ys_all))
+        y_ticks = [
+            v + math.log10(m)
+            for v in range(lo, hi + 1)
+            for m in (1, 2, 5)
+            if lo <= v + math.log10(m) <= hi
+        ]
+        plt.yticks(y_ticks, [_si(10**t, "B/s") for t in y_ticks])
+        plt.xlabel("working set (log scale)")
+        plt.ylabel("bandwidth (log scale)")
+        click.echo(plt.build())
+    Console().print(ceilings_table(ceiling_set))

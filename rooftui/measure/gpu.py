@@ -1,0 +1,232 @@
+"""One GPU, driven through NVIDIA's cuda-python (``cuda.core``).
+
+The only module of ``rooftui.measure`` that touches CUDA. It opens a device,
+compiles the kernels in ``kernels/measure/`` with NVRTC (cached per device and
+source hash), allocates, launches, times with CUDA events and copies results
+back. Works with cuda.core's ``experimental`` namespace (0.1 to 0.x) and the
+top-level one (1.x).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rooftui.errors import GpuUnavailableError
+
+KERNEL_DIR = Path(__file__).resolve().parents[2] / "kernels" / "measure"
+INSTALL_HINT = "install the GPU extra: pip install 'rooftui[gpu]'"
+
+
+def _import_core() -> Any:
+    try:
+        import cuda.core as core
+
+        if hasattr(core, "Program"):
+            return core
+        from cuda.core import experimental
+
+        return experimental
+    except ImportError as err:
+        raise GpuUnavailableError(
+            f"rooftui measure needs NVIDIA's cuda-python, which is not installed ({err.name})",
+            fix=INSTALL_HINT,
+        ) from err
+
+
+def _driver() -> Any:
+    try:
+        from cuda.bindings import driver
+    except ImportError:  # cuda-python before 12.6 named it cuda.cuda
+        from cuda import cuda as driver  # type: ignore[no-redef]
+    return driver
+
+
+def _check(result: tuple, what: str) -> tuple:
+    """Raise GpuUnavailableError unless a driver call returned CUDA_SUCCESS."""
+    driver = _driver()
+    err = result[0]
+    if err != driver.CUresult.CUDA_SUCCESS:
+        _, name = driver.cuGetErrorName(err)
+        label = name.decode() if isinstance(name, bytes) else str(err)
+        raise GpuUnavailableError(f"{what} failed: {label}")
+    return result[1:]
+
+
+def device_count() -> int:
+    """How many CUDA devices this process sees; GpuUnavailableError if none or no driver."""
+    _import_core()
+    try:
+        driver = _driver()
+        _check(driver.cuInit(0), "cuInit (is the NVIDIA driver loaded?)")
+        (count,) = _check(driver.cuDeviceGetCount(), "cuDeviceGetCount")
+    except (OSError, RuntimeError) as err:  # libcuda.so missing or unloadable
+        raise GpuUnavailableError(f"no NVIDIA driver: {err}", fix=INSTALL_HINT) from err
+    if count == 0:
+        raise GpuUnavailableError("no CUDA device found")
+    return int(count)
+
+
+def _pci_bus_id(index: int) -> str | None:
+    driver = _driver()
+    try:
+        err, bus_id = driver.cuDeviceGetPCIBusId(32, index)
+    except TypeError:  # bindings that want a CUdevice, not an int
+        err, bus_id = driver.cuDeviceGetPCIBusId(32, driver.CUdevice(index))
+    if err != driver.CUresult.CUDA_SUCCESS:
+        return None
+    text = bus_id.decode() if isinstance(bus_id, bytes) else str(bus_id)
+    return text.split("\x00")[0].strip() or None
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rooftui" / "kernels"
+
+
+@dataclass
+class DeviceInfo:
+    index: int
+    name: str
+    cc: str  # "9.0"
+    arch: int  # 90
+    sm_count: int
+    l2_bytes: int
+    max_threads_per_sm: int
+    max_shared_per_sm: int
+    hostname: str
+    pci_bus_id: str | None
+
+
+class Gpu:
+    """An opened device with one stream; everything it launches runs in order on it."""
+
+    def __init__(self, index: int):
+        self.core = _import_core()
+        count = device_count()
+        if not 0 <= index < count:
+            raise GpuUnavailableError(f"no CUDA device {index}: this machine has {count}")
+        self.device = self.core.Device(index)
+        self.device.set_current()
+        self.stream = self.device.create_stream()
+        props = self.device.properties
+        major, minor = self.device.compute_capability
+        self.info = DeviceInfo(
+            index=index,
+            name=self.device.name,
+            cc=f"{major}.{minor}",
+            arch=major * 10 + minor,
+            sm_count=props.multiprocessor_count,
+            l2_bytes=props.l2_cache_size,
+            max_threads_per_sm=props.max_threads_per_multiprocessor,
+            max_shared_per_sm=props.max_shared_memory_per_multiprocessor,
+            hostname=socket.gethostname(),
+            pci_bus_id=_pci_bus_id(index),
+        )
+        self.compile_log: list[str] = []
+
+    # ---- compiling ---------------------------------------------------------
+    def compile(self, source: str, defines: dict[str, int], arch_suffix: str = "") -> Any:
+        """Compile ``kernels/measure/<source>`` to a cubin for this device (cached)."""
+        arch = f"sm_{self.info.arch}{arch_suffix}"
+        text = (KERNEL_DIR / source).read_text()
+        header = (KERNEL_DIR / "clock_stamp.cuh").read_text()
+        options = ["-std=c++17", f"-arch={arch}"] + [
+            f"-D{k}={v}" for k, v in sorted(defines.items())
+        ]
+        key = hashlib.sha256(
+            "\0".join([text, header, *options, self.info.name, self._versions()]).encode()
+        ).hexdigest()[:24]
+        path = cache_dir() / f"{Path(source).stem}-{arch}-{key}.cubin"
+        if path.exists():
+            self.compile_log.append(f"{source} ({arch}): cached {path.name}")
+            return self._load_cubin(path.read_bytes())
+        # Defines and the shared header go into the text itself, so the only
+        # options NVRTC needs are the standard and the target (any cuda.core).
+        full_text = "".join(f"#define {k} {v}\n" for k, v in sorted(defines.items()))
+        full_text += text.replace('#include "clock_stamp.cuh"', header)
+        program = self.core.Program(
+            full_text, code_type="c++", options=self.core.ProgramOptions(std="c++17", arch=arch)
+        )
+        module = program.compile("cubin")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(bytes(module.code))
+        tmp.replace(path)
+        self.compile_log.append(f"{source} ({arch}): compiled with NVRTC into {path.name}")
+        return module
+
+    def _versions(self) -> str:
+        import cuda.core
+
+        return f"cuda.core {getattr(cuda.core, '__version__', '?')}"
+
+    def _load_cubin(self, data: bytes) -> Any:
+        object_code = self.core.ObjectCode
+        if hasattr(object_code, "from_cubin"):
+            return object_code.from_cubin(data)
+        return object_code(data, "cubin")  # cuda.core 0.1
+
+    # ---- memory --------------------------------------------------------------
+    def allocate(self, nbytes: int) -> Any:
+        return self.device.allocate(nbytes, stream=self.stream)
+
+    def to_host(self, buffer: Any, dtype: Any, count: int) -> np.ndarray:
+        """Copy the first ``count`` elements of ``buffer`` back (after the stream is done)."""
+        self.stream.sync()
+        out = np.empty(count, dtype=dtype)
+        _check(
+            _driver().cuMemcpyDtoH(out.ctypes.data, int(buffer.handle), out.nbytes),
+            "copying results back",
+        )
+        return out
+
+    def from_host(self, array: np.ndarray) -> Any:
+        buffer = self.allocate(max(array.nbytes, 16))
+        self.stream.sync()
+        _check(
+            _driver().cuMemcpyHtoD(int(buffer.handle), array.ctypes.data, array.nbytes),
+            "copying inputs to the GPU",
+        )
+        return buffer
+
+    # ---- launching -------------------------------------------------------------
+    def launch(self, kernel: Any, grid: int, block: int, *args: Any) -> None:
+        config = self.core.LaunchConfig(grid=grid, block=block)
+        try:
+            self.core.launch(self.stream, config, kernel, *args)
+        except TypeError:  # cuda.core 0.1: launch(kernel, config(stream=...), *args)
+            config = self.core.LaunchConfig(grid=grid, block=block, stream=self.stream)
+            self.core.launch(kernel, config, *args)
+
+    def _timing_event(self) -> Any:
+        options_type = self.core.EventOptions
+        try:
+            options = options_type(timing_enabled=True)
+        except TypeError:
+            options = options_type(enable_timing=True)
+        return self.stream.record(options=options)
+
+    def time_launch(self, kernel: Any, grid: int, block: int, *args: Any) -> float:
+        """Seconds one launch took on the GPU, between two CUDA events."""
+        start = self._timing_event()
+        self.launch(kernel, grid, block, *args)
+        end = self._timing_event()
+        end.sync()
+        return (end - start) / 1e3
+
+
+def clock_hz(stamps: np.ndarray) -> float:
+    """SM clock from the per-block (cycles, nanoseconds) pairs a kernel wrote."""
+    cycles = stamps[:, 0].astype(np.float64)
+    ns = stamps[:, 1].astype(np.float64)
+    ok = ns > 0
+    if not ok.any():
+        return float("nan")
+    return float(np.median(cycles[ok] / ns[ok]) * 1e9)

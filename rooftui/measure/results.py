@@ -1,0 +1,199 @@
+"""Measured results -> the ceilings file (``rooftui.ceilings/1``) and ERT's ``roofline.json``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+from rooftui import __version__
+from rooftui.errors import CeilingsError
+from rooftui.measure import kernels as K
+from rooftui.measure.bandwidth import SharedMemoryResult, Sweep
+from rooftui.measure.compute import ComputeResult
+from rooftui.measure.plateaus import Plateau, first_plateau, last_plateau
+from rooftui.model.ceilings import SCHEMA, Ceiling, CeilingSet, Device
+
+SOURCE = f"rooftui measure {__version__}"
+
+
+def compute_ceiling(results: list[ComputeResult]) -> Ceiling:
+    """The ceiling of one pipeline: the fastest of the kernels that measured it."""
+    best = max(results, key=lambda r: r.ops_per_s)
+    spec = best.kernel
+    extra: dict[str, Any] = {
+        "clock_hz": best.clock_hz,
+        "instruction": spec.instruction,
+        "kernel": f"kernels/measure/{spec.source}:{spec.function}",
+        "launch": {"grid": best.grid, "block": best.block, "trips": best.trips},
+        "ops_per_launch": best.ops_per_launch,
+        "seconds": best.seconds,
+        "check": best.check,
+    }
+    if len(results) > 1:
+        extra["variants"] = {r.kernel.instruction: r.ops_per_s for r in results}
+    return Ceiling(
+        name=spec.name,
+        kind="compute",
+        value=best.ops_per_s,
+        method="empirical",
+        precision=spec.precision,
+        extra=extra,
+    )
+
+
+def with_theoretical(ceiling: Ceiling, arch: int, sm_count: int) -> Ceiling:
+    """Add SMs x FMA units x 2 x the clock measured during the kernel, and the fraction reached."""
+    units = K.FMA_UNITS_PER_SM.get(ceiling.precision or "", {}).get(arch)
+    extra = dict(ceiling.extra)
+    if units is not None:
+        peak = sm_count * units * 2 * ceiling.extra["clock_hz"]
+        extra.update(
+            fma_units_per_sm=units,
+            theoretical_at_clock=peak,
+            fraction_of_theoretical=ceiling.value / peak,
+        )
+    return Ceiling(
+        ceiling.name,
+        ceiling.kind,
+        ceiling.value,
+        ceiling.method,
+        ceiling.precision,
+        ceiling.level,
+        extra,
+    )
+
+
+def _plateau_extra(sweep: Sweep, plateau: Plateau) -> dict[str, Any]:
+    points = sweep.points[plateau.first : plateau.last + 1]
+    return {
+        "clock_hz": float(median(p.clock_hz for p in points)),
+        "loads": sweep.loads,
+        "plateau": {
+            "working_set_bytes": [plateau.working_set_lo, plateau.working_set_hi],
+            "points": plateau.points,
+        },
+        "curve": sweep.curve(),
+        "curve_clock_hz": [p.clock_hz for p in sweep.points],
+    }
+
+
+def bandwidth_ceilings(
+    l1_sweep: Sweep, l2_sweep: Sweep, smem: SharedMemoryResult | None
+) -> tuple[list[Ceiling], list[str]]:
+    """L1 from the L1-cached sweep, L2 and HBM from the L2-only sweep; plus shared memory.
+
+    Returns the ceilings and a warning for each level no plateau was found for.
+    """
+    ceilings, warnings = [], []
+    found = [
+        ("l1", "L1", l1_sweep, first_plateau(l1_sweep.curve())),
+        ("l2", "L2", l2_sweep, first_plateau(l2_sweep.curve())),
+        ("hbm", "HBM", l2_sweep, last_plateau(l2_sweep.curve())),
+    ]
+    l2_plateau = found[1][3]
+    hbm_plateau = found[2][3]
+    if l2_plateau is not None and hbm_plateau is not None and l2_plateau.first == hbm_plateau.first:
+        found[1] = ("l2", "L2", l2_sweep, None)  # one plateau only: it is device memory
+    for level, name, sweep, plateau in found:
+        if plateau is None:
+            warnings.append(
+                f"no {name} plateau found in the {sweep.loads} sweep; no {name} ceiling written"
+            )
+            continue
+        ceilings.append(
+            Ceiling(
+                name=name,
+                kind="bandwidth",
+                value=plateau.value,
+                method="empirical",
+                level=level,
+                extra=_plateau_extra(sweep, plateau),
+            )
+        )
+        if level == "l1" and smem is not None:
+            ceilings.append(
+                Ceiling(
+                    name="Shared memory",
+                    kind="bandwidth",
+                    value=smem.bytes_per_s,
+                    method="empirical",
+                    level="smem",
+                    extra={
+                        "clock_hz": smem.clock_hz,
+                        "kernel": "kernels/measure/shared_memory.cu:smem_read",
+                        "launch": {"grid": smem.grid, "block": smem.block, "passes": smem.passes},
+                        "bytes_per_launch": smem.bytes_per_launch,
+                        "seconds": smem.seconds,
+                        "check": smem.check,
+                    },
+                )
+            )
+    return ceilings, warnings
+
+
+def ceilings_document(ceiling_set: CeilingSet, measurement: dict[str, Any]) -> dict[str, Any]:
+    """The JSON document: the shared schema, plus how the run went under ``measurement``."""
+    doc = ceiling_set.to_dict()
+    doc["measurement"] = measurement
+    return doc
+
+
+def ert_document(ceiling_set: CeilingSet) -> dict[str, Any]:
+    """ERT's roofline.json: GB/s and GFLOP/s under empirical.gbytes / empirical.gflops."""
+    ert_level = {"l1": "L1", "smem": "SMEM", "l2": "L2", "hbm": "DRAM"}
+    gbytes = [
+        [ert_level[c.level], c.value / 1e9] for c in ceiling_set.ceilings if c.kind == "bandwidth"
+    ]
+    gflops = [
+        [f"{c.name} G{'OP' if c.unit == 'OP/s' else 'FLOP'}s", c.value / 1e9]
+        for c in ceiling_set.ceilings
+        if c.kind == "compute"
+    ]
+    meta = {
+        "device": ceiling_set.device.name,
+        "cc": ceiling_set.device.cc,
+        "source": ceiling_set.source,
+    }
+    return {
+        "empirical": {
+            "metadata": meta,
+            "gbytes": {"data": gbytes, "metadata": {"units": "GB/s"}},
+            "gflops": {"data": gflops, "metadata": {"units": "GFLOP/s"}},
+        }
+    }
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n")
+
+
+def read_ceilings(path: Path) -> CeilingSet:
+    """Read a ceilings file back (what ``--show`` draws)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise CeilingsError(f"cannot read a ceilings file: {err}", path=path) from err
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise CeilingsError(f"not a {SCHEMA} file", path=path)
+    try:
+        d = doc["device"]
+        device = Device(d["name"], d["cc"], d.get("sm_count"), dict(d.get("clocks_hz", {})))
+        base = {"name", "kind", "precision", "level", "value", "unit", "method"}
+        ceilings = tuple(
+            Ceiling(
+                name=c["name"],
+                kind=c["kind"],
+                value=float(c["value"]),
+                method=c["method"],
+                precision=c.get("precision"),
+                level=c.get("level"),
+                extra={k: v for k, v in c.items() if k not in base},
+            )
+            for c in doc["ceilings"]
+        )
+    except (KeyError, TypeError, ValueError) as err:
+        raise CeilingsError(f"malformed ceilings file ({err!r})", path=path) from err
+    return CeilingSet(device=device, ceilings=ceilings, source=doc.get("source", ""))
