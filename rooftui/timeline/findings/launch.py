@@ -24,6 +24,7 @@ MIN_KERNELS = 10
 # it ends the stretch and is left to the idle and sync findings.
 MAX_LAUNCH_GAP_S = 1e-3
 MAX_PLACES = 8
+OPERATOR_SAMPLE = 64
 
 
 def find_launch_bound(ctx: TraceContext) -> list[Finding]:
@@ -99,7 +100,12 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
 
 
 def _launching_operators(ctx: TraceContext, kernels: np.ndarray) -> Counter:
-    """The outermost operator that launched each kernel (``aten::add_``, ...), counted."""
+    """The outermost operator that launched each kernel (``aten::add_``, ...), counted.
+
+    A long stretch is sampled at OPERATOR_SAMPLE evenly spaced kernels.
+    """
+    if len(kernels) > OPERATOR_SAMPLE:
+        kernels = kernels[np.linspace(0, len(kernels) - 1, OPERATOR_SAMPLE).astype(int)]
     calls = ctx.launching_calls(ctx.trace.gpu.correlation[kernels])
     counted = Counter()
     for call in calls[calls >= 0].tolist():

@@ -25,6 +25,22 @@ EXPOSED_SHARE_TO_REPORT = 0.05
 MAX_PLACES = 8
 
 
+def _split_by_step(ctx: TraceContext, loading: IntervalSet) -> list[tuple[int, float, float]]:
+    """(step index, start, end) of each part of the loading time that lies in a step."""
+    step_starts = np.array([step.start for step in ctx.steps])
+    step_ends = np.array([step.end for step in ctx.steps])
+    first_steps = np.searchsorted(step_ends, loading.starts, side="left")
+    pieces = []
+    for start, end, k in zip(loading.starts.tolist(), loading.ends.tolist(),
+                             first_steps.tolist(), strict=True):
+        while k < len(step_starts) and step_starts[k] < end:
+            clipped_start, clipped_end = max(start, step_starts[k]), min(end, step_ends[k])
+            if clipped_end > clipped_start:
+                pieces.append((k, clipped_start, clipped_end))
+            k += 1
+    return pieces
+
+
 def data_loading_rows(ctx: TraceContext) -> np.ndarray:
     ranges = ctx.trace.host_ranges
     codes = ctx.trace.codes_where(lambda name: DATA_LOADING.search(name) is not None
@@ -38,19 +54,15 @@ def find_serial_data_loading(ctx: TraceContext) -> list[Finding]:
     if not len(rows):
         return []
     loading = IntervalSet(ranges.start[rows], ranges.end[rows])
-    busy = ctx.gpu_busy
+    pieces = _split_by_step(ctx, loading)
+    if not pieces:
+        return []
+    steps, starts, ends = (np.array(column) for column in zip(*pieces, strict=True))
+    exposed = (ends - starts) - ctx.gpu_busy.covered(starts, ends)
     n_steps = len(ctx.steps)
-    loading_s = exposed_s = 0.0
-    places = []
-    for step in ctx.steps:
-        for start, end in zip(loading.starts.tolist(), loading.ends.tolist(), strict=True):
-            start, end = max(start, step.start), min(end, step.end)
-            if end <= start:
-                continue
-            exposed = (end - start) - float(busy.covered(start, end))
-            loading_s += end - start
-            exposed_s += exposed
-            places.append((exposed, Place(step.number, start, end)))
+    loading_s, exposed_s = float((ends - starts).sum()), float(exposed.sum())
+    worst = np.argsort(-exposed, kind="stable")[:MAX_PLACES]
+    places = [Place(ctx.steps[steps[i]].number, float(starts[i]), float(ends[i])) for i in worst]
     cost = exposed_s / n_steps
     if loading_s == 0 or cost / ctx.mean_step_s < EXPOSED_SHARE_TO_REPORT:
         return []
@@ -64,11 +76,11 @@ def find_serial_data_loading(ctx: TraceContext) -> list[Finding]:
         share_of_step=cost / ctx.mean_step_s,
         range=" | ".join(names),
         steps=[s.number for s in ctx.steps],
-        count_per_step=len(places) / n_steps,
+        count_per_step=len(starts) / n_steps,
         details={
             "data_loading_per_step_s": loading_s / n_steps,
             "exposed_per_step_s": cost,
             "overlapped_share": round(overlapped, 4),
         },
-        places=[p for _, p in sorted(places, key=lambda e: -e[0])[:MAX_PLACES]],
+        places=places,
     )]

@@ -13,11 +13,13 @@ compares it with ijson.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any, TextIO
 
 CHUNK_CHARS = 1 << 20
 _WHITESPACE = " \t\n\r"
+_SEPARATOR = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
 
 
 class JsonStreamError(ValueError):
@@ -156,7 +158,28 @@ def _iter_items(buf: _Buffer, decoder: json.JSONDecoder) -> Iterator[Any]:
     if buf.skip_whitespace() == "]":
         buf.pos += 1
         return
+    raw_decode, separator = decoder.raw_decode, _SEPARATOR.match
     while True:
+        # Fast path: decode item after item straight from the buffer while each is
+        # followed, within the buffer, by its separator.
+        buf.skip_whitespace()
+        text, pos = buf.text, buf.pos
+        last = len(text)
+        while True:
+            try:
+                value, end = raw_decode(text, pos)
+            except json.JSONDecodeError:
+                break
+            found = separator(text, end)
+            if found is None or found.end() == last:
+                break  # the separator may be cut off, or a number may go on
+            yield value
+            pos = found.end()
+            if found.group(1) == "]":
+                buf.pos = pos
+                return
+        # Slow path: the item or its separator runs past the buffer (or is bad).
+        buf.pos = pos
         yield buf.decode_value(decoder)
         char = buf.skip_whitespace()
         buf.pos += 1
