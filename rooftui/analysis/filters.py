@@ -98,18 +98,21 @@ def bound_kind(bound: str) -> str:
     return "memory" if bound in MEMORY_BOUNDS else "compute"
 
 
-def name_mask(names: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
-    # Names repeat a lot (one per invocation), so match each distinct name once.
-    distinct = pd.unique(names)
-    matching = [name for name in distinct if pattern.search(name)]
-    return names.isin(matching).to_numpy()
+def name_mask(names: pd.Series, pattern: re.Pattern[str], factorized=None) -> np.ndarray:
+    """Which ``names`` match; ``factorized`` is ``pd.factorize(names)`` if already known.
+
+    Names repeat a lot (one per invocation), so each distinct name is matched once.
+    """
+    codes, distinct = factorized if factorized is not None else pd.factorize(names)
+    matches = np.fromiter((bool(pattern.search(str(n))) for n in distinct), bool, len(distinct))
+    return np.append(matches, False)[codes]  # code -1 (missing name) never matches
 
 
-def apply_filter(frame: pd.DataFrame, spec: KernelFilter) -> pd.DataFrame:
-    """The rows of ``frame`` that ``spec`` keeps, in their original order."""
+def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized_names=None) -> np.ndarray:
+    """Positions (``iloc``) of the rows ``spec`` keeps, in their original order."""
     keep = np.ones(len(frame), dtype=bool)
     if spec.name:
-        keep &= name_mask(frame["name"], name_pattern(spec.name, spec.regex))
+        keep &= name_mask(frame["name"], name_pattern(spec.name, spec.regex), factorized_names)
     if spec.pipeline is not None:
         keep &= (frame["pipeline"] == spec.pipeline).to_numpy()
     if spec.zero_ai != "all":
@@ -132,28 +135,44 @@ def apply_filter(frame: pd.DataFrame, spec: KernelFilter) -> pd.DataFrame:
             keep &= (is_memory if spec.bound == "memory" else ~is_memory) & has_roof
         else:
             keep &= (bound == spec.bound).to_numpy()
-    kept = frame[keep]
-    if spec.top_n is not None and len(kept) > spec.top_n:
-        heaviest = np.argsort(-kept["time_s"].to_numpy(), kind="stable")[: spec.top_n]
-        kept = kept.iloc[np.sort(heaviest)]
-    return kept
+    positions = np.flatnonzero(keep)
+    if spec.top_n is not None and len(positions) > spec.top_n:
+        time = frame["time_s"].to_numpy(dtype=float)[positions]
+        heaviest = np.argsort(-time, kind="stable")[: spec.top_n]
+        positions = np.sort(positions[heaviest])
+    return positions
+
+
+def apply_filter(frame: pd.DataFrame, spec: KernelFilter) -> pd.DataFrame:
+    """The rows of ``frame`` that ``spec`` keeps, in their original order."""
+    return frame.iloc[filter_positions(frame, spec)]
+
+
+def sort_keys(values: pd.Series) -> np.ndarray:
+    """Float keys that order ``values``: the numbers themselves, or for text the
+    rank of each distinct string (comparing ranks is far faster than strings);
+    NaN where a value is missing."""
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return values.to_numpy(dtype=float)
+    codes, _ = pd.factorize(values, sort=True)
+    keys = codes.astype(float)
+    keys[codes < 0] = np.nan
+    return keys
+
+
+def sort_positions(keys: np.ndarray, positions: np.ndarray, descending: bool) -> np.ndarray:
+    """``positions`` reordered by ``keys`` (one per row of the whole frame); ties
+    keep their order and missing keys go last in both directions."""
+    selected = keys[positions]
+    missing = np.isnan(selected)
+    ordered = np.where(missing, 0.0, -selected if descending else selected)
+    # lexsort sorts by the last key first: missing values last, then by key.
+    return positions[np.lexsort((ordered, missing))]
 
 
 def sort_rows(frame: pd.DataFrame, column: str, descending: bool) -> pd.DataFrame:
     """``frame`` sorted by ``column``; ties keep their order, missing values go last."""
-    values = frame[column]
-    if not (pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values)):
-        # Sorting the integer codes of the distinct strings is several times
-        # faster than comparing 100k strings.
-        codes, uniques = pd.factorize(values, sort=True)
-        keys = codes.astype(float)
-        keys[codes < 0] = np.nan
-    else:
-        keys = values.to_numpy(dtype=float)
-    missing = np.isnan(keys)
-    keys = np.where(missing, 0.0, -keys if descending else keys)
-    # lexsort sorts by the last key first: missing values last, then by key.
-    order = np.lexsort((keys, missing))
+    order = sort_positions(sort_keys(frame[column]), np.arange(len(frame)), descending)
     return frame.iloc[order]
 
 

@@ -23,12 +23,27 @@ from dataclasses import dataclass
 TIME = "gpu__time_duration.sum"  # ns in ncu's base units [NCU]
 SM_CYCLES = "sm__cycles_elapsed.avg"  # elapsed SM cycles [NCU]
 SM_CLOCK = "sm__cycles_elapsed.avg.per_second"  # SM clock during the kernel [NCU]
+# Clocks of the other units, for turning their per-cycle peaks into per-second ones.
+UNIT_CLOCKS = {
+    "sm": SM_CLOCK, "smsp": SM_CLOCK, "l1tex": SM_CLOCK,
+    "lts": "lts__cycles_elapsed.avg.per_second", "dram": "dram__cycles_elapsed.avg.per_second",
+}
+DISPLAY_NAME = "device__attribute_display_name"  # free: device attributes cost no pass
 
-# FLOPs on CUDA cores: add + mul + 2·fma thread instructions [YANG]; verified [KA].
+# FLOPs on CUDA cores, per thread instruction. FP64/FP32: add + mul + 2·fma [YANG],
+# exact on the known-answer daxpy, saxpy, add_mul and FMA loops [KA].
+# FP16: every half instruction is taken as packed (HADD2/HMUL2/HFMA2: 2, 2 and 4
+# FLOPs), the rule of ncu's own roofline section (its derived metric
+# smsp__sass_thread_inst_executed_op_hfma_pred_on_x4 [NCU]). [KA] on sm_90: exact
+# for a __half2 loop, and for a scalar __half loop too, since nvcc packs two
+# scalar FMAs into one HFMA2; it over-counts true scalar code, and kernels with
+# no FP16 math still show HFMA2.MMA register moves (1 per thread in the FP32 and
+# FP64 loops). Hence FP16 CUDA-core FLOPs are always marked approximate.
+_FACTORS = {"fp64": (1.0, 1.0, 2.0), "fp32": (1.0, 1.0, 2.0), "fp16": (2.0, 2.0, 4.0)}
 CUDA_CORE_TERMS: dict[str, tuple[tuple[str, float], ...]] = {
     precision: tuple(
-        (f"smsp__sass_thread_inst_executed_op_{letter}{op}_pred_on.sum", 2.0 if op == "fma" else 1.0)
-        for op in ("add", "mul", "fma")
+        (f"smsp__sass_thread_inst_executed_op_{letter}{op}_pred_on.sum", factor)
+        for op, factor in zip(("add", "mul", "fma"), _FACTORS[precision])
     )
     for precision, letter in (("fp64", "d"), ("fp32", "f"), ("fp16", "h"))
 }
@@ -44,7 +59,8 @@ BYTES = {
 FP16_NOTE = (
     "FP16 CUDA-core FLOPs are approximate: ncu counts a packed HFMA2 (two FMAs) like a "
     "scalar HFMA (one), and the compiler also emits HFMA2.MMA as a register move in "
-    "kernels with no FP16 math. rooftui counts each hadd/hmul as 1 FLOP and each hfma as 2."
+    "kernels with no FP16 math. rooftui, like ncu's roofline section, takes every half "
+    "instruction as packed: hadd and hmul 2 FLOPs, hfma 4."
 )
 
 
@@ -82,6 +98,9 @@ def _ops_path(*types: tuple[str, str]) -> tuple[TensorTerm, ...]:
     )
 
 
+# On Hopper src_fp16 sums the fp16→fp16 and fp16→fp32 paths of HMMA and HGMMA;
+# [KA]: 4096³ WMMA GEMM gives exactly 2·4096³, and the 1024³ BF16, TF32, FP64
+# and INT8 products exactly 2·1024³, each in its own counter.
 _AMPERE_TYPES = (
     ("tensor_fp16", "fp16"),
     ("tensor_bf16", "bf16_dst_fp32"),
@@ -124,7 +143,16 @@ def required_metrics(arch: Architecture) -> list[str]:
         names += [metric for metric, _ in terms]
     names += [term.metric for term in arch.tensor]
     names += list(BYTES.values())
+    names += [UNIT_CLOCKS["lts"], UNIT_CLOCKS["dram"], DISPLAY_NAME]
+    names += peak_metrics(arch)
     return list(dict.fromkeys(names))
+
+
+def peak_metrics(arch: Architecture) -> list[str]:
+    """The ``.peak_sustained`` (per cycle) companions that give a report its own ceilings."""
+    fmas = [terms[-1][0] for terms in CUDA_CORE_TERMS.values()]
+    return [f"{m}.peak_sustained" for m in
+            fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
 
 
 def base_name(metric: str) -> str:

@@ -1,0 +1,43 @@
+"""Invocations of one kernel aggregated: the paper's 2,709 optimizer launches as one point."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rooftui.model.columns import BYTE_COLUMNS, FLOP_COLUMNS, LEVELS, flop_column
+
+_SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS)
+
+
+def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
+    """One row per (device, kernel name): count, total and mean time, summed work.
+
+    Intensities and rates are recomputed from the sums (not averaged), the
+    pipeline and phase are those of the most time, zero-AI holds only if it holds
+    for every invocation. The kernel-table columns keep their meaning.
+    """
+    if kernels.empty:
+        return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float))
+    keys = ["device", "name"]
+    grouped = kernels.groupby(keys, sort=False, dropna=False)
+    out = grouped[list(_SUMMED)].sum(min_count=1)
+    out["count"] = grouped.size()
+    out["time_mean_s"] = out["time_s"] / out["count"]
+    heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
+    for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
+                   "pipeline", "phase", "phase_inferred", "sm_clock_hz"):
+        if column in heaviest:
+            out[column] = heaviest[column]
+    out["zero_ai"] = grouped["zero_ai"].all()
+    out["fp16_approximate"] = grouped["fp16_approximate"].any()
+    for level in LEVELS:
+        moved = out[f"bytes_{level}"]
+        out[f"ai_{level}"] = (out["flops"] / moved).where(moved > 0)
+    out["flop_rate"] = (out["flops"] / out["time_s"]).where(out["time_s"] > 0)
+    out = out.reset_index()
+    return out.sort_values("time_s", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def share(values: pd.Series, total: float) -> pd.Series:
+    return values / total if total > 0 else values * np.nan

@@ -1,0 +1,92 @@
+"""Training phases from NVTX ranges, with inference for unlabelled launches.
+
+A launch whose NVTX ranges name a phase gets it (the innermost matching range
+wins). PyTorch launches backward kernels from its autograd thread, which has no
+NVTX range, so most backward kernels arrive unlabelled. An unlabelled stretch of
+launches (in launch order) between labelled ones is given:
+  * the phase on both sides, when they agree;
+  * else the configured phase that lies strictly between them (forward ...
+    optimizer -> backward);
+  * else the phase before it (backward ... optimizer -> backward: the autograd
+    kernels follow the main thread's first backward launches);
+  * before the first label, the first label's phase; after the last, the last's.
+Such launches are marked ``phase_inferred``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+UNLABELLED = ""
+
+
+@dataclass(frozen=True)
+class PhaseConfig:
+    """Phases in training order, each with the NVTX range pattern that names it."""
+
+    phases: tuple[tuple[str, str], ...] = (
+        ("forward", r"forward|\bfwd\b"),
+        ("backward", r"backward|\bbwd\b|autograd"),
+        ("optimizer", r"optimi[sz]er|optim\b|\bstep\b|adam|sgd"),
+    )
+    infer: bool = True
+
+    @classmethod
+    def from_options(cls, specs: tuple[str, ...], infer: bool = True) -> PhaseConfig:
+        """``("forward=fwd|forward", "loss=loss")`` -> a config; empty keeps the defaults."""
+        if not specs:
+            return cls(infer=infer)
+        phases = []
+        for spec in specs:
+            name, _, pattern = spec.partition("=")
+            phases.append((name.strip(), pattern.strip() or re.escape(name.strip())))
+        return cls(tuple(phases), infer)
+
+    def phase_of(self, nvtx: str) -> str:
+        """The phase named by a launch's NVTX ranges (innermost first), or ""."""
+        for range_name in reversed(nvtx.split(" > ")) if nvtx else ():
+            for phase, pattern in self.phases:
+                if re.search(pattern, range_name, re.IGNORECASE):
+                    return phase
+        return UNLABELLED
+
+
+def assign_phases(table: pd.DataFrame, config: PhaseConfig) -> pd.DataFrame:
+    """Add ``phase`` and ``phase_inferred``; launch order is ncu's ID order per report."""
+    labelled = table["nvtx"].map(config.phase_of)
+    table["phase"] = labelled
+    table["phase_inferred"] = False
+    if not config.infer:
+        return table
+    order = [name for name, _ in config.phases]
+    for _, group in table.sort_values(["report", "ncu_id"]).groupby("report", sort=False):
+        labels = labelled[group.index].tolist()
+        known = [i for i, label in enumerate(labels) if label]
+        if not known:
+            continue
+        inferred = list(labels)
+        for i, label in enumerate(labels):
+            if label:
+                continue
+            before = next((labels[j] for j in reversed(known) if j < i), None)
+            after = next((labels[j] for j in known if j > i), None)
+            inferred[i] = _between(before, after, order)
+        changed = [idx for idx, old, new in zip(group.index, labels, inferred) if not old and new]
+        table.loc[changed, "phase"] = [inferred[group.index.get_loc(idx)] for idx in changed]
+        table.loc[changed, "phase_inferred"] = True
+    return table
+
+
+def _between(before: str | None, after: str | None, order: list[str]) -> str:
+    if before is None:
+        return after or UNLABELLED
+    if after is None or before == after:
+        return before
+    if before in order and after in order:
+        lo, hi = order.index(before), order.index(after)
+        if hi - lo > 1:
+            return order[lo + 1]
+    return before

@@ -1,0 +1,82 @@
+"""Which roof binds each kernel, at each memory level, and how close it gets.
+
+At level L with intensity AI_L and bandwidth B_L the attainable rate is
+min(P, AI_L·B_L) (Williams et al., "Roofline", CACM 2009; hierarchical form as
+in Yang et al.). P is the kernel's compute roof: for a kernel that mixes
+pipelines, the rate at which its FLOP mix would run with every pipeline at its
+peak, flops / Σ_p(flops_p / P_p). The binding roof is the lowest attainable
+rate over the levels. Zero-AI kernels have no compute roof: their bound is the
+level whose bandwidth they use most, and their fraction is that utilisation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rooftui.model.ceilings import CeilingSet
+from rooftui.model.columns import FLOAT_PIPELINES, LEVEL_LABELS, LEVELS, PIPELINE_LABELS, flop_column
+
+
+def compute_roof(table: pd.DataFrame, ceilings: CeilingSet) -> pd.Series:
+    """Each kernel's compute roof in FLOP/s (NaN when no pipeline it uses has a ceiling)."""
+    seconds_at_peak = pd.Series(0.0, index=table.index)
+    covered = pd.Series(0.0, index=table.index)
+    for pipeline in FLOAT_PIPELINES:
+        ceiling = ceilings.compute(pipeline)
+        flops = table[flop_column(pipeline)].fillna(0.0)
+        if ceiling is not None:
+            seconds_at_peak += flops / ceiling.value
+            covered += flops
+    roof = covered / seconds_at_peak
+    return roof.where((seconds_at_peak > 0) & (covered >= 0.999 * table["flops"].fillna(0.0)))
+
+
+def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
+    """Add bound_*, roof_*, roof_fraction_*, bound and roof_fraction columns."""
+    peak = compute_roof(table, ceilings)
+    attainable = {}
+    for level in LEVELS:
+        bandwidth = ceilings.bandwidth(level)
+        ai = table[f"ai_{level}"]
+        if bandwidth is None:
+            roof = pd.Series(np.nan, index=table.index)
+        else:
+            roof = np.fmin(peak, ai * bandwidth.value).where(ai.notna() & peak.notna())
+        attainable[level] = roof
+        memory_side = ai * (bandwidth.value if bandwidth else np.nan) < peak
+        table[f"bound_{level}"] = np.where(roof.isna(), "", np.where(memory_side, "memory", "compute"))
+        table[f"roof_{level}"] = roof
+        table[f"roof_fraction_{level}"] = table["flop_rate"] / roof
+
+    roofs = pd.DataFrame(attainable).to_numpy(dtype=float)
+    has = ~np.isnan(roofs).all(axis=1)
+    lowest = np.where(has, np.nanmin(np.where(np.isnan(roofs), np.inf, roofs), axis=1), np.nan)
+    binding = np.nanargmin(np.where(np.isnan(roofs), np.inf, roofs), axis=1)
+    bound = pd.Series("", index=table.index, dtype=object)
+    fraction = table["flop_rate"] / pd.Series(lowest, index=table.index)
+    level_of = np.array(LEVELS, dtype=object)[binding]
+    memory = np.array([table[f"bound_{lvl}"].iat[i] == "memory" for i, lvl in enumerate(level_of)],
+                      dtype=bool)
+    pipelines = table["pipeline"].map(lambda p: PIPELINE_LABELS.get(p, p)).to_numpy(dtype=object)
+    labels = np.where(memory, [LEVEL_LABELS[lvl] for lvl in level_of], pipelines)
+    bound[has] = labels[has]
+
+    # Zero-AI kernels: the level whose bandwidth they use most.
+    zero = table["zero_ai"].fillna(False).astype(bool) & (table["time_s"] > 0)
+    if zero.any():
+        use = {}
+        for level in LEVELS:
+            bandwidth = ceilings.bandwidth(level)
+            if bandwidth is not None:
+                use[level] = table.loc[zero, f"bytes_{level}"] / table.loc[zero, "time_s"] / bandwidth.value
+        if use:
+            usage = pd.DataFrame(use)
+            valid = usage.notna().any(axis=1)
+            usage = usage[valid]
+            best = usage.fillna(-np.inf).idxmax(axis=1)
+            bound[best.index] = best.map(LEVEL_LABELS)
+            fraction[best.index] = usage.max(axis=1)
+    table["bound"] = bound
+    table["roof_fraction"] = fraction
+    return table

@@ -1,0 +1,52 @@
+"""Kernel names: ncu's demangled signature -> the short function name users say."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+_OPEN = "<(["
+_CLOSE = ">)]"
+
+
+@lru_cache(maxsize=65536)
+def short_name(demangled: str) -> str:
+    """``void ns::fma_loop<double>(T1, T1, T1 *)`` -> ``fma_loop<double>``.
+
+    Drops the return type, the namespaces of the function and its parameter list;
+    keeps template arguments, which tell instantiations apart.
+    """
+    text = demangled.strip()
+    if text.endswith(")"):
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            ch = text[i]
+            if ch in _CLOSE:
+                depth += 1
+            elif ch in _OPEN:
+                depth -= 1
+                if depth == 0:
+                    if i > 0:  # "(anonymous namespace)" alone is not a parameter list
+                        text = text[:i]
+                    break
+    parts = _split_top_level(text, " ")
+    text = parts[-1] if parts else text
+    scopes = _split_top_level(text, "::")
+    return (scopes[-1] if scopes else text).strip() or demangled.strip()
+
+
+def _split_top_level(text: str, separator: str) -> list[str]:
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif depth == 0 and text.startswith(separator, i):
+            parts.append(text[start:i])
+            i += len(separator)
+            start = i
+            continue
+        i += 1
+    parts.append(text[start:])
+    return [p for p in parts if p]
