@@ -8,7 +8,7 @@ from pathlib import Path
 from rooftui.errors import InputError
 from rooftui.timeline.context import TraceContext
 from rooftui.timeline.finding import Finding
-from rooftui.timeline.findings.copies import find_pageable_copies
+from rooftui.timeline.findings.copies import find_host_device_copies
 from rooftui.timeline.findings.idle import find_gpu_idle, idle_per_step
 from rooftui.timeline.findings.launch import find_launch_bound
 from rooftui.timeline.findings.overlap import data_loading_rows, find_serial_data_loading
@@ -79,7 +79,7 @@ def analyze(trace: Trace) -> TimelineAnalysis:
             fix="profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]",
         )
     context = TraceContext(trace)
-    copies, folded_syncs = find_pageable_copies(context)
+    copies, folded_syncs = find_host_device_copies(context)
     findings = [
         *copies,
         *find_sync_calls(context, folded_syncs),

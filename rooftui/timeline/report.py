@@ -8,20 +8,7 @@ from rich.text import Text
 
 from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import Finding
-
-
-def format_seconds(seconds: float) -> str:
-    """A duration in the unit that keeps 3 significant digits readable: 12.3 ms, 850 µs."""
-    magnitude = abs(seconds)
-    if magnitude >= 1:
-        return f"{seconds:.3g} s"
-    if magnitude >= 1e-3:
-        return f"{seconds * 1e3:.3g} ms"
-    if magnitude >= 1e-6:
-        return f"{seconds * 1e6:.3g} µs"
-    if magnitude == 0:
-        return "0"
-    return f"{seconds * 1e9:.3g} ns"
+from rooftui.timeline.units import format_seconds
 
 
 def format_steps(steps: list[int | None]) -> str:
@@ -47,7 +34,7 @@ def where_text(finding: Finding) -> str:
 def detail_text(finding: Finding) -> str:
     """The numbers behind a finding, one line, kind by kind."""
     d = finding.details
-    if finding.kind == "pageable_copy":
+    if finding.kind in ("pageable_copy", "blocking_copy"):
         text = (f"{d['copy']}, {_bytes(d['bytes_per_copy'])} × {finding.count_per_step:g}/step, "
                 f"copy {format_seconds(d['copy_time_per_step_s'])}/step")
         if d["blocks_host"]:
@@ -58,7 +45,8 @@ def detail_text(finding: Finding) -> str:
     if finding.kind == "gpu_idle":
         ranges = ", ".join(f"{name} {format_seconds(s)}"
                            for name, s in list(d["idle_per_step_s_by_range"].items())[:4])
-        return (f"idle per step by host range: {ranges}; across step boundaries "
+        return (f"idle per step by host range: {ranges}; in gaps under 100 µs "
+                f"{format_seconds(d['idle_in_short_gaps_per_step_s'])}, across step boundaries "
                 f"{format_seconds(d['idle_across_step_boundaries_per_step_s'])}")
     if finding.kind == "data_loading_overlap":
         return (f"data loading {format_seconds(d['data_loading_per_step_s'])}/step, "

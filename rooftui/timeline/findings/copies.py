@@ -1,12 +1,18 @@
-"""Copies between device and pageable host memory, and which of them block the host.
+"""Copies between host and device that use pageable memory or block the host.
 
 A copy to or from pageable (not pinned) memory cannot be truly asynchronous: the
 driver stages it through a pinned bounce buffer, and a device→host copy returns
 only when the data has arrived. Kineto names the memory in the copy's name,
-"Memcpy DtoH (Device -> Pageable)". A copy *blocks the host* when the host call
+"Memcpy HtoD (Pageable -> Device)". A copy *blocks the host* when the host call
 that issued it, or a synchronizing call made by the same operator right after it
 (PyTorch's ``copy_`` and ``item()`` call ``cudaStreamSynchronize``), returned
-only after the copy finished on the GPU.
+only after the copy finished on the GPU: the host waited for everything queued
+before the copy, then for the copy.
+
+Findings: ``pageable_copy`` for every pageable copy (blocking or not), and
+``blocking_copy`` for a copy into or out of pinned memory that still blocks the
+host. Recent PyTorch stages ``.item()`` through pinned memory, so its
+device→host copy is a ``blocking_copy``, named with the ``aten::item`` behind it.
 """
 
 from __future__ import annotations
@@ -28,12 +34,12 @@ MAX_PLACES = 8
 _DIRECTIONS = {"DtoH": "device→host", "HtoD": "host→device"}
 
 
-def find_pageable_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]:
+def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]:
     """Findings for pageable copies, and the host-call rows folded into them (their syncs)."""
     trace = ctx.trace
     gpu, calls = trace.gpu, trace.host_calls
-    pageable_codes = ctx.trace.codes_where(lambda name: "Pageable" in name)
-    rows = np.flatnonzero((gpu.kind == GpuKind.MEMCPY) & np.isin(gpu.name, pageable_codes))
+    host_device_codes = trace.codes_where(lambda name: "HtoD" in name or "DtoH" in name)
+    rows = np.flatnonzero((gpu.kind == GpuKind.MEMCPY) & np.isin(gpu.name, host_device_codes))
     sync_codes = trace.codes_where(lambda name: name in SYNC_CALLS)
     launches = ctx.launching_calls(gpu.correlation[rows])
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -55,9 +61,9 @@ def find_pageable_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]:
             thread, issued, blocking, host_blocked = ctx.main_thread, copy_start, False, 0.0
             host_call, where = "", "(unknown: no host call in the trace)"
         step = ctx.step_index(issued)
-        if step < 0:
-            continue
         name = trace.names[gpu.name[row]]
+        if step < 0 or not (blocking or "Pageable" in name):
+            continue
         key = (name, host_call, where, int(gpu.stream[row]), blocking)
         groups[key].append({
             "step": ctx.steps[step].number, "copy_s": copy_end - copy_start,
@@ -92,13 +98,15 @@ def _finding(ctx: TraceContext, key: tuple, copies: list[dict]) -> Finding:
     copy_s = sum(c["copy_s"] for c in copies)
     blocked_s = sum(c["host_blocked_s"] for c in copies)
     cost = (blocked_s if blocking else copy_s) / n_steps
-    memory = "into pageable memory" if "DtoH" in name else "from pageable memory"
+    pageable = "Pageable" in name
+    memory = "pageable" if pageable else "pinned"
+    memory = f"into {memory} memory" if "DtoH" in name else f"from {memory} memory"
     title = f"{'Blocking ' if blocking else ''}{direction} copy {memory}".strip()
     if blocking:
         title += ": the host waits for the GPU"
     places = sorted((c["place"] for c in copies), key=lambda p: p.start - p.end)[:MAX_PLACES]
     return Finding(
-        kind="pageable_copy",
+        kind="pageable_copy" if pageable else "blocking_copy",
         title=title[0].upper() + title[1:],
         cost_per_step_s=cost,
         share_of_step=cost / ctx.mean_step_s,

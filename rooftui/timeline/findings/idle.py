@@ -6,6 +6,11 @@ copies, memsets on every stream) inside it. It is broken down by the top-level
 ("data_loading", "optimizer", ...), and the idle gap that spans each boundary
 between two steps is reported separately: that is the gap a synchronous input
 copy leaves between steps.
+
+Idle time also splits by gap length. Gaps shorter than SHORT_GAP_S are the GPU
+waiting for the next launch: the host issues work more slowly than the GPU runs
+it (host-bound; the profiler's own overhead adds to it). Longer gaps are stalls:
+data loading, syncs, Python between phases.
 """
 
 from __future__ import annotations
@@ -17,11 +22,16 @@ import numpy as np
 
 from rooftui.timeline.context import TraceContext
 from rooftui.timeline.finding import Finding, Place
+from rooftui.timeline.findings.overlap import DATA_LOADING
+from rooftui.timeline.units import format_seconds
 
 # Report the idle time as a finding from this share of the step on. A well-fed
 # training step keeps some idle for launch latency and the step boundary; a tenth
 # of the step is a stall worth looking at.
 IDLE_SHARE_TO_REPORT = 0.10
+# Launching a kernel costs the host ~5–20 µs, more under the profiler; a gap up
+# to this long between kernels is launch latency rather than a stall.
+SHORT_GAP_S = 100e-6
 MAX_PLACES = 8
 OUTSIDE_RANGES = "(outside any range)"
 
@@ -47,10 +57,16 @@ def find_gpu_idle(ctx: TraceContext) -> list[Finding]:
         Place(step.number, start, end)
         for step in ctx.steps for start, end in ctx.gpu_busy.gaps_within(step.start, step.end)
     ]
+    short_s = sum(p.end - p.start for p in gaps if p.end - p.start < SHORT_GAP_S)
     cost = sum(idle) / n_steps
+    worst_s = by_range.get(worst_range, 0.0) / n_steps
+    title = (f"The GPU idles {idle_share:.0%} of each step; the largest part, "
+             f"{format_seconds(worst_s)}, while the host is in {worst_range}")
+    if not DATA_LOADING.search(worst_range):
+        title += ": the host issues work more slowly than the GPU runs it"
     return [Finding(
         kind="gpu_idle",
-        title=f"The GPU idles {idle_share:.0%} of each step",
+        title=title,
         cost_per_step_s=cost,
         share_of_step=idle_share,
         range=worst_range,
@@ -62,6 +78,8 @@ def find_gpu_idle(ctx: TraceContext) -> list[Finding]:
             "idle_per_step_s_by_range": {name: seconds / n_steps for name, seconds
                                          in sorted(by_range.items(), key=lambda kv: -kv[1])},
             "idle_across_step_boundaries_per_step_s": across / n_steps,
+            "idle_in_short_gaps_per_step_s": short_s / n_steps,
+            "idle_in_long_gaps_per_step_s": (sum(idle) - short_s) / n_steps,
         },
         places=sorted(gaps, key=lambda p: p.start - p.end)[:MAX_PLACES],
     )]

@@ -23,7 +23,8 @@ from textual.widgets import DataTable, Footer, Static
 from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt
-from rooftui.timeline.report import detail_text, format_seconds, summary_line, where_text
+from rooftui.timeline.report import detail_text, summary_line, where_text
+from rooftui.timeline.units import format_seconds
 
 LABEL_WIDTH = 11
 _KIND_STYLES = {
