@@ -35,8 +35,8 @@ def detail_text(finding: Finding) -> str:
     """The numbers behind a finding, one line, kind by kind."""
     d = finding.details
     if finding.kind in ("pageable_copy", "blocking_copy"):
-        text = (f"{d['copy']}, {_bytes(d['bytes_per_copy'])} × {finding.count_per_step:g}/step, "
-                f"copy {format_seconds(d['copy_time_per_step_s'])}/step")
+        text = (f"{d['copy']}: {finding.count_per_step:g} per step, {_bytes(d['bytes_per_step'])}"
+                f"/step, copying {format_seconds(d['copy_time_per_step_s'])}/step")
         if d["blocks_host"]:
             text += f", host blocked {format_seconds(d['host_blocked_per_step_s'])}/step"
         return text

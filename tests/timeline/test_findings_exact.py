@@ -19,7 +19,7 @@ def test_item_behind_the_blocking_pageable_d2h_copy_is_named(built_naive):
     assert d2h.range == "optimizer"
     assert d2h.stream == 7
     assert d2h.details["blocks_host"] is True
-    assert d2h.details["bytes_per_copy"] == 4
+    assert d2h.details["bytes_per_step"] == 4
     # cudaMemcpyAsync at 782 µs until the stream sync returns at 798 µs
     assert d2h.cost_per_step_s == pytest.approx(16e-6)
     assert d2h.steps == [1, 2, 3]

@@ -118,7 +118,7 @@ def _finding(ctx: TraceContext, key: tuple, copies: list[dict]) -> Finding:
         details={
             "copy": name,
             "blocks_host": blocking,
-            "bytes_per_copy": int(np.median([c["bytes"] for c in copies])),
+            "bytes_per_step": sum(c["bytes"] for c in copies) // n_steps,
             "copy_time_per_step_s": copy_s / n_steps,
             "host_blocked_per_step_s": blocked_s / n_steps,
         },
