@@ -139,3 +139,15 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
                          "re-profile them, or pass --skip-invalid to leave them out")
     notes.append(f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}")
     return frame.loc[~bad]
+
+
+def grouped_kernels(run: Run) -> pd.DataFrame:
+    """``group_by_name`` of the run's kernels, with bounds against each device's ceilings."""
+    from rooftui.analysis.grouping import group_by_name
+
+    groups = group_by_name(run.kernels)
+    parts = []
+    for (device, cc), index in groups.groupby(["device", "cc"], sort=False).groups.items():
+        label = device or f"unnamed GPU (cc {cc})"
+        parts.append(add_bounds(groups.loc[index].copy(), run.ceilings_by_device[label]))
+    return pd.concat(parts).sort_values("time_s", ascending=False, kind="stable") if parts else groups

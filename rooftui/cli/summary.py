@@ -1,0 +1,42 @@
+"""``rooftui summary``: the kernel table without the TUI."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+
+from rooftui.analysis import grouped_kernels
+from rooftui.cli.options import load_from_options, report_options
+from rooftui.errors import InputError
+
+
+@click.command()
+@report_options
+@click.option("--group", is_flag=True, help="Aggregate invocations of the same kernel.")
+@click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
+              default="table", show_default=True)
+@click.option("--top", type=int, default=0, help="Only the N kernels with the most time (table: 30).")
+def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group, output_format, top):
+    """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
+    from rooftui.views.summary import dumps_json, render_table, to_csv
+
+    if not reports:
+        raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
+    run = load_from_options(reports, ceilings, phase_specs, no_infer_phases, skip_invalid)
+    rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
+    if output_format == "table":
+        limit = top or 30
+        rows = rows.sort_values("time_s", ascending=False).head(limit)
+        console = Console(width=max(80, Console().width), soft_wrap=False)
+        render_table(run, rows, console, grouped=group)
+        if len(run.kernels) > limit:
+            console.print(f"[dim]{limit} of {len(grouped_kernels(run)) if group else len(run.kernels)} "
+                          "rows, by time; --top N for more, --format csv for all[/dim]")
+    else:
+        if top:
+            rows = rows.sort_values("time_s", ascending=False).head(top)
+        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows) + "\n")
+    for note in run.notes:
+        click.echo(f"note: {note}", err=True)
