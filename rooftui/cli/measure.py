@@ -104,7 +104,7 @@ def measure(
 
     plan = runner.Plan.quick() if quick else runner.Plan.default()
     lbo, sbo = (int(x) for x in wgmma_layout.split(","))
-    log_lines: list[str] = []
+    log_lines: list[str] = [f"$ rooftui measure {' '.join(sys.argv[1:])}"]
     err = Console(stderr=True)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -122,9 +122,7 @@ def measure(
             advance_cb=lambda label: bar.update(task, advance=1, description=label),
             log_cb=log_lines.append,
         )
-        ceiling_set, record = runner.measure_device(
-            index, plan, progress, wgmma_blocks_per_sm, (lbo, sbo)
-        )
+        ceiling_set, record = runner.measure_device(index, plan, progress, wgmma_blocks_per_sm, (lbo, sbo))
 
     out_path = runner.expand_out(out, index)
     write_json(out_path, ceilings_document(ceiling_set, record))
@@ -191,18 +189,25 @@ def _bytes(n: float) -> str:
 
 
 def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None = None) -> None:
-    """Bandwidth against working set (log-log) with the ceilings, then the ceilings table."""
+    """Bandwidth against working set (log-log) with the ceilings, then the ceilings table.
+
+    plotext's own log scale is unreliable, so this plots log10 of both axes on
+    linear axes and writes the tick labels itself.
+    """
+    import shutil
+
     import plotext as plt
 
-    curves = {}
+    curves: dict[str, list] = {}
     for c in ceiling_set.ceilings:
         if c.kind == "bandwidth" and c.extra.get("curve"):
             curves.setdefault(c.extra.get("loads", c.name), c.extra["curve"])
+    if not curves:
+        click.echo("no bandwidth curve in this file")
+        Console().print(ceilings_table(ceiling_set))
+        return
+    cols, rows = shutil.get_terminal_size((120, 40))
     plt.clear_figure()
-    size = click.get_terminal_size() if hasattr(click, "get_terminal_size") else None
-    import shutil
-
-    cols, rows = shutil.get_terminal_size((120, 40)) if size is None else size
     plt.plotsize(width or min(cols, 140), height or max(20, min(rows - 4, 36)))
     plt.title(f"{ceiling_set.device.name}: read bandwidth vs working set")
     xs_all, ys_all = [], []
@@ -212,38 +217,29 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
         xs_all += xs
         ys_all += ys
         plt.plot(xs, ys, marker="braille", label=label)
-    if not xs_all:
-        click.echo("no bandwidth curve in this file")
-    else:
-        for c in ceiling_set.ceilings:
-            if c.kind == "bandwidth":
-                level = math.log10(c.value)
-                ys_all.append(level)
-                plt.hline(level, "gray")
-                plt.text(f"{c.name} {_si(c.value, 'B/s')}", x=min(xs_all), y=level, color="white")
-        x_ticks = [e for e in range(int(math.floor(min(xs_all))), int(math.ceil(max(xs_all))) + 1)]
-        plt.xticks(
-            [
-                math.log10(2**k)
-                for k in range(0, 41, 2)
-                if min(xs_all) <= math.log10(2**k) <= max(xs_all)
-            ],
-            [
-                _bytes(2**k)
-                for k in range(0, 41, 2)
-                if min(xs_all) <= math.log10(2**k) <= max(xs_all)
-            ],
-        )
-        del x_ticks
-        lo, hi = math.floor(min(ys_all)), math.ceil(max(ys_all))
-        y_ticks = [
-            v + math.log10(m)
-            for v in range(lo, hi + 1)
-            for m in (1, 2, 5)
-            if lo <= v + math.log10(m) <= hi
-        ]
-        plt.yticks(y_ticks, [_si(10**t, "B/s") for t in y_ticks])
-        plt.xlabel("working set (log scale)")
-        plt.ylabel("bandwidth (log scale)")
-        click.echo(plt.build())
+    x_lo, x_hi = min(xs_all), max(xs_all)
+    bandwidths = [c for c in ceiling_set.ceilings if c.kind == "bandwidth"]
+    for i, c in enumerate(bandwidths):
+        level = math.log10(c.value)
+        ys_all.append(level)
+        plt.hline(level, "gray")
+        # labels on the right half, where the legend (top left) is not; alternating
+        # positions keep two close ceilings (L1 and shared memory) both readable
+        x_label = x_hi - (0.62 if i % 2 else 0.3) * (x_hi - x_lo)
+        plt.text(f"{c.name} {_si(c.value, 'B/s')}", x=x_label, y=level, color="gray")
+    y_lo, y_hi = min(ys_all), max(ys_all)
+    plt.xlim(x_lo, x_hi)
+    plt.ylim(y_lo - 0.05, y_hi + 0.25 * (y_hi - y_lo))  # headroom for the legend
+    powers = [k for k in range(0, 50, 2) if x_lo <= k * math.log10(2) <= x_hi]
+    plt.xticks([k * math.log10(2) for k in powers], [_bytes(2**k) for k in powers])
+    y_ticks = [
+        e + math.log10(m)
+        for e in range(math.floor(y_lo), math.ceil(y_hi) + 1)
+        for m in (1, 2, 5)
+        if y_lo - 0.05 <= e + math.log10(m) <= y_hi + 0.25 * (y_hi - y_lo)
+    ]
+    plt.yticks(y_ticks, [_si(10**t, "B/s") for t in y_ticks])
+    plt.xlabel("working set (log scale)")
+    plt.ylabel("bandwidth (log scale)")
+    click.echo(plt.build())
     Console().print(ceilings_table(ceiling_set))

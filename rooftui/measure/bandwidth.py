@@ -109,10 +109,15 @@ class BandwidthRunner:
     def _point(self, flavour: str, ws: int, rate_guess: float) -> SweepPoint:
         assert ws <= self.buffer_bytes
         vectors = ws // (16 * self.grid * SWEEP_THREADS)
-        if rate_guess <= 0:
-            seconds = self._launch(flavour, vectors, 1)
-            rate_guess = ws / seconds
-        passes = max(1, round(self.timing.launch_s * rate_guess / ws))
+        # Start from the previous point's rate, then grow until a launch is long
+        # enough that launch overhead does not count, and aim at launch_s.
+        passes = max(1, round(self.timing.launch_s * rate_guess / ws)) if rate_guess > 0 else 1
+        while True:
+            seconds = self._launch(flavour, vectors, passes)
+            if seconds >= self.timing.launch_s / 4 or passes >= 1 << 30:
+                break
+            passes = max(2 * passes, int(passes * self.timing.launch_s / seconds))
+        passes = max(1, round(passes * self.timing.launch_s / seconds))
         self._launch(flavour, vectors, passes)  # warm-up: brings the working set into the cache
         self._check_sums(ws, passes, f"read_sweep ({flavour}) at {ws} bytes")
         seconds, clocks = [], []

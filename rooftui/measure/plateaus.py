@@ -58,13 +58,17 @@ def find_plateaus(
 
 
 def _merge(plateaus: list[Plateau], values, sizes, tolerance: float) -> list[Plateau]:
-    """Join neighbouring plateaus that are really one (a single noisy point split them)."""
+    """Join neighbouring plateaus at the same level that one or two stray points split.
+
+    The stray points are left out of the joined plateau's median.
+    """
     merged: list[Plateau] = []
     for p in plateaus:
         if merged:
             q = merged[-1]
-            run = values[q.first : p.last + 1]
-            if p.first - q.last <= 2 and max(run) / min(run) <= 1 + tolerance:
+            same_level = max(p.value, q.value) / min(p.value, q.value) <= 1 + tolerance
+            if p.first - q.last <= 3 and same_level:
+                run = values[q.first : q.last + 1] + values[p.first : p.last + 1]
                 merged[-1] = Plateau(
                     q.first, p.last, float(median(run)), q.working_set_lo, sizes[p.last]
                 )

@@ -54,9 +54,7 @@ def child(out_path: str) -> None:
         if spec.kind == "fma":
             dtype = np.float32 if name == "fma_fp32" else np.float64
             start = gpu.from_host(np.zeros(K.FMA_CHAINS, dtype))
-            gpu.launch(
-                kernel, grid, block, start, dtype(0.5), dtype(0.25), np.int32(trips), out, stamps
-            )
+            gpu.launch(kernel, grid, block, start, dtype(0.5), dtype(0.25), np.int32(trips), out, stamps)
             counts[name] = {"fma_instructions": spec.instructions(grid, trips)}
         else:
             gpu.launch(kernel, grid, block, np.int32(trips), out, stamps)
@@ -77,9 +75,7 @@ def child(out_path: str) -> None:
         sweep._launch(flavour, rows, passes)
         gpu.stream.sync()
         counts[name] = {"bytes_read": passes * rows * row}
-    blocks_per_sm = B.shared_memory_blocks_per_sm(
-        gpu.info.max_threads_per_sm, gpu.info.max_shared_per_sm
-    )
+    blocks_per_sm = B.shared_memory_blocks_per_sm(gpu.info.max_threads_per_sm, gpu.info.max_shared_per_sm)
     module = gpu.compile(
         "shared_memory.cu",
         {
