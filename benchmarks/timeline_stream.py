@@ -42,8 +42,13 @@ def build_synthetic(source: Path, target: Path, size_mb: float) -> int:
     timed = [e for e in events if e.get("ph") != "M" and "ts" in e]
     t0 = min(float(e["ts"]) for e in timed)
     span = max(float(e["ts"]) + float(e.get("dur", 0)) for e in timed) - t0
-    max_id = max([int(e.get("args", {}).get("correlation", 0)) for e in timed]
-                 + [int(e.get("id", 0)) for e in timed if isinstance(e.get("id"), int)]) + 1
+    max_id = (
+        max(
+            [int(e.get("args", {}).get("correlation", 0)) for e in timed]
+            + [int(e.get("id", 0)) for e in timed if isinstance(e.get("id"), int)]
+        )
+        + 1
+    )
     header = json.dumps(document)[:-1]  # the other keys, without the closing brace
     written, count, copy = 0, 0, 0
     with target.open("w", encoding="utf-8") as out:
@@ -56,8 +61,7 @@ def build_synthetic(source: Path, target: Path, size_mb: float) -> int:
             for event in timed:
                 event = dict(event, ts=float(event["ts"]) + shift)
                 if "args" in event and "correlation" in event["args"]:
-                    event["args"] = dict(event["args"],
-                                         correlation=event["args"]["correlation"] + id_shift)
+                    event["args"] = dict(event["args"], correlation=event["args"]["correlation"] + id_shift)
                 if event.get("ph") in ("s", "f") and isinstance(event.get("id"), int):
                     event["id"] += id_shift
                 if isinstance(event.get("name"), str) and event["name"].startswith("ProfilerStep#"):
@@ -90,8 +94,7 @@ def measure(method: str, path: Path) -> None:
         from rooftui.timeline import analyze_trace
 
         analysis = analyze_trace(path)
-        events = len(analysis.trace.gpu) + len(analysis.trace.host_calls) + len(
-            analysis.trace.host_ranges)
+        events = len(analysis.trace.gpu) + len(analysis.trace.host_calls) + len(analysis.trace.host_ranges)
     elif method == "ijson-parse":
         import ijson
 
@@ -104,8 +107,7 @@ def measure(method: str, path: Path) -> None:
         raise SystemExit(f"unknown method {method}")
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"method": method, "seconds": seconds, "events": events,
-                      "peak_rss_mb": peak_mb}))
+    print(json.dumps({"method": method, "seconds": seconds, "events": events, "peak_rss_mb": peak_mb}))
 
 
 def main() -> None:
@@ -124,25 +126,39 @@ def main() -> None:
         trace = args.workdir / f"timeline_synthetic_{args.size_mb:g}MB.json"
         started = time.perf_counter()
         count = build_synthetic(args.source, trace, args.size_mb)
-        print(f"built {trace} ({trace.stat().st_size / 1e6:.0f} MB, {count:,} events) "
-              f"in {time.perf_counter() - started:.0f} s from {args.source.name}")
+        print(
+            f"built {trace} ({trace.stat().st_size / 1e6:.0f} MB, {count:,} events) "
+            f"in {time.perf_counter() - started:.0f} s from {args.source.name}"
+        )
     size_mb = trace.stat().st_size / 1e6
-    baseline = subprocess.run([sys.executable, "-c", "import resource, numpy; print("
-                               "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"],
-                              capture_output=True, text=True, check=True)
+    baseline = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import resource, numpy; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     print(f"interpreter + numpy alone: {float(baseline.stdout):.0f} MB peak RSS")
     print(f"{'method':<16} {'seconds':>8} {'MB/s':>7} {'events/s':>10} {'peak RSS':>9}")
     for method in ("stream-parse", "rooftui-read", "rooftui-analyze", "ijson-parse", "json-load"):
         result = subprocess.run(
             [sys.executable, __file__, "--measure", method, "--trace", str(trace)],
-            capture_output=True, text=True, cwd=REPO)
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        )
         if result.returncode != 0:
             last = (result.stderr.strip().splitlines() or ["failed"])[-1]
             print(f"{method:<16} skipped: {last}")
             continue
         r = json.loads(result.stdout.strip().splitlines()[-1])
-        print(f"{method:<16} {r['seconds']:8.1f} {size_mb / r['seconds']:7.1f} "
-              f"{r['events'] / r['seconds']:10,.0f} {r['peak_rss_mb']:7.0f} MB")
+        print(
+            f"{method:<16} {r['seconds']:8.1f} {size_mb / r['seconds']:7.1f} "
+            f"{r['events'] / r['seconds']:10,.0f} {r['peak_rss_mb']:7.0f} MB"
+        )
 
 
 if __name__ == "__main__":

@@ -9,8 +9,14 @@ import click
 
 @click.command("timeline")
 @click.argument("trace", type=click.Path(dir_okay=True, path_type=str))
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="findings as a table or as JSON")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="findings as a table or as JSON",
+)
 @click.option("--tui", is_flag=True, help="open the timeline screen (Gantt of a step + findings)")
 def timeline(trace: str, output_format: str, tui: bool) -> None:
     """Find pageable and blocking copies, syncs, GPU idle time, data loading that does not

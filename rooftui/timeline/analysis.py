@@ -62,9 +62,12 @@ class TimelineAnalysis:
         return {
             "summary": self.summary(),
             "steps": [
-                {"step": step.number, "start_s": round(step.start, 9),
-                 "duration_s": round(step.duration, 9),
-                 "gpu_idle_share": round(idle / step.duration, 4)}
+                {
+                    "step": step.number,
+                    "start_s": round(step.start, 9),
+                    "duration_s": round(step.duration, 9),
+                    "gpu_idle_share": round(idle / step.duration, 4),
+                }
                 for step, idle in zip(self.steps, self.idle_s, strict=True)
             ],
             "findings": [finding.to_json() for finding in self.findings],
@@ -75,7 +78,8 @@ def analyze(trace: Trace) -> TimelineAnalysis:
     """Every finding on an already-read trace. InputError if it has no GPU activity."""
     if not len(trace.gpu):
         raise InputError(
-            "the trace has no GPU events (kernels or copies)", path=trace.source,
+            "the trace has no GPU events (kernels or copies)",
+            path=trace.source,
             fix="profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]",
         )
     context = TraceContext(trace)

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Short names of the finding kinds, for lists and legends.
+KIND_LABELS = {
+    "pageable_copy": "pageable copy",
+    "blocking_copy": "blocking copy",
+    "sync_call": "sync call",
+    "gpu_idle": "GPU idle",
+    "data_loading_overlap": "serial data loading",
+    "launch_bound": "launch-bound",
+}
+
 
 @dataclass(frozen=True)
 class Place:
@@ -15,8 +25,12 @@ class Place:
     stream: int | None = None
 
     def to_json(self) -> dict:
-        return {"step": self.step, "start_s": _round(self.start), "end_s": _round(self.end),
-                "stream": self.stream}
+        return {
+            "step": self.step,
+            "start_s": _round(self.start),
+            "end_s": _round(self.end),
+            "stream": self.stream,
+        }
 
 
 @dataclass

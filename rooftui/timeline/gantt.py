@@ -51,8 +51,9 @@ class GanttChart:
         return (self.end - self.start) / max(len(self.axis), 1)
 
 
-def step_gantt(analysis: TimelineAnalysis, step_index: int, width: int,
-               marker: Place | None = None) -> GanttChart:
+def step_gantt(
+    analysis: TimelineAnalysis, step_index: int, width: int, marker: Place | None = None
+) -> GanttChart:
     """The Gantt of ``analysis.steps[step_index]`` over ``width`` columns."""
     width = max(width, 10)
     ctx = analysis.context
@@ -93,33 +94,43 @@ def _shade(fraction: float) -> str:
     return next(char for threshold, char in _SHADES if fraction > threshold or threshold == 0.0)
 
 
-def _range_rows(analysis: TimelineAnalysis, start: float, end: float,
-                edges: np.ndarray) -> list[GanttRow]:
+def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray) -> list[GanttRow]:
     ctx = analysis.context
     ranges = ctx.trace.host_ranges
     width = len(edges) - 1
-    rows = np.flatnonzero((ranges.thread == ctx.main_thread) & (ranges.is_annotation == 1)
-                          & (ranges.end > start) & (ranges.start < end))
+    rows = np.flatnonzero(
+        (ranges.thread == ctx.main_thread)
+        & (ranges.is_annotation == 1)
+        & (ranges.end > start)
+        & (ranges.start < end)
+    )
     levels: list[GanttRow] = []
     for r in rows[np.argsort(ranges.start[rows], kind="stable")].tolist():
         name = ctx.trace.names[ranges.name[r]]
         if name.startswith("ProfilerStep#"):
             continue
-        depth = sum(1 for e in ctx.stacks.enclosing(ctx.main_thread, float(ranges.start[r]))
-                    if ranges.is_annotation[e]
-                    and not ctx.trace.names[ranges.name[e]].startswith("ProfilerStep#")) - 1
+        depth = (
+            sum(
+                1
+                for e in ctx.stacks.enclosing(ctx.main_thread, float(ranges.start[r]))
+                if ranges.is_annotation[e] and not ctx.trace.names[ranges.name[e]].startswith("ProfilerStep#")
+            )
+            - 1
+        )
         if depth >= MAX_RANGE_DEPTH or depth < 0:
             continue
         while len(levels) <= depth:
             level = len(levels)
-            levels.append(GanttRow("ranges" if level == 0 else f"ranges {level + 1}",
-                                   [" "] * width, [""] * width))
+            levels.append(
+                GanttRow("ranges" if level == 0 else f"ranges {level + 1}", [" "] * width, [""] * width)
+            )
         first, last = _column_span(edges, float(ranges.start[r]), float(ranges.end[r]))
         if first > last:
             continue
         span = last - first + 1
-        label = (name[: span - 1] + "…") if len(name) > span else name
-        label = label.ljust(span)
+        # "▏" marks where a range starts, so neighbours do not run together.
+        label = "▏" + name
+        label = (label[: span - 1] + "…") if len(label) > span else label.ljust(span)
         row = levels[depth]
         for offset, c in enumerate(range(first, last + 1)):
             row.chars[c] = label[offset]
@@ -127,48 +138,49 @@ def _range_rows(analysis: TimelineAnalysis, start: float, end: float,
     return levels
 
 
-def _sync_row(analysis: TimelineAnalysis, start: float, end: float,
-              edges: np.ndarray) -> GanttRow:
+def _sync_row(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray) -> GanttRow:
+    """The training thread inside a synchronizing or copy call (a pageable copy stalls it)."""
     ctx = analysis.context
     calls = ctx.trace.host_calls
-    codes = ctx.trace.codes_where(lambda name: name in SYNC_CALLS)
-    rows = np.flatnonzero(np.isin(calls.name, codes) & (calls.thread == ctx.main_thread)
-                          & (calls.end > start) & (calls.start < end))
+    codes = ctx.trace.codes_where(
+        lambda name: name in SYNC_CALLS or name.startswith(("cudaMemcpy", "cuMemcpy"))
+    )
+    rows = np.flatnonzero(
+        np.isin(calls.name, codes)
+        & (calls.thread == ctx.main_thread)
+        & (calls.end > start)
+        & (calls.start < end)
+    )
     cover = _coverage(edges, calls.start[rows], calls.end[rows])
     chars = [_shade(f) if f > 0 else " " for f in cover]
     return GanttRow("host waits", chars, ["sync" if f > 0 else "" for f in cover])
 
 
-def _stream_rows(analysis: TimelineAnalysis, start: float, end: float,
-                 edges: np.ndarray) -> list[GanttRow]:
+def _stream_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray) -> list[GanttRow]:
     ctx = analysis.context
     gpu = ctx.trace.gpu
     pageable = ctx.trace.codes_where(lambda name: "Pageable" in name)
     rows_out = []
     in_window = (gpu.end > start) & (gpu.start < end)
-    for device, stream in sorted({(int(d), int(s)) for d, s in
-                                  zip(gpu.device[in_window], gpu.stream[in_window], strict=True)}):
+    for device, stream in sorted(
+        {(int(d), int(s)) for d, s in zip(gpu.device[in_window], gpu.stream[in_window], strict=True)}
+    ):
         mine = np.flatnonzero(in_window & (gpu.device == device) & (gpu.stream == stream))
         kind_of = {
-            "copy_pageable": mine[(gpu.kind[mine] == GpuKind.MEMCPY)
-                                  & np.isin(gpu.name[mine], pageable)],
-            "copy": mine[(gpu.kind[mine] == GpuKind.MEMCPY)
-                         & ~np.isin(gpu.name[mine], pageable)],
+            "copy_pageable": mine[(gpu.kind[mine] == GpuKind.MEMCPY) & np.isin(gpu.name[mine], pageable)],
+            "copy": mine[(gpu.kind[mine] == GpuKind.MEMCPY) & ~np.isin(gpu.name[mine], pageable)],
             "memset": mine[gpu.kind[mine] == GpuKind.MEMSET],
             "kernel": mine[gpu.kind[mine] == GpuKind.KERNEL],
         }
-        cover = {kind: _coverage(edges, gpu.start[rows], gpu.end[rows])
-                 for kind, rows in kind_of.items()}
+        cover = {kind: _coverage(edges, gpu.start[rows], gpu.end[rows]) for kind, rows in kind_of.items()}
         chars, kinds = [], []
         for c in range(len(edges) - 1):
             # Copies win a column over kernels: they are rarer and what one looks for.
-            kind = next((k for k in ("copy_pageable", "copy", "memset", "kernel")
-                         if cover[k][c] > 0), "")
+            kind = next((k for k in ("copy_pageable", "copy", "memset", "kernel") if cover[k][c] > 0), "")
             total = sum(cover[k][c] for k in cover)
             chars.append(_shade(min(total, 1.0)) if kind else "·")
             kinds.append(kind or "stream_idle")
-        label = f"stream {stream}" if len({int(d) for d in gpu.device}) == 1 \
-            else f"GPU{device} s{stream}"
+        label = f"stream {stream}" if len({int(d) for d in gpu.device}) == 1 else f"GPU{device} s{stream}"
         rows_out.append(GanttRow(label, chars, kinds))
     return rows_out
 
@@ -199,5 +211,5 @@ def _axis(duration: float, width: int) -> str:
         label = f"{col / width * duration * scale:.3g} {unit}" if col else f"0 {unit}"
         label = "┆" + label
         if col + len(label) <= width:
-            axis[col:col + len(label)] = list(label)
+            axis[col : col + len(label)] = list(label)
     return "".join(axis)

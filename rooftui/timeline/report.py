@@ -12,7 +12,7 @@ from rooftui.timeline.units import format_seconds
 
 
 def format_steps(steps: list[int | None]) -> str:
-    """"steps 3–6" for a consecutive run, "steps 3, 5" otherwise."""
+    """ "steps 3–6" for a consecutive run, "steps 3, 5" otherwise."""
     if steps == [None]:
         return "whole trace"
     numbers = [s for s in steps if s is not None]
@@ -35,25 +35,34 @@ def detail_text(finding: Finding) -> str:
     """The numbers behind a finding, one line, kind by kind."""
     d = finding.details
     if finding.kind in ("pageable_copy", "blocking_copy"):
-        text = (f"{d['copy']}: {finding.count_per_step:g} per step, {_bytes(d['bytes_per_step'])}"
-                f"/step, copying {format_seconds(d['copy_time_per_step_s'])}/step")
+        text = (
+            f"{d['copy']}: {finding.count_per_step:g} per step, {_bytes(d['bytes_per_step'])}"
+            f"/step, copying {format_seconds(d['copy_time_per_step_s'])}/step"
+        )
         if d["blocks_host"]:
             text += f", host blocked {format_seconds(d['host_blocked_per_step_s'])}/step"
         return text
     if finding.kind == "sync_call":
         return f"{finding.count_per_step:g} call(s)/step"
     if finding.kind == "gpu_idle":
-        ranges = ", ".join(f"{name} {format_seconds(s)}"
-                           for name, s in list(d["idle_per_step_s_by_range"].items())[:4])
-        return (f"idle per step by host range: {ranges}; in gaps under 100 µs "
-                f"{format_seconds(d['idle_in_short_gaps_per_step_s'])}, across step boundaries "
-                f"{format_seconds(d['idle_across_step_boundaries_per_step_s'])}")
+        ranges = ", ".join(
+            f"{name} {format_seconds(s)}" for name, s in list(d["idle_per_step_s_by_range"].items())[:4]
+        )
+        return (
+            f"idle per step by host range: {ranges}; in gaps under 100 µs "
+            f"{format_seconds(d['idle_in_short_gaps_per_step_s'])}, across step boundaries "
+            f"{format_seconds(d['idle_across_step_boundaries_per_step_s'])}"
+        )
     if finding.kind == "data_loading_overlap":
-        return (f"data loading {format_seconds(d['data_loading_per_step_s'])}/step, "
-                f"{d['overlapped_share']:.0%} of it overlapped by GPU work")
+        return (
+            f"data loading {format_seconds(d['data_loading_per_step_s'])}/step, "
+            f"{d['overlapped_share']:.0%} of it overlapped by GPU work"
+        )
     if finding.kind == "launch_bound":
-        return (f"median kernel {format_seconds(d['median_kernel_s'])}, median gap "
-                f"{format_seconds(d['median_gap_s'])}")
+        return (
+            f"median kernel {format_seconds(d['median_kernel_s'])}, median gap "
+            f"{format_seconds(d['median_gap_s'])}"
+        )
     return ""
 
 
@@ -67,18 +76,27 @@ def _bytes(count: int) -> str:
 def summary_line(analysis: TimelineAnalysis) -> str:
     s = analysis.summary()
     devices = ", ".join(s["devices"]) or "GPU"
-    steps = (f"{s['steps']} steps" if analysis.has_step_markers
-             else "no ProfilerStep ranges: the whole trace counts as one step")
-    return (f"{s['trace']} · {devices} · {steps}, mean {format_seconds(s['mean_step_s'])} · "
-            f"GPU idle {s['gpu_idle_share']:.0%} of step time")
+    steps = (
+        f"{s['steps']} steps"
+        if analysis.has_step_markers
+        else "no ProfilerStep ranges: the whole trace counts as one step"
+    )
+    return (
+        f"{s['trace']} · {devices} · {steps}, mean {format_seconds(s['mean_step_s'])} · "
+        f"GPU idle {s['gpu_idle_share']:.0%} of step time"
+    )
 
 
 def findings_table(analysis: TimelineAnalysis) -> Group:
     """The summary line, the per-step idle shares and one row per finding."""
     header = Text(summary_line(analysis), style="bold")
-    steps = Text("GPU idle by step: " + ", ".join(
-        f"{step.label} {idle / step.duration:.0%}"
-        for step, idle in zip(analysis.steps, analysis.idle_s, strict=True)))
+    steps = Text(
+        "GPU idle by step: "
+        + ", ".join(
+            f"{step.label} {idle / step.duration:.0%}"
+            for step, idle in zip(analysis.steps, analysis.idle_s, strict=True)
+        )
+    )
     if not analysis.findings:
         return Group(header, steps, Text("No stalls found.", style="green"))
     table = Table(show_lines=True, expand=False)
@@ -87,12 +105,11 @@ def findings_table(analysis: TimelineAnalysis) -> Group:
     table.add_column("% step", justify="right")
     table.add_column("finding · where · host call")
     for number, finding in enumerate(analysis.findings, start=1):
-        cell = Text.assemble((finding.title, "bold"), "\n", ("where: ", "dim"),
-                             where_text(finding))
+        cell = Text.assemble((finding.title, "bold"), "\n", ("where: ", "dim"), where_text(finding))
         if finding.host_call:
-            cell.append_text(Text.assemble("\n", ("host call: ", "dim"),
-                                           (finding.host_call, "cyan")))
+            cell.append_text(Text.assemble("\n", ("host call: ", "dim"), (finding.host_call, "cyan")))
         cell.append_text(Text.assemble("\n", (detail_text(finding), "dim")))
-        table.add_row(str(number), format_seconds(finding.cost_per_step_s),
-                      f"{finding.share_of_step:.0%}", cell)
+        table.add_row(
+            str(number), format_seconds(finding.cost_per_step_s), f"{finding.share_of_step:.0%}", cell
+        )
     return Group(header, steps, table)

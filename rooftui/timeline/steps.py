@@ -41,8 +41,11 @@ def find_steps(trace: Trace) -> tuple[list[Step], int | None]:
     if len(rows):
         rows = rows[np.argsort(ranges.start[rows], kind="stable")]
         steps = [
-            Step(int(_STEP_NAME.match(trace.names[ranges.name[r]]).group(1)),
-                 float(ranges.start[r]), float(ranges.end[r]))
+            Step(
+                int(_STEP_NAME.match(trace.names[ranges.name[r]]).group(1)),
+                float(ranges.start[r]),
+                float(ranges.end[r]),
+            )
             for r in rows
         ]
         threads, counts = np.unique(ranges.thread[rows], return_counts=True)

@@ -77,14 +77,20 @@ class TableBuilder:
         return append
 
     def build(self) -> Table:
-        return Table(**{name: np.frombuffer(values, dtype=values.typecode) if len(values)
-                        else np.array([], dtype=values.typecode)
-                        for name, values in self._arrays.items()})
+        return Table(
+            **{
+                name: np.frombuffer(values, dtype=values.typecode)
+                if len(values)
+                else np.array([], dtype=values.typecode)
+                for name, values in self._arrays.items()
+            }
+        )
 
 
 def gpu_builder() -> TableBuilder:
-    return TableBuilder(start="d", end="d", kind="b", name="l", device="l", stream="q",
-                        correlation="q", bytes="q")
+    return TableBuilder(
+        start="d", end="d", kind="b", name="l", device="l", stream="q", correlation="q", bytes="q"
+    )
 
 
 def host_call_builder() -> TableBuilder:
@@ -120,5 +126,4 @@ class Trace:
 
     def codes_where(self, predicate) -> np.ndarray:
         """Codes of all names for which ``predicate(name)`` holds, as an array for ``np.isin``."""
-        return np.array([code for code, text in enumerate(self.names) if predicate(text)],
-                        dtype=np.int64)
+        return np.array([code for code, text in enumerate(self.names) if predicate(text)], dtype=np.int64)

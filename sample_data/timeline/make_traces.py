@@ -83,8 +83,11 @@ def random_rotation(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def crop_batch(
-    volume: np.ndarray, target: np.ndarray, rng: np.random.Generator,
-    out_x: np.ndarray | None = None, out_y: np.ndarray | None = None,
+    volume: np.ndarray,
+    target: np.ndarray,
+    rng: np.random.Generator,
+    out_x: np.ndarray | None = None,
+    out_y: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """BATCH random rotated crops of the input and the matching target crops."""
     if out_x is None:
@@ -92,8 +95,7 @@ def crop_batch(
         out_y = np.empty((BATCH, 1, CROP_SIDE, CROP_SIDE, CROP_SIDE), np.float32)
     for i in range(BATCH):
         d, h, w = rng.integers(0, VOLUME_SIDE - CROP_SIDE, size=3)
-        window = (slice(None), slice(d, d + CROP_SIDE), slice(h, h + CROP_SIDE),
-                  slice(w, w + CROP_SIDE))
+        window = (slice(None), slice(d, d + CROP_SIDE), slice(h, h + CROP_SIDE), slice(w, w + CROP_SIDE))
         both = np.concatenate([volume[window], target[window]])  # rotate them alike
         rotated = random_rotation(both, rng)
         out_x[i] = rotated[:FEATURES]
@@ -103,12 +105,23 @@ def crop_batch(
 
 def make_model() -> nn.Module:
     def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
-        return [nn.Conv3d(cin, cout, 3, stride=stride, padding=1, bias=False),
-                nn.BatchNorm3d(cout), nn.ReLU(inplace=True)]
+        return [
+            nn.Conv3d(cin, cout, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm3d(cout),
+            nn.ReLU(inplace=True),
+        ]
 
-    layers = [*block(FEATURES, 32), *block(32, 32), *block(32, 64, stride=2), *block(64, 64),
-              *block(64, 64), nn.ConvTranspose3d(64, 32, 2, stride=2), nn.ReLU(inplace=True),
-              *block(32, 32), nn.Conv3d(32, 1, 1)]
+    layers = [
+        *block(FEATURES, 32),
+        *block(32, 32),
+        *block(32, 64, stride=2),
+        *block(64, 64),
+        *block(64, 64),
+        nn.ConvTranspose3d(64, 32, 2, stride=2),
+        nn.ReLU(inplace=True),
+        *block(32, 32),
+        nn.Conv3d(32, 1, 1),
+    ]
     return nn.Sequential(*layers).to(DEVICE).to(memory_format=torch.channels_last_3d)
 
 
@@ -136,8 +149,7 @@ def run_naive(volume, target, rng, trace_path: Path) -> None:
         with record_function("data_loading"):
             x_np, y_np = crop_batch(volume, target, rng)
             # pageable tensors and a synchronous copy: the host waits for each one
-            x = torch.from_numpy(x_np).to(DEVICE).contiguous(
-                memory_format=torch.channels_last_3d)
+            x = torch.from_numpy(x_np).to(DEVICE).contiguous(memory_format=torch.channels_last_3d)
             y = torch.from_numpy(y_np).to(DEVICE)
         train_step(model, optimizer, scaler, x, y)
 
@@ -158,8 +170,7 @@ def run_fixed(volume, target, rng, trace_path: Path) -> None:
             with record_function("preprocess"):  # on a worker thread
                 # The caching host allocator keeps pinned blocks alive until the
                 # copies that read them have finished, so each batch gets its own.
-                x = torch.empty((BATCH, FEATURES, CROP_SIDE, CROP_SIDE, CROP_SIDE),
-                                pin_memory=HAS_CUDA)
+                x = torch.empty((BATCH, FEATURES, CROP_SIDE, CROP_SIDE, CROP_SIDE), pin_memory=HAS_CUDA)
                 y = torch.empty((BATCH, 1, CROP_SIDE, CROP_SIDE, CROP_SIDE), pin_memory=HAS_CUDA)
                 crop_batch(volume, target, worker_rng, x.numpy(), y.numpy())
             while not stop.is_set():
@@ -176,13 +187,13 @@ def run_fixed(volume, target, rng, trace_path: Path) -> None:
             if copy_stream is None:
                 return x_pinned.contiguous(memory_format=torch.channels_last_3d), y_pinned
             with torch.cuda.stream(copy_stream):
-                x = x_pinned.to(DEVICE, non_blocking=True).contiguous(
-                    memory_format=torch.channels_last_3d)
+                x = x_pinned.to(DEVICE, non_blocking=True).contiguous(memory_format=torch.channels_last_3d)
                 y = y_pinned.to(DEVICE, non_blocking=True)
             return x, y
 
-    workers = [threading.Thread(target=prefetch, name=f"prefetch{i}", daemon=True)
-               for i in range(PREFETCH_WORKERS)]
+    workers = [
+        threading.Thread(target=prefetch, name=f"prefetch{i}", daemon=True) for i in range(PREFETCH_WORKERS)
+    ]
     for worker in workers:
         worker.start()
     next_batch = start_copy()
@@ -212,9 +223,13 @@ def _trace(one_iteration, trace_path: Path) -> None:
         one_iteration()
     _synchronize()
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if HAS_CUDA else [])
-    with profile(activities=activities, schedule=schedule(**PROFILE_SCHEDULE),
-                 on_trace_ready=lambda prof: _export_gzip(prof, trace_path),
-                 record_shapes=False, with_stack=False) as prof:
+    with profile(
+        activities=activities,
+        schedule=schedule(**PROFILE_SCHEDULE),
+        on_trace_ready=lambda prof: _export_gzip(prof, trace_path),
+        record_shapes=False,
+        with_stack=False,
+    ) as prof:
         for _ in range(PROFILED_ITERATIONS):
             one_iteration()
             prof.step()
@@ -241,8 +256,7 @@ def main(argv: list[str]) -> int:
     out_dir = Path(argv[1])
     out_dir.mkdir(parents=True, exist_ok=True)
     if not HAS_CUDA:
-        print("warning: no CUDA GPU; running on the CPU, traces will hold no GPU events",
-              file=sys.stderr)
+        print("warning: no CUDA GPU; running on the CPU, traces will hold no GPU events", file=sys.stderr)
     torch.backends.cudnn.benchmark = True
     rng = np.random.default_rng(7)
     torch.manual_seed(7)
@@ -251,8 +265,7 @@ def main(argv: list[str]) -> int:
         started = time.perf_counter()
         path = out_dir / f"{name}.json.gz"
         run(volume, target, rng, path)
-        print(f"{name}: {path} ({path.stat().st_size / 1e6:.2f} MB) "
-              f"in {time.perf_counter() - started:.1f} s")
+        print(f"{name}: {path} ({path.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - started:.1f} s")
     return 0
 
 

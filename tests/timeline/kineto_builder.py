@@ -24,19 +24,45 @@ ORIGIN_US = 1_700_000_000_000.0  # Kineto writes absolute microseconds
 class KinetoTraceBuilder:
     def __init__(self):
         self.events: list[dict] = [
-            {"name": "process_name", "ph": "M", "ts": ORIGIN_US, "pid": PID, "tid": 0,
-             "args": {"name": "python3"}},
-            {"name": "thread_name", "ph": "M", "ts": ORIGIN_US, "pid": PID, "tid": MAIN,
-             "args": {"name": "thread 4242 (python3)"}},
-            {"name": "process_name", "ph": "M", "ts": ORIGIN_US, "pid": DEVICE, "tid": 0,
-             "args": {"name": "GPU 0"}},
+            {
+                "name": "process_name",
+                "ph": "M",
+                "ts": ORIGIN_US,
+                "pid": PID,
+                "tid": 0,
+                "args": {"name": "python3"},
+            },
+            {
+                "name": "thread_name",
+                "ph": "M",
+                "ts": ORIGIN_US,
+                "pid": PID,
+                "tid": MAIN,
+                "args": {"name": "thread 4242 (python3)"},
+            },
+            {
+                "name": "process_name",
+                "ph": "M",
+                "ts": ORIGIN_US,
+                "pid": DEVICE,
+                "tid": 0,
+                "args": {"name": "GPU 0"},
+            },
         ]
         self._correlation = 1000
         self._external = 1
 
     def _x(self, cat: str, name: str, pid: int, tid: int, ts: float, dur: float, **args) -> dict:
-        event = {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
-                 "ts": ORIGIN_US + ts, "dur": dur, "args": args}
+        event = {
+            "ph": "X",
+            "cat": cat,
+            "name": name,
+            "pid": pid,
+            "tid": tid,
+            "ts": ORIGIN_US + ts,
+            "dur": dur,
+            "args": args,
+        }
         self.events.append(event)
         return event
 
@@ -44,35 +70,96 @@ class KinetoTraceBuilder:
         self._x("user_annotation", name, PID, tid, ts, dur, **{"External id": self._next_ext()})
 
     def op(self, name: str, ts: float, dur: float, tid: int = MAIN) -> None:
-        self._x("cpu_op", name, PID, tid, ts, dur, **{"External id": self._next_ext(),
-                                                       "Sequence number": 0})
+        self._x("cpu_op", name, PID, tid, ts, dur, **{"External id": self._next_ext(), "Sequence number": 0})
 
     def runtime(self, name: str, ts: float, dur: float, tid: int = MAIN) -> int:
         correlation = self._next_correlation()
-        self._x("cuda_runtime", name, PID, tid, ts, dur, cbid=211, correlation=correlation,
-                **{"External id": self._external})
+        self._x(
+            "cuda_runtime",
+            name,
+            PID,
+            tid,
+            ts,
+            dur,
+            cbid=211,
+            correlation=correlation,
+            **{"External id": self._external},
+        )
         return correlation
 
-    def kernel(self, name: str, launch_ts: float, ts: float, dur: float,
-               stream: int = STREAM, tid: int = MAIN) -> None:
+    def kernel(
+        self, name: str, launch_ts: float, ts: float, dur: float, stream: int = STREAM, tid: int = MAIN
+    ) -> None:
         correlation = self.runtime("cudaLaunchKernel", launch_ts, 3.0, tid=tid)
-        self._x("kernel", name, DEVICE, stream, ts, dur, queued=0, device=DEVICE, context=1,
-                stream=stream, correlation=correlation, grid=[1, 1, 1], block=[128, 1, 1])
+        self._x(
+            "kernel",
+            name,
+            DEVICE,
+            stream,
+            ts,
+            dur,
+            queued=0,
+            device=DEVICE,
+            context=1,
+            stream=stream,
+            correlation=correlation,
+            grid=[1, 1, 1],
+            block=[128, 1, 1],
+        )
         self._flow(correlation, launch_ts, ts, stream, tid)
 
-    def memcpy(self, name: str, launch_ts: float, launch_dur: float, ts: float, dur: float,
-               nbytes: int, stream: int = STREAM, tid: int = MAIN) -> None:
+    def memcpy(
+        self,
+        name: str,
+        launch_ts: float,
+        launch_dur: float,
+        ts: float,
+        dur: float,
+        nbytes: int,
+        stream: int = STREAM,
+        tid: int = MAIN,
+    ) -> None:
         correlation = self.runtime("cudaMemcpyAsync", launch_ts, launch_dur, tid=tid)
-        self._x("gpu_memcpy", name, DEVICE, stream, ts, dur, device=DEVICE, context=1,
-                stream=stream, correlation=correlation, bytes=nbytes,
-                **{"memory bandwidth (GB/s)": nbytes / (dur * 1e3)})
+        self._x(
+            "gpu_memcpy",
+            name,
+            DEVICE,
+            stream,
+            ts,
+            dur,
+            device=DEVICE,
+            context=1,
+            stream=stream,
+            correlation=correlation,
+            bytes=nbytes,
+            **{"memory bandwidth (GB/s)": nbytes / (dur * 1e3)},
+        )
         self._flow(correlation, launch_ts, ts, stream, tid)
 
     def _flow(self, correlation: int, launch_ts: float, ts: float, stream: int, tid: int) -> None:
-        self.events.append({"ph": "s", "id": correlation, "pid": PID, "tid": tid,
-                            "ts": ORIGIN_US + launch_ts, "cat": "ac2g", "name": "ac2g"})
-        self.events.append({"ph": "f", "id": correlation, "pid": DEVICE, "tid": stream,
-                            "ts": ORIGIN_US + ts, "cat": "ac2g", "name": "ac2g", "bp": "e"})
+        self.events.append(
+            {
+                "ph": "s",
+                "id": correlation,
+                "pid": PID,
+                "tid": tid,
+                "ts": ORIGIN_US + launch_ts,
+                "cat": "ac2g",
+                "name": "ac2g",
+            }
+        )
+        self.events.append(
+            {
+                "ph": "f",
+                "id": correlation,
+                "pid": DEVICE,
+                "tid": stream,
+                "ts": ORIGIN_US + ts,
+                "cat": "ac2g",
+                "name": "ac2g",
+                "bp": "e",
+            }
+        )
 
     def _next_correlation(self) -> int:
         self._correlation += 1
@@ -125,8 +212,12 @@ def naive_step(b: KinetoTraceBuilder, number: int, t0: float) -> float:
     b.annotation("optimizer", t0 + 600, 200)
     for i in range(20):
         b.op("aten::add_", t0 + 600 + i * 8, 7)
-        b.kernel("void at::native::vectorized_elementwise_kernel<4, add>(...)",
-                 t0 + 601 + i * 8, t0 + 605 + i * 8, 2)
+        b.kernel(
+            "void at::native::vectorized_elementwise_kernel<4, add>(...)",
+            t0 + 601 + i * 8,
+            t0 + 605 + i * 8,
+            2,
+        )
     b.op("aten::item", t0 + 780, 20)
     b.op("aten::_local_scalar_dense", t0 + 781, 18)
     b.memcpy("Memcpy DtoH (Device -> Pageable)", t0 + 782, 10, t0 + 790, 2, 4)

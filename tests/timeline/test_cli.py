@@ -14,8 +14,13 @@ from tests.timeline.kineto_builder import KinetoTraceBuilder, naive_step
 
 
 def rooftui(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rooftui", "timeline", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "rooftui", "timeline", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
@@ -34,7 +39,11 @@ def test_json_output_lists_the_findings(built_naive):
     report = json.loads(result.stdout)
     assert report["summary"]["steps"] == 3
     assert {f["kind"] for f in report["findings"]} == {
-        "gpu_idle", "data_loading_overlap", "launch_bound", "pageable_copy"}
+        "gpu_idle",
+        "data_loading_overlap",
+        "launch_bound",
+        "pageable_copy",
+    }
 
 
 def test_table_output_names_the_item_behind_the_blocking_copy(built_naive):
@@ -52,8 +61,7 @@ def test_a_clean_trace_says_so(built_fixed):
 
 
 def test_missing_file(tmp_path):
-    assert_one_line_error(rooftui(str(tmp_path / "absent.json.gz")), "absent.json.gz",
-                          "no such file")
+    assert_one_line_error(rooftui(str(tmp_path / "absent.json.gz")), "absent.json.gz", "no such file")
 
 
 def test_truncated_json(tmp_path, built_naive):
@@ -82,8 +90,7 @@ def test_a_trace_with_no_gpu_events(tmp_path):
     naive_step(b, 1, 0.0)
     b.events = [e for e in b.events if e.get("cat") not in ("kernel", "gpu_memcpy")]
     path = b.write(tmp_path / "cpu_only.json")
-    assert_one_line_error(rooftui(str(path)), "cpu_only.json", "no GPU events",
-                          "ProfilerActivity.CUDA")
+    assert_one_line_error(rooftui(str(path)), "cpu_only.json", "no GPU events", "ProfilerActivity.CUDA")
 
 
 def test_the_headless_command_never_loads_textual(built_naive):
@@ -93,6 +100,7 @@ def test_the_headless_command_never_loads_textual(built_naive):
         "except SystemExit:\n    pass\n"
         "assert 'textual' not in sys.modules, 'textual was imported'\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr

@@ -99,8 +99,7 @@ def test_a_device_synchronize_in_the_step_is_its_own_finding(tmp_path):
     naive_step(b, 1, 0.0)
     b.op("aten::empty_cache_and_sync", 810, 50)
     b.runtime("cudaDeviceSynchronize", 811, 40)
-    (sync,) = [f for f in analyze_trace(b.write(tmp_path / "sync.json")).findings
-               if f.kind == "sync_call"]
+    (sync,) = [f for f in analyze_trace(b.write(tmp_path / "sync.json")).findings if f.kind == "sync_call"]
     assert sync.title.startswith("cudaDeviceSynchronize")
     assert sync.host_call == "aten::empty_cache_and_sync"
     assert sync.cost_per_step_s == pytest.approx(40e-6)
@@ -109,9 +108,9 @@ def test_a_device_synchronize_in_the_step_is_its_own_finding(tmp_path):
 def test_a_copy_whose_launch_was_lost_is_still_reported_without_a_host_call(tmp_path):
     b = KinetoTraceBuilder()
     naive_step(b, 1, 0.0)
-    b.events = [e for e in b.events
-                if not (e.get("cat") == "cuda_runtime" and e["name"] == "cudaMemcpyAsync")]
-    copies = [f for f in analyze_trace(b.write(tmp_path / "lost.json")).findings
-              if f.kind == "pageable_copy"]
+    b.events = [
+        e for e in b.events if not (e.get("cat") == "cuda_runtime" and e["name"] == "cudaMemcpyAsync")
+    ]
+    copies = [f for f in analyze_trace(b.write(tmp_path / "lost.json")).findings if f.kind == "pageable_copy"]
     assert len(copies) == 2
     assert all(f.host_call == "" and not f.details["blocks_host"] for f in copies)

@@ -12,8 +12,7 @@ def test_overlapping_intervals_merge_into_disjoint_ones():
 def test_covered_time_in_windows_counts_each_moment_once():
     busy = IntervalSet(np.array([0.0, 5.0, 10.0]), np.array([3.0, 6.0, 12.0]))
     assert busy.covered(0.0, 12.0) == 6.0
-    assert busy.covered(np.array([1.5, 11.0, -5.0]), np.array([5.5, 20.0, -1.0])).tolist() == [
-        2.0, 1.0, 0.0]
+    assert busy.covered(np.array([1.5, 11.0, -5.0]), np.array([5.5, 20.0, -1.0])).tolist() == [2.0, 1.0, 0.0]
 
 
 def test_gaps_are_the_uncovered_parts_of_a_window():

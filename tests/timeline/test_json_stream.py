@@ -9,8 +9,12 @@ DOCUMENT = {
     "schemaVersion": 1,
     "deviceProperties": [{"id": 0, "name": "NVIDIA H200"}],
     "traceEvents": [
-        {"ph": "X", "name": "k" * (i % 300), "ts": 1.7e12 + i * 0.125, "args": {"n": i, "ok": True,
-         "none": None, "text": "é \\u00e9 \"quoted\""}}
+        {
+            "ph": "X",
+            "name": "k" * (i % 300),
+            "ts": 1.7e12 + i * 0.125,
+            "args": {"n": i, "ok": True, "none": None, "text": 'é \\u00e9 "quoted"'},
+        }
         for i in range(2000)
     ],
     "traceName": "after the array",
@@ -28,8 +32,11 @@ def stream_items(text: str, chunk_chars: int = 1 << 20) -> tuple[list, dict]:
 def test_streaming_gives_every_event_whatever_the_chunk_size(chunk_chars):
     items, others = stream_items(TEXT, chunk_chars)
     assert items == DOCUMENT["traceEvents"]
-    assert others == {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H200"}],
-                      "traceName": "after the array"}
+    assert others == {
+        "schemaVersion": 1,
+        "deviceProperties": [{"id": 0, "name": "NVIDIA H200"}],
+        "traceName": "after the array",
+    }
 
 
 def test_an_empty_event_array_gives_no_items():

@@ -83,4 +83,5 @@ def test_findings_match_the_golden_json(name, naive_analysis, fixed_analysis):
     if os.environ.get("ROOFTUI_UPDATE_GOLDEN"):
         golden.write_text(json.dumps(produced, indent=2, ensure_ascii=False) + "\n")
     assert produced == json.loads(golden.read_text()), (
-        f"findings changed; if intended: ROOFTUI_UPDATE_GOLDEN=1 pytest {__file__}")
+        f"findings changed; if intended: ROOFTUI_UPDATE_GOLDEN=1 pytest {__file__}"
+    )

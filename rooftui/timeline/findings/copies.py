@@ -47,8 +47,11 @@ def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]
     for row, call in zip(rows.tolist(), launches.tolist(), strict=True):
         copy_start, copy_end = float(gpu.start[row]), float(gpu.end[row])
         if call >= 0:
-            thread, issued, returned = int(calls.thread[call]), float(calls.start[call]), \
-                float(calls.end[call])
+            thread, issued, returned = (
+                int(calls.thread[call]),
+                float(calls.start[call]),
+                float(calls.end[call]),
+            )
             syncs = _syncs_in_same_operator(ctx, call, sync_codes)
             host_free = max([returned] + [float(calls.end[s]) for s in syncs])
             blocking = host_free >= copy_end - CLOCK_SLACK_S
@@ -65,12 +68,20 @@ def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]
         if step < 0 or not (blocking or "Pageable" in name):
             continue
         key = (name, host_call, where, int(gpu.stream[row]), blocking)
-        groups[key].append({
-            "step": ctx.steps[step].number, "copy_s": copy_end - copy_start,
-            "host_blocked_s": host_blocked, "bytes": int(gpu.bytes[row]),
-            "place": Place(ctx.steps[step].number, min(issued, copy_start),
-                           max(copy_end, issued + host_blocked), int(gpu.stream[row])),
-        })
+        groups[key].append(
+            {
+                "step": ctx.steps[step].number,
+                "copy_s": copy_end - copy_start,
+                "host_blocked_s": host_blocked,
+                "bytes": int(gpu.bytes[row]),
+                "place": Place(
+                    ctx.steps[step].number,
+                    min(issued, copy_start),
+                    max(copy_end, issued + host_blocked),
+                    int(gpu.stream[row]),
+                ),
+            }
+        )
     findings = [_finding(ctx, key, copies) for key, copies in groups.items()]
     return sorted(findings, key=lambda f: -f.cost_per_step_s), folded
 

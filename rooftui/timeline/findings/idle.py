@@ -55,34 +55,42 @@ def find_gpu_idle(ctx: TraceContext) -> list[Finding]:
     across = _idle_across_step_boundaries(ctx)
     gaps = [
         Place(step.number, start, end)
-        for step in ctx.steps for start, end in ctx.gpu_busy.gaps_within(step.start, step.end)
+        for step in ctx.steps
+        for start, end in ctx.gpu_busy.gaps_within(step.start, step.end)
     ]
     short_s = sum(p.end - p.start for p in gaps if p.end - p.start < SHORT_GAP_S)
     cost = sum(idle) / n_steps
     worst_s = by_range.get(worst_range, 0.0) / n_steps
-    title = (f"The GPU idles {idle_share:.0%} of each step; the largest part, "
-             f"{format_seconds(worst_s)}, while the host is in {worst_range}")
+    title = (
+        f"The GPU idles {idle_share:.0%} of each step; the largest part, "
+        f"{format_seconds(worst_s)}, while the host is in {worst_range}"
+    )
     if not DATA_LOADING.search(worst_range):
         title += ": the host issues work more slowly than the GPU runs it"
-    return [Finding(
-        kind="gpu_idle",
-        title=title,
-        cost_per_step_s=cost,
-        share_of_step=idle_share,
-        range=worst_range,
-        steps=[s.number for s in ctx.steps],
-        count_per_step=len(gaps) / n_steps,
-        details={
-            "idle_share_by_step": {s.label: round(i / s.duration, 4)
-                                   for s, i in zip(ctx.steps, idle, strict=True)},
-            "idle_per_step_s_by_range": {name: seconds / n_steps for name, seconds
-                                         in sorted(by_range.items(), key=lambda kv: -kv[1])},
-            "idle_across_step_boundaries_per_step_s": across / n_steps,
-            "idle_in_short_gaps_per_step_s": short_s / n_steps,
-            "idle_in_long_gaps_per_step_s": (sum(idle) - short_s) / n_steps,
-        },
-        places=sorted(gaps, key=lambda p: p.start - p.end)[:MAX_PLACES],
-    )]
+    return [
+        Finding(
+            kind="gpu_idle",
+            title=title,
+            cost_per_step_s=cost,
+            share_of_step=idle_share,
+            range=worst_range,
+            steps=[s.number for s in ctx.steps],
+            count_per_step=len(gaps) / n_steps,
+            details={
+                "idle_share_by_step": {
+                    s.label: round(i / s.duration, 4) for s, i in zip(ctx.steps, idle, strict=True)
+                },
+                "idle_per_step_s_by_range": {
+                    name: seconds / n_steps
+                    for name, seconds in sorted(by_range.items(), key=lambda kv: -kv[1])
+                },
+                "idle_across_step_boundaries_per_step_s": across / n_steps,
+                "idle_in_short_gaps_per_step_s": short_s / n_steps,
+                "idle_in_long_gaps_per_step_s": (sum(idle) - short_s) / n_steps,
+            },
+            places=sorted(gaps, key=lambda p: p.start - p.end)[:MAX_PLACES],
+        )
+    ]
 
 
 def _idle_by_top_range(ctx: TraceContext) -> dict[str, float]:
@@ -92,8 +100,9 @@ def _idle_by_top_range(ctx: TraceContext) -> dict[str, float]:
     totals: dict[str, float] = defaultdict(float)
     for step in ctx.steps:
         inside = rows[(ranges.start[rows] >= step.start) & (ranges.end[rows] <= step.end)]
-        inside = inside[[not ctx.trace.names[ranges.name[r]].startswith("ProfilerStep#")
-                         for r in inside.tolist()]]
+        inside = inside[
+            [not ctx.trace.names[ranges.name[r]].startswith("ProfilerStep#") for r in inside.tolist()]
+        ]
         covered_by_ranges = 0.0
         reach = -np.inf
         for r in inside[np.argsort(ranges.start[inside], kind="stable")].tolist():

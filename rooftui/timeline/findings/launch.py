@@ -50,18 +50,24 @@ def find_launch_bound(ctx: TraceContext) -> list[Finding]:
             continue
         durations = gpu.end[kernels] - gpu.start[kernels]
         gaps = gpu.start[kernels[1:]] - np.maximum.accumulate(gpu.end[kernels[:-1]])
-        groups[ctx.user_range(thread, issued)].append({
-            "step": ctx.steps[step].number,
-            "kernels": len(kernels),
-            "idle_s": float(np.clip(gaps, 0, None).sum()),
-            "kernel_s": float(durations.sum()),
-            "median_kernel_s": float(np.median(durations)),
-            "median_gap_s": float(np.median(gaps)),
-            "operators": _launching_operators(ctx, kernels),
-            "stream": int(gpu.stream[first]),
-            "place": Place(ctx.steps[step].number, float(gpu.start[first]),
-                           float(gpu.end[kernels[-1]]), int(gpu.stream[first])),
-        })
+        groups[ctx.user_range(thread, issued)].append(
+            {
+                "step": ctx.steps[step].number,
+                "kernels": len(kernels),
+                "idle_s": float(np.clip(gaps, 0, None).sum()),
+                "kernel_s": float(durations.sum()),
+                "median_kernel_s": float(np.median(durations)),
+                "median_gap_s": float(np.median(gaps)),
+                "operators": _launching_operators(ctx, kernels),
+                "stream": int(gpu.stream[first]),
+                "place": Place(
+                    ctx.steps[step].number,
+                    float(gpu.start[first]),
+                    float(gpu.end[kernels[-1]]),
+                    int(gpu.stream[first]),
+                ),
+            }
+        )
     n_steps = len(ctx.steps)
     findings = []
     for where, found in groups.items():
@@ -70,25 +76,27 @@ def find_launch_bound(ctx: TraceContext) -> list[Finding]:
         operators = Counter()
         for s in found:
             operators.update(s["operators"])
-        findings.append(Finding(
-            kind="launch_bound",
-            title=f"Launch-bound: {kernels / n_steps:.0f} short kernels per step with "
-                  "longer gaps between them",
-            cost_per_step_s=cost,
-            share_of_step=cost / ctx.mean_step_s,
-            range=where,
-            stream=Counter(s["stream"] for s in found).most_common(1)[0][0],
-            host_call=", ".join(name for name, _ in operators.most_common(3)),
-            steps=sorted({s["step"] for s in found}, key=lambda s: -1 if s is None else s),
-            count_per_step=len(found) / n_steps,
-            details={
-                "kernels_per_step": kernels / n_steps,
-                "kernel_time_per_step_s": sum(s["kernel_s"] for s in found) / n_steps,
-                "median_kernel_s": float(np.median([s["median_kernel_s"] for s in found])),
-                "median_gap_s": float(np.median([s["median_gap_s"] for s in found])),
-            },
-            places=sorted((s["place"] for s in found), key=lambda p: p.start - p.end)[:MAX_PLACES],
-        ))
+        findings.append(
+            Finding(
+                kind="launch_bound",
+                title=f"Launch-bound: {kernels / n_steps:.0f} short kernels per step with "
+                "longer gaps between them",
+                cost_per_step_s=cost,
+                share_of_step=cost / ctx.mean_step_s,
+                range=where,
+                stream=Counter(s["stream"] for s in found).most_common(1)[0][0],
+                host_call=", ".join(name for name, _ in operators.most_common(3)),
+                steps=sorted({s["step"] for s in found}, key=lambda s: -1 if s is None else s),
+                count_per_step=len(found) / n_steps,
+                details={
+                    "kernels_per_step": kernels / n_steps,
+                    "kernel_time_per_step_s": sum(s["kernel_s"] for s in found) / n_steps,
+                    "median_kernel_s": float(np.median([s["median_kernel_s"] for s in found])),
+                    "median_gap_s": float(np.median([s["median_gap_s"] for s in found])),
+                },
+                places=sorted((s["place"] for s in found), key=lambda p: p.start - p.end)[:MAX_PLACES],
+            )
+        )
     return sorted(findings, key=lambda f: -f.cost_per_step_s)
 
 

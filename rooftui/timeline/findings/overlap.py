@@ -17,9 +17,7 @@ from rooftui.timeline.context import TraceContext
 from rooftui.timeline.finding import Finding, Place
 from rooftui.timeline.intervals import IntervalSet
 
-DATA_LOADING = re.compile(
-    r"data|load|prefetch|preprocess|augment|h2d|__next__", re.IGNORECASE
-)
+DATA_LOADING = re.compile(r"data|load|prefetch|preprocess|augment|h2d|__next__", re.IGNORECASE)
 # Report when the GPU waits on data loading for this share of the step or more.
 EXPOSED_SHARE_TO_REPORT = 0.05
 MAX_PLACES = 8
@@ -31,8 +29,9 @@ def _split_by_step(ctx: TraceContext, loading: IntervalSet) -> list[tuple[int, f
     step_ends = np.array([step.end for step in ctx.steps])
     first_steps = np.searchsorted(step_ends, loading.starts, side="left")
     pieces = []
-    for start, end, k in zip(loading.starts.tolist(), loading.ends.tolist(),
-                             first_steps.tolist(), strict=True):
+    for start, end, k in zip(
+        loading.starts.tolist(), loading.ends.tolist(), first_steps.tolist(), strict=True
+    ):
         while k < len(step_starts) and step_starts[k] < end:
             clipped_start, clipped_end = max(start, step_starts[k]), min(end, step_ends[k])
             if clipped_end > clipped_start:
@@ -43,8 +42,9 @@ def _split_by_step(ctx: TraceContext, loading: IntervalSet) -> list[tuple[int, f
 
 def data_loading_rows(ctx: TraceContext) -> np.ndarray:
     ranges = ctx.trace.host_ranges
-    codes = ctx.trace.codes_where(lambda name: DATA_LOADING.search(name) is not None
-                                  and not name.startswith("ProfilerStep#"))
+    codes = ctx.trace.codes_where(
+        lambda name: DATA_LOADING.search(name) is not None and not name.startswith("ProfilerStep#")
+    )
     return np.flatnonzero((ranges.is_annotation == 1) & np.isin(ranges.name, codes))
 
 
@@ -68,19 +68,21 @@ def find_serial_data_loading(ctx: TraceContext) -> list[Finding]:
         return []
     names = sorted({ctx.trace.names[code] for code in np.unique(ranges.name[rows])})
     overlapped = 1 - exposed_s / loading_s
-    return [Finding(
-        kind="data_loading_overlap",
-        title=f"Data loading does not overlap compute: the GPU waits {cost / ctx.mean_step_s:.0%}"
-              " of each step for it",
-        cost_per_step_s=cost,
-        share_of_step=cost / ctx.mean_step_s,
-        range=" | ".join(names),
-        steps=[s.number for s in ctx.steps],
-        count_per_step=len(starts) / n_steps,
-        details={
-            "data_loading_per_step_s": loading_s / n_steps,
-            "exposed_per_step_s": cost,
-            "overlapped_share": round(overlapped, 4),
-        },
-        places=places,
-    )]
+    return [
+        Finding(
+            kind="data_loading_overlap",
+            title=f"Data loading does not overlap compute: the GPU waits {cost / ctx.mean_step_s:.0%}"
+            " of each step for it",
+            cost_per_step_s=cost,
+            share_of_step=cost / ctx.mean_step_s,
+            range=" | ".join(names),
+            steps=[s.number for s in ctx.steps],
+            count_per_step=len(starts) / n_steps,
+            details={
+                "data_loading_per_step_s": loading_s / n_steps,
+                "exposed_per_step_s": cost,
+                "overlapped_share": round(overlapped, 4),
+            },
+            places=places,
+        )
+    ]

@@ -15,13 +15,28 @@ from rooftui.timeline.finding import Finding, Place
 
 # Runtime and driver calls that block the calling thread until the GPU (or a
 # stream, or an event) has finished; cudaMemcpy without Async is synchronous.
-SYNC_CALLS = frozenset({
-    "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-    "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyFromSymbol", "cudaMemcpyToSymbol",
-    "cudaMemset", "cudaMemset2D", "cudaMemset3D",
-    "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize",
-    "cuMemcpyDtoH", "cuMemcpyDtoH_v2", "cuMemcpyHtoD", "cuMemcpyHtoD_v2",
-})
+SYNC_CALLS = frozenset(
+    {
+        "cudaDeviceSynchronize",
+        "cudaStreamSynchronize",
+        "cudaEventSynchronize",
+        "cudaMemcpy",
+        "cudaMemcpy2D",
+        "cudaMemcpy3D",
+        "cudaMemcpyFromSymbol",
+        "cudaMemcpyToSymbol",
+        "cudaMemset",
+        "cudaMemset2D",
+        "cudaMemset3D",
+        "cuCtxSynchronize",
+        "cuStreamSynchronize",
+        "cuEventSynchronize",
+        "cuMemcpyDtoH",
+        "cuMemcpyDtoH_v2",
+        "cuMemcpyHtoD",
+        "cuMemcpyHtoD_v2",
+    }
+)
 MAX_PLACES = 8
 
 
@@ -41,25 +56,25 @@ def find_sync_calls(ctx: TraceContext, already_reported: set[int]) -> list[Findi
         if step < 0 or row in already_reported:
             continue
         thread, start, end = int(calls.thread[row]), float(calls.start[row]), float(calls.end[row])
-        key = (trace.names[calls.name[row]], ctx.host_call(thread, start),
-               ctx.user_range(thread, start))
+        key = (trace.names[calls.name[row]], ctx.host_call(thread, start), ctx.user_range(thread, start))
         number = ctx.steps[step].number
-        groups[key].append({"step": number, "wait_s": end - start,
-                            "place": Place(number, start, end)})
+        groups[key].append({"step": number, "wait_s": end - start, "place": Place(number, start, end)})
     n_steps = len(ctx.steps)
     findings = []
     for (name, host_call, where), waits in groups.items():
         cost = sum(w["wait_s"] for w in waits) / n_steps
-        findings.append(Finding(
-            kind="sync_call",
-            title=f"{name} inside the step: the host waits for the GPU",
-            cost_per_step_s=cost,
-            share_of_step=cost / ctx.mean_step_s,
-            range=where,
-            host_call=host_call,
-            steps=sorted({w["step"] for w in waits}, key=lambda s: -1 if s is None else s),
-            count_per_step=len(waits) / n_steps,
-            details={"call": name},
-            places=sorted((w["place"] for w in waits), key=lambda p: p.start - p.end)[:MAX_PLACES],
-        ))
+        findings.append(
+            Finding(
+                kind="sync_call",
+                title=f"{name} inside the step: the host waits for the GPU",
+                cost_per_step_s=cost,
+                share_of_step=cost / ctx.mean_step_s,
+                range=where,
+                host_call=host_call,
+                steps=sorted({w["step"] for w in waits}, key=lambda s: -1 if s is None else s),
+                count_per_step=len(waits) / n_steps,
+                details={"call": name},
+                places=sorted((w["place"] for w in waits), key=lambda p: p.start - p.end)[:MAX_PLACES],
+            )
+        )
     return sorted(findings, key=lambda f: -f.cost_per_step_s)

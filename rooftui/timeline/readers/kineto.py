@@ -43,8 +43,12 @@ from rooftui.timeline.trace import (
 )
 
 _GPU_CATEGORIES = {
-    "kernel": GpuKind.KERNEL, "gpu_memcpy": GpuKind.MEMCPY, "gpu_memset": GpuKind.MEMSET,
-    "Kernel": GpuKind.KERNEL, "Memcpy": GpuKind.MEMCPY, "Memset": GpuKind.MEMSET,
+    "kernel": GpuKind.KERNEL,
+    "gpu_memcpy": GpuKind.MEMCPY,
+    "gpu_memset": GpuKind.MEMSET,
+    "Kernel": GpuKind.KERNEL,
+    "Memcpy": GpuKind.MEMCPY,
+    "Memset": GpuKind.MEMSET,
 }
 _HOST_CALL_CATEGORIES = {"cuda_runtime", "cuda_driver", "Runtime"}
 _OPERATOR_CATEGORIES = {"cpu_op", "Operator"}
@@ -110,18 +114,32 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
             gpu_kind = _GPU_CATEGORIES.get(category)
             if gpu_kind is not None:
                 args = event.get("args", {})
-                add_gpu(start, end, gpu_kind, intern(event["name"], len(names)),
-                        int(args.get("device", event.get("pid", 0))),
-                        int(args.get("stream", event.get("tid", 0))),
-                        int(args.get("correlation", -1)), int(args.get("bytes", -1)))
+                add_gpu(
+                    start,
+                    end,
+                    gpu_kind,
+                    intern(event["name"], len(names)),
+                    int(args.get("device", event.get("pid", 0))),
+                    int(args.get("stream", event.get("tid", 0))),
+                    int(args.get("correlation", -1)),
+                    int(args.get("bytes", -1)),
+                )
             elif category in _HOST_CALL_CATEGORIES:
-                add_call(start, end, thread_id(event.get("tid", 0)),
-                         intern(event["name"], len(names)),
-                         int(event.get("args", {}).get("correlation", -1)))
+                add_call(
+                    start,
+                    end,
+                    thread_id(event.get("tid", 0)),
+                    intern(event["name"], len(names)),
+                    int(event.get("args", {}).get("correlation", -1)),
+                )
             elif category in _OPERATOR_CATEGORIES or category in _ANNOTATION_CATEGORIES:
-                add_range(start, end, thread_id(event.get("tid", 0)),
-                          intern(event["name"], len(names)),
-                          category in _ANNOTATION_CATEGORIES)
+                add_range(
+                    start,
+                    end,
+                    thread_id(event.get("tid", 0)),
+                    intern(event["name"], len(names)),
+                    category in _ANNOTATION_CATEGORIES,
+                )
         except (KeyError, TypeError, ValueError, AttributeError):
             skipped += 1
 

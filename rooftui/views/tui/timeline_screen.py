@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from rooftui.timeline.analysis import TimelineAnalysis
-from rooftui.timeline.finding import Finding, Place
+from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt
 from rooftui.timeline.report import detail_text, summary_line, where_text
 from rooftui.timeline.units import format_seconds
@@ -37,6 +37,14 @@ _KIND_STYLES = {
     "stream_idle": "bright_black",
     "marker": "bold magenta",
 }
+_LEGEND = (
+    ("kernel", "kernel", "█"),
+    ("copy", "copy", "█"),
+    ("pageable", "copy_pageable", "█"),
+    ("host waits", "sync", "█"),
+    ("GPU idle", "idle", "█"),
+    ("finding", "marker", "▲"),
+)
 _RANGE_STYLES = (
     "black on dark_cyan",
     "black on dark_goldenrod",
@@ -59,15 +67,11 @@ class GanttView(Static):
             {
                 analysis.trace.names[code]
                 for code in set(
-                    analysis.trace.host_ranges.name[
-                        analysis.trace.host_ranges.is_annotation == 1
-                    ].tolist()
+                    analysis.trace.host_ranges.name[analysis.trace.host_ranges.is_annotation == 1].tolist()
                 )
             }
         )
-        self._range_style = {
-            name: _RANGE_STYLES[i % len(_RANGE_STYLES)] for i, name in enumerate(names)
-        }
+        self._range_style = {name: _RANGE_STYLES[i % len(_RANGE_STYLES)] for i, name in enumerate(names)}
 
     def show(self, step_index: int, marker: Place | None) -> None:
         self.step_index, self.marker = step_index, marker
@@ -78,9 +82,7 @@ class GanttView(Static):
 
     def refresh_chart(self) -> None:
         width = max(self.content_size.width - LABEL_WIDTH - 1, 10)
-        self.update(
-            self.render_chart(step_gantt(self.analysis, self.step_index, width, self.marker))
-        )
+        self.update(self.render_chart(step_gantt(self.analysis, self.step_index, width, self.marker)))
 
     def render_chart(self, chart: GanttChart) -> Text:
         text = Text(no_wrap=True, overflow="crop")
@@ -91,16 +93,9 @@ class GanttView(Static):
             text.append("\n")
         text.append(" " * (LABEL_WIDTH + 1) + chart.axis + "\n", style="dim")
         text.append(" " * (LABEL_WIDTH + 1))
-        for label, kind, glyph in (
-            ("kernel", "kernel", "█"),
-            ("copy", "copy", "█"),
-            ("pageable copy", "copy_pageable", "█"),
-            ("host waits", "sync", "█"),
-            ("GPU idle", "idle", "█"),
-            ("finding", "marker", "▲"),
-        ):
+        for label, kind, glyph in _LEGEND:
             text.append(glyph, style=_KIND_STYLES[kind])
-            text.append(f" {label}  ", style="dim")
+            text.append(f" {label} ", style="dim")
         return text
 
     def _style(self, kind: str) -> str:
@@ -136,15 +131,16 @@ class TimelineScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#timeline-findings", DataTable)
-        # "where" before the long title, so a narrow terminal still shows it.
-        table.add_columns("#", "cost/step", "%", "where", "finding")
+        # Short cells, so that 80 columns show them all; the panel below has the rest.
+        table.add_columns("#", "cost/step", "%", "what", "range", "host call")
         for number, finding in enumerate(self.analysis.findings, start=1):
             table.add_row(
                 str(number),
                 format_seconds(finding.cost_per_step_s),
                 f"{finding.share_of_step:.0%}",
-                where_text(finding),
-                finding.title,
+                KIND_LABELS[finding.kind],
+                _shorten(finding.range, 28),
+                _shorten(finding.host_call or "—", 40),
                 key=str(number - 1),
             )
         if not self.analysis.findings:
@@ -224,6 +220,14 @@ class TimelineScreen(Screen[None]):
             self.step_index,
         )
         self.select_step(step_index, marker=place)
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class TimelineApp(App[None]):
