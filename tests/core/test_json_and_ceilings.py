@@ -1,0 +1,88 @@
+"""The JSON contract of `rooftui summary` and the ceilings files it accepts."""
+
+import json
+
+import pytest
+from conftest import KNOWN, run_cli
+
+from rooftui.analysis import load_run
+from rooftui.errors import CeilingsError
+from rooftui.ingest.ceilings import load_ceilings
+from rooftui.model.ceilings import Ceiling, CeilingSet, Device
+
+BASE = KNOWN / "known_answer.raw-base.csv"
+
+
+def test_summary_json_keeps_the_documented_keys():
+    result = run_cli("summary", BASE, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["device"] == {"name": "NVIDIA H200", "cc": "9.0"}
+    assert {"name", "kind", "value", "method"} <= set(doc["ceilings"][0])
+    kernel = next(k for k in doc["kernels"] if k["name"] == "wmma_gemm")
+    assert {"id", "name", "demangled", "time_s", "flops", "bytes", "ai", "pipeline", "zero_ai",
+            "phase", "phase_inferred", "nvtx"} <= set(kernel)
+    assert kernel["flops"]["tensor"] == 137_438_953_472
+    assert set(kernel["flops"]) >= {"fp64", "fp32", "fp16", "tensor"}
+    assert set(kernel["bytes"]) == set(kernel["ai"]) == {"l1", "l2", "hbm"}
+    assert kernel["demangled"] == "wmma_gemm(int, const __half *, const __half *, float *)"
+    assert doc["summary"]["kernels"] == 14 and doc["summary"]["zero_ai"] == 1
+    assert set(doc["summary"]) >= {"kernels", "zero_ai", "zero_ai_time_share", "phases"}
+
+
+def test_summary_csv_has_one_row_per_invocation_or_group():
+    rows = run_cli("summary", BASE, "--format", "csv").stdout.strip().splitlines()
+    assert len(rows) == 15 and rows[0].startswith("id,report,device")
+    grouped = run_cli("summary", BASE, "--format", "csv", "--group").stdout.strip().splitlines()
+    assert len(grouped) == 15 and ",count," in grouped[0]
+
+
+def test_summary_table_fits_eighty_columns():
+    result = run_cli("summary", BASE)
+    assert result.returncode == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert "wmma_gemm" in result.stdout and "Zero-AI" in result.stdout
+
+
+def test_rooftui_ceilings_file_round_trips_and_takes_precedence(tmp_path):
+    ceilings = CeilingSet(Device("NVIDIA H200", "9.0", 132, {"sm": 1.98e9}), (
+        Ceiling("FP64 FMA", "compute", 6.5e13, "empirical", precision="fp64"),
+        Ceiling("HBM", "bandwidth", 4.4e12, "empirical", level="hbm", extra={"curve": [[1e9, 4.4e12]]}),
+    ), source="test")
+    path = tmp_path / "ceil.json"
+    path.write_text(json.dumps(ceilings.to_dict()))
+    loaded = load_ceilings(path)
+    assert loaded == ceilings
+    assert loaded.bandwidth("hbm").extra["curve"] == [[1e9, 4.4e12]]
+    run = load_run([BASE], ceilings=path)
+    assert run.ceilings.compute("fp64").method == "empirical"
+    assert run.ceilings.compute("fp32").method == "report"  # not in the file: the report's peak
+    daxpy = run.kernels.set_index("name").loc["daxpy"]
+    assert daxpy["roof_hbm"] == pytest.approx(daxpy["ai_hbm"] * 4.4e12)
+
+
+def test_ert_roofline_json_is_read(tmp_path):
+    path = tmp_path / "roofline.json"
+    path.write_text(json.dumps({"empirical": {
+        "gbytes": {"data": [["L1", 12000.0], ["L2", 5500.0], ["DRAM", 4300.0]]},
+        "gflops": {"data": [["FP64 GFLOPs", 64000.0]]}}}))
+    ceilings = load_ceilings(path)
+    assert ceilings.bandwidth("hbm").value == 4.3e12
+    assert ceilings.bandwidth("l2").value == 5.5e12
+    assert ceilings.compute("fp64").value == 6.4e13
+
+
+def test_ceilings_file_errors_name_the_entry(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"ceilings": [{"kind": "bandwidth", "level": "l9", "value": 1}]}))
+    with pytest.raises(CeilingsError, match=r"ceilings\[0\].*level"):
+        load_ceilings(path)
+
+
+def test_without_a_file_the_report_peaks_then_the_datasheet_are_used():
+    ceilings = load_run([BASE]).ceilings
+    fp32 = ceilings.compute("fp32")
+    assert fp32.method == "report"
+    # 16,896 FFMA/cycle (132 SMs × 128) × 2 FLOPs × the SM clock the kernels ran at
+    assert fp32.value == pytest.approx(16_896 * 2 * 1.969e9, rel=0.01)
+    assert ceilings.compute("tensor_fp16").method == "spec"

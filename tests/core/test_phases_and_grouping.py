@@ -1,0 +1,60 @@
+"""Phases of the real PyTorch step, grouping, Table III and several reports at once."""
+
+import pytest
+from conftest import DEEPCAM, KNOWN
+
+from rooftui.analysis import grouped_kernels, load_run
+from rooftui.analysis.phases import PhaseConfig
+from rooftui.analysis.summary import phase_table, zero_ai_table
+
+AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
+
+
+def test_backward_kernels_from_the_autograd_thread_are_inferred_in_launch_order():
+    kernels = load_run([AMP]).kernels.sort_values("ncu_id")
+    assert kernels["phase"].tolist() == ["forward"] * 76 + ["backward"] * 90 + ["optimizer"] * 13
+    inferred = kernels[kernels["phase_inferred"]]
+    assert len(inferred) == 88 and set(inferred["phase"]) == {"backward"}
+    assert (kernels.loc[kernels["nvtx"] != "", "phase_inferred"] == False).all()  # noqa: E712
+
+
+def test_inference_can_be_turned_off():
+    kernels = load_run([AMP], infer_phases=False).kernels
+    assert (kernels["phase"] == "").sum() == 88
+    assert not kernels["phase_inferred"].any()
+
+
+def test_phase_names_are_configurable():
+    config = PhaseConfig.from_options(("fwd=forward", "bwd=backward", "opt=optim"))
+    counts = load_run([AMP], phases=config).kernels["phase"].value_counts()
+    assert counts.to_dict() == {"bwd": 90, "fwd": 76, "opt": 13}
+
+
+def test_table_three_counts_zero_ai_launches_and_their_time_per_phase():
+    kernels = load_run([AMP]).kernels
+    table = zero_ai_table(kernels).set_index("phase")
+    zero = kernels["zero_ai"].astype(bool)
+    assert table.loc["all", "kernels"] == 179
+    assert table.loc["all", "zero_ai"] == zero.sum() > 0
+    assert table.loc["all", "zero_ai_time_share"] == kernels.loc[zero, "time_s"].sum() / kernels["time_s"].sum()
+    assert table.loc[["forward", "backward", "optimizer"], "zero_ai"].sum() == zero.sum()
+    assert phase_table(kernels)["kernels"].sum() == 179
+
+
+def test_grouping_sums_invocations_and_recomputes_intensity():
+    run = load_run([AMP])
+    groups = grouped_kernels(run)
+    assert groups["count"].sum() == 179
+    assert abs(groups["time_s"].sum() - run.kernels["time_s"].sum()) < 1e-12
+    many = groups[groups["count"] > 1].iloc[0]
+    members = run.kernels[run.kernels["name"] == many["name"]]
+    assert many["flops"] == members["flops"].sum()
+    assert many["ai_hbm"] == members["flops"].sum() / members["bytes_hbm"].sum()
+    assert many["time_mean_s"] == pytest.approx(members["time_s"].mean(), rel=1e-12)
+
+
+def test_several_reports_load_as_one_run_with_distinct_ids():
+    run = load_run([KNOWN / "known_answer.raw-base.csv", AMP])
+    assert len(run.kernels) == 14 + 179
+    assert run.kernels["id"].is_unique
+    assert set(run.kernels["report"]) == {str(KNOWN / "known_answer.raw-base.csv"), str(AMP)}
