@@ -32,15 +32,16 @@ _KIND_STYLES = {
     "copy": "bright_blue",
     "copy_pageable": "bold red",
     "memset": "cyan",
-    "sync": "red",
+    "sync": "bright_white",
     "idle": "yellow",
     "stream_idle": "bright_black",
-    "marker": "bold magenta",
+    "marker": "bold bright_magenta",
 }
 _LEGEND = (
     ("kernel", "kernel", "█"),
     ("copy", "copy", "█"),
     ("pageable", "copy_pageable", "█"),
+    ("memset", "memset", "█"),
     ("host waits", "sync", "█"),
     ("GPU idle", "idle", "█"),
     ("finding", "marker", "▲"),
