@@ -1,0 +1,231 @@
+"""`rooftui profile` through the real CLI, with a fake ncu: argv, report, errors, Ctrl-C."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rooftui.model.metrics import architecture_for, required_metrics
+from rooftui.profile.ncu import USUAL_NCU_PLACES
+from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui
+
+HOPPER = ",".join(required_metrics(architecture_for("9.0")))
+
+# What ncu 2025.3 writes for a good run: a line per profiled kernel, then the report.
+GOOD_RUN = f"""
+echo '==PROF== Connected to process 4242 (/usr/bin/python3.12)' >> "$log"
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+echo '==PROF== Profiling "saxpy" - 1: 0%....50%....100% - 7 passes' >> "$log"
+echo '==PROF== Disconnected from process 4242' >> "$log"
+cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
+echo "==PROF== Report: $PWD/$out.ncu-rep" >> "$log"
+"""
+COUNTERS_NOT_PERMITTED = """
+echo '==PROF== Connected to process 4242 (/usr/bin/python3.12)' >> "$log"
+echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU \
+Performance Counters on the target device 0. For instructions on enabling permissions and to \
+get more information see https://developer.nvidia.com/ERR_NVGPUCTRPERM' >> "$log"
+exit 1
+"""
+COMMAND_FAILS_WITH_3 = """
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+echo 'traceback from the program' >&2
+cp "$(dirname "$0")/../report.bin" "$out.ncu-rep"
+echo '==ERROR== The application returned an error code (3).' >> "$log"
+echo "==PROF== Report: $PWD/$out.ncu-rep" >> "$log"
+exit 3
+"""
+NOTHING_PROFILED = """
+echo '==WARNING== No kernels were profiled.' >> "$log"
+"""
+# Saves what it has on SIGINT, as ncu does.
+SLOW_RUN_SAVING_ON_CTRL_C = """
+trap 'cp "$(dirname "$0")/../report.bin" "$out.ncu-rep"; \
+echo "==PROF== Report: $PWD/$out.ncu-rep" >> "$log"; exit 130' INT
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+touch "$(dirname "$0")/started"
+while :; do sleep 0.1; done
+"""
+
+
+def test_profile_runs_ncu_with_the_gpus_metrics_and_prints_the_summary(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
+    fake_ncu(GOOD_RUN)
+    fake_nvidia_smi("NVIDIA H200, 9.0")
+    done = run_rooftui(
+        ["profile", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py", "--amp"],
+        tmp_path,
+        rooftui_env(fake_bin),
+    )
+    assert done.returncode == 0, done.stderr
+    argv = (fake_bin / "argv.txt").read_text().splitlines()
+    assert argv == [
+        "--metrics",
+        HOPPER,
+        "--nvtx",
+        "--clock-control",
+        "none",
+        "--target-processes",
+        "all",
+        "--profile-from-start",
+        "off",
+        "--log-file",
+        "step.ncu.log",
+        "-o",
+        "step",
+        "python3",
+        "step.py",
+        "--amp",
+    ]
+    assert '==PROF== Profiling "daxpy"' in done.stderr  # ncu's progress, echoed
+    assert f"rooftui: 2 kernels profiled, 7 replay passes each, in 0 s: {tmp_path}/step.ncu-rep" in (
+        done.stderr
+    )
+    assert "daxpy" in done.stdout and "fma_loop" in done.stdout  # rooftui summary's table
+    assert (tmp_path / "step.ncu.log").read_text().count("==PROF== Profiling") == 2
+
+
+def test_ncu_from_environment_variable_and_arch_option(tmp_path, fake_bin, fake_ncu):
+    ncu = fake_ncu(GOOD_RUN)
+    elsewhere = tmp_path / "nsight"
+    elsewhere.mkdir()
+    shutil.move(ncu, elsewhere / "ncu")
+    done = run_rooftui(
+        ["profile", "--arch", "sm_80", "-o", "r", "--launch-count", "5", "-k", "regex:axpy", "./app"],
+        tmp_path,
+        rooftui_env(fake_bin, ROOFTUI_NCU=str(elsewhere / "ncu")),
+    )
+    assert done.returncode == 0, done.stderr
+    argv = (elsewhere / "argv.txt").read_text().splitlines()
+    assert argv[1] == ",".join(required_metrics(architecture_for("8.0")))
+    assert argv[7:] == [
+        "--kernel-name",
+        "regex:axpy",
+        "--launch-count",
+        "5",
+        "--log-file",
+        "r.ncu.log",
+        "-o",
+        "r",
+        "./app",
+    ]
+
+
+def test_counters_not_permitted_says_the_fix_in_one_line(tmp_path, fake_bin, fake_ncu):
+    fake_ncu(COUNTERS_NOT_PERMITTED)
+    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 2
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("rooftui: ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM)")
+    assert "run as root" in last and "NVreg_RestrictProfilingToAdminUsers=0" in last
+    assert "ERR_NVGPUCTRPERM: Permission issue with Performance Counters" in last
+    assert [line for line in done.stderr.splitlines() if line.startswith("rooftui:")] == [last]
+
+
+def test_failing_command_passes_its_exit_code_through_and_keeps_the_report(tmp_path, fake_bin, fake_ncu):
+    fake_ncu(COMMAND_FAILS_WITH_3)
+    (tmp_path / "report.bin").write_bytes(b"partial report")
+    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 3
+    assert done.stderr.splitlines()[-1] == (
+        "rooftui: the profiled command exited with code 3 — "
+        f"ncu kept the 1 kernel it had profiled in {tmp_path}/r.ncu-rep"
+    )
+    assert done.stdout == ""
+
+
+def test_missing_ncu_says_where_it_usually_is(tmp_path, fake_bin):
+    if shutil.which("ncu", path="/usr/bin:/bin") or any(glob.glob(p) for p in USUAL_NCU_PLACES):
+        pytest.skip("this machine has an ncu in a usual place")
+    done = run_rooftui(["profile", "--arch", "sm_90", "./app"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 2
+    assert done.stderr == (
+        "rooftui: ncu (Nsight Compute) not found on PATH — it is usually /usr/local/cuda/bin/ncu "
+        "or /opt/nvidia/nsight-compute/<version>/ncu; put it on PATH, or pick it with --ncu PATH "
+        "or $ROOFTUI_NCU\n"
+    )
+
+
+def test_ncu_option_pointing_nowhere_is_one_line(tmp_path, fake_bin):
+    done = run_rooftui(
+        ["profile", "--ncu", str(tmp_path / "no" / "ncu"), "--arch", "sm_90", "./app"],
+        tmp_path,
+        rooftui_env(fake_bin),
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert f"ncu not found at '{tmp_path}/no/ncu'" in done.stderr
+
+
+def test_existing_report_is_not_overwritten_and_ncu_not_started(tmp_path, fake_bin, fake_ncu):
+    fake_ncu(GOOD_RUN)
+    (tmp_path / "r.ncu-rep").write_bytes(b"yesterday's run")
+    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 2
+    assert done.stderr == "rooftui: r.ncu-rep: report already exists — pass --force to overwrite it\n"
+    assert not (fake_bin / "argv.txt").exists()
+    assert (tmp_path / "r.ncu-rep").read_bytes() == b"yesterday's run"
+
+
+def test_force_tells_ncu_to_overwrite(tmp_path, fake_bin, fake_ncu):
+    fake_ncu(GOOD_RUN)
+    (tmp_path / "r.ncu-rep").write_bytes(b"yesterday's run")
+    done = run_rooftui(
+        ["profile", "--arch", "sm_90", "-o", "r", "--force", "./app"], tmp_path, rooftui_env(fake_bin)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "-f" in (fake_bin / "argv.txt").read_text().splitlines()
+
+
+def test_nothing_profiled_explains_profile_from_start_and_filters(tmp_path, fake_bin, fake_ncu):
+    fake_ncu(NOTHING_PROFILED)
+    done = run_rooftui(
+        ["profile", "--arch", "sm_90", "--profile-from-start", "off", "./app"],
+        tmp_path,
+        rooftui_env(fake_bin),
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        "rooftui: ncu profiled no kernel — with --profile-from-start off the program must call "
+        "cudaProfilerStart() (torch.cuda.profiler.start()); check the --nvtx-include and "
+        "--kernel-name filters"
+    )
+
+
+def test_ctrl_c_keeps_what_ncu_wrote_and_says_where(tmp_path, fake_bin, fake_ncu):
+    fake_ncu(SLOW_RUN_SAVING_ON_CTRL_C)
+    (tmp_path / "report.bin").write_bytes(b"partial report")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rooftui", "profile", "--arch", "sm_90", "-o", "r", "./app"],
+        cwd=tmp_path,
+        env=rooftui_env(fake_bin),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while not (fake_bin / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # rooftui is in its wait loop
+    os.killpg(process.pid, signal.SIGINT)  # as the terminal does: rooftui, ncu and the program
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr.splitlines()[-1] == (
+        f"rooftui: interrupted — ncu kept the 1 kernel it had profiled in {tmp_path}/r.ncu-rep"
+    )
+    assert (tmp_path / "r.ncu-rep").read_bytes() == b"partial report"
+
+
+def test_profile_needs_a_command(tmp_path, fake_bin):
+    done = run_rooftui(["profile", "--arch", "sm_90"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 2
+    assert "Missing argument 'COMMAND...'" in done.stderr
