@@ -104,7 +104,10 @@ def measure(
 
     plan = runner.Plan.quick() if quick else runner.Plan.default()
     lbo, sbo = (int(x) for x in wgmma_layout.split(","))
-    log_lines: list[str] = [f"$ rooftui measure {' '.join(sys.argv[1:])}"]
+    argv = sys.argv[1:]
+    if argv[:1] == ["measure"]:  # `rooftui measure ...` rather than `python -m rooftui.measure ...`
+        argv = argv[1:]
+    log_lines: list[str] = [f"$ rooftui measure {' '.join(argv)}"]
     err = Console(stderr=True)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

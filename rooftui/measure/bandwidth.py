@@ -126,9 +126,7 @@ class BandwidthRunner:
             stamps = self.gpu.to_host(self.stamps, np.uint64, self.grid * 2).reshape(self.grid, 2)
             clocks.append(clock_hz(stamps))
         moved = passes * ws + self.grid * SWEEP_THREADS * 4
-        return SweepPoint(
-            ws, moved / float(np.median(seconds)), float(np.median(clocks)), passes, seconds
-        )
+        return SweepPoint(ws, moved / float(np.median(seconds)), float(np.median(clocks)), passes, seconds)
 
     def _check_sums(self, ws: int, passes: int, what: str) -> None:
         sums = self.gpu.to_host(self.sums, np.uint32, self.grid * SWEEP_THREADS)
@@ -154,15 +152,11 @@ class SharedMemoryResult:
 
 
 def shared_memory_blocks_per_sm(max_threads_per_sm: int, max_shared_per_sm: int) -> int:
-    return max(
-        1, min(max_threads_per_sm // SMEM_THREADS, max_shared_per_sm // (SMEM_VECTORS * 16 + 1024))
-    )
+    return max(1, min(max_threads_per_sm // SMEM_THREADS, max_shared_per_sm // (SMEM_VECTORS * 16 + 1024)))
 
 
 def measure_shared_memory(gpu: Gpu, timing: Timing) -> SharedMemoryResult:
-    blocks_per_sm = shared_memory_blocks_per_sm(
-        gpu.info.max_threads_per_sm, gpu.info.max_shared_per_sm
-    )
+    blocks_per_sm = shared_memory_blocks_per_sm(gpu.info.max_threads_per_sm, gpu.info.max_shared_per_sm)
     module = gpu.compile(
         "shared_memory.cu",
         {

@@ -87,9 +87,7 @@ def _check_fma(kernel, raw, b, c, start, steps) -> str:
         tolerance = 2e-3 if kernel.precision == "fp16" else 3e-2
     error = float(np.max(np.abs(values - expected[None, :, :])))
     if not math.isfinite(error) or error > tolerance:
-        raise CheckFailed(
-            f"{kernel.function}: results off by {error:.3g} (tolerance {tolerance:g})"
-        )
+        raise CheckFailed(f"{kernel.function}: results off by {error:.3g} (tolerance {tolerance:g})")
     return f"all {values.size} chain values within {error:.2g} of the closed form"
 
 
@@ -168,9 +166,7 @@ class ComputeRunner:
                     b, c, start64 = fma_params
                     check = _check_fma(spec, raw, b, c, start64, trips * K.FMA_UNROLL)
                 else:
-                    check = _check_tensor(
-                        spec, gpu.to_host(out, np.float64, grid * block), grid, block
-                    )
+                    check = _check_tensor(spec, gpu.to_host(out, np.float64, grid * block), grid, block)
         ops = spec.operations(grid, trips)
         return ComputeResult(
             kernel=spec,

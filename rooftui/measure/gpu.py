@@ -137,9 +137,7 @@ class Gpu:
         arch = f"sm_{self.info.arch}{arch_suffix}"
         text = (KERNEL_DIR / source).read_text()
         header = (KERNEL_DIR / "clock_stamp.cuh").read_text()
-        options = ["-std=c++17", f"-arch={arch}"] + [
-            f"-D{k}={v}" for k, v in sorted(defines.items())
-        ]
+        options = ["-std=c++17", f"-arch={arch}"] + [f"-D{k}={v}" for k, v in sorted(defines.items())]
         key = hashlib.sha256(
             "\0".join([text, header, *options, self.info.name, self._versions()]).encode()
         ).hexdigest()[:24]

@@ -143,21 +143,11 @@ def compute_kernels(wgmma_blocks_per_sm: int = 2) -> list[ComputeKernel]:
         ),
         _mma("mma_int8", "tensor_int8", "Tensor INT8", "m16n8k32", "s32.s8.s8.s32", 32, 16),
         _mma("mma_fp64_m8n8k4", "tensor_fp64", "Tensor FP64", "m8n8k4", "f64", 4, 1),
-        _mma(
-            "mma_fp64_m16n8k16", "tensor_fp64", "Tensor FP64", "m16n8k16", "f64", 16, 8, min_arch=90
-        ),
-        _wgmma(
-            "wgmma_fp16", "tensor_fp16", "Tensor FP16", "f32.f16.f16", 16, 2, wgmma_blocks_per_sm
-        ),
-        _wgmma(
-            "wgmma_bf16", "tensor_bf16", "Tensor BF16", "f32.bf16.bf16", 16, 2, wgmma_blocks_per_sm
-        ),
-        _wgmma(
-            "wgmma_tf32", "tensor_tf32", "Tensor TF32", "f32.tf32.tf32", 8, 4, wgmma_blocks_per_sm
-        ),
-        _wgmma(
-            "wgmma_fp8", "tensor_fp8", "Tensor FP8", "f32.e4m3.e4m3", 32, 1, wgmma_blocks_per_sm
-        ),
+        _mma("mma_fp64_m16n8k16", "tensor_fp64", "Tensor FP64", "m16n8k16", "f64", 16, 8, min_arch=90),
+        _wgmma("wgmma_fp16", "tensor_fp16", "Tensor FP16", "f32.f16.f16", 16, 2, wgmma_blocks_per_sm),
+        _wgmma("wgmma_bf16", "tensor_bf16", "Tensor BF16", "f32.bf16.bf16", 16, 2, wgmma_blocks_per_sm),
+        _wgmma("wgmma_tf32", "tensor_tf32", "Tensor TF32", "f32.tf32.tf32", 8, 4, wgmma_blocks_per_sm),
+        _wgmma("wgmma_fp8", "tensor_fp8", "Tensor FP8", "f32.e4m3.e4m3", 32, 1, wgmma_blocks_per_sm),
         _wgmma("wgmma_int8", "tensor_int8", "Tensor INT8", "s32.s8.s8", 32, 1, wgmma_blocks_per_sm),
     ]
 

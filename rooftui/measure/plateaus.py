@@ -3,8 +3,10 @@
 Pure functions, no GPU: a curve is a list of ``[working_set_bytes, bytes_per_s]``
 sorted by working set. A plateau is a maximal run of at least ``min_points``
 consecutive points whose largest and smallest bandwidth differ by at most
-``tolerance`` (relative); its value is the median of those points, so a
-stray fast or slow point does not move the ceiling.
+``tolerance`` (relative). Points at either end that stray from the run's
+median by more than half the tolerance are transition points (a working set
+just past a cache still gets some hits) and are trimmed off. The plateau's
+value is the median of what is left, so a stray point does not move the ceiling.
 """
 
 from __future__ import annotations
@@ -49,12 +51,27 @@ def find_plateaus(
                 break
             lo, hi, j = nlo, nhi, j + 1
         if j - i + 1 >= min_points:
-            run = values[i : j + 1]
-            plateaus.append(Plateau(i, j, float(median(run)), sizes[i], sizes[j]))
+            first, last = _trim(values, i, j, tolerance / 2)
+            if last - first + 1 >= min_points:
+                run = values[first : last + 1]
+                plateaus.append(Plateau(first, last, float(median(run)), sizes[first], sizes[last]))
             i = j + 1
         else:
             i += 1
     return _merge(plateaus, values, sizes, tolerance)
+
+
+def _trim(values: list[float], first: int, last: int, tolerance: float) -> tuple[int, int]:
+    """Drop end points more than ``tolerance`` away from the run's median."""
+    while last - first >= 1:
+        m = median(values[first : last + 1])
+        if abs(values[first] / m - 1) > tolerance:
+            first += 1
+        elif abs(values[last] / m - 1) > tolerance:
+            last -= 1
+        else:
+            break
+    return first, last
 
 
 def _merge(plateaus: list[Plateau], values, sizes, tolerance: float) -> list[Plateau]:
@@ -69,9 +86,7 @@ def _merge(plateaus: list[Plateau], values, sizes, tolerance: float) -> list[Pla
             same_level = max(p.value, q.value) / min(p.value, q.value) <= 1 + tolerance
             if p.first - q.last <= 3 and same_level:
                 run = values[q.first : q.last + 1] + values[p.first : p.last + 1]
-                merged[-1] = Plateau(
-                    q.first, p.last, float(median(run)), q.working_set_lo, sizes[p.last]
-                )
+                merged[-1] = Plateau(q.first, p.last, float(median(run)), q.working_set_lo, sizes[p.last])
                 continue
         merged.append(p)
     return merged

@@ -98,9 +98,7 @@ def bandwidth_ceilings(
         found[1] = ("l2", "L2", l2_sweep, None)  # one plateau only: it is device memory
     for level, name, sweep, plateau in found:
         if plateau is None:
-            warnings.append(
-                f"no {name} plateau found in the {sweep.loads} sweep; no {name} ceiling written"
-            )
+            warnings.append(f"no {name} plateau found in the {sweep.loads} sweep; no {name} ceiling written")
             continue
         ceilings.append(
             Ceiling(
@@ -143,9 +141,7 @@ def ceilings_document(ceiling_set: CeilingSet, measurement: dict[str, Any]) -> d
 def ert_document(ceiling_set: CeilingSet) -> dict[str, Any]:
     """ERT's roofline.json: GB/s and GFLOP/s under empirical.gbytes / empirical.gflops."""
     ert_level = {"l1": "L1", "smem": "SMEM", "l2": "L2", "hbm": "DRAM"}
-    gbytes = [
-        [ert_level[c.level], c.value / 1e9] for c in ceiling_set.ceilings if c.kind == "bandwidth"
-    ]
+    gbytes = [[ert_level[c.level], c.value / 1e9] for c in ceiling_set.ceilings if c.kind == "bandwidth"]
     gflops = [
         [f"{c.name} G{'OP' if c.unit == 'OP/s' else 'FLOP'}s", c.value / 1e9]
         for c in ceiling_set.ceilings

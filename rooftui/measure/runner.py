@@ -40,15 +40,11 @@ class Plan:
 
     @classmethod
     def default(cls) -> Plan:
-        return cls(
-            Timing(launch_s=0.02, repeats=5), per_octave=4, largest_bytes=4 * GiB, warmup_s=0.5
-        )
+        return cls(Timing(launch_s=0.02, repeats=5), per_octave=4, largest_bytes=4 * GiB, warmup_s=0.5)
 
     @classmethod
     def quick(cls) -> Plan:
-        return cls(
-            Timing(launch_s=0.005, repeats=3), per_octave=2, largest_bytes=1 * GiB, warmup_s=0.2
-        )
+        return cls(Timing(launch_s=0.005, repeats=3), per_octave=2, largest_bytes=1 * GiB, warmup_s=0.2)
 
 
 class Progress:
@@ -93,13 +89,9 @@ def measure_device(
     )
     clocks_seen = [dict(read_reported_clocks(index, info.pci_bus_id), when="start")]
     kernels = [k for k in K.compute_kernels(wgmma_blocks_per_sm) if k.runs_on(info.arch)]
-    skipped = [
-        k.function for k in K.compute_kernels(wgmma_blocks_per_sm) if not k.runs_on(info.arch)
-    ]
+    skipped = [k.function for k in K.compute_kernels(wgmma_blocks_per_sm) if not k.runs_on(info.arch)]
     grid = info.sm_count * SWEEP_BLOCKS_PER_SM
-    l1_sizes = working_sets(
-        grid, min(plan.largest_bytes, 4 * max(info.l2_bytes, 8 * MiB)), plan.per_octave
-    )
+    l1_sizes = working_sets(grid, min(plan.largest_bytes, 4 * max(info.l2_bytes, 8 * MiB)), plan.per_octave)
     l2_sizes = working_sets(grid, plan.largest_bytes, plan.per_octave)
     progress.total(2 + len(l1_sizes) + len(l2_sizes) + 1 + len(kernels))
 
@@ -111,9 +103,7 @@ def measure_device(
 
     bandwidth.prepare(max(l2_sizes))
     l1_sweep = bandwidth.sweep("ca", l1_sizes, lambda: progress.advance("L1 sweep (ld.global.ca)"))
-    l2_sweep = bandwidth.sweep(
-        "cg", l2_sizes, lambda: progress.advance("L2/HBM sweep (ld.global.cg)")
-    )
+    l2_sweep = bandwidth.sweep("cg", l2_sizes, lambda: progress.advance("L2/HBM sweep (ld.global.cg)"))
     bandwidth.release()
     for sweep in (l1_sweep, l2_sweep):
         for p in sweep.points:
@@ -138,8 +128,7 @@ def measure_device(
     clocks_seen.append(dict(read_reported_clocks(index, info.pci_bus_id), when="end"))
 
     compute_ceilings = [
-        with_theoretical(compute_ceiling(rs), info.arch, info.sm_count)
-        for rs in by_precision.values()
+        with_theoretical(compute_ceiling(rs), info.arch, info.sm_count) for rs in by_precision.values()
     ]
     bw_ceilings, warnings = bandwidth_ceilings(l1_sweep, l2_sweep, smem)
     for w in warnings:
@@ -149,9 +138,7 @@ def measure_device(
     if clocks_seen[-1].get("memory_hz"):
         clocks_hz["memory"] = clocks_seen[-1]["memory_hz"]
     device = Device(info.name, info.cc, info.sm_count, clocks_hz)
-    ceiling_set = CeilingSet(
-        device=device, ceilings=tuple(bw_ceilings + compute_ceilings), source=SOURCE
-    )
+    ceiling_set = CeilingSet(device=device, ceilings=tuple(bw_ceilings + compute_ceilings), source=SOURCE)
     record = {
         "host": info.hostname,
         "device_index": index,
@@ -195,7 +182,5 @@ def run_children(indices: list[int], argv_for: Callable[[int], list[str]]) -> in
     env = dict(os.environ)
     procs = []
     for index in indices:
-        procs.append(
-            subprocess.Popen([sys.executable, "-m", "rooftui.measure", *argv_for(index)], env=env)
-        )
+        procs.append(subprocess.Popen([sys.executable, "-m", "rooftui.measure", *argv_for(index)], env=env))
     return max(p.wait() for p in procs)

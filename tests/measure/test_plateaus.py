@@ -28,6 +28,14 @@ def test_two_flat_runs_with_a_drop_between_are_two_plateaus():
     assert (found[1].working_set_lo, found[1].working_set_hi) == (32 * MiB, 256 * MiB)
 
 
+def test_a_transition_point_just_past_a_cache_is_not_part_of_the_next_plateau():
+    # H200, 2026-11-29: 70 MiB (just past the 60 MiB L2) still read 5.10 TB/s from L2 hits
+    c = curve([9.0, 9.0, 9.0, 5.10, 4.74, 4.72, 4.71, 4.69, 4.66, 4.65, 4.65])
+    found = find_plateaus(c)
+    assert [(p.first, p.last) for p in found] == [(0, 2), (4, 10)]
+    assert found[1].value == 4.69
+
+
 def test_a_steady_slope_has_no_plateau():
     assert find_plateaus(curve([100 * 0.85**i for i in range(10)])) == []
 
