@@ -1,0 +1,212 @@
+"""Nsight Compute ``.ncu-rep`` reports (optionally ``.xz``/``.gz``/``.bz2`` compressed).
+
+NVIDIA's ``ncu_report`` package (PyPI ``ncu-report``; no Nsight Compute install
+needed) does the reading, in a child process (``_ncu_rep_worker``): it is native
+code, and a damaged report must cost the user a one-line error, not the process.
+
+Two things ``ncu_report`` does not do, done here:
+- a report cut short (a partial copy, a killed ncu) loads without complaint, with
+  the kernels before the cut only; ``_check_complete`` walks the file's records
+  and refuses it;
+- it has no process ID, so ``process_id`` is NaN.
+
+``kernel_name`` is ``ncu_report``'s demangled name. For plain C functions and
+simple templates it is the CSV's "Kernel Name"; for deeper C++ names ncu's CSV
+export prints a shortened form instead (``at::native::foo<(int)8>`` there reads
+``at::foo<8>``), which no public API produces.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rooftui.errors import InputError
+from rooftui.ingest import units
+from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT
+from rooftui.ingest.files import check_readable, compression, open_binary
+from rooftui.ingest.report import RawReport
+
+WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
+_SIGNATURE = b"NVR\0"  # every .ncu-rep starts so, then length-prefixed records
+_RERUN = "re-copy the report or re-run ncu"
+
+
+def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawReport:
+    """Read one ``.ncu-rep`` (or ``.ncu-rep.xz``/``.gz``/``.bz2``) into a RawReport.
+
+    ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report).
+    Raises InputError for a missing, empty, truncated, corrupt or kernel-less report.
+    """
+    path = Path(path)
+    check_readable(path)
+    if importlib.util.find_spec("ncu_report") is None:
+        raise InputError("cannot read .ncu-rep reports: the ncu-report package is missing", path,
+                         "pip install ncu-report, or export the report to CSV with "
+                         "`ncu --import REPORT.ncu-rep --csv --page raw`")
+    with _uncompressed(path) as report:
+        has_signature = _check_complete(report, path)
+        if timeout_s is None:
+            timeout_s = 60.0 + report.stat().st_size / 1e6
+        document = _run_worker(WORKER, report, path, timeout_s)
+    return _to_raw_report(document, path, has_signature)
+
+
+@contextmanager
+def _uncompressed(path: Path) -> Iterator[Path]:
+    """The report itself, or a temporary decompressed copy deleted afterwards."""
+    if compression(path) is None:
+        yield path
+        return
+    handle, name = tempfile.mkstemp(suffix=".ncu-rep", prefix="rooftui-")
+    temporary = Path(name)
+    try:
+        try:
+            with os.fdopen(handle, "wb") as out, open_binary(path) as source:
+                shutil.copyfileobj(source, out, 1 << 20)
+        except (OSError, EOFError) as err:  # lzma/gzip/bz2 errors are OSError or EOFError
+            where = f"decompressing it into {tempfile.gettempdir()}"
+            raise InputError(f"{where} failed ({_one_line(err)})", path,
+                             "check the compressed file is whole, or set TMPDIR to a disk "
+                             "with room for the uncompressed report") from None
+        yield temporary
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _check_complete(report: Path, path: Path) -> bool:
+    """Refuse a report that ends inside a record; return whether it has ncu's signature.
+
+    After the 4-byte signature a report is a chain of records, each a little-endian
+    uint32 length and that many bytes; a whole report ends exactly after its last
+    record (checked on reports of ncu 2025.3). Reading 4 bytes per record, this
+    costs milliseconds even for large reports.
+    """
+    size = report.stat().st_size
+    with open(report, "rb") as handle:
+        if handle.read(4) != _SIGNATURE:
+            return False
+        offset = 4
+        while offset + 4 <= size:
+            handle.seek(offset)
+            (length,) = struct.unpack("<I", handle.read(4))
+            offset += 4 + length
+    if offset != size:
+        raise InputError(
+            f"the report is truncated ({size:,} bytes; its last record needs {offset:,})",
+            path, _RERUN)
+    return True
+
+
+def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: float) -> dict:
+    """Run the reader on ``report`` in a child process; its JSON document, or InputError."""
+    try:
+        done = subprocess.run([*command, str(report)], capture_output=True, timeout=timeout_s,
+                              env=_worker_env())
+    except subprocess.TimeoutExpired:
+        raise InputError(f"the ncu_report reader took more than {timeout_s:.0f} s", path,
+                         "the report may be corrupt; " + _RERUN + ", or export it to CSV") from None
+    stderr = done.stderr.decode("utf-8", errors="replace").strip()
+    if done.returncode < 0:
+        raise InputError(f"the report is truncated or corrupt (the ncu_report reader crashed "
+                         f"with {_signal_name(-done.returncode)})", path, _RERUN)
+    if done.returncode == EXIT_NO_NCU_REPORT:
+        raise InputError(f"cannot load the ncu_report package ({_last_line(stderr)})", path,
+                         "reinstall it: pip install --force-reinstall ncu-report")
+    if done.returncode != 0:
+        raise InputError(f"the ncu_report reader failed on it ({_last_line(stderr)})", path,
+                         "the report is probably corrupt; " + _RERUN)
+    if "Can't parse message" in stderr:  # protobuf skipped a damaged record and went on
+        raise InputError(f"the report is corrupt (ncu_report: {_last_line(stderr)})", path, _RERUN)
+    try:
+        document = json.loads(done.stdout)
+        if not isinstance(document, dict):
+            raise ValueError("not a JSON object")
+        document["columns"], document["units"], document["kernels"]  # noqa: B018
+    except (ValueError, KeyError) as err:
+        raise InputError(f"the ncu_report reader gave unreadable output ({_one_line(err)})", path,
+                         "the report is probably corrupt; " + _RERUN) from None
+    return document
+
+
+def _worker_env() -> dict[str, str]:
+    # The child must import this rooftui even when it runs from a source checkout.
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def _to_raw_report(document: dict, path: Path, has_signature: bool) -> RawReport:
+    rows = document["kernels"]
+    if not rows:
+        if has_signature:
+            raise InputError("the report holds no profiled kernels", path,
+                             "check ncu's filters (-k, --launch-count, --profile-from-start) "
+                             "and re-run it")
+        raise InputError("not an Nsight Compute report (no kernels could be read from it)", path,
+                         "pass an .ncu-rep written by `ncu -o`, or its CSV export")
+    kernels = pd.DataFrame({
+        "ncu_id": np.array([r["ncu_id"] for r in rows], dtype=np.int64),
+        "kernel_name": [r["kernel_name"] for r in rows],
+        "process_id": np.full(len(rows), np.nan),  # ncu_report does not expose it
+        "device_index": _integers([r["device_index"] for r in rows]),
+        "device": [r["device"] for r in rows],
+        "cc": [r["cc"] for r in rows],
+        "grid": [r["grid"] for r in rows],
+        "block": [r["block"] for r in rows],
+        "stream": _integers([r["stream"] for r in rows]),
+        "nvtx": [" > ".join(r["nvtx"]) for r in rows],
+    })
+
+    notes: list[str] = []
+    columns, unit_of = document["columns"], document["units"]
+    # Rows written before a metric first appeared are shorter; None becomes NaN.
+    padding = [[None] * (len(columns) - len(r["values"])) for r in rows]
+    values = np.array([r["values"] + pad for r, pad in zip(rows, padding)], dtype=np.float64)
+    values = values.reshape(len(rows), len(columns))
+    metrics = {}
+    for j, (name, unit) in enumerate(zip(columns, unit_of)):
+        f = units.factor(unit)
+        if f is None:
+            notes.append(f"{name}: unknown unit {unit!r}, values taken as stored")
+            f = 1.0
+        metrics[name] = values[:, j] * f if f != 1.0 else values[:, j]
+    kernels = pd.concat([kernels, pd.DataFrame(metrics)], axis=1)
+    return RawReport(str(path), "ncu-rep", kernels, True, notes)
+
+
+def _integers(values: list) -> np.ndarray | pd.arrays.IntegerArray:
+    if any(v is None for v in values):
+        return pd.array(values, dtype="Int64")
+    return np.array(values, dtype=np.int64)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "no message"
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

@@ -1,0 +1,297 @@
+"""Reading .ncu-rep reports: the same launches and numbers as ncu's own CSV export.
+
+Each report is checked against ``ncu --import REPORT --csv --page raw --print-units
+base`` of the same file (sample_data/make/make_samples.sh,
+tests/ingest/data/make_nested_nvtx.sh). Bad reports must give one InputError line
+and never take the process down.
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rooftui.errors import InputError
+from rooftui.ingest import ncu_rep
+from rooftui.ingest.ncu_rep import read_ncu_rep
+from rooftui.ingest.report import IDENTITY_COLUMNS, is_relevant_metric
+from rooftui.ingest.units import factor, to_base
+
+ROOT = Path(__file__).resolve().parents[2]
+KNOWN = ROOT / "sample_data" / "known_answer"
+DEEPCAM = ROOT / "sample_data" / "deepcam"
+DATA = Path(__file__).resolve().parent / "data"
+DISPLAY_NAME = "device__attribute_display_name"
+NVTX_COLUMN = "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg"
+
+
+def read_csv_export(path: Path) -> tuple[pd.DataFrame, pd.Series]:
+    """ncu's raw CSV (base units) and its units row."""
+    frame = pd.read_csv(path, skiprows=[1], thousands=",", dtype={"CC": str})
+    units_row = pd.read_csv(path, nrows=1).iloc[0].fillna("")
+    return frame, units_row
+
+
+def csv_nvtx(cell: object) -> str:
+    """ncu's push/pop cell (`1567  "<default domain>:forward:none:..."  ...`) -> "forward"."""
+    if not isinstance(cell, str):
+        return ""
+    return " > ".join(entry.split(":")[1] for entry in re.findall(r'"([^"]+)"', cell))
+
+
+def assert_same_launches(ours: pd.DataFrame, csv: pd.DataFrame, *, names: bool = True) -> None:
+    assert list(ours["ncu_id"]) == list(csv["ID"])
+    if names:
+        assert list(ours["kernel_name"]) == list(csv["Kernel Name"])
+    assert list(ours["device_index"]) == list(csv["Device"])
+    assert list(ours["cc"]) == list(csv["CC"])
+    assert list(ours["grid"]) == list(csv["Grid Size"])
+    assert list(ours["block"]) == list(csv["Block Size"])
+    assert list(ours["stream"]) == list(csv["Stream"])
+    assert list(ours["device"]) == list(csv[DISPLAY_NAME])
+    expected_nvtx = csv[NVTX_COLUMN].map(csv_nvtx) if NVTX_COLUMN in csv else ""
+    assert list(ours["nvtx"]) == list(pd.Series(expected_nvtx, index=csv.index))
+
+
+def assert_same_metrics(ours: pd.DataFrame, csv: pd.DataFrame, units_row: pd.Series) -> None:
+    """Every kept metric equals the CSV's, to the digits the CSV prints.
+
+    The CSV prints whole numbers (counts, bytes, ns, cycles) exactly and other
+    values with 2 decimals: whole-number columns must match exactly, the others
+    within half a unit of the last printed digit.
+    """
+    kept = [c for c in csv.columns if is_relevant_metric(c) and c != DISPLAY_NAME]
+    assert sorted(kept) == sorted(c for c in ours.columns if c not in IDENTITY_COLUMNS)
+    whole_columns = 0
+    for name in kept:
+        unit = units_row[name]
+        assert factor(unit) == 1.0, (name, unit)  # a base-unit export
+        expected = np.array([to_base(float(v), unit) for v in csv[name]])
+        got = ours[name].to_numpy()
+        if np.all(expected == np.round(expected)):
+            whole_columns += 1
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+        else:
+            np.testing.assert_allclose(got, expected, rtol=1e-9, atol=0.005 + 1e-9, err_msg=name)
+    assert whole_columns >= len(kept) // 2  # the exact comparison is the common case
+
+
+@pytest.fixture(scope="module")
+def known_answer():
+    return read_ncu_rep(KNOWN / "known_answer.ncu-rep")
+
+
+@pytest.fixture(scope="module")
+def deepcam_amp():
+    return read_ncu_rep(DEEPCAM / "deepcam_amp.ncu-rep.xz")
+
+
+def test_known_answer_report_lists_the_same_launches_as_ncus_csv(known_answer):
+    report = known_answer
+    csv, _ = read_csv_export(KNOWN / "known_answer.raw-base.csv")
+    assert report.format == "ncu-rep" and report.exact
+    assert list(report.kernels.columns[: len(IDENTITY_COLUMNS)]) == list(IDENTITY_COLUMNS)
+    assert len(report.kernels) == 14
+    assert_same_launches(report.kernels, csv)
+    assert report.kernels["cc"].iloc[0] == "9.0"
+    assert report.kernels["process_id"].isna().all()  # ncu_report does not expose it
+
+
+def test_known_answer_report_metrics_equal_the_base_unit_csv(known_answer):
+    csv, units_row = read_csv_export(KNOWN / "known_answer.raw-base.csv")
+    assert_same_metrics(known_answer.kernels, csv, units_row)
+
+
+def test_wmma_gemm_fp16_tensor_ops_are_exactly_2mnk(known_answer):
+    kernels = known_answer.kernels
+    gemm = kernels[kernels["ncu_id"] == 9].iloc[0]
+    assert gemm["kernel_name"].startswith("wmma_gemm(")
+    assert gemm["sm__ops_path_tensor_src_fp16.sum"] == 2 * 4096**3 == 137438953472
+
+
+def test_times_stay_in_nanoseconds_and_rates_per_second(known_answer):
+    kernels = known_answer.kernels
+    daxpy = kernels.iloc[0]
+    assert daxpy["gpu__time_duration.sum"] == 91360  # ns, as ncu stores it
+    clock = daxpy["sm__cycles_elapsed.avg.per_second"]  # hz
+    assert 1e8 < clock < 3e9
+
+
+def test_deepcam_amp_xz_report_loads_with_its_nvtx_phases(deepcam_amp):
+    kernels = deepcam_amp.kernels
+    with lzma.open(DEEPCAM / "deepcam_amp.raw-base.csv.xz", "rt") as handle:
+        csv = pd.read_csv(handle, skiprows=[1], thousands=",", dtype={"CC": str})
+    assert len(kernels) == len(csv) == 179
+    expected_counts = csv[NVTX_COLUMN].map(csv_nvtx).value_counts().to_dict()
+    assert expected_counts == {"": 88, "forward": 76, "optimizer": 13, "backward": 2}
+    assert kernels["nvtx"].value_counts().to_dict() == expected_counts
+    assert_same_launches(kernels, csv, names=False)
+    with lzma.open(DEEPCAM / "deepcam_amp.raw-base.csv.xz", "rt") as handle:
+        units_row = pd.read_csv(handle, nrows=1).iloc[0].fillna("")
+    assert_same_metrics(kernels, csv, units_row)
+
+
+def test_deepcam_kernel_names_differ_from_the_csv_only_by_ncus_shortening(deepcam_amp):
+    """ncu's CSV drops namespaces and literal casts from deep C++ names.
+
+    ``void at::native::k<(int)8, ...>`` in the report reads ``void at::k<8, ...>``
+    in the CSV; removing every namespace qualifier and cast makes them equal.
+    """
+    kernels = deepcam_amp.kernels
+    with lzma.open(DEEPCAM / "deepcam_amp.raw-base.csv.xz", "rt") as handle:
+        csv = pd.read_csv(handle, skiprows=[1], usecols=["ID", "Kernel Name"])
+
+    def bare(name: str) -> str:
+        name = re.sub(r"\((?:unsigned |signed )?[\w:]+\)(?=-?\d)", "", name)
+        return re.sub(r"(?:\w+|<unnamed>)::", "", name)
+
+    ours, theirs = list(kernels["kernel_name"]), list(csv["Kernel Name"])
+    assert [bare(n) for n in ours] == [bare(n) for n in theirs]
+    assert sum(a == b for a, b in zip(ours, theirs)) == 38  # the rest are shortened by ncu
+
+
+def test_nested_nvtx_ranges_read_outermost_first_across_domains():
+    report = read_ncu_rep(DATA / "nested_nvtx.ncu-rep.xz")
+    with lzma.open(DATA / "nested_nvtx.raw-base.csv.xz", "rt") as handle:
+        csv = pd.read_csv(handle, skiprows=[1], thousands=",", dtype={"CC": str})
+    kernels = report.kernels
+    assert list(kernels["nvtx"]) == [
+        "", "outer", "outer > inner", "outer > inner > dr", "outer > inner > third > dr"]
+    assert list(kernels["stream"]) == [7, 7, 13, 7, 7]
+    assert kernels["grid"].iloc[1] == "(2, 3, 4)" and kernels["block"].iloc[1] == "(32, 2, 1)"
+    assert_same_launches(kernels, csv)
+
+
+def test_decompressed_copy_is_deleted_after_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    read_ncu_rep(DATA / "nested_nvtx.ncu-rep.xz")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_decompressed_copy_is_deleted_when_the_report_is_bad(tmp_path, monkeypatch):
+    half = tmp_path / "half.ncu-rep.xz"
+    data = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    half.write_bytes(lzma.compress(data[: len(data) // 2]))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    with pytest.raises(InputError, match="truncated"):
+        read_ncu_rep(half)
+    assert list(scratch.iterdir()) == []
+
+
+def test_truncated_report_is_refused_not_half_read(tmp_path):
+    # ncu_report itself loads this half without complaint, with 5 of the 14 kernels.
+    half = tmp_path / "half.ncu-rep"
+    data = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    half.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InputError) as caught:
+        read_ncu_rep(half)
+    message = str(caught.value)
+    assert message.startswith(f"{half}: the report is truncated")
+    assert "re-run ncu" in message and "\n" not in message
+
+
+def test_truncated_xz_stream_is_an_input_error(tmp_path):
+    cut = tmp_path / "cut.ncu-rep.xz"
+    data = (DATA / "nested_nvtx.ncu-rep.xz").read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InputError, match="decompressing it .* failed"):
+        read_ncu_rep(cut)
+
+
+def test_random_bytes_are_not_a_report(tmp_path):
+    noise = tmp_path / "noise.ncu-rep"
+    noise.write_bytes(np.random.default_rng(7).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes())
+    with pytest.raises(InputError, match="not an Nsight Compute report"):
+        read_ncu_rep(noise)
+
+
+def test_empty_report_is_an_input_error(tmp_path):
+    empty = tmp_path / "empty.ncu-rep"
+    empty.touch()
+    with pytest.raises(InputError, match="empty"):
+        read_ncu_rep(empty)
+
+
+def test_report_with_only_a_header_holds_no_kernels(tmp_path):
+    header_only = tmp_path / "header.ncu-rep"
+    header_only.write_bytes((KNOWN / "known_answer.ncu-rep").read_bytes()[:149])  # 2 records
+    with pytest.raises(InputError, match="holds no profiled kernels"):
+        read_ncu_rep(header_only)
+
+
+def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
+    report = tmp_path / "r.ncu-rep"
+    report.write_bytes(b"NVR\0")
+    return ncu_rep._run_worker([sys.executable, "-c", code], report, report, timeout_s)
+
+
+def test_parent_survives_a_reader_that_segfaults(tmp_path):
+    crash = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
+    with pytest.raises(InputError, match=r"crashed with SIGSEGV\) — re-copy"):
+        _run_fake_worker(tmp_path, crash)
+
+
+def test_reader_that_hangs_is_stopped(tmp_path):
+    with pytest.raises(InputError, match="took more than 1 s"):
+        _run_fake_worker(tmp_path, "import time; time.sleep(30)", timeout_s=1)
+
+
+def test_reader_garbage_output_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="unreadable output"):
+        _run_fake_worker(tmp_path, "print('{\"columns\": [')")
+
+
+def test_reader_skipping_a_damaged_record_is_an_input_error(tmp_path):
+    code = ("import sys; print('{\"columns\": [], \"units\": [], \"kernels\": []}'); "
+            "sys.stderr.write('[libprotobuf ERROR] Can\\'t parse message of type "
+            "\"NV.Profiler.Messages.ProfileResult\" because it is missing required fields')")
+    with pytest.raises(InputError, match="the report is corrupt"):
+        _run_fake_worker(tmp_path, code)
+
+
+def test_reader_exception_becomes_one_line(tmp_path):
+    missing = tmp_path / "gone.ncu-rep"
+    with pytest.raises(InputError) as caught:
+        ncu_rep._run_worker(ncu_rep.WORKER, missing, missing, 60)
+    assert "the ncu_report reader failed on it (FileNotFoundError" in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_worker_filters_metrics_before_the_pipe():
+    done = subprocess.run([*ncu_rep.WORKER, str(KNOWN / "known_answer.ncu-rep")],
+                          capture_output=True, env=ncu_rep._worker_env(), check=True)
+    document = json.loads(done.stdout)
+    assert document["columns"] and all(is_relevant_metric(c) for c in document["columns"])
+    assert len(done.stdout) < 60_000  # 14 kernels x 81 metrics, not 530 metrics each
+
+
+def test_summary_cli_exits_2_with_one_line_on_a_truncated_report(tmp_path):
+    pytest.importorskip("rooftui.cli.summary")
+    half = tmp_path / "half.ncu-rep"
+    data = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    half.write_bytes(data[: len(data) // 2])
+    done = subprocess.run([sys.executable, "-m", "rooftui", "summary", str(half)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "truncated" in done.stderr
+
+
+def test_ncu_report_missing_is_explained(tmp_path, monkeypatch):
+    report = tmp_path / "a.ncu-rep"
+    report.write_bytes(b"NVR\0")
+    real_find_spec = ncu_rep.importlib.util.find_spec
+    monkeypatch.setattr(ncu_rep.importlib.util, "find_spec",
+                        lambda name: None if name == "ncu_report" else real_find_spec(name))
+    with pytest.raises(InputError, match="pip install ncu-report"):
+        read_ncu_rep(report)
