@@ -15,6 +15,7 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
 rooftui() { python3 -m rooftui "$@"; }
 log() { echo "[gpu_check $(date +%T)] $*"; }
 now() { date +%s.%N; }
+passes_each() { sed -nE 's/.* - ([0-9]+) pass(es)?$/\1/p'; }
 minus() { awk -v e="$1" -v s="$2" 'BEGIN { printf "%.1f", e - s }'; }
 # A background job of a script starts with SIGINT ignored; undo that, as a terminal would have it.
 with_sigint=(python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])')
@@ -31,8 +32,8 @@ log "1. passes per metric set"
 nvcc -O2 -arch=sm_90 -o "$work/pass_probe" tests/profile/pass_probe.cu || exit 1
 python3 tests/profile/pass_variants.py 9.0 > "$work/variants.tsv"
 while IFS=$'\t' read -r label names; do
-  passes=$(ncu --clock-control none --metrics "$names" "$work/pass_probe" 1 0 2>&1 \
-           | sed -n 's/.* - \([0-9]*\) passes*$/\1/p' | head -1)
+  passes=$(ncu --clock-control none --metrics "$names" "$work/pass_probe" 1 0 < /dev/null 2>&1 \
+           | passes_each | head -1)
   count=$(echo "$names" | tr ',' '\n' | wc -l)
   printf 'probe %s\t%s\t%s\t1\t\n' "$label" "$count" "${passes:-?}" | tee -a "$table"
 done < "$work/variants.tsv"
@@ -40,7 +41,7 @@ done < "$work/variants.tsv"
 log "2a. a failing command: raw ncu, then rooftui profile (expect exit 3)"
 ncu --clock-control none --metrics gpu__time_duration.sum "$work/pass_probe" 1 3 2>&1 | tail -3
 echo "ncu exit code: ${PIPESTATUS[0]}"
-rooftui profile -o "$work/exit3" -- "$work/pass_probe" 1 3 > /dev/null 2> "$work/exit3.err"
+rooftui profile -o "$work/exit3" -- "$work/pass_probe" 1 3 < /dev/null > /dev/null 2> "$work/exit3.err"
 echo "rooftui profile exit code: $?"; grep -v '^==' "$work/exit3.err"; tail -3 "$work/exit3.ncu.log"
 
 log "2b. Ctrl-C to the whole process group (as a terminal does) after 8 s"
@@ -57,7 +58,7 @@ ls -la "$work"/interrupted*
 
 log "3a. rooftui profile, deepcam amp step"
 s=$(now)
-rooftui profile --profile-from-start off -o "$work/deepcam_amp_rooftui" -- "${step[@]}" \
+timeout -s INT 180 python3 -m rooftui profile --profile-from-start off -o "$work/deepcam_amp_rooftui" -- "${step[@]}" \
   > "$out/deepcam_amp_rooftui.summary.txt" 2> "$out/deepcam_amp_rooftui.err"
 rc=$?; e=$(now)
 echo "rooftui profile exit code: $rc"; grep -v '^==PROF== Profiling' "$out/deepcam_amp_rooftui.err" | tail -8
@@ -72,8 +73,8 @@ cp "$work/deepcam_amp_rooftui.ncu.log" "$out/"
 xz -1 -T0 -c "$work/deepcam_amp_rooftui.ncu-rep" > "$out/deepcam_amp_rooftui.ncu-rep.xz"
 ncu --import "$work/deepcam_amp_rooftui.ncu-rep" --csv --page raw --print-units base \
   | xz -9 > "$out/deepcam_amp_rooftui.raw-base.csv.xz"
-n=$(grep -c ' passes*$' "$out/deepcam_amp_rooftui.ncu.log")
-p=$(sed -n 's/.* - \([0-9]*\) passes*$/\1/p' "$out/deepcam_amp_rooftui.ncu.log" | sort -u | paste -sd/)
+n=$(passes_each < "$out/deepcam_amp_rooftui.ncu.log" | wc -l)
+p=$(passes_each < "$out/deepcam_amp_rooftui.ncu.log" | sort -u | paste -sd/)
 m=$(rooftui metrics | tr ',' '\n' | wc -l)
 printf 'deepcam amp: rooftui profile\t%s\t%s\t%s\t%s\n' "$m" "$p" "$n" "$(minus "$e" "$s")" | tee -a "$table"
 
@@ -84,8 +85,8 @@ timeout 200 ncu --set roofline --nvtx --clock-control none --target-processes al
   > "$out/deepcam_amp_roofline.ncu.log" 2>&1
 rc=$?; e=$(now)
 echo "ncu --set roofline exit code: $rc"
-n=$(grep -c ' passes*$' "$out/deepcam_amp_roofline.ncu.log")
-p=$(sed -n 's/.* - \([0-9]*\) passes*$/\1/p' "$out/deepcam_amp_roofline.ncu.log" | sort -u | paste -sd/)
+n=$(passes_each < "$out/deepcam_amp_roofline.ncu.log" | wc -l)
+p=$(passes_each < "$out/deepcam_amp_roofline.ncu.log" | sort -u | paste -sd/)
 printf 'deepcam amp: ncu --set roofline\tset\t%s\t%s\t%s\n' "$p" "$n" "$(minus "$e" "$s")" | tee -a "$table"
 ls -la "$out"
 log "done"
