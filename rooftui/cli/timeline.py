@@ -24,6 +24,8 @@ def timeline(trace: str, output_format: str, tui: bool) -> None:
     from torch.profiler)."""
     from rooftui.timeline import analyze_trace
 
+    if tui:  # the screen stays blank until the analysis is done: say what is happening
+        click.echo(f"rooftui: reading {trace}…", err=True)
     analysis = analyze_trace(trace)
     if tui:
         from rooftui.views.tui.timeline_screen import run_timeline_app

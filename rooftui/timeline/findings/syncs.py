@@ -35,6 +35,11 @@ SYNC_CALLS = frozenset(
         "cuMemcpyDtoH_v2",
         "cuMemcpyHtoD",
         "cuMemcpyHtoD_v2",
+        # ROCm's names, for Kineto traces from AMD GPUs
+        "hipDeviceSynchronize",
+        "hipStreamSynchronize",
+        "hipEventSynchronize",
+        "hipMemcpy",
     }
 )
 MAX_PLACES = 8
