@@ -184,6 +184,7 @@ class Totals:
     invocations: int
     time_s: float
     flops: float
+    zero_ai_rows: int  # grouped rows count as zero-AI only if every launch was
     zero_ai_invocations: int
     zero_ai_time_s: float
 
@@ -198,6 +199,7 @@ def totals(frame: pd.DataFrame) -> Totals:
         invocations=int(counts.sum()),
         time_s=float(time.sum()),
         flops=float(frame["flops"].sum()),
+        zero_ai_rows=int(zero.sum()),
         zero_ai_invocations=int(counts.to_numpy()[zero].sum()),
         zero_ai_time_s=float(time[zero].sum()),
     )

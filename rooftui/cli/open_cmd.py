@@ -20,9 +20,7 @@ import click
     is_flag=True,
     help="Only ASCII characters, for terminals without Unicode.",
 )
-def open_cmd(
-    reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool
-) -> None:
+def open_cmd(reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
     With no REPORT, opens the bundled sample. Press ? in the app for every key.

@@ -42,9 +42,7 @@ def _size(text: str) -> tuple[int, int]:
     help="Write the filtered, sorted table as CSV (every column, base units).",
 )
 @click.option("--size", default="160x48", show_default=True, help="Terminal size of the SVG.")
-@click.option(
-    "--invocations", is_flag=True, help="One row per invocation instead of per kernel name."
-)
+@click.option("--invocations", is_flag=True, help="One row per invocation instead of per kernel name.")
 @click.option("--name", default="", help="Kernel name substring (or regex with --regex).")
 @click.option("--regex", is_flag=True, help="Treat --name as a regular expression.")
 @click.option(
@@ -58,12 +56,8 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--ai-min", type=float, default=None, help="Lowest AI (FLOP/byte) at --ai-level.")
 @click.option("--ai-max", type=float, default=None, help="Highest AI (FLOP/byte) at --ai-level.")
 @click.option("--bound", default=None, help=f"{' or '.join(BOUND_KINDS)}, or a roof such as HBM.")
-@click.option(
-    "--top", type=click.IntRange(min=1), default=None, help="Keep the N heaviest by time."
-)
-@click.option(
-    "--sort", "sort_column", default="time_s", show_default=True, help="Column to sort by."
-)
+@click.option("--top", type=click.IntRange(min=1), default=None, help="Keep the N heaviest by time.")
+@click.option("--sort", "sort_column", default="time_s", show_default=True, help="Column to sort by.")
 @click.option("--ascending", is_flag=True, help="Sort ascending (default: descending).")
 @click.option("--ascii", "ascii_mode", is_flag=True, help="Only ASCII characters in the SVG.")
 def plot(
@@ -138,26 +132,21 @@ def _check_view(state, view) -> None:
         ("bound", spec.bound, [*BOUND_KINDS, *bounds]),
     ):
         if value is not None and value not in present:
-            raise InputError(
-                f"no {what} {value!r} in this run; present: {', '.join(present) or 'none'}"
-            )
+            raise InputError(f"no {what} {value!r} in this run; present: {', '.join(present) or 'none'}")
     sortable = [c.key for c in COLUMNS]
     if view["sort_column"] not in sortable:
-        raise InputError(
-            f"cannot sort by {view['sort_column']!r}; use one of {', '.join(sortable)}"
-        )
+        raise InputError(f"cannot sort by {view['sort_column']!r}; use one of {', '.join(sortable)}")
 
 
 def _rows_without_ui(reports, ceilings, view):
     from rooftui.analysis import load_run
-    from rooftui.analysis.grouping import group_by_name
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
     if not reports:
         from rooftui.sample import sample_paths
 
         reports = sample_paths()
-    state = ViewState(LoadedRun.from_run(load_run(list(reports), ceilings=ceilings), group_by_name))
+    state = ViewState(LoadedRun.from_run(load_run(list(reports), ceilings=ceilings)))
     _check_view(state, view)
     for key, value in view.items():
         setattr(state, key, value)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from pathlib import Path
 
 import pytest
 
 from rooftui.views.tui.app import RooftuiApp, make_app
-from tests.tui import synthetic
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -24,8 +24,7 @@ def pytest_pyfunc_call(pyfuncitem):
 def screen_text(app: RooftuiApp) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     return "\n".join(
-        "".join(segment.text for segment in strip)
-        for strip in app.screen._compositor.render_strips()
+        "".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()
     )
 
 
@@ -36,24 +35,23 @@ async def loaded(pilot) -> None:
     await pilot.pause()
 
 
+REPO = Path(__file__).resolve().parents[2]
+# The mixed-precision DeepCAM-like training step: 179 launches of 73 kernels, with
+# forward/backward/optimizer phases, Tensor Core and zero-AI kernels.
+SAMPLE = REPO / "sample_data" / "deepcam" / "deepcam_amp.raw.csv.xz"
+TRACE = REPO / "sample_data" / "timeline" / "naive.json.gz"
+
+
+@pytest.fixture(scope="session")
+def sample_run():
+    from rooftui.analysis import load_run
+
+    return load_run([SAMPLE])
+
+
 @pytest.fixture
-def synthetic_app():
+def sample_app():
     def build(**options) -> RooftuiApp:
-        return make_app(run=synthetic.synthetic_run(2), **options)
+        return make_app([SAMPLE], **options)
 
     return build
-
-
-@pytest.fixture(autouse=True)
-def grouping_until_core_lands(monkeypatch):
-    """Until rooftui.analysis.grouping exists, group with the synthetic stand-in."""
-    import importlib
-    import sys
-    import types
-
-    try:
-        importlib.import_module("rooftui.analysis.grouping")
-    except ModuleNotFoundError:
-        module = types.ModuleType("rooftui.analysis.grouping")
-        module.group_by_name = synthetic.group_by_name
-        monkeypatch.setitem(sys.modules, "rooftui.analysis.grouping", module)

@@ -1,10 +1,7 @@
 """A small kernel table with exactly the contract's columns, for unit tests of the
-pure helpers (filters, roofline geometry) where exact numbers are easiest to see.
-"""
+pure filtering helpers, where exact numbers are easiest to see by hand."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -33,13 +30,6 @@ KERNELS = [
     ("memset_zero", "none", "optimizer", 1.0e-3, 0.0, (0.0, 4.0e9, 4.0e9)),
     ("sgemv", "fp32", "backward", 3.0e-3, 4.0e9, (1.6e10, 8.0e9, 8.0e9)),
 ]
-
-
-@dataclass
-class SyntheticRun:
-    kernels: pd.DataFrame
-    ceilings: CeilingSet = CEILINGS
-    notes: list[str] = field(default_factory=list)
 
 
 def _roof(ceilings: CeilingSet, pipeline: str, level: str, ai: float) -> float:
@@ -94,29 +84,10 @@ def kernel_table(repeat: int = 2) -> pd.DataFrame:
             if flops:
                 binding = max(LEVELS, key=lambda lv: fractions[lv])
                 row["bound"] = (
-                    LEVEL_LABELS[binding]
-                    if bounds[binding] == "memory"
-                    else PIPELINE_LABELS[pipeline]
+                    LEVEL_LABELS[binding] if bounds[binding] == "memory" else PIPELINE_LABELS[pipeline]
                 )
                 row["roof_fraction"] = fractions[binding]
             else:
                 row["bound"], row["roof_fraction"] = "none", np.nan
             rows.append(row)
     return pd.DataFrame(rows)
-
-
-def synthetic_run(repeat: int = 2) -> SyntheticRun:
-    return SyntheticRun(kernels=kernel_table(repeat))
-
-
-def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
-    """Stand-in for rooftui.analysis.grouping.group_by_name until it lands: first row per
-    name with summed time and work, plus count and time_mean_s."""
-    summed = ["time_s", "flops", *FLOP_COLUMNS, *(f"bytes_{lv}" for lv in LEVELS)]
-    first = kernels.groupby("name", sort=False).first()
-    sums = kernels.groupby("name", sort=False)[summed].sum()
-    out = first.assign(**{c: sums[c] for c in summed})
-    out["count"] = kernels.groupby("name", sort=False).size()
-    out["time_mean_s"] = out["time_s"] / out["count"]
-    out["flop_rate"] = out["flops"] / out["time_s"]
-    return out.reset_index()

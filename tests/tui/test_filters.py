@@ -117,7 +117,7 @@ def test_sort_puts_missing_ai_last_in_both_directions(table):
 
 def test_totals_count_invocations_time_and_zero_ai_share(table):
     t = totals(table)
-    assert (t.rows, t.invocations, t.zero_ai_invocations) == (10, 10, 2)
+    assert (t.rows, t.invocations, t.zero_ai_rows, t.zero_ai_invocations) == (10, 10, 2, 2)
     assert t.time_s == pytest.approx(3 * 15e-3)
     assert t.zero_ai_time_s == pytest.approx(3e-3)
 

@@ -90,8 +90,6 @@ class RooftuiApp(App[None]):
     @work(thread=True, exclusive=True, group="load")
     def load(self) -> None:
         """Read the reports (or take the preloaded run) and prepare both row views."""
-        from rooftui.analysis.grouping import group_by_name
-
         try:
             run = self.preloaded
             if run is None:
@@ -100,9 +98,9 @@ class RooftuiApp(App[None]):
                 run = load_run(
                     self.paths or _sample_paths(),
                     ceilings=self.ceilings_path,
-                    progress=lambda done, total: self.post_message(LoadProgress(done, total)),
+                    progress=lambda done, total, _what: self.post_message(LoadProgress(done, total)),
                 )
-            loaded = LoadedRun.from_run(run, group_by_name)
+            loaded = LoadedRun.from_run(run)
         except RooftuiError as err:
             self.post_message(LoadFailed(err))
             return
@@ -176,7 +174,7 @@ def make_app(
     trace: str | Path | None = None,
 ) -> RooftuiApp:
     """The explorer for ``paths`` (the bundled sample when empty), or for an
-    already-loaded ``run`` (anything with ``.kernels``, ``.ceilings``, ``.notes``).
+    already-loaded ``run`` (a ``rooftui.analysis.Run``).
 
     ``NO_COLOR`` in the environment is honoured by Textual itself; ``ascii_mode``
     also keeps every character ASCII for terminals without Unicode. ``trace``, a

@@ -63,6 +63,4 @@ def ascii_safe(text: str) -> str:
     return text.translate(_ASCII)
 
 
-_ASCII = str.maketrans(
-    {"µ": "u", "–": "-", "—": "-", "·": "|", "×": "x", "…": "~", "▲": "^", "▼": "v"}
-)
+_ASCII = str.maketrans({"µ": "u", "–": "-", "—": "-", "·": "|", "×": "x", "…": "~", "▲": "^", "▼": "v"})

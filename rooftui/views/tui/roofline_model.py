@@ -84,9 +84,7 @@ def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str
         names = " · ".join(PIPELINE_LABELS.get(c.precision, c.name) for c in group)
         methods = "/".join(sorted({method_word(c.method) for c in group}))
         unit = group[0].unit
-        roofs.append(
-            ("+".join(c.precision for c in group), value, f"{names} {si(value, unit)} ({methods})")
-        )
+        roofs.append(("+".join(c.precision for c in group), value, f"{names} {si(value, unit)} ({methods})"))
     return roofs
 
 
@@ -100,10 +98,12 @@ def _merge_per_cell(xs, ys, x_range, y_range, cells) -> tuple[np.ndarray, np.nda
     cols, rows = cells
     ix = np.floor((xs - x_range[0]) / (x_range[1] - x_range[0]) * cols)
     iy = np.floor((ys - y_range[0]) / (y_range[1] - y_range[0]) * rows)
-    occupied = np.unique(np.stack([ix, iy], axis=1), axis=0)
+    # One integer per cell: np.unique on a 1-D int array is much faster than on pairs.
+    occupied = np.unique(ix.astype(np.int64) * (rows + 2) + iy.astype(np.int64))
+    cx, cy = np.divmod(occupied, rows + 2)
     return (
-        x_range[0] + (occupied[:, 0] + 0.5) / cols * (x_range[1] - x_range[0]),
-        y_range[0] + (occupied[:, 1] + 0.5) / rows * (y_range[1] - y_range[0]),
+        x_range[0] + (cx + 0.5) / cols * (x_range[1] - x_range[0]),
+        y_range[0] + (cy + 0.5) / rows * (y_range[1] - y_range[0]),
     )
 
 

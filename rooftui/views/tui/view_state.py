@@ -11,9 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from rooftui.analysis.filters import KernelFilter, Totals, apply_filter, sort_rows, totals
+from rooftui.analysis.filters import (
+    KernelFilter,
+    Totals,
+    filter_positions,
+    sort_keys,
+    sort_positions,
+    totals,
+)
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 
@@ -37,21 +45,28 @@ class LoadedRun:
     source: Any  # what load_run returned, for screens that want more (timeline)
 
     @classmethod
-    def from_run(cls, run: Any, group_by_name) -> LoadedRun:
-        """Prepare ``run`` (anything with .kernels, .ceilings, .notes) once, off the UI thread."""
-        kernels = run.kernels
-        # Stable row labels: the invocation id, or the kernel name when grouped.
-        invocations = kernels.set_index(kernels["id"].to_numpy(), drop=False)
-        grouped = group_by_name(kernels)
-        grouped = grouped.set_index(grouped["name"].to_numpy(), drop=False)
+    def from_run(cls, run: Any) -> LoadedRun:
+        """Prepare ``run`` (a ``rooftui.analysis.Run``) once, off the UI thread."""
+        from rooftui.analysis import grouped_kernels
+
+        kernels = run.kernels.reset_index(drop=True)
+        # Row labels are positions in these frames: the table keeps its cursor
+        # on a kernel across sorts and filters by label.
+        grouped = grouped_kernels(run).reset_index(drop=True)
         total = float(kernels["time_s"].sum())
         return cls(
-            invocations=with_display_columns(invocations, total),
+            invocations=with_display_columns(kernels, total),
             grouped=with_display_columns(grouped, total),
             ceilings=run.ceilings,
-            notes=list(getattr(run, "notes", [])),
+            notes=list(run.notes),
             source=run,
         )
+
+
+# What the roofline and the totals read: taking a few columns of 100k rows is
+# much cheaper than taking every column.
+PLOT_COLUMNS = ["name", "time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
+TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai"]
 
 
 @dataclass
@@ -63,18 +78,35 @@ class ViewState:
     sort_descending: bool = True
     levels: list[str] = field(default_factory=lambda: list(LEVELS))
     hidden_pipelines: set[str] = field(default_factory=set)
+    # Per (grouped, column): sort keys and factorized names, computed once.
+    _cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def all_rows(self) -> pd.DataFrame:
         return self.run.grouped if self.grouped else self.run.invocations
 
-    def rows(self) -> pd.DataFrame:
-        """The filtered rows, in the chosen order."""
-        kept = apply_filter(self.all_rows, self.spec)
-        return sort_rows(kept, self.sort_column, self.sort_descending)
+    def _cached(self, what: str, column: str, make):
+        key = (self.grouped, what, column)
+        if key not in self._cache:
+            self._cache[key] = make(self.all_rows[column])
+        return self._cache[key]
 
-    def totals(self, rows: pd.DataFrame) -> Totals:
-        return totals(rows)
+    def positions(self) -> np.ndarray:
+        """Positions in ``all_rows`` of the filtered rows, in the chosen order."""
+        names = self._cached("factorized", "name", pd.factorize)
+        kept = filter_positions(self.all_rows, self.spec, names)
+        keys = self._cached("sort keys", self.sort_column, sort_keys)
+        return sort_positions(keys, kept, self.sort_descending)
+
+    def rows(self, positions: np.ndarray | None = None) -> pd.DataFrame:
+        """The filtered rows in the chosen order, every column."""
+        return self.all_rows.iloc[self.positions() if positions is None else positions]
+
+    def plot_rows(self, positions: np.ndarray) -> pd.DataFrame:
+        return self.all_rows[PLOT_COLUMNS].iloc[positions]
+
+    def totals(self, positions: np.ndarray) -> Totals:
+        return totals(self.all_rows[TOTAL_COLUMNS].iloc[positions])
 
     def present_pipelines(self) -> list[str]:
         """Floating-point pipelines some kernel of the run uses, in display order."""
@@ -93,9 +125,8 @@ class ViewState:
     def choices(self) -> tuple[list[str], list[str], list[str]]:
         """Pipelines, phases and bound values present, for the filter bar."""
         frame = self.run.invocations
-        pipelines = [
-            p for p in (*FLOAT_PIPELINES, "tensor_int8", "none") if p in set(frame["pipeline"])
-        ]
-        phases = sorted(str(p) for p in frame["phase"].dropna().unique())
+        present = set(frame["pipeline"])
+        pipelines = [p for p in (*FLOAT_PIPELINES, "tensor_int8", "none") if p in present]
+        phases = sorted(str(p) for p in frame["phase"].dropna().unique() if str(p))
         bounds = sorted(str(b) for b in frame["bound"].dropna().unique())
         return pipelines, phases, bounds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from textual import on
 from textual.app import ComposeResult
@@ -63,7 +64,7 @@ class ExplorerScreen(Screen):
         super().__init__()
         self.ascii_mode = ascii_mode
         self.state: ViewState | None = None
-        self.rows: pd.DataFrame | None = None
+        self.positions: np.ndarray | None = None  # filtered, sorted rows of state.all_rows
         self.selected: pd.Series | None = None
         self._redraw_timer: Timer | None = None
 
@@ -101,6 +102,13 @@ class ExplorerScreen(Screen):
         self.query_one(FilterBar).set_choices(*self.state.choices())
         self.refresh_rows()
 
+    @property
+    def rows(self) -> pd.DataFrame | None:
+        """The filtered rows in table order, every column (for export)."""
+        if self.state is None or self.positions is None:
+            return None
+        return self.state.rows(self.positions)
+
     def configure(
         self,
         *,
@@ -128,16 +136,20 @@ class ExplorerScreen(Screen):
         """Re-filter and re-sort, keeping the selected kernel if it is still shown."""
         if self.state is None:
             return
-        self.rows = self.state.rows()
+        self.positions = self.state.positions()
         keep = None if self.selected is None else self.selected.name
         self.query_one(KernelTable).show_rows(
-            self.rows, self.state.sort_column, self.state.sort_descending, keep=keep
+            self.state.all_rows,
+            self.positions,
+            self.state.sort_column,
+            self.state.sort_descending,
+            keep=keep,
         )
         self.update_status()
 
     def update_status(self) -> None:
-        state, rows = self.state, self.rows
-        total = state.totals(rows)
+        state = self.state
+        total = state.totals(self.positions)
         run_time = float(state.run.invocations["time_s"].sum())
         share = total.time_s / run_time if run_time else 0.0
         zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
@@ -149,9 +161,9 @@ class ExplorerScreen(Screen):
         )
         unit = "kernels" if state.grouped else "invocations"
         text = (
-            f"{total.rows:,} {unit} · {total.invocations:,} launches · {duration(total.time_s)} "
-            f"({percent(share)}) · zero-AI {total.zero_ai_invocations:,} "
-            f"({percent(zero_share)} time) · by {sorted_by}{arrow}"
+            f"{total.rows:,} {unit}, {total.invocations:,} launches · {duration(total.time_s)} "
+            f"({percent(share)}) · 0-AI: {total.zero_ai_rows:,} ({percent(zero_share)} time)"
+            f" · by {sorted_by}{arrow}"
         )
         if not state.spec.is_empty:
             text += " · filtered"
@@ -159,10 +171,10 @@ class ExplorerScreen(Screen):
 
     def redraw_roofline(self) -> None:
         self._redraw_timer = None
-        if self.state is None or self.rows is None:
+        if self.state is None or self.positions is None:
             return
         self.query_one(RooflinePane).show(
-            self.rows,
+            self.state.plot_rows(self.positions),
             self.state.run.ceilings,
             grouped=self.state.grouped,
             levels=list(self.state.levels),
@@ -178,7 +190,7 @@ class ExplorerScreen(Screen):
             detail.show(message.row, self.state.run.ceilings if self.state else None)
         if self._redraw_timer is not None:
             self._redraw_timer.stop()
-        if self.rows is not None and len(self.rows) > DEBOUNCE_ROWS:
+        if self.positions is not None and len(self.positions) > DEBOUNCE_ROWS:
             self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
         else:
             self.redraw_roofline()
@@ -301,12 +313,11 @@ class ExplorerScreen(Screen):
 
         def save(path: Path | None) -> None:
             if path is not None and self.rows is not None:
-                export_csv(self.rows, path)
-                self.notify(f"saved {len(self.rows):,} rows to {path}")
+                rows = self.rows
+                export_csv(rows, path)
+                self.notify(f"saved {len(rows):,} rows to {path}")
 
-        self.app.push_screen(
-            ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save
-        )
+        self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
 
 
 def export_csv(rows: pd.DataFrame, path: Path) -> None:

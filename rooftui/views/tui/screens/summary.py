@@ -68,9 +68,7 @@ class SummaryScreen(Screen):
 
         kernels = self.state.run.invocations
         with VerticalScroll(id="summary"):
-            yield Static(
-                "Whole run, every invocation (filters do not apply here).", id="summary-scope"
-            )
+            yield Static("Whole run, every invocation (filters do not apply here).", id="summary-scope")
             yield Static(
                 frame_table(
                     "Zero-AI invocations and their share of time (Table III)",
@@ -79,9 +77,7 @@ class SummaryScreen(Screen):
                 )
             )
             yield Static(frame_table("Time per phase", phase_table(kernels), self.ascii_mode))
-            yield Static(
-                frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode)
-            )
+            yield Static(frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode))
             for note in self.state.run.notes:
                 yield Static(f"note: {note}", classes="summary-note")
         yield Footer()

@@ -52,9 +52,7 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
     )
     headers = ("level", "AI", "BW", "roof", "binds", "%roof", "headroom")
     for header in headers:
-        table.add_column(
-            header, justify="left" if header in ("level", "binds") else "right", no_wrap=True
-        )
+        table.add_column(header, justify="left" if header in ("level", "binds") else "right", no_wrap=True)
     rate = _number(row.get("flop_rate"))
     times = "x" if ascii_mode else "×"
     for level in LEVELS:
@@ -124,10 +122,7 @@ def describe(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool = False) -> 
 
         parts.append(Text(f"FP16 note: {FP16_NOTE}", style="italic yellow"))
     parts.append(_pairs_table("work (base units scaled for display)", work, ascii_mode))
-    raw = [
-        (str(key), repr(value) if isinstance(value, str) else str(value))
-        for key, value in row.items()
-    ]
+    raw = [(str(key), repr(value) if isinstance(value, str) else str(value)) for key, value in row.items()]
     parts.append(_pairs_table("raw values (base units: FLOP, byte, second)", raw, ascii_mode))
     return Group(*parts)
 

@@ -48,15 +48,11 @@ class FilterBar(Vertical):
             yield Input(placeholder="kernel name  (/)", id="filter-name", compact=True)
             yield checkbox("regex", id="filter-regex", compact=True)
             yield Select([], prompt="pipeline", id="filter-pipeline", compact=True)
-            yield Select(
-                ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True
-            )
+            yield Select(ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True)
             yield Select([], prompt="phase", id="filter-phase", compact=True)
         with Horizontal(classes="filter-row"):
             yield Select([], prompt="bound", id="filter-bound", compact=True)
-            yield Select(
-                LEVEL_CHOICES, allow_blank=False, value="hbm", id="filter-level", compact=True
-            )
+            yield Select(LEVEL_CHOICES, allow_blank=False, value="hbm", id="filter-level", compact=True)
             yield Input(placeholder="AI min", id="filter-ai-min", compact=True)
             yield Input(placeholder="AI max", id="filter-ai-max", compact=True)
             yield Input(placeholder="top N", id="filter-top", compact=True)

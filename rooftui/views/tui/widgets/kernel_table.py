@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from rich.segment import Segment
 from rich.style import Style
@@ -61,11 +62,13 @@ COLUMNS = (
     Column("roof_fraction", "%roof", 6, percent),
 )
 GAP = 1
+# The name column takes what the other columns leave, within these bounds.
+NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
 
 
-def _fit(text: str, width: int, right: bool) -> str:
+def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
     if len(text) > width:
-        return text[: width - 1] + "…"
+        return text[: width - 1] + ellipsis
     return text.rjust(width) if right else text.ljust(width)
 
 
@@ -119,37 +122,64 @@ class KernelTable(ScrollView, can_focus=True):
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
-        self.frame = pd.DataFrame()
+        self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
+        self.positions = np.empty(0, dtype=np.int64)
         self.sort_column = "time_s"
         self.sort_descending = True
         self._window: tuple[int, int, list[tuple]] = (0, 0, [])
         self._scrolling_width = sum(c.width + GAP for c in COLUMNS[1:])
-        self.virtual_size = Size(COLUMNS[0].width + GAP + self._scrolling_width, 1)
+        self.virtual_size = Size(NAME_MIN_WIDTH + GAP + self._scrolling_width, 1)
 
     # --- what the screen calls -------------------------------------------------
 
     def show_rows(
-        self, frame: pd.DataFrame, sort_column: str, descending: bool, keep: Any = None
+        self,
+        frame: pd.DataFrame,
+        positions: np.ndarray,
+        sort_column: str,
+        descending: bool,
+        keep: Any = None,
     ) -> None:
-        """Show ``frame`` (already filtered and sorted); keep the cursor on ``keep``'s row."""
-        self.frame = frame
+        """Show ``frame.iloc[positions]`` (already filtered and sorted) without copying
+        it; keep the cursor on the row labelled ``keep`` if it is still shown."""
+        self.frame, self.positions = frame, positions
         self.sort_column, self.sort_descending = sort_column, descending
         self._window = (0, 0, [])
-        self.virtual_size = Size(self.virtual_size.width, len(frame) + 1)
+        self._size_virtually()
         row = 0
-        if keep is not None and len(frame):
-            matches = (frame.index == keep).nonzero()[0]
-            row = int(matches[0]) if len(matches) else 0
-        self.set_reactive(KernelTable.cursor_row, min(row, max(0, len(frame) - 1)))
+        if keep is not None and len(positions) and keep in frame.index:
+            location = frame.index.get_loc(keep)
+            if isinstance(location, int):
+                matches = np.flatnonzero(positions == location)
+                row = int(matches[0]) if len(matches) else 0
+        self.set_reactive(KernelTable.cursor_row, min(row, max(0, len(positions) - 1)))
         self._scroll_cursor_into_view()
         self.refresh()
         self.post_message(self.RowHighlighted(self.current_row))
 
     @property
+    def name_width(self) -> int:
+        spare = self.scrollable_content_region.width - self._scrolling_width - GAP
+        return max(NAME_MIN_WIDTH, min(NAME_MAX_WIDTH, spare))
+
+    def _size_virtually(self) -> None:
+        self.virtual_size = Size(self.name_width + GAP + self._scrolling_width, len(self.positions) + 1)
+
+    def on_resize(self) -> None:
+        self._size_virtually()
+
+    def column_offset(self, index: int) -> int:
+        """Where column ``index`` starts on screen, at the current horizontal scroll."""
+        if index == 0:
+            return 0
+        start = sum(c.width + GAP for c in COLUMNS[1:index])
+        return self.name_width + GAP + start - int(self.scroll_x)
+
+    @property
     def current_row(self) -> pd.Series | None:
-        if not len(self.frame):
+        if not len(self.positions):
             return None
-        return self.frame.iloc[self.cursor_row]
+        return self.frame.iloc[int(self.positions[self.cursor_row])]
 
     @property
     def current_column(self) -> Column:
@@ -161,13 +191,13 @@ class KernelTable(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def action_move(self, delta: int) -> None:
-        self.cursor_row = max(0, min(len(self.frame) - 1, self.cursor_row + delta))
+        self.cursor_row = max(0, min(len(self.positions) - 1, self.cursor_row + delta))
 
     def action_page(self, direction: int) -> None:
         self.action_move(direction * self._page_rows())
 
     def action_edge(self, end: int) -> None:
-        self.cursor_row = max(0, len(self.frame) - 1) if end else 0
+        self.cursor_row = max(0, len(self.positions) - 1) if end else 0
 
     def action_column(self, delta: int) -> None:
         self.cursor_column = max(0, min(len(COLUMNS) - 1, self.cursor_column + delta))
@@ -189,7 +219,7 @@ class KernelTable(ScrollView, can_focus=True):
         start = sum(c.width + GAP for c in COLUMNS[1 : self.cursor_column])
         if self.cursor_column > 0:
             width = COLUMNS[self.cursor_column].width + GAP
-            visible = self.scrollable_content_region.width - COLUMNS[0].width - GAP
+            visible = self.scrollable_content_region.width - self.name_width - GAP
             if start < self.scroll_x:
                 self.scroll_to(x=start, animate=False)
             elif start + width > self.scroll_x + visible:
@@ -207,7 +237,7 @@ class KernelTable(ScrollView, can_focus=True):
     # --- mouse ---------------------------------------------------------------------
 
     def _column_at(self, x: int) -> int | None:
-        edge = COLUMNS[0].width + GAP
+        edge = self.name_width + GAP
         if x < edge:
             return 0
         x += self.scroll_x - edge
@@ -231,7 +261,7 @@ class KernelTable(ScrollView, can_focus=True):
                 self.post_message(self.SortRequested(key, descending))
             return
         row = int(self.scroll_y) + offset.y - 1
-        if 0 <= row < len(self.frame):
+        if 0 <= row < len(self.positions):
             self.cursor_row = row
             if column is not None:
                 self.cursor_column = column
@@ -243,9 +273,9 @@ class KernelTable(ScrollView, can_focus=True):
         cached_start, cached_stop, rows = self._window
         if cached_start <= start and stop <= cached_stop:
             return rows[start - cached_start : stop - cached_start]
-        stop = min(len(self.frame), stop + 64)  # read ahead for scrolling
+        stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
         present = [c for c in COLUMNS if c.key in self.frame.columns]
-        window = self.frame.iloc[start:stop]
+        window = self.frame.iloc[self.positions[start:stop]]
         values = {c.key: window[c.key].tolist() for c in present}
         rows = [
             tuple(c.format(values[c.key][i]) if c.key in values else "–" for c in COLUMNS)
@@ -267,10 +297,10 @@ class KernelTable(ScrollView, can_focus=True):
     def _line(self, cells: list[str] | tuple, styles: list[Style], width: int) -> Strip:
         if self.ascii_mode:
             cells = [ascii_safe(cell) for cell in cells]
-        pinned, rest = COLUMNS[0], COLUMNS[1:]
-        segments = [Segment(_fit(cells[0], pinned.width, pinned.right) + " " * GAP, styles[0])]
+        rest, more = COLUMNS[1:], "~" if self.ascii_mode else "…"
+        segments = [Segment(_fit(cells[0], self.name_width, False, more) + " " * GAP, styles[0])]
         scrolling = [
-            Segment(_fit(cell, column.width, column.right) + " " * GAP, style)
+            Segment(_fit(cell, column.width, column.right, more) + " " * GAP, style)
             for cell, column, style in zip(cells[1:], rest, styles[1:], strict=True)
         ]
         scrolled = Strip(scrolling).crop(int(self.scroll_x), int(self.scroll_x) + width)
@@ -294,7 +324,7 @@ class KernelTable(ScrollView, can_focus=True):
                 styles.append(style)
             return self._line(self._header_cells(), styles, width)
         index = int(self.scroll_y) + y - 1
-        if index >= len(self.frame):
+        if index >= len(self.positions):
             return Strip.blank(width, base)
         start = int(self.scroll_y)
         cells = self._rows(start, start + self.scrollable_content_region.height)[index - start]

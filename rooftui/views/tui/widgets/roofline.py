@@ -99,9 +99,7 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
             plt.plot(list(roof.xs), list(roof.ys), marker=line, color=colour)
             tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
             if roof.kind == "compute":
-                plt.text(
-                    tag, roof.xs[1], roof.ys[1] + row_height, color=ROOF_COLOUR, alignment="right"
-                )
+                plt.text(tag, roof.xs[1], roof.ys[1] + row_height, color=ROOF_COLOUR, alignment="right")
             else:
                 # Just left of the slope, a decade below its ridge: between it
                 # and the next faster level's slope.
@@ -112,9 +110,7 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
                 continue
             colours = MERGED_COLOURS if series.emphasis == "merged" else LEVEL_COLOURS
             marker = self.markers[series.emphasis][series.level]
-            plt.scatter(
-                list(series.xs), list(series.ys), marker=marker, color=colours[series.level]
-            )
+            plt.scatter(list(series.xs), list(series.ys), marker=marker, color=colours[series.level])
         if figure.selected:
             xs = [x for _, x, _ in figure.selected]
             ys = [y for _, _, y in figure.selected]
