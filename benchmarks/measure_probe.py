@@ -1,7 +1,9 @@
 """Probe `rooftui measure`'s pieces one by one on a GPU, reporting each failure and going on.
 
-Used on the lent H200 while tuning: every kernel alone (with its check), the
-wgmma descriptor layouts and occupancies, a short sweep. Prints a table last.
+Used on the lent H200 while tuning: every kernel alone (with its check), both
+readings of the wgmma descriptor's LBO/SBO (only 128,256 passes the checks for
+every type: the no-swizzle K-major layout is LBO = step along K, SBO = step
+along M/N) and 2 or 3 warpgroups per SM, and a short sweep. Prints a table last.
 Run: PYTHONPATH=. python3 benchmarks/measure_probe.py
 """
 
@@ -52,8 +54,7 @@ for blocks in (2, 3):
                     f"{spec.function} bps={blocks} lbo,sbo={layout}",
                     lambda s=spec, w=wg: (
                         lambda r: (
-                            f"{r.ops_per_s / 1e12:8.2f} T/s clock {r.clock_hz / 1e6:.0f} MHz "
-                            f"| {r.check}"
+                            f"{r.ops_per_s / 1e12:8.2f} T/s clock {r.clock_hz / 1e6:.0f} MHz | {r.check}"
                         )
                     )(w.run(s)),
                 )
@@ -67,10 +68,10 @@ attempt(
     ),
 )
 bw = BandwidthRunner(gpu, timing)
-grid = gpu.info.sm_count * 2
+grid = gpu.info.sm_count
 bw.prepare(4 << 30)
 for flavour in ("ca", "cg"):
-    sizes = working_sets(grid, grid * 8192, 4 << 30, 2)
+    sizes = working_sets(grid, 4 << 30, 2)
     try:
         sweep = bw.sweep(flavour, sizes, lambda: None)
         for p in sweep.points:

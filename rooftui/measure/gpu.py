@@ -85,6 +85,15 @@ def _pci_bus_id(index: int) -> str | None:
     return text.split("\x00")[0].strip() or None
 
 
+def _total_memory(index: int) -> int | None:
+    driver = _driver()
+    try:
+        err, size = driver.cuDeviceTotalMem(index)
+    except TypeError:  # bindings that want a CUdevice, not an int
+        err, size = driver.cuDeviceTotalMem(driver.CUdevice(index))
+    return int(size) if err == driver.CUresult.CUDA_SUCCESS else None
+
+
 def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "rooftui" / "kernels"
@@ -102,6 +111,7 @@ class DeviceInfo:
     max_shared_per_sm: int
     hostname: str
     pci_bus_id: str | None
+    total_memory: int | None
 
 
 class Gpu:
@@ -128,6 +138,7 @@ class Gpu:
             max_shared_per_sm=props.max_shared_memory_per_multiprocessor,
             hostname=socket.gethostname(),
             pci_bus_id=_pci_bus_id(index),
+            total_memory=_total_memory(index),
         )
         self.compile_log: list[str] = []
 

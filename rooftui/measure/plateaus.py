@@ -29,6 +29,7 @@ class Plateau:
 
     @property
     def points(self) -> int:
+        """Points the plateau spans (stray points a merge stepped over included)."""
         return self.last - self.first + 1
 
 

@@ -91,8 +91,11 @@ def measure_device(
     kernels = [k for k in K.compute_kernels(wgmma_blocks_per_sm) if k.runs_on(info.arch)]
     skipped = [k.function for k in K.compute_kernels(wgmma_blocks_per_sm) if not k.runs_on(info.arch)]
     grid = info.sm_count * SWEEP_BLOCKS_PER_SM
-    l1_sizes = working_sets(grid, min(plan.largest_bytes, 4 * max(info.l2_bytes, 8 * MiB)), plan.per_octave)
-    l2_sizes = working_sets(grid, plan.largest_bytes, plan.per_octave)
+    largest = plan.largest_bytes
+    if info.total_memory:  # a small GPU: a quarter of its memory is still far past its L2
+        largest = min(largest, info.total_memory // 4)
+    l1_sizes = working_sets(grid, min(largest, 4 * max(info.l2_bytes, 8 * MiB)), plan.per_octave)
+    l2_sizes = working_sets(grid, largest, plan.per_octave)
     progress.total(2 + len(l1_sizes) + len(l2_sizes) + 1 + len(kernels))
 
     compute = ComputeRunner(gpu, plan.timing, wgmma_layout)
