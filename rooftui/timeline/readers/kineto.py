@@ -146,9 +146,11 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
     gpu_table, call_table, range_table = gpu.build(), calls.build(), ranges.build()
     origin = _earliest(gpu_table.start, call_table.start, range_table.start)
     for table in (gpu_table, call_table, range_table):
-        # Kineto writes microseconds; keep seconds from the first event.
-        table.columns["start"] = (table.start - origin) * 1e-6
-        table.columns["end"] = (table.end - origin) * 1e-6
+        # Kineto writes microseconds; keep seconds from the first event (in place:
+        # the columns are views of the builder's arrays, no copy needed).
+        for column in (table.start, table.end):
+            column -= origin
+            column *= 1e-6
     device_names.update(_device_names_from_properties(other_keys))  # "NVIDIA H200" > "GPU 0"
     return Trace(
         source=source,
