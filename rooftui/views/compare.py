@@ -40,15 +40,15 @@ def both(a: str, b: str) -> str:
     return a if a == b else f"{a or '–'}→{b or '–'}"
 
 
-def _rate(value: float | None) -> str:
+def rate_text(value: float | None) -> str:
     return si(value, "").replace(" ", "")
 
 
-def _time(value: float | None) -> str:
+def time_text(value: float | None) -> str:
     return seconds(value).replace(" ", "")
 
 
-def _pipe(value: Any) -> str:
+def pipeline_text(value: Any) -> str:
     return short_pipeline(value) if isinstance(value, str) else ""
 
 
@@ -235,14 +235,14 @@ def _render_operations(comparison: Comparison, console: Console, top: int) -> No
                          overflow="ellipsis")
     for row in comparison.operations.head(top).to_dict("records"):
         table.add_row(row["phase"], row["operation"],
-                      both(_count(row["count_a"]), _count(row["count_b"])),
-                      _time(row["time_s_a"]), _time(row["time_s_b"]), change(row["time_ratio"]),
-                      both(_pipe(row["pipeline_a"]), _pipe(row["pipeline_b"])))
+                      both(count_text(row["count_a"]), count_text(row["count_b"])),
+                      time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
+                      both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"])))
     console.print(table)
     _more(console, len(comparison.operations), top)
 
 
-def _count(value: Any) -> str:
+def count_text(value: Any) -> str:
     value = _float(value)
     return "" if value is None else str(int(value))
 
@@ -261,11 +261,11 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
     name_width = max(20, console.width)
     for row in matched.head(top).to_dict("records"):
         console.print(Text(_line([
-            METHOD_WORDS[row["method"]], both(_count(row["count_a"]), _count(row["count_b"])),
-            _time(row["time_s_a"]), _time(row["time_s_b"]), change(row["time_ratio"]),
-            both(_rate(row["flop_rate_a"]), _rate(row["flop_rate_b"])),
+            METHOD_WORDS[row["method"]], both(count_text(row["count_a"]), count_text(row["count_b"])),
+            time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
+            both(rate_text(row["flop_rate_a"]), rate_text(row["flop_rate_b"])),
             both(intensity(row[f"ai_{level}_a"]), intensity(row[f"ai_{level}_b"])),
-            both(_pipe(row["pipeline_a"]), _pipe(row["pipeline_b"]))])))
+            both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"]))])))
         if row["name_a"] == row["name_b"]:
             names = ["  " + row["name_a"]]
         else:
@@ -302,45 +302,63 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
             justify = "left" if title in ("pipeline", "phase") else "right"
             table.add_column(title, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
         for row in frame.head(top).to_dict("records"):
-            table.add_row(row[f"name_{side}"], _count(row[f"count_{side}"]), _time(row[f"time_s_{side}"]),
-                          _rate(row[f"flop_rate_{side}"]), _pipe(row[f"pipeline_{side}"]),
-                          row[f"phase_{side}"])
+            table.add_row(row[f"name_{side}"], count_text(row[f"count_{side}"]),
+                          time_text(row[f"time_s_{side}"]), rate_text(row[f"flop_rate_{side}"]),
+                          pipeline_text(row[f"pipeline_{side}"]), row[f"phase_{side}"])
         console.print(table)
         _more(console, len(frame), top)
 
 
 def _render_totals(comparison: Comparison, console: Console) -> None:
-    for title, frame, key in (("Per phase", comparison.phases, "phase"),
-                              ("Per pipeline (the one with most FLOPs in each launch)",
-                               comparison.pipelines, "pipeline")):
+    for table in (phase_totals(comparison), pipeline_totals(comparison)):
         console.print()
-        table = _table(title)
-        table.add_column(key, no_wrap=True, width=11)
-        for column in ("launches", "time A", "time B", "Δt", "share A", "share B", "FLOP A", "FLOP B"):
-            table.add_column(column, justify="right", no_wrap=True)
-        for row in frame.to_dict("records"):
-            name = _pipe(row[key]) if key == "pipeline" else (row[key] or "(none)")
-            table.add_row(name, both(_count(row["kernels_a"]), _count(row["kernels_b"])),
-                          _time(row["time_s_a"]), _time(row["time_s_b"]), change(row["time_ratio"]),
-                          percent(_float(row["time_share_a"])), percent(_float(row["time_share_b"])),
-                          si(_float(row["flops_a"]), "").replace(" ", ""),
-                          si(_float(row["flops_b"]), "").replace(" ", ""))
         console.print(table)
+
+
+def phase_totals(comparison: Comparison) -> Table:
+    """Launches, time and FLOPs per phase in A and B."""
+    return _totals("Per phase", comparison.phases, "phase")
+
+
+def pipeline_totals(comparison: Comparison) -> Table:
+    """Launches, time and FLOPs per dominant pipeline in A and B."""
+    return _totals("Per pipeline (the one with most FLOPs in each launch)", comparison.pipelines, "pipeline")
+
+
+def _totals(title: str, frame: pd.DataFrame, key: str) -> Table:
+    table = _table(title)
+    table.add_column(key, no_wrap=True, width=11)
+    for column in ("launches", "time A", "time B", "Δt", "share A", "share B", "FLOP A", "FLOP B"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in frame.to_dict("records"):
+        name = pipeline_text(row[key]) if key == "pipeline" else (row[key] or "(none)")
+        table.add_row(name, both(count_text(row["kernels_a"]), count_text(row["kernels_b"])),
+                      time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
+                      percent(_float(row["time_share_a"])), percent(_float(row["time_share_b"])),
+                      si(_float(row["flops_a"]), "").replace(" ", ""),
+                      si(_float(row["flops_b"]), "").replace(" ", ""))
+    return table
 
 
 def _render_table3(comparison: Comparison, console: Console) -> None:
     console.print()
+    console.print(zero_ai_totals(comparison))
+
+
+def zero_ai_totals(comparison: Comparison) -> Table:
+    """Table III side by side: zero-AI launches, their share of launches and of time."""
     table = _table("Zero-AI launches (Table III)")
     table.add_column("phase", no_wrap=True, width=9)
     for column in ("launches", "zero-AI A", "%", "time %", "zero-AI B", "%", "time %"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in comparison.zero_ai.to_dict("records"):
-        table.add_row(row["phase"] or "(none)", both(_count(row["kernels_a"]), _count(row["kernels_b"])),
-                      _count(row["zero_ai_a"]), percent(_float(row["zero_ai_share_a"])),
+        launches = both(count_text(row["kernels_a"]), count_text(row["kernels_b"]))
+        table.add_row(row["phase"] or "(none)", launches,
+                      count_text(row["zero_ai_a"]), percent(_float(row["zero_ai_share_a"])),
                       percent(_float(row["zero_ai_time_share_a"])),
-                      _count(row["zero_ai_b"]), percent(_float(row["zero_ai_share_b"])),
+                      count_text(row["zero_ai_b"]), percent(_float(row["zero_ai_share_b"])),
                       percent(_float(row["zero_ai_time_share_b"])))
-    console.print(table)
+    return table
 
 
 def _render_ceilings(comparison: Comparison, console: Console) -> None:
