@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import sys
 from pathlib import Path
@@ -146,7 +147,7 @@ def measure(
     if log_path:
         path = runner.expand_out(log_path, index)
         path.parent.mkdir(parents=True, exist_ok=True)
-        text_console = Console(record=True, width=140, file=open("/dev/null", "w"))  # noqa: SIM115
+        text_console = Console(record=True, width=140, file=io.StringIO())
         text_console.print(ceilings_table(ceiling_set))
         path.write_text("\n".join([*log_lines, "", text_console.export_text(), summary, ""]))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,6 @@ class ComputeResult:
     block: int
     trips: int
     check: str
-    notes: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -55,10 +54,13 @@ def _fma_arrays(kernel: K.ComputeKernel, steps: int) -> tuple[Any, Any, np.ndarr
         return b, c, start, start.astype(np.float64)[:, None]
     lo = chains * 0.25 - 1.0
     hi = -chains * 0.125 + 0.5
-    if kernel.precision == "fp16":
-        bits = lambda v: np.asarray(v, np.float16).view(np.uint16).astype(np.uint32)  # noqa: E731
-    else:
-        bits = lambda v: np.asarray(v, np.float32).view(np.uint32) >> 16  # noqa: E731
+
+    def bits(v: Any) -> np.ndarray:
+        """fp16 or bf16 bit patterns of v, as uint32 (all values here are exact in both)."""
+        if kernel.precision == "fp16":
+            return np.asarray(v, np.float16).view(np.uint16).astype(np.uint32)
+        return np.asarray(v, np.float32).view(np.uint32) >> 16
+
     words = (bits(lo) | (bits(hi) << 16)).astype(np.uint32)
     b = np.uint32(int(bits(HALF_B)) * 0x10001)
     c = np.uint32(int(bits(HALF_C)) * 0x10001)
@@ -137,7 +139,7 @@ class ComputeRunner:
             dtype = {"fp64": np.float64, "fp32": np.float32}.get(spec.precision, np.uint32)
             out = gpu.allocate(out_words * np.dtype(dtype).itemsize)
 
-            def launch(trips: int, timed: bool) -> tuple[float, Any]:
+            def launch(trips: int) -> tuple[float, Any]:
                 b, c, start, start64 = _fma_arrays(spec, trips * K.FMA_UNROLL)
                 start_buf = gpu.from_host(start)
                 args = (start_buf, b, c, np.int32(trips), out, stamps)
@@ -146,7 +148,7 @@ class ComputeRunner:
         else:
             out = gpu.allocate(grid * block * 8)
 
-            def launch(trips: int, timed: bool) -> tuple[float, Any]:
+            def launch(trips: int) -> tuple[float, Any]:
                 if spec.kind == "mma":
                     args = (np.int32(trips), out, stamps)
                 else:
@@ -155,9 +157,9 @@ class ComputeRunner:
 
         trips = self._calibrate(launch)
         seconds, clocks, check = [], [], ""
-        launch(trips, False)  # warm-up at the final length
+        launch(trips)  # warm-up at the final length
         for _ in range(self.timing.repeats):
-            t, fma_params = launch(trips, True)
+            t, fma_params = launch(trips)
             seconds.append(t)
             clocks.append(clock_hz(gpu.to_host(stamps, np.uint64, grid * 2).reshape(grid, 2)))
             if not check:  # check the first timed launch's results
@@ -184,7 +186,7 @@ class ComputeRunner:
         """Trips that make one launch last about ``timing.launch_s``."""
         trips = 16
         while True:
-            seconds, _ = launch(trips, False)
+            seconds, _ = launch(trips)
             if seconds >= self.timing.launch_s / 8 or trips >= 1 << 24:
                 break
             trips *= 8

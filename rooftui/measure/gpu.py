@@ -22,6 +22,7 @@ from rooftui.errors import GpuUnavailableError
 
 KERNEL_DIR = Path(__file__).resolve().parents[2] / "kernels" / "measure"
 INSTALL_HINT = "install the GPU extra: pip install 'rooftui[gpu]'"
+NEEDS_GPU = "run it on a machine with an NVIDIA GPU and its driver (check CUDA_VISIBLE_DEVICES)"
 
 
 def _import_core() -> Any:
@@ -35,7 +36,7 @@ def _import_core() -> Any:
         return experimental
     except ImportError as err:
         raise GpuUnavailableError(
-            f"rooftui measure needs NVIDIA's cuda-python, which is not installed ({err.name})",
+            f"measuring needs NVIDIA's cuda-python (cuda.core), which is not installed ({err.name})",
             fix=INSTALL_HINT,
         ) from err
 
@@ -48,14 +49,14 @@ def _driver() -> Any:
     return driver
 
 
-def _check(result: tuple, what: str) -> tuple:
+def _check(result: tuple, what: str, fix: str | None = None) -> tuple:
     """Raise GpuUnavailableError unless a driver call returned CUDA_SUCCESS."""
     driver = _driver()
     err = result[0]
     if err != driver.CUresult.CUDA_SUCCESS:
         _, name = driver.cuGetErrorName(err)
         label = name.decode() if isinstance(name, bytes) else str(err)
-        raise GpuUnavailableError(f"{what} failed: {label}")
+        raise GpuUnavailableError(f"{what} failed: {label}", fix=fix)
     return result[1:]
 
 
@@ -64,12 +65,12 @@ def device_count() -> int:
     _import_core()
     try:
         driver = _driver()
-        _check(driver.cuInit(0), "cuInit (is the NVIDIA driver loaded?)")
-        (count,) = _check(driver.cuDeviceGetCount(), "cuDeviceGetCount")
+        _check(driver.cuInit(0), "cuInit", NEEDS_GPU)
+        (count,) = _check(driver.cuDeviceGetCount(), "cuDeviceGetCount", NEEDS_GPU)
     except (OSError, RuntimeError) as err:  # libcuda.so missing or unloadable
-        raise GpuUnavailableError(f"no NVIDIA driver: {err}", fix=INSTALL_HINT) from err
+        raise GpuUnavailableError(f"no NVIDIA driver: {err}", fix=NEEDS_GPU) from err
     if count == 0:
-        raise GpuUnavailableError("no CUDA device found")
+        raise GpuUnavailableError("no CUDA device found", fix=NEEDS_GPU)
     return int(count)
 
 
