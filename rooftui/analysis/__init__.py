@@ -132,7 +132,8 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
     if not bad.any():
         return frame
     first = frame.loc[bad].iloc[0]
-    what = "zero, missing or non-finite duration" if bad_time is not None and bad_time.any() else "infinite values"
+    timing = bad_time is not None and bad_time.any()
+    what = "zero, missing or non-finite duration" if timing else "infinite values"
     if not skip:
         raise InputError(f"{int(bad.sum())} kernel(s) with {what} (first: ID {int(first['ncu_id'])}, "
                          f"{str(first['kernel_name'])[:60]})", report.path,

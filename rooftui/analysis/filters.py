@@ -98,28 +98,54 @@ def bound_kind(bound: str) -> str:
     return "memory" if bound in MEMORY_BOUNDS else "compute"
 
 
-def name_mask(names: pd.Series, pattern: re.Pattern[str], factorized=None) -> np.ndarray:
-    """Which ``names`` match; ``factorized`` is ``pd.factorize(names)`` if already known.
+def _factorized(frame: pd.DataFrame, column: str, cache: dict | None):
+    """``pd.factorize`` of a text column, from ``cache`` when the caller keeps one."""
+    if cache is not None and column in cache:
+        return cache[column]
+    result = pd.factorize(frame[column])
+    if cache is not None:
+        cache[column] = result
+    return result
 
-    Names repeat a lot (one per invocation), so each distinct name is matched once.
+
+def _matching(codes: np.ndarray, distinct, predicate) -> np.ndarray:
+    """Rows whose value satisfies ``predicate``, testing each distinct value once.
+
+    Text columns repeat a handful of values over 100k rows, so this is much
+    faster than comparing every row's string.
     """
-    codes, distinct = factorized if factorized is not None else pd.factorize(names)
-    matches = np.fromiter((bool(pattern.search(str(n))) for n in distinct), bool, len(distinct))
-    return np.append(matches, False)[codes]  # code -1 (missing name) never matches
+    hits = np.fromiter((bool(predicate(str(v))) for v in distinct), bool, len(distinct))
+    return np.append(hits, False)[codes]  # code -1 (missing) never matches
 
 
-def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized_names=None) -> np.ndarray:
-    """Positions (``iloc``) of the rows ``spec`` keeps, in their original order."""
+def name_mask(names: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
+    """Which ``names`` match ``pattern``."""
+    codes, distinct = pd.factorize(names)
+    return _matching(codes, distinct, pattern.search)
+
+
+def filter_positions(
+    frame: pd.DataFrame, spec: KernelFilter, factorized: dict | None = None
+) -> np.ndarray:
+    """Positions (``iloc``) of the rows ``spec`` keeps, in their original order.
+
+    ``factorized`` is an optional dict the caller keeps between calls on the
+    same frame; it caches the distinct values of the text columns.
+    """
     keep = np.ones(len(frame), dtype=bool)
+
+    def text_is(column: str, predicate) -> np.ndarray:
+        return _matching(*_factorized(frame, column, factorized), predicate)
+
     if spec.name:
-        keep &= name_mask(frame["name"], name_pattern(spec.name, spec.regex), factorized_names)
+        keep &= text_is("name", name_pattern(spec.name, spec.regex).search)
     if spec.pipeline is not None:
-        keep &= (frame["pipeline"] == spec.pipeline).to_numpy()
+        keep &= text_is("pipeline", spec.pipeline.__eq__)
     if spec.zero_ai != "all":
         zero = frame["zero_ai"].to_numpy(dtype=bool)
         keep &= zero if spec.zero_ai == "only" else ~zero
     if spec.phase is not None:
-        keep &= (frame["phase"] == spec.phase).to_numpy()
+        keep &= text_is("phase", spec.phase.__eq__)
     if spec.ai_min is not None or spec.ai_max is not None:
         ai = frame[f"ai_{spec.ai_level}"].to_numpy(dtype=float)
         with np.errstate(invalid="ignore"):
@@ -128,13 +154,11 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized_names=N
             if spec.ai_max is not None:
                 keep &= ai <= spec.ai_max
     if spec.bound is not None:
-        bound = frame["bound"].astype(str)
         if spec.bound in BOUND_KINDS:
-            is_memory = bound.isin(MEMORY_BOUNDS).to_numpy()
-            has_roof = ~bound.isin(NO_BOUND).to_numpy()
-            keep &= (is_memory if spec.bound == "memory" else ~is_memory) & has_roof
+            wanted = spec.bound
+            keep &= text_is("bound", lambda b: b not in NO_BOUND and bound_kind(b) == wanted)
         else:
-            keep &= (bound == spec.bound).to_numpy()
+            keep &= text_is("bound", spec.bound.__eq__)
     positions = np.flatnonzero(keep)
     if spec.top_n is not None and len(positions) > spec.top_n:
         time = frame["time_s"].to_numpy(dtype=float)[positions]

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from rooftui.model.frames import map_unique
+
 UNLABELLED = ""
 
 
@@ -56,31 +58,29 @@ class PhaseConfig:
 
 def assign_phases(table: pd.DataFrame, config: PhaseConfig) -> pd.DataFrame:
     """Add ``phase`` and ``phase_inferred``; launch order is ncu's ID order per report."""
-    labelled = table["nvtx"].map(config.phase_of)
+    labelled = map_unique(table["nvtx"], config.phase_of)
     table["phase"] = labelled
     table["phase_inferred"] = False
-    if not config.infer:
+    if not config.infer or not (labelled == UNLABELLED).any():
         return table
     order = [name for name, _ in config.phases]
-    for _, group in table.sort_values(["report", "ncu_id"]).groupby("report", sort=False):
-        labels = labelled[group.index].tolist()
-        known = [i for i, label in enumerate(labels) if label]
-        if not known:
-            continue
-        inferred = list(labels)
-        for i, label in enumerate(labels):
-            if label:
-                continue
-            before = next((labels[j] for j in reversed(known) if j < i), None)
-            after = next((labels[j] for j in known if j > i), None)
-            inferred[i] = _between(before, after, order)
-        changed = [idx for idx, old, new in zip(group.index, labels, inferred) if not old and new]
-        table.loc[changed, "phase"] = [inferred[group.index.get_loc(idx)] for idx in changed]
-        table.loc[changed, "phase_inferred"] = True
+    ordered = table[["report", "ncu_id"]].assign(label=labelled.replace(UNLABELLED, None))
+    ordered = ordered.sort_values(["report", "ncu_id"], kind="stable")
+    by_report = ordered.groupby("report", sort=False)["label"]
+    before = by_report.ffill()
+    after = by_report.bfill()
+    gap = ordered["label"].isna() & (before.notna() | after.notna())
+    pairs = pd.DataFrame({"before": before[gap], "after": after[gap]})
+    choice = {key: _between(*key, order) for key in set(zip(pairs["before"], pairs["after"]))}
+    inferred = [choice[key] for key in zip(pairs["before"], pairs["after"])]
+    table.loc[pairs.index, "phase"] = inferred
+    table.loc[pairs.index, "phase_inferred"] = True
     return table
 
 
 def _between(before: str | None, after: str | None, order: list[str]) -> str:
+    before = before if isinstance(before, str) else None
+    after = after if isinstance(after, str) else None
     if before is None:
         return after or UNLABELLED
     if after is None or before == after:

@@ -55,11 +55,11 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     binding = np.nanargmin(np.where(np.isnan(roofs), np.inf, roofs), axis=1)
     bound = pd.Series("", index=table.index, dtype=object)
     fraction = table["flop_rate"] / pd.Series(lowest, index=table.index)
-    level_of = np.array(LEVELS, dtype=object)[binding]
-    memory = np.array([table[f"bound_{lvl}"].iat[i] == "memory" for i, lvl in enumerate(level_of)],
-                      dtype=bool)
+    sides = np.column_stack([table[f"bound_{lvl}"].to_numpy(dtype=object) for lvl in LEVELS])
+    memory = np.take_along_axis(sides, binding[:, None], axis=1)[:, 0] == "memory"
     pipelines = table["pipeline"].map(lambda p: PIPELINE_LABELS.get(p, p)).to_numpy(dtype=object)
-    labels = np.where(memory, [LEVEL_LABELS[lvl] for lvl in level_of], pipelines)
+    level_labels = np.array([LEVEL_LABELS[lvl] for lvl in LEVELS], dtype=object)[binding]
+    labels = np.where(memory, level_labels, pipelines)
     bound[has] = labels[has]
 
     # Zero-AI kernels: the level whose bandwidth they use most.

@@ -91,8 +91,8 @@ def _last_line(path: Path) -> str:
         return lines[-1] if lines else ""
     last = ""
     with open_text(path) as handle:
-        for last in handle:
-            pass
+        for line in handle:
+            last = line
     return last
 
 
@@ -106,3 +106,4 @@ def cc_text(value: object) -> str:
     except ValueError:
         return text
     return f"{number:.1f}"
+

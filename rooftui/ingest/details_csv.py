@@ -20,6 +20,7 @@ from rooftui.ingest.csv_common import (
 )
 from rooftui.ingest.files import open_text
 from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.model.frames import map_unique
 
 DETAILS_HINT = "export it with `ncu --import REPORT.ncu-rep --csv --page details --print-units base`"
 _LONG = ("Metric Name", "Metric Unit", "Metric Value")
@@ -57,8 +58,8 @@ def read_details_csv(path: Path) -> RawReport:
     for column in ("process_id", "device_index", "stream"):
         if column in kernels:
             kernels[column] = pd.to_numeric(kernels[column], errors="coerce")
-    kernels["cc"] = kernels["cc"].map(cc_text) if "cc" in kernels else ""
-    kernels["nvtx"] = identity[nvtx_column].map(parse_nvtx) if nvtx_column else ""
+    kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
+    kernels["nvtx"] = map_unique(identity[nvtx_column], parse_nvtx) if nvtx_column else ""
 
     relevant = long[long["Metric Name"].map(is_relevant_metric)]
     names = relevant["Metric Name"]

@@ -26,6 +26,7 @@ from rooftui.ingest.csv_common import (
 )
 from rooftui.ingest.files import open_text
 from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.model.frames import map_unique
 
 
 def looks_like_raw(header: list[str]) -> bool:
@@ -60,9 +61,9 @@ def read_raw_csv(path: Path) -> RawReport:
                          "check ncu's filters (-k, --launch-count) and re-export")
 
     kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
-    kernels["cc"] = kernels["cc"].map(cc_text) if "cc" in kernels else ""
+    kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
     kernels["device"] = frame[DISPLAY_NAME].astype(str) if DISPLAY_NAME in frame else ""
-    kernels["nvtx"] = frame[nvtx_column].map(parse_nvtx) if nvtx_column else ""
+    kernels["nvtx"] = map_unique(frame[nvtx_column], parse_nvtx) if nvtx_column else ""
 
     exact = True
     notes: list[str] = []

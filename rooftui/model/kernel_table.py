@@ -13,6 +13,7 @@ import pandas as pd
 
 from rooftui.model import metrics as m
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, flop_column
+from rooftui.model.frames import map_unique
 from rooftui.model.names import short_name
 
 
@@ -109,7 +110,7 @@ def build_kernel_table(raw: pd.DataFrame) -> tuple[pd.DataFrame, Derivation]:
         "ncu_id": raw["ncu_id"].astype(int),
         "device": raw["device"].fillna("").astype(str),
         "cc": raw["cc"].astype(str),
-        "name": raw["kernel_name"].astype(str).map(short_name),
+        "name": map_unique(raw["kernel_name"].astype(str), short_name),
         "demangled": raw["kernel_name"].astype(str),
         "grid": raw.get("grid", pd.Series("", index=raw.index)).astype(str),
         "block": raw.get("block", pd.Series("", index=raw.index)).astype(str),

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+# ncu's CSV export and its report spell the same kernel differently: the report
+# keeps every namespace and "(int)8"-style casts in template arguments, the CSV
+# drops some. Short names drop both, so a kernel has one name in every format.
+_QUALIFIER = re.compile(r"(\(anonymous namespace\)|<unnamed>|\b[A-Za-z_]\w*)::")
+_CAST = re.compile(r"\([A-Za-z_][\w ]*\)(?=-?\d)")  # (int)8, (cudnnKernelDataType_t)0
 
 _OPEN = "<(["
 _CLOSE = ">)]"
@@ -31,7 +38,8 @@ def short_name(demangled: str) -> str:
     parts = _split_top_level(text, " ")
     text = parts[-1] if parts else text
     scopes = _split_top_level(text, "::")
-    return (scopes[-1] if scopes else text).strip() or demangled.strip()
+    text = (scopes[-1] if scopes else text).strip() or demangled.strip()
+    return _CAST.sub("", _QUALIFIER.sub("", text))
 
 
 def _split_top_level(text: str, separator: str) -> list[str]:

@@ -1,0 +1,75 @@
+"""How long `rooftui summary` takes on 100,000 invocations, next to a bare pandas read.
+
+    python benchmarks/core_load.py [ROWS]
+
+Synthesises a raw CSV (ncu's default auto-scaled units, all 541 columns) by
+replicating the rows of the real AMP training-step export, then times in one run:
+  1. pandas.read_csv of that file (the floor: parsing the text at all);
+  2. rooftui's load_run (read, kernel table, ceilings, bounds, phases);
+  3. load_run + the grouped summary + Table III.
+Prints the ratios to the bare read. Targets (issue 2): ≤ 2 s end to end on a
+2-core machine and ≤ 2× the bare read.
+"""
+
+from __future__ import annotations
+
+import lzma
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rooftui.analysis import grouped_kernels, load_run  # noqa: E402
+from rooftui.analysis.summary import zero_ai_table  # noqa: E402
+
+SOURCE = ROOT / "sample_data" / "deepcam" / "deepcam_amp.raw.csv.xz"
+
+
+def synthesise(rows: int, out: Path) -> None:
+    lines = lzma.open(SOURCE, "rt", encoding="utf-8").read().splitlines(keepends=True)
+    header, units, body = lines[0], lines[1], lines[2:]
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write(header)
+        handle.write(units)
+        for i in range(rows):
+            row = body[i % len(body)]
+            handle.write(f'"{i}"' + row[row.index(","):])  # unique, increasing IDs
+
+
+def best_of(repeats: int, work) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    rows = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.raw.csv"
+        synthesise(rows, path)
+        size = path.stat().st_size / 1e6
+        bare = best_of(3, lambda: pd.read_csv(path, skiprows=[1], thousands=",", low_memory=False))
+        load = best_of(3, lambda: load_run([path]))
+
+        def summary():
+            run = load_run([path])
+            grouped_kernels(run)
+            zero_ai_table(run.kernels)
+
+        total = best_of(3, summary)
+    print(f"{rows:,} invocations, {size:.0f} MB raw CSV (best of 3)")
+    print(f"  pandas.read_csv (bare)        {bare:6.2f} s   1.00x")
+    print(f"  rooftui load_run              {load:6.2f} s   {load / bare:.2f}x")
+    print(f"  load + grouped summary + T3   {total:6.2f} s   {total / bare:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+"""Small pandas helpers shared by the layers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+
+def map_unique(column: pd.Series, function: Callable) -> pd.Series:
+    """``column.map(function)``, calling ``function`` once per distinct value."""
+    mapping = {value: function(value) for value in column.unique()}
+    return column.map(mapping)

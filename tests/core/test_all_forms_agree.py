@@ -1,0 +1,28 @@
+"""The same run read from .ncu-rep and from its exports gives the same kernel table."""
+
+from conftest import DEEPCAM, KNOWN
+
+from rooftui.analysis import grouped_kernels, load_run
+
+COLUMNS = ["name", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor", "ops_tensor_int8",
+           "bytes_l1", "bytes_l2", "bytes_hbm", "time_s", "pipeline", "zero_ai", "phase",
+           "phase_inferred", "nvtx", "bound"]
+
+
+def table(path):
+    return load_run([path]).kernels.sort_values("ncu_id")[COLUMNS].reset_index(drop=True)
+
+
+def test_known_answer_report_and_base_unit_csv_are_identical(expected):
+    report = table(KNOWN / "known_answer.ncu-rep")
+    assert report.equals(table(KNOWN / "known_answer.raw-base.csv"))
+    assert report.set_index("name").loc["wmma_gemm", "flops_tensor"] == 137_438_953_472
+
+
+def test_pytorch_step_report_and_csv_agree_kernel_by_kernel_and_group_alike():
+    report = table(DEEPCAM / "deepcam_amp.ncu-rep.xz")
+    csv = table(DEEPCAM / "deepcam_amp.raw-base.csv.xz")
+    assert report.equals(csv)
+    groups_report = grouped_kernels(load_run([DEEPCAM / "deepcam_amp.ncu-rep.xz"]))
+    groups_csv = grouped_kernels(load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"]))
+    assert sorted(groups_report["name"]) == sorted(groups_csv["name"])
