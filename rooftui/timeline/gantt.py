@@ -69,6 +69,18 @@ def step_gantt(
     return chart
 
 
+def _label_span(edges: np.ndarray, start: float, end: float) -> tuple[int, int]:
+    """Columns [first, last] whose middle lies in [start, end], at least one column.
+
+    Neighbouring ranges then never claim the same column, whatever the rounding.
+    """
+    width = len(edges) - 1
+    column = edges[1] - edges[0]
+    first = int(np.clip(np.floor((start - edges[0]) / column + 0.5), 0, width - 1))
+    last = int(np.clip(np.floor((end - edges[0]) / column + 0.5) - 1, 0, width - 1))
+    return first, max(first, last)
+
+
 def _column_span(edges: np.ndarray, start: float, end: float) -> tuple[int, int]:
     """Columns [first, last] that [start, end] touches; first > last if none."""
     width = len(edges) - 1
@@ -124,9 +136,7 @@ def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.
             levels.append(
                 GanttRow("ranges" if level == 0 else f"ranges {level + 1}", [" "] * width, [""] * width)
             )
-        first, last = _column_span(edges, float(ranges.start[r]), float(ranges.end[r]))
-        if first > last:
-            continue
+        first, last = _label_span(edges, float(ranges.start[r]), float(ranges.end[r]))
         span = last - first + 1
         # "▏" marks where a range starts, so neighbours do not run together.
         label = "▏" + name
@@ -196,8 +206,8 @@ def _marker_row(marker: Place | None, edges: np.ndarray) -> GanttRow:
     width = len(edges) - 1
     chars, kinds = [" "] * width, [""] * width
     if marker is not None and marker.end >= edges[0] and marker.start <= edges[-1]:
-        first, last = _column_span(edges, marker.start, marker.end)
-        for c in range(first, max(last, first) + 1):
+        first, last = _label_span(edges, marker.start, marker.end)
+        for c in range(first, last + 1):
             chars[c], kinds[c] = "▲", "marker"
     return GanttRow("finding", chars, kinds)
 
