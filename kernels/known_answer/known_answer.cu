@@ -294,9 +294,9 @@ int main(int argc, char** argv) {
   run_fma_loop<float>("fma_loop<float>", "fp32", 1.0001f, 1e-6f, 1.0f, 2.0, 32);
   // HFMA2 does two FMAs per instruction (4 FLOPs); scalar HFMA one (2 FLOPs).
   run_fma_loop<__half2>("fma_loop<__half2>", "fp16", __floats2half2_rn(0.999f, 0.999f),
-                        __floats2half2_rn(0.001f, 0.001f), __floats2half2_rn(1.0f, 1.0f), 4.0, 16);
+                        __floats2half2_rn(0.001f, 0.001f), __floats2half2_rn(0.5f, 0.5f), 4.0, 16);
   run_fma_loop<__half>("fma_loop<__half>", "fp16", __float2half(0.999f), __float2half(0.001f),
-                       __float2half(1.0f), 2.0, 16);
+                       __float2half(0.5f), 2.0, 16);
   run_reread();
   run_gemm<__half, float, 16, 16>("wmma_gemm", "tensor_fp16", 4096, wmma_gemm, 0.0);
   run_gemm<__nv_bfloat16, float, 16, 16>("wmma_gemm_bf16", "tensor_bf16", 1024, wmma_gemm_bf16, 0.0);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Makes rooftui's sample data on a GPU node with Nsight Compute and PyTorch.
-#   bash sample_data/make/make_samples.sh OUTDIR
+#   bash sample_data/make/make_samples.sh OUTDIR [known|deepcam|all]
 # Writes the known-answer and DeepCAM-like reports (.ncu-rep), their raw CSV
 # exports (ncu's default auto-scaled units and --print-units base) and details CSV,
 # ncu's logs (replay passes per kernel) and the metric list the GPU supports.
 # Never changes clocks: every ncu call has --clock-control none.
 set -u
-out=${1:?usage: make_samples.sh OUTDIR}
+out=${1:?usage: make_samples.sh OUTDIR [known|deepcam|all]}
+stage=${2:-all}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 mkdir -p "$out"
@@ -28,8 +29,15 @@ export_csv() {  # report -> raw (default units), raw (base units), details
   "$NCU" --import "$rep" --csv --page raw > "$stem.raw.csv"
   "$NCU" --import "$rep" --csv --page raw --print-units base > "$stem.raw-base.csv"
   "$NCU" --import "$rep" --csv --page details > "$stem.details.csv"
+  "$NCU" --import "$rep" --csv --page details --print-units base > "$stem.details-base.csv"
 }
 
+# rooftui's own list (what `rooftui profile` collects), unless SUPERSET=1 asks for
+# every Tensor Core counter too (used once to pin which counter counts what).
+[ "${SUPERSET:-0}" = 1 ] || metrics=$required
+echo "$metrics" | tr ',' '\n' > "$out/metrics_used.txt"
+
+if [ "$stage" != deepcam ]; then
 # 1. Known-answer kernels.
 log "building known-answer kernels"
 nvcc -O3 -std=c++17 -arch=sm_90 -o "$out/known_answer" "$repo/kernels/known_answer/known_answer.cu" || exit 1
@@ -56,7 +64,9 @@ export_csv "$out/known_answer.ncu-rep"
 export_csv "$out/known_answer_basic.ncu-rep"
 export_csv "$out/known_answer_roofline.ncu-rep"
 rm -f "$out/ka_tmp.json" "$out/known_answer"
+fi
 
+[ "$stage" = known ] && { ls -la "$out"; log "done"; exit 0; }
 # 2. One DeepCAM-like training step, FP32 and AMP, after 5 warm-up steps.
 for precision in fp32 amp; do
   log "profiling deepcam $precision"
