@@ -10,11 +10,7 @@ import pytest
 
 from rooftui.timeline import analyze_trace
 from tests.timeline.kineto_builder import write_fixed, write_naive
-
-REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "sample_data" / "timeline"
-NAIVE_TRACE = SAMPLES / "naive.json.gz"
-FIXED_TRACE = SAMPLES / "fixed.json.gz"
+from tests.timeline.paths import FIXED_TRACE, NAIVE_TRACE
 
 
 @pytest.hookimpl(tryfirst=True)

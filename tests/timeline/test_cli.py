@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from tests.timeline.conftest import REPO
 from tests.timeline.kineto_builder import KinetoTraceBuilder, naive_step
+from tests.timeline.paths import REPO
 
 
 def rooftui(*args: str) -> subprocess.CompletedProcess:

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from tests.timeline.conftest import REPO
+from tests.timeline.paths import REPO
 
 GOLDEN = REPO / "tests" / "timeline" / "golden"
 
