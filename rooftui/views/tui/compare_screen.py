@@ -19,11 +19,12 @@ the chart alone; ``escape`` closes the screen.
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 from dataclasses import dataclass
 
 import pandas as pd
-from rich.console import Group
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -255,9 +256,7 @@ class CompareScreen(Screen[None]):
                 yield DataTable(id="only-a", cursor_type="row", zebra_stripes=True)
                 yield DataTable(id="only-b", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="totals"):
-                    yield Static(Group(phase_totals(self.comparison), Text(),
-                                       pipeline_totals(self.comparison), Text(),
-                                       zero_ai_totals(self.comparison)), id="totals-tables")
+                    yield Static(self._totals(), id="totals-tables")
             with Vertical(id="compare-chart"):
                 yield CompareCanvas(self.comparison, ascii_mode=self.ascii_mode, id="compare-canvas")
                 yield Static(id="compare-legend")
@@ -280,30 +279,33 @@ class CompareScreen(Screen[None]):
     def _fill_matched(self) -> None:
         table = self.query_one("#matched", DataTable)
         # Short cells first and the name last, so 80 columns show every number.
-        table.add_columns("how", "time A", "time B", "Δt", "pipeline", "kernel (B)")
+        table.add_columns(*self._cells("how", "time A", "time B", "Δt", "pipeline", "kernel (B)"))
         for row, pair in self.comparison.matched.iterrows():
-            table.add_row(METHOD_WORDS[pair["method"]], time_text(pair["time_s_a"]),
-                          time_text(pair["time_s_b"]), change(pair["time_ratio"]),
-                          both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
-                          self._text(_short(pair["name_b"])), key=str(row))
+            table.add_row(*self._cells(
+                METHOD_WORDS[pair["method"]], time_text(pair["time_s_a"]), time_text(pair["time_s_b"]),
+                change(pair["time_ratio"]),
+                both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
+                _short(pair["name_b"])), key=str(row))
 
     def _fill_operations(self) -> None:
         table = self.query_one("#operations", DataTable)
-        table.add_columns("phase", "n", "time A", "time B", "Δt", "pipeline", "operation")
+        table.add_columns(*self._cells("phase", "n", "time A", "time B", "Δt", "pipeline", "operation"))
         for row, op in self.comparison.operations.iterrows():
-            table.add_row(op["phase"], both(count_text(op["count_a"]), count_text(op["count_b"])),
-                          time_text(op["time_s_a"]), time_text(op["time_s_b"]), change(op["time_ratio"]),
-                          both(pipeline_text(op["pipeline_a"]), pipeline_text(op["pipeline_b"])),
-                          op["operation"], key=str(row))
+            table.add_row(*self._cells(
+                op["phase"], both(count_text(op["count_a"]), count_text(op["count_b"])),
+                time_text(op["time_s_a"]), time_text(op["time_s_b"]), change(op["time_ratio"]),
+                both(pipeline_text(op["pipeline_a"]), pipeline_text(op["pipeline_b"])), op["operation"]),
+                key=str(row))
 
     def _fill_one_side(self, side: str) -> None:
         frame = self.comparison.only_a if side == "a" else self.comparison.only_b
         table = self.query_one(f"#only-{side}", DataTable)
         table.add_columns("n", "time", "pipeline", "phase", "kernel")
         for row, kernel in frame.iterrows():
-            table.add_row(count_text(kernel[f"count_{side}"]), time_text(kernel[f"time_s_{side}"]),
-                          pipeline_text(kernel[f"pipeline_{side}"]), kernel[f"phase_{side}"],
-                          self._text(_short(kernel[f"name_{side}"])), key=str(row))
+            table.add_row(*self._cells(
+                count_text(kernel[f"count_{side}"]), time_text(kernel[f"time_s_{side}"]),
+                pipeline_text(kernel[f"pipeline_{side}"]), kernel[f"phase_{side}"],
+                _short(kernel[f"name_{side}"])), key=str(row))
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -408,8 +410,28 @@ class CompareScreen(Screen[None]):
             text.append("\n" + " · ".join(_short_roof(roof.label) for roof in roofs), style="dim")
         self.query_one("#compare-legend", Static).update(self._text(text))
 
+    def _totals(self) -> RenderableType:
+        tables = Group(phase_totals(self.comparison), Text(), pipeline_totals(self.comparison), Text(),
+                       zero_ai_totals(self.comparison))
+        if not self.ascii_mode:
+            return tables
+        console = Console(width=120, file=io.StringIO(), color_system=None)
+        with console.capture() as capture:
+            console.print(tables)
+        return Text(_ascii(capture.get()))
+
+    def _cells(self, *cells: str) -> list[str]:
+        return [_ascii(cell) for cell in cells] if self.ascii_mode else list(cells)
+
     def _text(self, text: Text) -> Text:
-        return Text(ascii_safe(text.plain)) if self.ascii_mode else text
+        return Text(_ascii(text.plain)) if self.ascii_mode else text
+
+
+_MORE_ASCII = str.maketrans({"→": "->", "Δ": "d", "○": "o", "●": "*"})
+
+
+def _ascii(text: str) -> str:
+    return ascii_safe(text).translate(_MORE_ASCII)
 
 
 def _short_roof(label: str) -> str:
