@@ -124,9 +124,7 @@ def name_mask(names: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
     return _matching(codes, distinct, pattern.search)
 
 
-def filter_positions(
-    frame: pd.DataFrame, spec: KernelFilter, factorized: dict | None = None
-) -> np.ndarray:
+def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict | None = None) -> np.ndarray:
     """Positions (``iloc``) of the rows ``spec`` keeps, in their original order.
 
     ``factorized`` is an optional dict the caller keeps between calls on the

@@ -37,7 +37,7 @@ class Roof:
     ys: tuple[float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PointSeries:
     level: str
     emphasis: str  # "heavy" | "normal" | "merged"
@@ -45,7 +45,7 @@ class PointSeries:
     ys: np.ndarray
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: a new figure means redraw
 class RooflineFigure:
     roofs: list[Roof]
     points: list[PointSeries]
@@ -63,7 +63,7 @@ def method_word(method: str) -> str:
 
 def _log(values: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log10(values.astype(float))
+        out = np.log10(values)
     out[~np.isfinite(out)] = np.nan
     return out
 
@@ -133,10 +133,15 @@ def build_figure(
     top = compute[0][1] if compute else None
     fastest = max((c.value for _, c in bandwidths), default=None)
 
-    plotted = frame[(frame["flops"] > 0) & (frame["flop_rate"] > 0)]
-    plotted = plotted.iloc[np.argsort(-plotted["time_s"].to_numpy(dtype=float), kind="stable")]
-    y_all = _log(plotted["flop_rate"].to_numpy())
-    x_all = {level: _log(plotted[f"ai_{level}"].to_numpy()) for level in levels}
+    # Work on NumPy arrays: at 100k rows, pandas indexing would dominate.
+    flops = frame["flops"].to_numpy(dtype=float)
+    rate = frame["flop_rate"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        plotted = np.flatnonzero((flops > 0) & (rate > 0))
+    time = frame["time_s"].to_numpy(dtype=float)[plotted]
+    plotted = plotted[np.argsort(-time, kind="stable")]  # heaviest first
+    y_all = _log(rate[plotted])
+    x_all = {level: _log(frame[f"ai_{level}"].to_numpy(dtype=float)[plotted]) for level in levels}
 
     # Axis ranges: every shown point, every ridge, one decade of slope each side.
     xs_seen = [x[np.isfinite(x)] for x in x_all.values()]

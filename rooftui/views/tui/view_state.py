@@ -65,7 +65,7 @@ class LoadedRun:
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
-PLOT_COLUMNS = ["name", "time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
+PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai"]
 
 
@@ -78,7 +78,7 @@ class ViewState:
     sort_descending: bool = True
     levels: list[str] = field(default_factory=lambda: list(LEVELS))
     hidden_pipelines: set[str] = field(default_factory=set)
-    # Per (grouped, column): sort keys and factorized names, computed once.
+    # Per row granularity: sort keys and factorized text columns, computed once.
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -93,8 +93,8 @@ class ViewState:
 
     def positions(self) -> np.ndarray:
         """Positions in ``all_rows`` of the filtered rows, in the chosen order."""
-        names = self._cached("factorized", "name", pd.factorize)
-        kept = filter_positions(self.all_rows, self.spec, names)
+        factorized = self._cache.setdefault((self.grouped, "factorized"), {})
+        kept = filter_positions(self.all_rows, self.spec, factorized)
         keys = self._cached("sort keys", self.sort_column, sort_keys)
         return sort_positions(keys, kept, self.sort_descending)
 
@@ -102,11 +102,19 @@ class ViewState:
         """The filtered rows in the chosen order, every column."""
         return self.all_rows.iloc[self.positions() if positions is None else positions]
 
+    def _array(self, column: str) -> np.ndarray:
+        return self._cached("array", column, lambda values: values.to_numpy())
+
+    def _columns(self, columns: list[str], positions: np.ndarray) -> pd.DataFrame:
+        # Gathering a few NumPy columns beats pandas' take across every column.
+        return pd.DataFrame({c: self._array(c)[positions] for c in columns})
+
     def plot_rows(self, positions: np.ndarray) -> pd.DataFrame:
-        return self.all_rows[PLOT_COLUMNS].iloc[positions]
+        """What the roofline needs of the rows at ``positions``."""
+        return self._columns(PLOT_COLUMNS, positions)
 
     def totals(self, positions: np.ndarray) -> Totals:
-        return totals(self.all_rows[TOTAL_COLUMNS].iloc[positions])
+        return totals(self._columns(TOTAL_COLUMNS, positions))
 
     def present_pipelines(self) -> list[str]:
         """Floating-point pipelines some kernel of the run uses, in display order."""

@@ -67,6 +67,7 @@ class ExplorerScreen(Screen):
         self.positions: np.ndarray | None = None  # filtered, sorted rows of state.all_rows
         self.selected: pd.Series | None = None
         self._redraw_timer: Timer | None = None
+        self._drawn_inputs: tuple | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("rooftui — loading…", id="status")
@@ -169,10 +170,17 @@ class ExplorerScreen(Screen):
             text += " · filtered"
         self.query_one("#status", Static).update(ascii_safe(text) if self.ascii_mode else text)
 
+    def _roofline_inputs(self) -> tuple:
+        """What the roofline depends on; the order of the rows is not part of it."""
+        state = self.state
+        selected = None if self.selected is None else self.selected.name
+        return (state.grouped, state.spec, tuple(state.levels), frozenset(state.hidden_pipelines), selected)
+
     def redraw_roofline(self) -> None:
         self._redraw_timer = None
         if self.state is None or self.positions is None:
             return
+        self._drawn_inputs = self._roofline_inputs()
         self.query_one(RooflinePane).show(
             self.state.plot_rows(self.positions),
             self.state.run.ceilings,
@@ -190,6 +198,9 @@ class ExplorerScreen(Screen):
             detail.show(message.row, self.state.run.ceilings if self.state else None)
         if self._redraw_timer is not None:
             self._redraw_timer.stop()
+            self._redraw_timer = None
+        if self.state is None or self._roofline_inputs() == self._drawn_inputs:
+            return  # e.g. a sort: same kernels, same selection, same picture
         if self.positions is not None and len(self.positions) > DEBOUNCE_ROWS:
             self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
         else:

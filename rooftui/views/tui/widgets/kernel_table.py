@@ -124,6 +124,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.ascii_mode = ascii_mode
         self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
         self.positions = np.empty(0, dtype=np.int64)
+        self._arrays: dict[str, np.ndarray] = {}  # frame columns as arrays, made on first use
         self.sort_column = "time_s"
         self.sort_descending = True
         self._window: tuple[int, int, list[tuple]] = (0, 0, [])
@@ -142,6 +143,8 @@ class KernelTable(ScrollView, can_focus=True):
     ) -> None:
         """Show ``frame.iloc[positions]`` (already filtered and sorted) without copying
         it; keep the cursor on the row labelled ``keep`` if it is still shown."""
+        if frame is not self.frame:
+            self._arrays = {}
         self.frame, self.positions = frame, positions
         self.sort_column, self.sort_descending = sort_column, descending
         self._window = (0, 0, [])
@@ -274,15 +277,19 @@ class KernelTable(ScrollView, can_focus=True):
         if cached_start <= start and stop <= cached_stop:
             return rows[start - cached_start : stop - cached_start]
         stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
-        present = [c for c in COLUMNS if c.key in self.frame.columns]
-        window = self.frame.iloc[self.positions[start:stop]]
-        values = {c.key: window[c.key].tolist() for c in present}
+        window = self.positions[start:stop]
+        values = {c.key: self._array(c.key)[window].tolist() for c in COLUMNS if c.key in self.frame}
         rows = [
             tuple(c.format(values[c.key][i]) if c.key in values else "–" for c in COLUMNS)
             for i in range(len(window))
         ]
         self._window = (start, stop, rows)
         return rows
+
+    def _array(self, key: str) -> np.ndarray:
+        if key not in self._arrays:
+            self._arrays[key] = self.frame[key].to_numpy()
+        return self._arrays[key]
 
     def _header_cells(self) -> list[str]:
         up, down = ("^", "v") if self.ascii_mode else ("▲", "▼")

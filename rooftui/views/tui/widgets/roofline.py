@@ -55,6 +55,11 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
         self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
         self.inputs: dict | None = None
         self.figure: RooflineFigure | None = None
+        self._drawn: tuple | None = None  # (figure, size, theme) of the cached text
+        self._text: Text | None = None
+        # The terminal's own background, not the theme's: fewer colour codes to
+        # parse on every redraw, and the plot blends with the pane.
+        self.theme = "textual-clear"
 
     def show(self, frame: pd.DataFrame, ceilings: CeilingSet, **options) -> RooflineFigure:
         """Rebuild the figure for ``frame`` and draw it; returns the figure."""
@@ -75,13 +80,18 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
         self.rebuild()
 
     def render(self) -> RenderResult:
-        if not self.ascii_mode:
-            return super().render()
-        # Same steps as PlotextPlot.render, with plotext's box-drawing frame made ASCII.
-        self._plot.plotsize(self.size.width, self.size.height)
-        self._plot._set_size(self.size.width, self.size.height)
-        self._plot.theme(self._get_plotext_theme_name(self.app.theme))
-        return Text.from_ansi(self._plot.build().translate(BOX_TO_ASCII))
+        # PlotextPlot.render rebuilds the whole plot on every refresh; do it only
+        # when the figure, the size or the theme changed.
+        key = (self.figure, tuple(self.size), self.theme)
+        if self._text is None or key != self._drawn:
+            self._plot.plotsize(self.size.width, self.size.height)
+            self._plot._set_size(self.size.width, self.size.height)
+            self._plot.theme(self._get_plotext_theme_name(self.app.theme))
+            built = self._plot.build()
+            # --ascii: plotext's frame and ticks are box-drawing characters.
+            self._text = Text.from_ansi(built.translate(BOX_TO_ASCII) if self.ascii_mode else built)
+            self._drawn = key
+        return self._text
 
     def draw(self, figure: RooflineFigure) -> None:
         plt = self.plt
