@@ -114,3 +114,17 @@ def test_a_copy_whose_launch_was_lost_is_still_reported_without_a_host_call(tmp_
     copies = [f for f in analyze_trace(b.write(tmp_path / "lost.json")).findings if f.kind == "pageable_copy"]
     assert len(copies) == 2
     assert all(f.host_call == "" and not f.details["blocks_host"] for f in copies)
+
+
+def test_two_copies_in_one_operator_each_count_only_their_own_sync(tmp_path):
+    b = KinetoTraceBuilder()
+    b.annotation("ProfilerStep#1", 0, 1000)
+    b.kernel("void busy_kernel(...)", 5, 10, 200)
+    b.op("aten::_copy_two_to_host", 20, 400)
+    b.memcpy("Memcpy DtoH (Device -> Pageable)", 30, 10, 210, 5, 1024)
+    b.runtime("cudaStreamSynchronize", 45, 175)  # waits for the kernel and copy A: to 220
+    b.memcpy("Memcpy DtoH (Device -> Pageable)", 300, 10, 305, 5, 1024)
+    b.runtime("cudaStreamSynchronize", 312, 8)  # copy B: 300 → 320
+    (copy,) = [f for f in analyze_trace(b.write(tmp_path / "two.json")).findings if f.kind == "pageable_copy"]
+    assert copy.count_per_step == 2
+    assert copy.details["host_blocked_per_step_s"] == pytest.approx((220 - 30 + 320 - 300) * 1e-6)

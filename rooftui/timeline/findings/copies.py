@@ -31,16 +31,18 @@ from rooftui.timeline.trace import GpuKind
 CLOCK_SLACK_S = 2e-6
 MAX_PLACES = 8
 
+_COPY_CALL_PREFIXES = ("cudaMemcpy", "cuMemcpy", "hipMemcpy")
 _DIRECTIONS = {"DtoH": "device→host", "HtoD": "host→device"}
 
 
 def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]:
-    """Findings for pageable copies, and the host-call rows folded into them (their syncs)."""
+    """Pageable or blocking copies, and the host-call rows folded into them (their syncs)."""
     trace = ctx.trace
     gpu, calls = trace.gpu, trace.host_calls
     host_device_codes = trace.codes_where(lambda name: "HtoD" in name or "DtoH" in name)
     rows = np.flatnonzero((gpu.kind == GpuKind.MEMCPY) & np.isin(gpu.name, host_device_codes))
     sync_codes = trace.codes_where(lambda name: name in SYNC_CALLS)
+    copy_call_codes = trace.codes_where(lambda name: name.startswith(_COPY_CALL_PREFIXES))
     launches = ctx.launching_calls(gpu.correlation[rows])
     groups: dict[tuple, list[dict]] = defaultdict(list)
     folded: set[int] = set()
@@ -52,7 +54,7 @@ def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]
                 float(calls.start[call]),
                 float(calls.end[call]),
             )
-            syncs = _syncs_in_same_operator(ctx, call, sync_codes)
+            syncs = _syncs_in_same_operator(ctx, call, sync_codes, copy_call_codes)
             host_free = max([returned] + [float(calls.end[s]) for s in syncs])
             blocking = host_free >= copy_end - CLOCK_SLACK_S
             if blocking:
@@ -86,8 +88,11 @@ def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]
     return sorted(findings, key=lambda f: -f.cost_per_step_s), folded
 
 
-def _syncs_in_same_operator(ctx: TraceContext, call: int, sync_codes: np.ndarray) -> list[int]:
-    """Synchronizing calls on the call's thread, after it, inside its innermost operator."""
+def _syncs_in_same_operator(
+    ctx: TraceContext, call: int, sync_codes: np.ndarray, copy_call_codes: np.ndarray
+) -> list[int]:
+    """Synchronizing calls on the call's thread inside its innermost operator, after it
+    and before the operator's next copy (which the next syncs then belong to)."""
     calls = ctx.trace.host_calls
     thread, issued = int(calls.thread[call]), float(calls.start[call])
     enclosing = ctx.stacks.enclosing(thread, issued)
@@ -98,8 +103,11 @@ def _syncs_in_same_operator(ctx: TraceContext, call: int, sync_codes: np.ndarray
     lo = int(np.searchsorted(calls.start, issued, side="left"))
     hi = int(np.searchsorted(calls.start, op_end, side="right"))
     window = np.arange(lo, hi)
-    chosen = window[(calls.thread[window] == thread) & np.isin(calls.name[window], sync_codes)]
-    return chosen.tolist()
+    window = window[calls.thread[window] == thread]
+    later_copies = window[(window != call) & np.isin(calls.name[window], copy_call_codes)]
+    if len(later_copies):
+        window = window[window < later_copies[0]]
+    return window[np.isin(calls.name[window], sync_codes)].tolist()
 
 
 def _finding(ctx: TraceContext, key: tuple, copies: list[dict]) -> Finding:
