@@ -8,7 +8,7 @@ import click
 
 from rooftui.cli.metrics import ARCH_HELP, GPU_HELP, chosen_metrics
 from rooftui.profile.ncu import NcuOptions, find_ncu, ncu_argv, report_stem
-from rooftui.profile.run import check_run, run_ncu
+from rooftui.profile.run import check_run, readable_report, run_ncu
 
 
 @click.command(
@@ -111,7 +111,7 @@ def profile(
         f"in {run.seconds:.0f} s: {report}",
         err=True,
     )
-    show_report(report, open_tui)
+    show_report(readable_report(report, ncu), open_tui)
 
 
 def show_report(report: Path, open_tui: bool) -> None:

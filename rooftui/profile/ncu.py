@@ -18,6 +18,7 @@ from rooftui.errors import GpuUnavailableError, RooftuiError
 USUAL_NCU_PLACES = ("/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu")
 REPORT_SUFFIX = ".ncu-rep"
 LOG_SUFFIX = ".ncu.log"
+RAW_CSV_SUFFIX = ".raw.csv"  # ncu's raw page, base units, when ncu-report is not installed
 
 
 def _version_key(path: str) -> tuple[int, ...]:
@@ -129,14 +130,14 @@ def command_name(command: list[str]) -> str:
 
 
 def _taken(stem: Path) -> bool:
-    return Path(f"{stem}{REPORT_SUFFIX}").exists() or Path(f"{stem}{LOG_SUFFIX}").exists()
+    return any(Path(f"{stem}{suffix}").exists() for suffix in (REPORT_SUFFIX, LOG_SUFFIX, RAW_CSV_SUFFIX))
 
 
 def report_stem(output: str | None, command: list[str], force: bool, now: datetime | None = None) -> Path:
     """The report's path without ``.ncu-rep``: ``output``, or ``<command>-<time>`` here.
 
-    An existing report is overwritten only with ``force``; a default name never
-    overwrites anything.
+    An existing report is overwritten only with ``force`` (its ``.ncu.log`` and
+    ``.raw.csv`` beside it go with it); a default name never overwrites anything.
     """
     if output is not None:
         if "%" in output:

@@ -7,6 +7,7 @@ module follows that file, echoes it to stderr and reads the outcome from it.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import signal
 import subprocess
@@ -17,9 +18,12 @@ from pathlib import Path
 from typing import TextIO
 
 from rooftui.errors import GpuUnavailableError, RooftuiError
-from rooftui.profile.ncu import LOG_SUFFIX, REPORT_SUFFIX
+from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX
 
-_PROFILED = re.compile(r'==PROF== Profiling "(?P<name>.*)" - (?P<id>\d+):.* - (?P<passes>\d+) pass')
+# "- 12: 0%....50%....100% - 8 passes", or "- 12 (13/300): ..." under --launch-count.
+_PROFILED = re.compile(
+    r'==PROF== Profiling "(?P<name>.*)" - (?P<id>\d+)(?: \(\d+/\d+\))?: .* - (?P<passes>\d+) pass'
+)
 _REPORT = re.compile(r"==PROF== Report: (?P<path>.+?)\s*$")
 _APP_EXIT = re.compile(r"application returned an error code \((?P<code>-?\d+)\)")
 # How long to leave ncu to finish on its own after Ctrl-C (the terminal signals
@@ -197,3 +201,26 @@ def check_run(run: NcuRun) -> Path:
             "(torch.cuda.profiler.start()); check the --nvtx-include and --kernel-name filters",
         )
     return report
+
+
+def readable_report(report: Path, ncu: str, echo: TextIO | None = sys.stderr) -> Path:
+    """``report`` where the ncu-report package can read it; otherwise its raw CSV
+    (base units), exported beside it by the ncu that wrote it."""
+    if importlib.util.find_spec("ncu_report") is not None:
+        return report
+    name = report.name[: -len(REPORT_SUFFIX)] if report.name.endswith(REPORT_SUFFIX) else report.name
+    csv = report.with_name(name + RAW_CSV_SUFFIX)
+    with open(csv, "w", encoding="utf-8") as handle:
+        done = subprocess.run(
+            [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base"],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    if done.returncode != 0 or csv.stat().st_size == 0:
+        reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
+        raise RooftuiError(f"ncu could not export the report to CSV: {reason}", path=report)
+    if echo is not None:
+        echo.write(f"rooftui: no ncu-report package here; reading {csv}, exported by ncu\n")
+    return csv

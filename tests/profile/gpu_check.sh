@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # rooftui profile on a real GPU, against ncu --set roofline.
-#   bash tests/profile/gpu_check.sh OUTDIR     (from the repository root, on a GPU node)
+#   bash tests/profile/gpu_check.sh OUTDIR [STEPS]   (from the repository root, on a GPU node)
+# STEPS: a comma-separated subset of passes,paths,deepcam (default: all three).
 # 1. replay passes per metric set, on one small kernel (tests/profile/pass_probe.cu);
-# 2. rooftui profile's exit-code pass-through and Ctrl-C, with the real ncu;
+# 2. rooftui profile with the real ncu: a short run summarised, a failing command, Ctrl-C;
 # 3. one DeepCAM-like AMP step (5 warm-up steps, then one profiled step) under
 #    `rooftui profile` and under `ncu --set roofline`: passes per kernel, wall time;
 # 4. the raw CSV (base units) of rooftui's report, xz-compressed, for the tests.
 # Never changes clocks: every ncu call has --clock-control none.
 set -u
-out=${1:?usage: gpu_check.sh OUTDIR}
+out=${1:?usage: gpu_check.sh OUTDIR [passes,paths,deepcam]}
+steps=,${2:-passes,paths,deepcam},
+want() { [[ $steps == *,$1,* ]]; }
 mkdir -p "$out"
 work=$(mktemp -d)
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
@@ -28,8 +31,9 @@ nvidia-smi --query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,driver_version -
 ncu --help | grep -A6 -E '^ +(-o|--log-file)' | head -30
 log "rooftui metrics on this GPU: $(rooftui metrics | tr ',' '\n' | wc -l) metrics"
 
-log "1. passes per metric set"
 nvcc -O2 -arch=sm_90 -o "$work/pass_probe" tests/profile/pass_probe.cu || exit 1
+if want passes; then
+log "1. passes per metric set"
 python3 tests/profile/pass_variants.py 9.0 > "$work/variants.tsv"
 while IFS=$'\t' read -r label names; do
   passes=$(ncu --clock-control none --metrics "$names" "$work/pass_probe" 1 0 < /dev/null 2>&1 \
@@ -37,6 +41,13 @@ while IFS=$'\t' read -r label names; do
   count=$(echo "$names" | tr ',' '\n' | wc -l)
   printf 'probe %s\t%s\t%s\t1\t\n' "$label" "$count" "${passes:-?}" | tee -a "$table"
 done < "$work/variants.tsv"
+fi
+
+if want paths; then
+log "2. a short profile of the probe, summarised"
+rooftui profile --launch-count 3 -o "$work/probe3" -- "$work/pass_probe" 10 0 < /dev/null \
+  > "$out/probe3.summary.txt" 2> "$work/probe3.err"
+echo "rooftui profile exit code: $?"; tail -3 "$work/probe3.err"; head -12 "$out/probe3.summary.txt"
 
 log "2a. a failing command: raw ncu, then rooftui profile (expect exit 3)"
 ncu --clock-control none --metrics gpu__time_duration.sum "$work/pass_probe" 1 3 2>&1 | tail -3
@@ -49,12 +60,17 @@ setsid "${with_sigint[@]}" python3 -m rooftui profile --launch-count 300 -o "$wo
   -- "$work/pass_probe" 3000 0 > /dev/null 2> "$work/interrupted.err" &
 pid=$!
 sleep 8; kill -INT -- "-$pid"
-for _ in $(seq 40); do kill -0 "$pid" 2> /dev/null || break; sleep 1; done
-kill -KILL -- "-$pid" 2> /dev/null && echo "still running 40 s after Ctrl-C: killed"
+t0=$(now)
+for _ in $(seq 40); do ps -o stat= -p "$pid" | grep -qv Z || break; sleep 1; done
+ps -o stat= -p "$pid" | grep -qv Z && kill -KILL -- "-$pid" && echo "still running 40 s after Ctrl-C: killed"
 wait "$pid"
-echo "rooftui profile exit code after Ctrl-C: $?"
-grep -v '^==PROF== Profiling' "$work/interrupted.err" | tail -6
+echo "rooftui profile exit code after Ctrl-C: $? (exited $(minus "$(now)" "$t0") s after it)"
+cp "$work/interrupted.ncu.log" "$out/"
+grep -v '^==PROF== Profiling' "$work/interrupted.err" | tail -6; tail -4 "$work/interrupted.ncu.log"
 ls -la "$work"/interrupted*
+fi
+
+if want deepcam; then
 
 log "3a. rooftui profile, deepcam amp step"
 s=$(now)
@@ -88,5 +104,6 @@ echo "ncu --set roofline exit code: $rc"
 n=$(passes_each < "$out/deepcam_amp_roofline.ncu.log" | wc -l)
 p=$(passes_each < "$out/deepcam_amp_roofline.ncu.log" | sort -u | paste -sd/)
 printf 'deepcam amp: ncu --set roofline\tset\t%s\t%s\t%s\n' "$p" "$n" "$(minus "$e" "$s")" | tee -a "$table"
+fi
 ls -la "$out"
 log "done"

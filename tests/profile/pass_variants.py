@@ -23,6 +23,8 @@ def variants(cc: str = "9.0") -> dict[str, list[str]]:
     sass = [metric for terms in m.CUDA_CORE_TERMS.values() for metric, _ in terms]
     tensor = [term.metric for term in arch.tensor]
     cycles = {m.SM_CYCLES, m.SM_CLOCK}
+    by_pipeline = {term.pipeline: term.metric for term in arch.tensor}
+    no_tensor = [n for n in core if n not in tensor]
     return {
         "required": required,
         "required_without_peaks": no_peaks,
@@ -36,6 +38,10 @@ def variants(cc: str = "9.0") -> dict[str, list[str]]:
         "cuda_core_flops_only": sass,
         "tensor_only": tensor,
         "bytes_only": list(m.BYTES.values()),
+        "core_without_tensor": no_tensor,
+        "tensor_fp16_only": [by_pipeline["tensor_fp16"]],
+        "tensor_fp16_bf16": [by_pipeline["tensor_fp16"], by_pipeline["tensor_bf16"]],
+        "core_with_tensor_fp16_only": no_tensor + [by_pipeline["tensor_fp16"]],
     }
 
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import glob
+import importlib.util
+import io
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from rooftui.model.metrics import architecture_for, required_metrics
 from rooftui.profile.ncu import USUAL_NCU_PLACES
+from rooftui.profile.run import NcuLog, readable_report
 from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui
 
 HOPPER = ",".join(required_metrics(architecture_for("9.0")))
@@ -229,3 +233,38 @@ def test_profile_needs_a_command(tmp_path, fake_bin):
     done = run_rooftui(["profile", "--arch", "sm_90"], tmp_path, rooftui_env(fake_bin))
     assert done.returncode == 2
     assert "Missing argument 'COMMAND...'" in done.stderr
+
+
+def test_progress_lines_are_counted_with_and_without_launch_count():
+    log = NcuLog()
+    for line in (
+        '==PROF== Profiling "probe_fma" - 0: 0%....50%....100% - 8 passes',
+        '==PROF== Profiling "probe_fma" - 1 (2/300): 0%....50%....100% - 8 passes',
+        '==PROF== Profiling "copy" - 2 (3/300): 0%....50%....100% - 1 pass',
+        "==PROF== Report: /tmp/r.ncu-rep",
+    ):
+        log.read_line(line)
+    assert log.kernels == ["probe_fma", "probe_fma", "copy"]
+    assert log.passes == [8, 8, 1]
+    assert log.report == Path("/tmp/r.ncu-rep")
+
+
+def test_without_ncu_report_the_report_is_exported_to_csv_by_the_same_ncu(tmp_path, fake_ncu, monkeypatch):
+    ncu = fake_ncu("""
+[ "$1" = --import ] && [ "$3 $4 $5 $6 $7" = "--csv --page raw --print-units base" ] && cat "$2.csv"
+""")
+    report = tmp_path / "step.ncu-rep"
+    report.write_bytes(b"report")
+    (tmp_path / "step.ncu-rep.csv").write_text('"ID","gpu__time_duration.sum"\n')
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    said = io.StringIO()
+    assert readable_report(report, str(ncu), echo=said) == tmp_path / "step.raw.csv"
+    assert (tmp_path / "step.raw.csv").read_text() == '"ID","gpu__time_duration.sum"\n'
+    assert said.getvalue() == (
+        f"rooftui: no ncu-report package here; reading {tmp_path}/step.raw.csv, exported by ncu\n"
+    )
+
+
+def test_with_ncu_report_the_report_is_read_as_it_is(tmp_path, monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    assert readable_report(tmp_path / "r.ncu-rep", "/no/ncu") == tmp_path / "r.ncu-rep"

@@ -1,0 +1,89 @@
+"""What `rooftui profile` collected on an H200 (tests/profile/gpu_check.sh, sample_data/profile):
+one AMP training step of the DeepCAM-like network, 179 kernels."""
+
+from __future__ import annotations
+
+import lzma
+
+import pandas as pd
+import pytest
+
+from rooftui.analysis import load_run
+from rooftui.model.metrics import architecture_for, required_metrics
+from rooftui.profile.run import NcuLog
+from tests.profile.conftest import REPO
+
+PROFILE = REPO / "sample_data" / "profile"
+ROOFTUI_REPORT = PROFILE / "deepcam_amp_rooftui.raw-base.csv.xz"
+# The same step profiled earlier with the 68-metric superset (sample_data/make).
+SUPERSET_REPORT = REPO / "sample_data" / "deepcam" / "deepcam_amp.raw-base.csv.xz"
+
+
+def read_log(name: str) -> NcuLog:
+    log = NcuLog()
+    for line in (PROFILE / name).read_text().splitlines():
+        log.read_line(line)
+    return log
+
+
+@pytest.fixture(scope="module")
+def run():
+    return load_run([ROOFTUI_REPORT])
+
+
+def test_profiled_step_loads_with_forward_backward_and_optimizer(run):
+    assert run.kernels.groupby("phase").size().to_dict() == {
+        "forward": 76,
+        "backward": 90,
+        "optimizer": 13,
+    }
+    assert run.missing_metrics == []
+
+
+def test_nvtx_ranges_name_the_phases_of_kernels_launched_by_the_main_thread():
+    # Autograd runs backward on its own thread, outside the main thread's
+    # push/pop range "backward": 88 of its 90 kernels get their phase by inference.
+    kernels = load_run([ROOFTUI_REPORT], infer_phases=False).kernels
+    assert kernels.groupby("phase").size().to_dict() == {
+        "": 88,
+        "forward": 76,
+        "backward": 2,
+        "optimizer": 13,
+    }
+
+
+def test_report_has_every_metric_rooftui_asked_for_and_eight_passes_per_kernel():
+    with lzma.open(ROOFTUI_REPORT, "rt") as handle:
+        raw = pd.read_csv(handle, skiprows=[1], low_memory=False)
+    assert len(raw) == 179
+    assert set(required_metrics(architecture_for("9.0"))) <= set(raw.columns)
+    assert set(raw["profiler__replayer_passes"].astype(float)) == {8.0}
+
+
+def test_fewer_metrics_lose_nothing_the_superset_gave(run):
+    superset = load_run([SUPERSET_REPORT]).kernels
+    ours = run.kernels
+    assert list(ours["name"]) == list(superset["name"])
+    for column in ("flops", "flops_tensor_fp16", "flops_fp32", "flops_fp16"):
+        assert list(ours[column]) == list(superset[column]), column
+    for level in ("l1", "l2", "hbm"):  # traffic differs by replay noise only
+        ratio = ours[f"bytes_{level}"].sum() / superset[f"bytes_{level}"].sum()
+        assert ratio == pytest.approx(1.0, abs=0.002), level
+
+
+def test_ncu_logs_of_both_runs_give_passes_per_kernel():
+    ours, roofline = read_log("deepcam_amp_rooftui.ncu.log"), read_log("deepcam_amp_roofline.ncu.log")
+    assert len(ours.kernels) == len(roofline.kernels) == 179
+    assert set(ours.passes) == {8}
+    assert set(roofline.passes) == {17}
+    assert ours.report is not None and ours.errors == []
+
+
+def test_passes_table_matches_docs():
+    table = pd.read_csv(PROFILE / "passes.tsv", sep="\t", dtype=str)
+    rows = table.set_index("what")
+    assert rows.loc["deepcam amp: rooftui profile", "passes_per_kernel"] == "8"
+    assert rows.loc["deepcam amp: ncu --set roofline", "passes_per_kernel"] == "17"
+    docs = (REPO / "docs" / "profile.md").read_text()
+    for what in ("deepcam amp: rooftui profile", "deepcam amp: ncu --set roofline"):
+        assert f"{float(rows.loc[what, 'wall_s']):.0f} s" in docs
