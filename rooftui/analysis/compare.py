@@ -198,8 +198,9 @@ class Comparison:
         ``method``, ``key``, ``rank``, ``candidates_a``/``_b``, ``operation_a``/``_b``,
         the ``SIDE_COLUMNS`` of each side, and ``time_ratio`` (B / A).
     operations
-        per phase and operation key, all kernels of each side: ``kernels``,
-        ``count`` (launches), ``time_s``, ``flops``, ``pipeline`` (of most time).
+        per phase and operation key, every launch of each side in its own phase:
+        ``kernels`` (names), ``count`` (launches), ``time_s``, ``flops``,
+        ``pipeline`` (of most time).
     phases, pipelines, zero_ai
         ``phase_table``, ``pipeline_table`` and ``zero_ai_table`` of each side,
         joined on phase or pipeline.
@@ -261,7 +262,7 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
                      "each side is measured against its own ceilings")
     return Comparison(
         label_a, label_b, run_a, run_b, kernels,
-        operations=_operations(groups_a, groups_b),
+        operations=_operations(run_a.kernels, run_b.kernels),
         phases=_join(phase_table(run_a.kernels), phase_table(run_b.kernels), "phase"),
         pipelines=_join(pipeline_table(run_a.kernels), pipeline_table(run_b.kernels), "pipeline"),
         zero_ai=_join(zero_ai_table(run_a.kernels), zero_ai_table(run_b.kernels), "phase"),
@@ -284,19 +285,27 @@ def _side(groups: pd.DataFrame, suffix: str) -> list[dict]:
     return [{f"{k}{suffix}": v for k, v in record.items()} for record in records]
 
 
-def _operations(groups_a: pd.DataFrame, groups_b: pd.DataFrame) -> pd.DataFrame:
-    """Time, launches, FLOPs and main pipeline per (phase, operation), both sides."""
+def _operations(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame) -> pd.DataFrame:
+    """Time, launches, FLOPs and main pipeline per (phase, operation), both sides.
 
-    def per_operation(groups: pd.DataFrame) -> pd.DataFrame:
-        frame = groups.assign(operation=groups["name"].map(operation_key), phase=groups["phase"].fillna(""))
+    Every launch counts in its own phase (a kernel launched in forward and in
+    backward is in both), unlike the matched kernels, which carry the phase of
+    their most time.
+    """
+
+    def per_operation(kernels: pd.DataFrame) -> pd.DataFrame:
+        names = kernels["name"].astype(str)
+        keys = {name: operation_key(name) for name in names.unique()}
+        frame = kernels.assign(operation=names.map(keys), phase=kernels["phase"].fillna(""))
         grouped = frame.groupby(["phase", "operation"], sort=False)
-        out = pd.DataFrame({"kernels": grouped.size(), "count": grouped["count"].sum(),
+        out = pd.DataFrame({"kernels": grouped["name"].nunique(), "count": grouped.size(),
                             "time_s": grouped["time_s"].sum(), "flops": grouped["flops"].sum()})
         by_pipeline = frame.groupby(["phase", "operation", "pipeline"], sort=False)["time_s"].sum()
         out["pipeline"] = by_pipeline.groupby(level=[0, 1]).idxmax().map(lambda key: key[2])
         return out
 
-    joined = per_operation(groups_a).join(per_operation(groups_b), how="outer", lsuffix="_a", rsuffix="_b")
+    joined = per_operation(kernels_a).merge(per_operation(kernels_b), how="outer", left_index=True,
+                                            right_index=True, suffixes=("_a", "_b"))
     joined = joined.reset_index()
     joined["time_ratio"] = joined["time_s_b"] / joined["time_s_a"]
     heaviest = joined[["time_s_a", "time_s_b"]].max(axis=1)
