@@ -87,3 +87,27 @@ def test_passes_table_matches_docs():
     docs = (REPO / "docs" / "profile.md").read_text()
     for what in ("deepcam amp: rooftui profile", "deepcam amp: ncu --set roofline"):
         assert f"{float(rows.loc[what, 'wall_s']):.0f} s" in docs
+
+
+def test_tensor_core_counters_are_what_costs_passes():
+    table = pd.read_csv(PROFILE / "passes.tsv", sep="\t", dtype=str).set_index("what")
+    passes = table["passes_per_kernel"].astype(int)
+    assert passes["probe required"] == passes["probe core_time_flops_bytes_sm_clock"] == 8
+    assert passes["probe core_without_sm_cycles"] == passes["probe core_sm_cycles_as_sum"] == 8
+    assert passes["probe core_without_tensor"] == 3
+    assert passes["probe tensor_only"] == 7
+    docs = (REPO / "docs" / "profile.md").read_text()
+    for label, text in [
+        ("probe tensor_fp16_only", "| 1 | 3 |"),
+        ("probe core_with_tensor_fp16_only", "| 16 | 4 |"),
+    ]:
+        assert text.endswith(f"| {passes[label]} |") and text in docs
+
+
+def test_ctrl_c_on_the_h200_kept_the_kernels_profiled_before_it():
+    # The 34th kernel's line was cut by ncu's shutdown message: 33 were saved.
+    log = read_log("interrupted.ncu.log")
+    assert len(log.kernels) == 33
+    assert log.kernels[0] == "probe_fma(float *, int)"
+    assert log.report is not None and log.report.name == "interrupted.ncu-rep"
+    assert "==PROF== Trying to shutdown target application" in (PROFILE / "interrupted.ncu.log").read_text()
