@@ -52,21 +52,37 @@ class GanttChart:
 
 
 def step_gantt(
-    analysis: TimelineAnalysis, step_index: int, width: int, marker: Place | None = None
+    analysis: TimelineAnalysis,
+    step_index: int,
+    width: int,
+    marker: Place | None = None,
+    window: tuple[float, float] | None = None,
 ) -> GanttChart:
-    """The Gantt of ``analysis.steps[step_index]`` over ``width`` columns."""
+    """The Gantt of ``analysis.steps[step_index]`` over ``width`` columns.
+
+    ``window`` (start, end), inside the step, zooms in; the axis still counts
+    from the step's start.
+    """
     width = max(width, 10)
-    ctx = analysis.context
-    step = ctx.steps[step_index]
-    chart = GanttChart(step.label, step.start, step.end)
-    edges = np.linspace(step.start, step.end, width + 1)
-    chart.rows += _range_rows(analysis, step.start, step.end, edges)
-    chart.rows.append(_sync_row(analysis, step.start, step.end, edges))
-    chart.rows += _stream_rows(analysis, step.start, step.end, edges)
+    step = analysis.context.steps[step_index]
+    start, end = window if window is not None else (step.start, step.end)
+    chart = GanttChart(step.label, start, end)
+    edges = np.linspace(start, end, width + 1)
+    chart.rows += _range_rows(analysis, start, end, edges)
+    chart.rows.append(_sync_row(analysis, start, end, edges))
+    chart.rows += _stream_rows(analysis, start, end, edges)
     chart.rows.append(_idle_row(analysis, edges))
     chart.rows.append(_marker_row(marker, edges))
-    chart.axis = _axis(step.duration, width)
+    chart.axis = _axis(start - step.start, end - start, width)
     return chart
+
+
+def zoom_window(step_start: float, step_end: float, place: Place) -> tuple[float, float]:
+    """A window around ``place`` five times its length (at least 1/20 of the step), in the step."""
+    length = max((place.end - place.start) * 5, (step_end - step_start) / 20)
+    middle = (place.start + place.end) / 2
+    start = min(max(middle - length / 2, step_start), step_end - length)
+    return max(start, step_start), min(start + length, step_end)
 
 
 def _label_span(edges: np.ndarray, start: float, end: float) -> tuple[int, int]:
@@ -212,14 +228,15 @@ def _marker_row(marker: Place | None, edges: np.ndarray) -> GanttRow:
     return GanttRow("finding", chars, kinds)
 
 
-def _axis(duration: float, width: int) -> str:
-    """Tick labels every ~12 columns, in ms or µs: "0 ms        5 ms ..."."""
-    unit, scale = ("ms", 1e3) if duration >= 2e-3 else ("µs", 1e6)
-    axis = [" "] * width
+def _axis(offset: float, duration: float, width: int) -> str:
+    """Tick labels every 12 columns, from the step's start: "┆0 ms      ┆5.1 ms ..."."""
+    unit, scale = ("ms", 1e3) if offset + duration >= 2e-3 else ("µs", 1e6)
     step_cols = 12
+    tick = duration * scale * step_cols / width
+    decimals = int(np.clip(np.ceil(-np.log10(tick)) + 1, 0, 3)) if tick > 0 else 0
+    axis = [" "] * width
     for col in range(0, width - 4, step_cols):
-        label = f"{col / width * duration * scale:.3g} {unit}" if col else f"0 {unit}"
-        label = "┆" + label
+        label = f"┆{(offset + col / width * duration) * scale:.{decimals}f} {unit}"
         if col + len(label) <= width:
             axis[col : col + len(label)] = list(label)
     return "".join(axis)

@@ -63,3 +63,20 @@ def test_host_waits_show_the_blocking_copy_calls(chart):
 def test_the_axis_is_in_microseconds_for_a_short_step(chart):
     assert chart.axis.startswith("┆0 µs")
     assert "┆120 µs" in chart.axis
+
+
+def test_a_zoom_window_is_five_times_the_place_and_stays_in_the_step():
+    from rooftui.timeline.finding import Place
+    from rooftui.timeline.gantt import zoom_window
+
+    assert zoom_window(0.0, 1.0, Place(1, 0.5, 0.6)) == pytest.approx((0.3, 0.8))
+    assert zoom_window(0.0, 1.0, Place(1, 0.0, 0.01)) == pytest.approx((0.0, 0.05))
+    assert zoom_window(0.0, 1.0, Place(1, 0.95, 1.0)) == pytest.approx((0.75, 1.0))
+
+
+def test_a_zoomed_chart_counts_time_from_the_step_start(built_naive):
+    analysis = analyze_trace(built_naive)
+    step = analysis.steps[0]
+    zoomed = step_gantt(analysis, 0, 100, window=(step.start + 300e-6, step.start + 400e-6))
+    assert zoomed.axis.startswith("┆300 µs     ┆312 µs")
+    assert row(zoomed, "stream 7").kinds[10:90] == ["copy_pageable"] * 80  # 310–390 µs

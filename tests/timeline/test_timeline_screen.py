@@ -66,3 +66,31 @@ async def test_escape_closes_the_screen(fixed_analysis):
         await pilot.press("escape")
         await pilot.pause()
         assert app.return_code == 0 or not app.is_running
+
+
+def test_snapshot_zoom_on_the_item_copy(snap_compare, naive_analysis):
+    # zoomed in: the host waits in the item() sync while the GPU drains its queue
+    assert snap_compare(
+        make_timeline_app(naive_analysis),
+        terminal_size=SIZE,
+        press=["down", "down", "down", "down", "enter", "z"],
+    )
+
+
+async def test_z_zooms_in_on_the_marked_place_and_out_again(naive_analysis):
+    app = make_timeline_app(naive_analysis)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        gantt = app.screen.query_one(GanttView)
+        await pilot.press("z")  # nothing marked yet: stays on the whole step
+        assert gantt.window is None
+        await pilot.press("down", "down", "down", "down", "enter", "z")  # the item() copy
+        step = naive_analysis.steps[app.screen.step_index]
+        start, end = gantt.window
+        assert step.start <= start <= gantt.marker.start < gantt.marker.end <= end <= step.end
+        assert end - start < step.duration
+        assert "zoomed to" in screen_text(app)
+        await pilot.press("z")
+        assert gantt.window is None
+        await pilot.press("enter", "z", "right_square_bracket")  # a new step: whole step
+        assert gantt.window is None and gantt.marker is None

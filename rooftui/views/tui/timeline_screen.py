@@ -7,8 +7,8 @@ in :mod:`rooftui.timeline`, and the Gantt's cells come from
 :func:`rooftui.timeline.gantt.step_gantt`.
 
 Keys: ``[`` / ``]`` previous / next step; ``enter`` on a finding jumps to the
-step of its costliest place and marks it (again: its next place); ``escape``
-closes the screen.
+step of its costliest place and marks it (again: its next place); ``z`` zooms
+the Gantt in on the marked place and out again; ``escape`` closes the screen.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import KIND_LABELS, Finding, Place
-from rooftui.timeline.gantt import GanttChart, step_gantt
+from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
 from rooftui.timeline.report import detail_text, summary_line, where_text
 from rooftui.timeline.units import format_seconds
 
@@ -64,6 +64,7 @@ class GanttView(Static):
         self.analysis = analysis
         self.step_index = 0
         self.marker: Place | None = None
+        self.window: tuple[float, float] | None = None
         names = sorted(
             {
                 analysis.trace.names[code]
@@ -74,8 +75,8 @@ class GanttView(Static):
         )
         self._range_style = {name: _RANGE_STYLES[i % len(_RANGE_STYLES)] for i, name in enumerate(names)}
 
-    def show(self, step_index: int, marker: Place | None) -> None:
-        self.step_index, self.marker = step_index, marker
+    def show(self, step_index: int, marker: Place | None, window: tuple[float, float] | None = None) -> None:
+        self.step_index, self.marker, self.window = step_index, marker, window
         self.refresh_chart()
 
     def on_resize(self) -> None:
@@ -83,7 +84,8 @@ class GanttView(Static):
 
     def refresh_chart(self) -> None:
         width = max(self.content_size.width - LABEL_WIDTH - 1, 10)
-        self.update(self.render_chart(step_gantt(self.analysis, self.step_index, width, self.marker)))
+        chart = step_gantt(self.analysis, self.step_index, width, self.marker, self.window)
+        self.update(self.render_chart(chart))
 
     def render_chart(self, chart: GanttChart) -> Text:
         text = Text(no_wrap=True, overflow="crop")
@@ -112,6 +114,7 @@ class TimelineScreen(Screen[None]):
     BINDINGS = [
         Binding("left_square_bracket", "previous_step", "prev step", key_display="["),
         Binding("right_square_bracket", "next_step", "next step", key_display="]"),
+        Binding("z", "zoom", "zoom to finding"),
         Binding("escape", "close", "close"),
     ]
 
@@ -120,6 +123,7 @@ class TimelineScreen(Screen[None]):
         self.analysis = trace_analysis
         self.step_index = 0
         self.marker: Place | None = None
+        self.zoomed = False
         self._next_place: dict[int, int] = {}  # finding row -> which place enter jumps to
 
     def compose(self) -> ComposeResult:
@@ -162,23 +166,38 @@ class TimelineScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def action_zoom(self) -> None:
+        if self.marker is None:
+            self.notify("Jump to a finding first (enter); z then zooms in on it.")
+            return
+        self.zoomed = not self.zoomed
+        self._show_step()
+
     def select_step(self, step_index: int, marker: Place | None = None) -> None:
-        """Show step ``step_index`` (clamped), with ``marker`` pointed at, if given."""
+        """Show step ``step_index`` (clamped), with ``marker`` pointed at, if given.
+
+        Without a marker there is nothing to zoom in on, so the whole step shows.
+        """
         self.step_index = min(max(step_index, 0), len(self.analysis.steps) - 1)
         self.marker = marker
+        self.zoomed = self.zoomed and marker is not None
         self._show_step()
 
     def _show_step(self) -> None:
         step = self.analysis.steps[self.step_index]
         idle = self.analysis.idle_s[self.step_index]
+        window = None
+        if self.zoomed and self.marker is not None:
+            window = zoom_window(step.start, step.end, self.marker)
         line = Text.assemble(
             (f"{step.label}", "bold"),
             f" ({self.step_index + 1} of {len(self.analysis.steps)})",
             f" · {format_seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
-            ("   [ ] step · enter: jump to finding", "dim"),
+            (f" · zoomed to {format_seconds(window[1] - window[0])}" if window else "", "bold"),
+            ("   [ ] step · enter jump · z zoom", "dim"),
         )
         self.query_one("#timeline-step", Static).update(line)
-        self.query_one(GanttView).show(self.step_index, self.marker)
+        self.query_one(GanttView).show(self.step_index, self.marker, window)
 
     # -- findings --------------------------------------------------------------
 
