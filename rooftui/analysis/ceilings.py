@@ -40,7 +40,7 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
         fma_metric, flops_per_fma = terms[-1]
         found.append((precision, peak(fma_metric) * flops_per_fma))
     for term in arch.tensor:
-        found.append((term.pipeline, peak(term.metric) * term.factor))
+        found.append((term.pipeline, peak(term.metric) * term.factor * term.peak_factor))
     ceilings = [Ceiling(f"{_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
                 for p, v in found if np.isfinite(v) and v > 0]
     for level, metric in m.BYTES.items():

@@ -94,9 +94,14 @@ def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
 
 
 def _ert_precision(name: str) -> str:
-    lowered = name.lower()
-    for key, precision in (("tensor", "tensor_fp16"), ("fp64", "fp64"), ("double", "fp64"),
-                           ("fp32", "fp32"), ("single", "fp32"), ("fp16", "fp16"), ("half", "fp16")):
+    """ERT ceiling names ("FP64 GFLOPs", "Tensor BF16", "INT8 Tensor") -> a pipeline."""
+    lowered = name.lower().replace("-", " ")
+    tensor = "tensor" in lowered or "mma" in lowered
+    for key, precision in (("fp64", "fp64"), ("double", "fp64"), ("tf32", "tf32"), ("bf16", "bf16"),
+                           ("fp16", "fp16"), ("half", "fp16"), ("fp8", "fp8"), ("int8", "int8"),
+                           ("fp32", "fp32"), ("single", "fp32")):
         if key in lowered:
+            if tensor or precision in ("tf32", "fp8", "int8"):
+                return f"tensor_{precision}"
             return precision
-    return "fp64"  # ERT's classic FLOP ceiling is double precision
+    return "tensor_fp16" if tensor else "fp64"  # ERT's classic FLOP ceiling is double precision

@@ -72,6 +72,10 @@ class TensorTerm:
     metric: str
     factor: float
     source: str
+    # The counter's .peak_sustained is the 2:4-sparse rate for every type but FP64
+    # (Ampere on): the dense peak is half. On the H200 rooftui measure's wgmma runs
+    # reach 0.997 of peak_sustained/2 per clock (sample_data/ceilings/h200.json).
+    peak_factor: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,8 @@ _VOLTA_RULE = (
 def _ops_path(*types: tuple[str, str]) -> tuple[TensorTerm, ...]:
     return tuple(
         TensorTerm(pipeline, f"sm__ops_path_tensor_src_{src}.sum", 1.0,
-                   "[NCU] ops_path counters count operations (2 per multiply-add); [KA] on H200")
+                   "[NCU] ops_path counters count operations (2 per multiply-add); [KA] on H200",
+                   peak_factor=1.0 if pipeline == "tensor_fp64" else 0.5)
         for pipeline, src in types
     )
 

@@ -13,9 +13,10 @@ def table(path):
     return load_run([path]).kernels.sort_values("ncu_id")[COLUMNS].reset_index(drop=True)
 
 
-def test_known_answer_report_and_base_unit_csv_are_identical(expected):
+def test_known_answer_report_and_base_unit_csv_exports_are_identical(expected):
     report = table(KNOWN / "known_answer.ncu-rep")
     assert report.equals(table(KNOWN / "known_answer.raw-base.csv"))
+    assert report.equals(table(KNOWN / "known_answer.details-base.csv"))
     assert report.set_index("name").loc["wmma_gemm", "flops_tensor"] == 137_438_953_472
 
 
@@ -26,3 +27,11 @@ def test_pytorch_step_report_and_csv_agree_kernel_by_kernel_and_group_alike():
     groups_report = grouped_kernels(load_run([DEEPCAM / "deepcam_amp.ncu-rep.xz"]))
     groups_csv = grouped_kernels(load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"]))
     assert sorted(groups_report["name"]) == sorted(groups_csv["name"])
+
+
+def test_the_packaged_sample_is_the_committed_one():
+    from rooftui.sample import sample_pair
+
+    fp32, amp = sample_pair()
+    assert amp.read_bytes() == (DEEPCAM / "deepcam_amp.raw-base.csv.xz").read_bytes()
+    assert fp32.read_bytes() == (DEEPCAM / "deepcam_fp32.raw-base.csv.xz").read_bytes()

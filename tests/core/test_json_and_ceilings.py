@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from conftest import KNOWN, run_cli
+from conftest import DEEPCAM, KNOWN, run_cli
 
 from rooftui.analysis import load_run
 from rooftui.errors import CeilingsError
@@ -65,11 +65,17 @@ def test_ert_roofline_json_is_read(tmp_path):
     path = tmp_path / "roofline.json"
     path.write_text(json.dumps({"empirical": {
         "gbytes": {"data": [["L1", 12000.0], ["L2", 5500.0], ["DRAM", 4300.0]]},
-        "gflops": {"data": [["FP64 GFLOPs", 64000.0]]}}}))
+        "gflops": {"data": [["FP64 GFLOPs", 64000.0], ["Tensor BF16 GFLOPs", 940000.0],
+                            ["TF32 GFLOPs", 485000.0], ["INT8 Tensor GOPs", 1930000.0],
+                            ["FP32 GFLOPs", 65000.0]]}}}))
     ceilings = load_ceilings(path)
     assert ceilings.bandwidth("hbm").value == 4.3e12
     assert ceilings.bandwidth("l2").value == 5.5e12
     assert ceilings.compute("fp64").value == 6.4e13
+    assert ceilings.compute("fp32").value == 6.5e13
+    assert ceilings.compute("tensor_bf16").value == 9.4e14
+    assert ceilings.compute("tensor_tf32").value == 4.85e14
+    assert ceilings.compute("tensor_int8").value == 1.93e15
 
 
 def test_ceilings_file_errors_name_the_entry(tmp_path):
@@ -79,10 +85,24 @@ def test_ceilings_file_errors_name_the_entry(tmp_path):
         load_ceilings(path)
 
 
-def test_without_a_file_the_report_peaks_then_the_datasheet_are_used():
+def test_without_a_file_the_report_peaks_are_used():
     ceilings = load_run([BASE]).ceilings
     fp32 = ceilings.compute("fp32")
     assert fp32.method == "report"
+    clock = fp32.value / (16_896 * 2)
     # 16,896 FFMA/cycle (132 SMs × 128) × 2 FLOPs × the SM clock the kernels ran at
-    assert fp32.value == pytest.approx(16_896 * 2 * 1.969e9, rel=0.01)
+    assert 1.8e9 < clock < 2.0e9
+    # Tensor peaks: the counters' peak is the sparse rate, dense is half of it
+    assert ceilings.compute("tensor_fp16").value == pytest.approx(1_081_344 / 2 * clock, rel=0.01)
+    assert ceilings.compute("tensor_fp64").value == pytest.approx(33_792 * clock, rel=0.01)
+    # 1,504 B/cycle at the 3.2 GHz memory clock
+    assert ceilings.bandwidth("hbm").value == pytest.approx(4.81e12, rel=0.01)
+    assert ceilings.bandwidth("hbm").method == "report"
+
+
+def test_without_peaks_in_the_report_the_datasheet_fills_in():
+    ceilings = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"]).ceilings
+    assert ceilings.compute("fp32").method == "report"
     assert ceilings.compute("tensor_fp16").method == "spec"
+    assert ceilings.compute("tensor_fp16").value == 989.4e12
+    assert ceilings.bandwidth("hbm").method == "spec"

@@ -1,0 +1,21 @@
+"""The sample shipped inside the package, so `rooftui` with no argument shows something real.
+
+Copies of sample_data/deepcam/deepcam_{amp,fp32}.raw-base.csv.xz: one training step of
+the DeepCAM-like network profiled on an H200 (sample_data/make/make_samples.sh).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SAMPLE_DIR = Path(__file__).parent / "data" / "sample"
+
+
+def sample_paths() -> list[Path]:
+    """The AMP step, the default sample."""
+    return [SAMPLE_DIR / "deepcam_amp.raw-base.csv.xz"]
+
+
+def sample_pair() -> tuple[Path, Path]:
+    """FP32 and AMP steps of the same network, for comparisons."""
+    return SAMPLE_DIR / "deepcam_fp32.raw-base.csv.xz", SAMPLE_DIR / "deepcam_amp.raw-base.csv.xz"
