@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
+
+# Above this, reading takes seconds (about 40 MB/s): say so before the screen opens.
+LARGE_TRACE_BYTES = 50_000_000
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # a missing file is reported by the reader
 
 
 @click.command("timeline")
@@ -24,8 +35,8 @@ def timeline(trace: str, output_format: str, tui: bool) -> None:
     from torch.profiler)."""
     from rooftui.timeline import analyze_trace
 
-    if tui:  # the screen stays blank until the analysis is done: say what is happening
-        click.echo(f"rooftui: reading {trace}…", err=True)
+    if tui and _size(trace) > LARGE_TRACE_BYTES:  # the screen waits for the analysis
+        click.echo(f"rooftui: reading {trace} ({_size(trace) / 1e6:,.0f} MB)…", err=True)
     analysis = analyze_trace(trace)
     if tui:
         from rooftui.views.tui.timeline_screen import run_timeline_app

@@ -104,3 +104,18 @@ def test_the_headless_command_never_loads_textual(built_naive):
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_tui_flag_opens_the_timeline_app_on_the_analysis(monkeypatch, built_naive):
+    import rooftui.views.tui.timeline_screen as timeline_screen
+    from rooftui.cli import main
+
+    opened = []
+    monkeypatch.setattr(timeline_screen, "run_timeline_app", opened.append)
+    main(["timeline", str(built_naive), "--tui"])
+    (analysis,) = opened
+    assert [step.number for step in analysis.steps] == [1, 2, 3]
+
+
+def test_tui_flag_with_a_missing_file_is_still_one_line(tmp_path):
+    assert_one_line_error(rooftui(str(tmp_path / "absent.json"), "--tui"), "no such file")
