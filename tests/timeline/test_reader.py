@@ -61,3 +61,16 @@ def test_a_damaged_gzip_is_an_input_error(tmp_path):
     cut.write_bytes(data[: len(data) // 2])
     with pytest.raises(InputError, match="truncated"):
         read_trace(cut)
+
+
+def test_streams_and_devices_written_as_text_are_read(tmp_path):
+    b = KinetoTraceBuilder()
+    naive_step(b, 1, 0.0)
+    for event in b.events:
+        if event.get("cat") == "kernel":
+            del event["args"]["stream"], event["args"]["device"]
+            event["tid"], event["pid"] = "stream 7", "0"
+    trace = read_trace(b.write(tmp_path / "t.json"))
+    assert trace.skipped_events == 0
+    assert set(trace.gpu.stream.tolist()) == {7}
+    assert set(trace.gpu.device.tolist()) == {0}

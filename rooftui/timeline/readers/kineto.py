@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import zlib
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ _GPU_CATEGORIES = {
 _HOST_CALL_CATEGORIES = {"cuda_runtime", "cuda_driver", "Runtime"}
 _OPERATOR_CATEGORIES = {"cpu_op", "Operator"}
 _ANNOTATION_CATEGORIES = {"user_annotation"}
+_TRAILING_NUMBER = re.compile(r"\d+$")
 
 
 class KinetoJsonReader:
@@ -119,8 +121,8 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
                     end,
                     gpu_kind,
                     intern(event["name"], len(names)),
-                    int(args.get("device", event.get("pid", 0))),
-                    int(args.get("stream", event.get("tid", 0))),
+                    _number(args.get("device", event.get("pid", 0))),
+                    _number(args.get("stream", event.get("tid", 0))),
                     int(args.get("correlation", -1)),
                     int(args.get("bytes", -1)),
                 )
@@ -163,6 +165,16 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
         device_names=device_names,
         skipped_events=skipped,
     )
+
+
+def _number(value: Any) -> int:
+    """An id Kineto writes as 7, "7" or "stream 7": its trailing number."""
+    if isinstance(value, int):
+        return value
+    digits = _TRAILING_NUMBER.search(str(value))
+    if digits is None:
+        raise ValueError(f"no number in {value!r}")
+    return int(digits.group())
 
 
 def _note_metadata(event: dict, thread_id, thread_names: dict, device_names: dict) -> None:
