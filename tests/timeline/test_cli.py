@@ -119,3 +119,15 @@ def test_tui_flag_opens_the_timeline_app_on_the_analysis(monkeypatch, built_naiv
 
 def test_tui_flag_with_a_missing_file_is_still_one_line(tmp_path):
     assert_one_line_error(rooftui(str(tmp_path / "absent.json"), "--tui"), "no such file")
+
+
+def test_an_empty_file(tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    assert_one_line_error(rooftui(str(empty)), "empty.json", "the file is empty")
+
+
+def test_a_folder(tmp_path):
+    folder = tmp_path / "traces.json"
+    folder.mkdir()
+    assert_one_line_error(rooftui(str(folder)), "traces.json", "is a folder")

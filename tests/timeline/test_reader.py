@@ -74,3 +74,18 @@ def test_streams_and_devices_written_as_text_are_read(tmp_path):
     assert trace.skipped_events == 0
     assert set(trace.gpu.stream.tolist()) == {7}
     assert set(trace.gpu.device.tolist()) == {0}
+
+
+def test_an_unreadable_file_is_an_input_error(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    b = KinetoTraceBuilder()
+    naive_step(b, 1, 0.0)
+    path = b.write(tmp_path / "t.json")
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(InputError, match=r"cannot read it \(Permission denied\)"):
+        read_trace(path)

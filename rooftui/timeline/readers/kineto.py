@@ -67,6 +67,8 @@ class KinetoJsonReader:
         return path.name.endswith(self.suffixes)
 
     def read(self, path: Path) -> Trace:
+        if path.stat().st_size == 0:
+            raise InputError("the file is empty", path=path)
         try:
             with _open_text(path) as stream:
                 return _read_events(stream, str(path))
@@ -77,13 +79,15 @@ class KinetoJsonReader:
             raise InputError(f"the gzip file is damaged or truncated ({err})", path=path) from None
         except UnicodeDecodeError:
             raise InputError("not a Kineto JSON trace: not UTF-8 text", path=path) from None
+        except OSError as err:  # unreadable: permissions, I/O errors
+            raise InputError(f"cannot read it ({err.strerror or err})", path=path) from None
 
 
 def _open_text(path: Path) -> io.TextIOBase:
     with path.open("rb") as probe:
         magic = probe.read(2)
     raw = gzip.open(path, "rb") if magic == b"\x1f\x8b" else path.open("rb")
-    return io.TextIOWrapper(raw, encoding="utf-8")
+    return io.TextIOWrapper(raw, encoding="utf-8-sig")  # a BOM, if an editor added one
 
 
 def _read_events(stream: io.TextIOBase, source: str) -> Trace:
