@@ -185,10 +185,12 @@ class CompareCanvas(RooflineCanvas):
         """The explorer's drawing, with compute-roof tags on their line instead of above it."""
         untagged = [dataclasses.replace(r, tag="") if r.kind == "compute" else r for r in figure.roofs]
         super().draw(dataclasses.replace(figure, roofs=untagged))
+        # Two cells in from the right edge, where plotext would cut the tag's last letters.
+        inset = 2 * (figure.x_range[1] - figure.x_range[0]) / max(10, self.size.width - AXIS_COLUMNS)
         for roof in figure.roofs:
             if roof.kind == "compute":
                 tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
-                self.plt.text(tag, roof.xs[1], roof.ys[1], color=ROOF_COLOUR, alignment="right")
+                self.plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
 
     def _draw_arrows(self, overlay: Overlay) -> None:
         plt = self.plt
@@ -357,9 +359,10 @@ class CompareScreen(Screen[None]):
         canvas.rebuild()
 
     def action_arrows(self, step: int) -> None:
+        """Five arrows more or fewer; one by one below five."""
         canvas = self.query_one(CompareCanvas)
-        canvas.count = min(max(1, canvas.count + step * 5 if canvas.count >= 5 else canvas.count + step),
-                           len(self.comparison.matched))
+        size = 5 if canvas.count + step >= 5 else 1
+        canvas.count = min(max(1, canvas.count + step * size), len(self.comparison.matched))
         canvas.rebuild()
 
     def action_zoom(self) -> None:

@@ -1,0 +1,151 @@
+"""The compare screen on the DeepCAM FP32 vs AMP runs: snapshots, and what each key does (Pilot)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import ContentSwitcher, DataTable
+
+from rooftui.views.tui.compare_screen import ARROWS, CompareApp, CompareCanvas, CompareScreen
+
+
+def screen_text(app) -> str:
+    return "\n".join(
+        "".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()
+    )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_snapshot_opens_on_the_matched_kernels_and_their_arrows(snap_compare, comparison, size):
+    assert snap_compare(CompareApp(comparison), terminal_size=size)
+
+
+def test_snapshot_operations_at_l1(snap_compare, comparison):
+    assert snap_compare(CompareApp(comparison), terminal_size=(160, 48), press=["o", "l"])
+
+
+async def test_opens_with_the_heaviest_pair_selected_and_described(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CompareScreen)
+        canvas = screen.query_one(CompareCanvas)
+        first = int(comparison.matched.index[0])
+        assert canvas.selected_row == first
+        assert len(canvas.overlay.arrows) == ARROWS
+        text = screen_text(app)
+        assert "A deepcam_fp32 1.58 ms → B deepcam_amp 1.38 ms (-13%)" in text
+        assert "same name but its parameters, #1 by time of 2 in A and 1 in B" in text
+        assert "A sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32" in text
+        assert "B sm90_xmma_wgrad_indexed_implicit_gemm_f16f16_f16f32" in text
+
+
+async def test_down_selects_the_next_pair_and_its_arrow(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+        second = comparison.matched.iloc[1]
+        canvas = app.screen.query_one(CompareCanvas)
+        assert canvas.selected_row == int(comparison.matched.index[1])
+        assert f"same operation ({second['key']})" in screen_text(app)
+
+
+@pytest.mark.parametrize("key, view", [("o", "operations"), ("a", "only-a"), ("b", "only-b"),
+                                       ("t", "totals"), ("m", "matched")])
+async def test_letters_switch_the_list(comparison, key, view):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("t" if key == "m" else "m", key)
+        await pilot.pause()
+        assert app.screen.query_one(ContentSwitcher).current == view
+        if view != "totals":
+            assert app.focused is app.screen.query_one(f"#{view}", DataTable)
+
+
+async def test_operations_list_leads_with_the_convolutions(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        table = app.screen.query_one("#operations", DataTable)
+        assert [table.get_row_at(i)[-1] for i in range(3)] == ["conv wgrad", "conv dgrad", "conv fprop"]
+        assert table.get_row_at(0)[2:6] == ["268µs", "219µs", "-18%", "TC TF32→TC FP16"]
+        assert "backward · conv wgrad: 5 kernels in A, 6 in B" in screen_text(app)
+
+
+async def test_totals_show_table3_side_by_side(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Zero-AI launches (Table III)" in text
+        row = next(line for line in text.splitlines() if line.strip().startswith("all "))
+        assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.5%", "34", "19.0%", "6.1%"]
+
+
+async def test_l_cycles_the_memory_level_of_the_arrows(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        canvas = app.screen.query_one(CompareCanvas)
+        seen = []
+        for _ in range(3):
+            await pilot.press("l")
+            await pilot.pause()
+            seen.append((canvas.level, canvas.overlay.level))
+        assert seen == [("l1", "l1"), ("l2", "l2"), ("hbm", "hbm")]
+        await pilot.press("l")
+        await pilot.pause()
+        assert "10 heaviest matched at L1" in screen_text(app)
+
+
+async def test_plus_and_minus_change_how_many_arrows(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        canvas = app.screen.query_one(CompareCanvas)
+        await pilot.press("plus")
+        await pilot.pause()
+        assert len(canvas.overlay.arrows) == ARROWS + 5
+        await pilot.press("minus", "minus", "minus")
+        await pilot.pause()
+        assert len(canvas.overlay.arrows) == 4  # 15, 10, 5, then one by one
+        assert "4 heaviest matched at HBM" in screen_text(app)
+
+
+async def test_z_shows_the_chart_alone_and_back(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lists = app.screen.query_one("#compare-lists")
+        await pilot.press("z")
+        await pilot.pause()
+        assert not lists.display
+        await pilot.press("z")
+        await pilot.pause()
+        assert lists.display
+
+
+async def test_escape_closes_the_screen_and_the_standalone_app(comparison):
+    app = CompareApp(comparison)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_ascii_mode_draws_the_lists_and_chart_in_ascii(comparison):
+    app = CompareApp(comparison, ascii_mode=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "TC TF32->TC FP16" in text and "o A deepcam_fp32  * B deepcam_amp" in text
+        chart = app.screen.query_one(CompareCanvas)
+        assert all(ord(ch) < 128 for ch in chart.render().plain)
