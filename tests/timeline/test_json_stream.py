@@ -66,3 +66,18 @@ def test_text_that_is_not_a_trace_says_what_is_wrong(text, message):
     with pytest.raises(JsonStreamError, match=message) as error:
         stream_items(text)
     assert not error.value.truncated
+
+
+def test_an_item_longer_than_the_buffer_is_read_whole():
+    long_name = "k" * 100_000
+    items, _ = stream_items(json.dumps({"traceEvents": [{"name": long_name}, 1]}), chunk_chars=64)
+    assert items == [{"name": long_name}, 1]
+
+
+def test_an_unterminated_string_stops_at_the_size_limit(monkeypatch):
+    from rooftui.timeline.readers import json_stream
+
+    monkeypatch.setattr(json_stream, "MAX_VALUE_CHARS", 10_000)
+    text = '{"traceEvents": [{"name": "' + "x" * 50_000 + '"}]}'
+    with pytest.raises(JsonStreamError, match="runs past"):
+        stream_items(text.replace('x"}', "x}"), chunk_chars=1000)

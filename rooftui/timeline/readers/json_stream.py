@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 CHUNK_CHARS = 1 << 20
+# No trace event comes near this; a longer value means a broken (unterminated) file.
+MAX_VALUE_CHARS = 64 << 20
 _WHITESPACE = " \t\n\r"
 _SEPARATOR = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
 
@@ -41,11 +43,11 @@ class _Buffer:
         self.eof = False
         self.consumed_before = 0  # characters dropped from the front, for messages
 
-    def more(self) -> bool:
-        """Read another chunk; False at end of stream."""
+    def more(self, at_least: int = 0) -> bool:
+        """Read another chunk (of at least ``at_least`` characters); False at end of stream."""
         if self.eof:
             return False
-        chunk = self.stream.read(self.chunk_chars)
+        chunk = self.stream.read(max(self.chunk_chars, at_least))
         if not chunk:
             self.eof = True
             return False
@@ -83,7 +85,11 @@ class _Buffer:
                 # unterminated string or within a few characters of the end
                 # ("tru", "\u12"): read on and try again.
                 cut = err.msg.startswith("Unterminated string") or err.pos >= len(self.text) - 8
-                if cut and self.more():
+                pending = len(self.text) - self.pos
+                if cut and pending > MAX_VALUE_CHARS:
+                    self.fail(f"a single value runs past {MAX_VALUE_CHARS:,} characters")
+                # Doubling what is read keeps a long value linear to decode.
+                if cut and self.more(at_least=pending):
                     continue
                 if cut and _is_cut_at_end(self.text, err.pos):
                     self.fail("the JSON ends in the middle of a value", truncated=True)
