@@ -149,3 +149,25 @@ async def test_ascii_mode_draws_the_lists_and_chart_in_ascii(comparison):
         assert "TC TF32->TC FP16" in text and "o A deepcam_fp32  * B deepcam_amp" in text
         chart = app.screen.query_one(CompareCanvas)
         assert all(ord(ch) < 128 for ch in chart.render().plain)
+
+
+def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(comparison):
+    import math
+
+    from rooftui.views.tui.compare_screen import overlay_figure
+
+    overlay = overlay_figure(comparison, "hbm", 10, (70, 30))
+    assert len(overlay.arrows) == 10
+    first = overlay.arrows[0]
+    pair = comparison.kernels.loc[first.row]
+    for side, (x, y) in (("a", (first.xa, first.ya)), ("b", (first.xb, first.yb))):
+        expected = (math.log10(pair[f"ai_hbm_{side}"]), math.log10(pair[f"flop_rate_{side}"]))
+        assert (x, y) == pytest.approx(expected)
+    (x_lo, x_hi), (y_lo, y_hi) = overlay.figure.x_range, overlay.figure.y_range
+    for arrow in overlay.arrows:
+        assert x_lo <= min(arrow.xa, arrow.xb) and max(arrow.xa, arrow.xb) <= x_hi
+        assert y_lo <= min(arrow.ya, arrow.yb) and max(arrow.ya, arrow.yb) <= y_hi
+    # One GPU: each roof once, untagged; the TF32 roof from A's kernels, the FP16 one from B's.
+    tags = [roof.tag for roof in overlay.figure.roofs]
+    assert tags.count("HBM") == 1
+    assert {"TC TF32", "TC FP16"} <= set(tags)

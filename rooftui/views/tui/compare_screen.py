@@ -49,7 +49,7 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
-from rooftui.views.tui.format import ascii_safe, duration, si
+from rooftui.views.tui.format import ascii_safe, decade, duration, si
 from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
 from rooftui.views.tui.widgets.roofline import (
     AXIS_COLUMNS,
@@ -141,12 +141,17 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
                 tag = " · ".join(pipeline_text(key) for key in roof.key.split("+"))
             roofs.append(dataclasses.replace(roof, xs=xs, tag=f"{side} {tag}" if tagged else tag,
                                              label=f"{side} {roof.label}" if tagged else roof.label))
-    figure = dataclasses.replace(fig_b, roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range)
-    if fig_a.x_ticks != fig_b.x_ticks or fig_a.y_ticks != fig_b.y_ticks:
-        wider = fig_a if (fig_a.x_range, fig_a.y_range) == (x_range, y_range) else fig_b
-        figure.x_ticks, figure.y_ticks = wider.x_ticks, wider.y_ticks
-    figure.note = ""
+    figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
+                            x_ticks=_decades(x_range, cells[0] // 6),
+                            y_ticks=_decades(y_range, cells[1] // 2))
     return Overlay(figure, arrows, level)
+
+
+def _decades(span: tuple[float, float], room: int) -> list[tuple[float, str]]:
+    """Ticks at powers of ten within ``span`` (log10), thinned to at most ``room`` of them."""
+    exponents = list(range(math.ceil(span[0]), math.floor(span[1]) + 1))
+    step = max(1, math.ceil(len(exponents) / max(2, room)))
+    return [(float(e), decade(e)) for e in exponents[::step]]
 
 
 def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:
