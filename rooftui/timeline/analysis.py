@@ -8,6 +8,7 @@ from pathlib import Path
 from rooftui.errors import InputError
 from rooftui.timeline.context import TraceContext
 from rooftui.timeline.finding import Finding
+from rooftui.timeline.findings import idle, launch, overlap
 from rooftui.timeline.findings.copies import find_host_device_copies
 from rooftui.timeline.findings.idle import find_gpu_idle, idle_per_step
 from rooftui.timeline.findings.launch import find_launch_bound
@@ -56,6 +57,13 @@ class TimelineAnalysis:
             "kernels": int((trace.gpu.kind == 0).sum()),
             "copies": int((trace.gpu.kind == 1).sum()),
             "data_loading_ranges": bool(len(data_loading_rows(self.context))),
+            "thresholds": {
+                "gpu_idle_share_to_report": idle.IDLE_SHARE_TO_REPORT,
+                "short_gap_s": idle.SHORT_GAP_S,
+                "exposed_data_loading_share_to_report": overlap.EXPOSED_SHARE_TO_REPORT,
+                "launch_bound_min_kernels": launch.MIN_KERNELS,
+                "launch_bound_max_gap_s": launch.MAX_LAUNCH_GAP_S,
+            },
         }
 
     def to_json(self) -> dict:
