@@ -5,11 +5,11 @@ explorer's ``--compare``), and ``CompareApp`` wraps it for ``rooftui diff A B
 --tui``. The matching and every number come from
 :func:`rooftui.analysis.compare.compare_runs`; this module only draws.
 
-The chart reuses the explorer's roofline: ``build_figure`` for each side's roofs
-(against that side's own ceilings, so A may be a V100 and B an H200) and
-``RooflineCanvas`` to draw them; on top, each of the heaviest matched kernels is
-a line from its A point (hollow marker) to its B point (filled marker) at one
-memory level.
+The chart reuses the explorer's roofline geometry: ``build_figure`` for each
+side's roofs (against that side's own ceilings, so A may be a V100 and B an
+H200), with the explorer's colours and markers; ``CompareCanvas`` draws them and,
+on top, each of the heaviest matched kernels as a line from its A point (hollow
+marker) to its B point (filled marker) at one memory level.
 
 Keys: ``m`` matched, ``o`` by operation, ``a`` only in A, ``b`` only in B,
 ``t`` totals; ``l`` next memory level; ``+``/``-`` more/fewer arrows; ``z``
@@ -27,12 +27,13 @@ import pandas as pd
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+from textual_plotext import Plot, PlotextPlot
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison, compare_runs
@@ -49,15 +50,17 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
+from rooftui.views.tui.ascii import BOX_TO_ASCII
 from rooftui.views.tui.format import ascii_safe, decade, duration, si
 from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
 from rooftui.views.tui.widgets.roofline import (
+    ASCII_MARKERS,
     AXIS_COLUMNS,
     AXIS_ROWS,
     LEVEL_COLOURS,
     ROOF_COLOUR,
     SELECTED_COLOUR,
-    RooflineCanvas,
+    UNICODE_MARKERS,
 )
 
 ARROWS = 10  # matched kernels drawn as arrows, heaviest first
@@ -161,64 +164,90 @@ def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:
     return run.ceilings_by_device.get(device, run.ceilings)
 
 
-class CompareCanvas(RooflineCanvas):
-    """The explorer's roofline canvas, drawing an ``Overlay`` instead of one run's points."""
+class CompareCanvas(PlotextPlot, can_focus=True):
+    """Draws an ``Overlay``: both sides' roofs, then an arrow per heavy matched kernel.
+
+    Its own small widget rather than the explorer's ``RooflineCanvas`` (whose
+    drawing is tuned for one run's points), with the same colours, markers and
+    ASCII mode.
+    """
 
     class Redrawn(Message):
         """The overlay changed (size, level, arrows): the legend follows."""
 
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False, id: str | None = None) -> None:
-        super().__init__(ascii_mode=ascii_mode, id=id)
+        super().__init__(id=id)
         self.comparison = comparison
+        self.ascii_mode = ascii_mode
+        self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
         self.level = "hbm"
         self.count = ARROWS
         self.selected_row: int | None = None
         self.overlay: Overlay | None = None
 
-    def rebuild(self) -> RooflineFigure | None:
+    def on_resize(self) -> None:
+        self.rebuild()
+
+    def rebuild(self) -> Overlay:
         width, height = self.size
         cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
         self.overlay = overlay_figure(self.comparison, self.level, self.count, cells)
-        self.figure = self.overlay.figure
-        self.draw(self.figure)
+        # A fresh plotext figure each time: a reused one keeps layout state from earlier sizes.
+        self._plot = Plot()
+        self._draw_roofs(self.overlay.figure)
         self._draw_arrows(self.overlay)
         self.refresh()
         self.post_message(self.Redrawn())
-        return self.figure
+        return self.overlay
 
-    def draw(self, figure: RooflineFigure) -> None:
-        """The explorer's drawing, with compute-roof tags on their line instead of above it."""
-        untagged = [dataclasses.replace(r, tag="") if r.kind == "compute" else r for r in figure.roofs]
-        super().draw(dataclasses.replace(figure, roofs=untagged))
-        # Two cells in from the right edge, where plotext would cut the tag's last letters.
+    def render(self) -> RenderResult:
+        if not self.ascii_mode:
+            return super().render()
+        # PlotextPlot.render's steps, with plotext's box-drawing frame made ASCII.
+        self._plot.plotsize(self.size.width, self.size.height)
+        self._plot._set_size(self.size.width, self.size.height)  # as PlotextPlot.render does
+        self._plot.theme(self._get_plotext_theme_name(self.app.theme))
+        return Text.from_ansi(self._plot.build().translate(BOX_TO_ASCII))
+
+    def _draw_roofs(self, figure: RooflineFigure) -> None:
+        plt = self.plt
+        plt.xlim(*figure.x_range)
+        plt.ylim(*figure.y_range)
+        plt.xticks([t for t, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
+        plt.yticks([t for t, _ in figure.y_ticks], [label for _, label in figure.y_ticks])
+        plt.xlabel("arithmetic intensity (FLOP/byte)" if self.size.height >= 20 else "")
+        # Tags sit on their line, two cells in from the right edge (plotext cuts the last
+        # letters at the edge); the legend names every roof with its value.
         inset = 2 * (figure.x_range[1] - figure.x_range[0]) / max(10, self.size.width - AXIS_COLUMNS)
         for roof in figure.roofs:
+            colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
+            plt.plot(list(roof.xs), list(roof.ys), marker=self.markers["line"], color=colour)
+            tag = _ascii(roof.tag) if self.ascii_mode else roof.tag
             if roof.kind == "compute":
-                tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
-                self.plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
+                plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
+            else:
+                # Left of the slope, a decade below its ridge.
+                x = max(roof.xs[0], roof.xs[1] - 1.0)
+                plt.text(tag, x, roof.ys[0] + (x - roof.xs[0]), color=colour, alignment="right")
 
     def _draw_arrows(self, overlay: Overlay) -> None:
         plt = self.plt
         style = "ascii" if self.ascii_mode else "unicode"
         line = self.markers["line"]
         colour = LEVEL_COLOURS[overlay.level]
-        last = None
-        for arrow in overlay.arrows:
-            if arrow.row == self.selected_row:
-                last = arrow  # drawn over the others
-                continue
+        others = [a for a in overlay.arrows if a.row != self.selected_row]
+        chosen = [a for a in overlay.arrows if a.row == self.selected_row]
+        for arrow in others:
             plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=A_COLOUR)
-        if overlay.arrows:
-            plotted = [a for a in overlay.arrows if a is not last]
-            if plotted:
-                plt.scatter([a.xa for a in plotted], [a.ya for a in plotted], marker=A_MARKER[style],
-                            color=A_COLOUR)
-                plt.scatter([a.xb for a in plotted], [a.yb for a in plotted], marker=B_MARKER[style],
-                            color=colour)
-        if last is not None:
-            plt.plot([last.xa, last.xb], [last.ya, last.yb], marker=line, color=SELECTED_COLOUR)
-            plt.scatter([last.xa], [last.ya], marker=A_MARKER[style], color=SELECTED_COLOUR)
-            plt.scatter([last.xb], [last.yb], marker=B_MARKER[style], color=SELECTED_COLOUR)
+        if others:
+            plt.scatter([a.xa for a in others], [a.ya for a in others], marker=A_MARKER[style],
+                        color=A_COLOUR)
+            plt.scatter([a.xb for a in others], [a.yb for a in others], marker=B_MARKER[style],
+                        color=colour)
+        for arrow in chosen:  # drawn last, over the others
+            plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=SELECTED_COLOUR)
+            plt.scatter([arrow.xa], [arrow.ya], marker=A_MARKER[style], color=SELECTED_COLOUR)
+            plt.scatter([arrow.xb], [arrow.yb], marker=B_MARKER[style], color=SELECTED_COLOUR)
 
 
 # ---------------------------------------------------------------- the screen
