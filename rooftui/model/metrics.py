@@ -137,7 +137,7 @@ def architecture_for(cc: str) -> Architecture:
         if cc in arch.cc:
             return arch
     major = int(float(cc)) if cc else 9
-    older = [a for a in ARCHITECTURES if max(a.cc_major) <= major] or [ARCHITECTURES[0]]
+    older = [a for a in ARCHITECTURES if min(a.cc_major) <= major] or [ARCHITECTURES[0]]
     return older[-1]
 
 
