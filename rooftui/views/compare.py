@@ -234,7 +234,7 @@ def _render_operations(comparison: Comparison, console: Console, top: int) -> No
         table.add_column(title, justify="left" if title == "pipeline" else "right", width=width, no_wrap=True,
                          overflow="ellipsis")
     for row in comparison.operations.head(top).to_dict("records"):
-        table.add_row(row["phase"], row["operation"],
+        table.add_row(row["phase"] or "(none)", row["operation"],
                       both(count_text(row["count_a"]), count_text(row["count_b"])),
                       time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
                       both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"])))

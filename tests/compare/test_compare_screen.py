@@ -171,3 +171,18 @@ def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(compariso
     tags = [roof.tag for roof in overlay.figure.roofs]
     assert tags.count("HBM") == 1
     assert {"TC TF32", "TC FP16"} <= set(tags)
+
+
+def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
+    from click.testing import CliRunner
+
+    from rooftui.cli.diff import diff
+    from tests.compare.conftest import AMP, FP32
+
+    opened = []
+    monkeypatch.setattr(CompareApp, "run", lambda app: opened.append(app.comparison))
+    result = CliRunner().invoke(diff, [str(FP32), str(AMP), "--tui"])
+    assert result.exit_code == 0, result.output
+    [comparison] = opened
+    assert (comparison.label_a, comparison.label_b) == ("deepcam_fp32", "deepcam_amp")
+    assert len(comparison.matched) == 54
