@@ -470,3 +470,22 @@ async def test_t_is_hidden_and_does_nothing_without_a_trace(sample_app):
         assert "t timeline" not in screen_text(app)
         await pilot.press("t")
         assert isinstance(app.screen, ExplorerScreen)
+
+
+async def test_on_a_narrow_terminal_details_cover_the_table_until_escape(sample_app):
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.explorer.query_one("#main").display
+        assert isinstance(app.focused, DetailPane)
+        assert "roofs per level" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.explorer.query_one("#main").display
+        assert not app.explorer.query_one(DetailPane).display
+        assert isinstance(app.focused, KernelTable)
+        await pilot.press("slash")
+        assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"

@@ -74,7 +74,7 @@ class RooftuiApp(App[None]):
         self.ceilings_path = None if ceilings is None else Path(ceilings)
         self.ascii_mode = ascii_mode
         self.preloaded = run
-        self.run: LoadedRun | None = None
+        self.loaded: LoadedRun | None = None  # not `run`: App.run is the method
         self.load_error: RooftuiError | None = None
         self.explorer = ExplorerScreen(ascii_mode=ascii_mode)
 
@@ -112,7 +112,7 @@ class RooftuiApp(App[None]):
 
     @on(RunLoaded)
     def _loaded(self, message: RunLoaded) -> None:
-        self.run = message.run
+        self.loaded = message.run
         self.explorer.show_run(message.run)
 
     @on(LoadFailed)

@@ -19,7 +19,10 @@ def si(value: float | None, unit: str = "", digits: int = 3) -> str:
         return f"0 {unit}".rstrip()
     for scale, prefix in _PREFIXES:
         if abs(value) >= scale:
-            return f"{value / scale:.{digits}g} {prefix}{unit}".rstrip()
+            scaled = value / scale
+            # Never "1.3e+02": keep at least the integer digits.
+            shown = max(digits, len(str(int(abs(scaled)))))
+            return f"{scaled:.{shown}g} {prefix}{unit}".rstrip()
     return f"{value:.{digits}g} {unit}".rstrip()
 
 
@@ -53,6 +56,8 @@ def percent(fraction: float | None) -> str:
 
 def decade(exponent: int, unit: str = "") -> str:
     """A tick label for 10**exponent: 0.01, 1, 10, 1k, 10G..."""
+    if exponent < -3:
+        return f"1e{exponent}{unit}"
     if exponent < 0:
         return f"{10.0**exponent:.{-exponent}f}{unit}"
     return si(10.0**exponent, unit, digits=3).replace(" ", "")

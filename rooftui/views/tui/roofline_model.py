@@ -88,10 +88,14 @@ def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str
     return roofs
 
 
-def _ticks(lo: float, hi: float, rows: int, unit: str) -> list[tuple[float, str]]:
+def _ticks(lo: float, hi: float, cells: int, per_label: int) -> list[tuple[float, str]]:
+    """A tick per decade, thinned until each label has ``per_label`` cells plus a
+    gap: plotext places colliding labels differently from run to run."""
     exponents = list(range(math.ceil(lo), math.floor(hi) + 1))
-    step = max(1, math.ceil(len(exponents) / max(2, rows)))
-    return [(float(e), decade(e, unit)) for e in exponents[::step]]
+    step = 1
+    while len(exponents[::step]) > max(2, cells // (per_label + 2)):
+        step += 1
+    return [(float(e), decade(e)) for e in exponents[::step]]
 
 
 def _merge_per_cell(xs, ys, x_range, y_range, cells) -> tuple[np.ndarray, np.ndarray]:
@@ -219,7 +223,7 @@ def build_figure(
         selected=chosen,
         x_range=(float(x_lo), float(x_hi)),
         y_range=(float(y_lo), float(y_hi)),
-        x_ticks=_ticks(x_lo, x_hi, cells[0] // 6, ""),
-        y_ticks=_ticks(y_lo, y_hi, cells[1] // 2, ""),
+        x_ticks=_ticks(x_lo, x_hi, cells[0], max(len(decade(e)) for e in (x_lo, x_hi, -3))),
+        y_ticks=_ticks(y_lo, y_hi, cells[1], 0),
         note="; ".join(notes),
     )

@@ -26,10 +26,12 @@ from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
 DEBOUNCE_ROWS = 5000
+TALL_ENOUGH_FOR_FILTER_BAR = 30
 DEBOUNCE_S = 0.06
 
 
 class ExplorerScreen(Screen):
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     # The footer shows the keys a first-time user needs; `?` lists them all.
     BINDINGS = [
         Binding(
@@ -85,6 +87,9 @@ class ExplorerScreen(Screen):
     def on_mount(self) -> None:
         if self.ascii_mode:
             self.add_class("-ascii")
+        # Short terminals (80x24) give the bar's rows to the plot; `/` or `f` shows it.
+        if self.app.size.height < TALL_ENOUGH_FOR_FILTER_BAR:
+            self.query_one(FilterBar).display = False
         self.query_one(KernelTable).focus()
 
     # --- loading (called by the app's message handlers) ---------------------------
@@ -208,9 +213,7 @@ class ExplorerScreen(Screen):
 
     @on(KernelTable.RowChosen)
     def _row_chosen(self, message: KernelTable.RowChosen) -> None:
-        detail = self.query_one(DetailPane)
-        detail.display = True
-        detail.show(message.row, self.state.run.ceilings)
+        self.show_detail(True)
 
     @on(KernelTable.SortRequested)
     def _sort(self, message: KernelTable.SortRequested) -> None:
@@ -242,6 +245,8 @@ class ExplorerScreen(Screen):
         self.query_one(FilterBar).focus_name()
 
     def action_focus_table(self) -> None:
+        if self.has_class("-narrow") and self.query_one(DetailPane).display:
+            self.show_detail(False)  # on a narrow screen the details cover the table
         self.query_one(KernelTable).focus()
 
     def action_toggle_filters(self) -> None:
@@ -282,10 +287,19 @@ class ExplorerScreen(Screen):
         )
 
     def action_toggle_detail(self) -> None:
+        self.show_detail(not self.query_one(DetailPane).display)
+
+    def show_detail(self, visible: bool) -> None:
+        """Open or close the detail pane; below 120 columns it covers the table."""
         detail = self.query_one(DetailPane)
-        detail.display = not detail.display
-        if detail.display:
+        detail.display = visible
+        self.set_class(visible, "-detail-open")
+        if visible:
             detail.show(self.selected, self.state.run.ceilings if self.state else None)
+            if self.has_class("-narrow"):
+                detail.focus()
+        elif self.has_class("-narrow"):
+            self.query_one(KernelTable).focus()
 
     def action_zoom_roofline(self) -> None:
         if self.maximized is not None:

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import pandas as pd
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
+from textual_plotext.plot import Plot
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.tui.ascii import BOX_TO_ASCII
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
+from rooftui.views.tui.roofline_model import Roof, RooflineFigure, build_figure
 
 # The paper's colours: L1 red, L2 green, HBM blue; merged points are dimmer.
 LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
@@ -49,12 +52,16 @@ AXIS_COLUMNS, AXIS_ROWS = 8, 3
 class RooflineCanvas(PlotextPlot, can_focus=True):
     """Draws a figure built for its current size; rebuilds on resize."""
 
+    class Drawn(Message):
+        """A new figure is on the canvas; the legend follows it."""
+
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
         self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
         self.inputs: dict | None = None
         self.figure: RooflineFigure | None = None
+        self.unlabelled: list[Roof] = []  # compute roofs with no room for a label
         self._drawn: tuple | None = None  # (figure, size, theme) of the cached text
         self._text: Text | None = None
         # The terminal's own background, not the theme's: fewer colour codes to
@@ -74,6 +81,7 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
         self.figure = build_figure(**self.inputs, cells=cells)
         self.draw(self.figure)
         self.refresh()
+        self.post_message(self.Drawn())
         return self.figure
 
     def on_resize(self) -> None:
@@ -94,8 +102,9 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
         return self._text
 
     def draw(self, figure: RooflineFigure) -> None:
-        plt = self.plt
-        plt.clear_data()
+        # A fresh plotext figure each time: a reused one keeps layout state from
+        # earlier sizes, and tick labels could land a column off.
+        self._plot = plt = Plot()
         plt.xlim(*figure.x_range)
         plt.ylim(*figure.y_range)
         plt.xticks([t for t, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
@@ -104,11 +113,22 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
         plt.xlabel("arithmetic intensity (FLOP/byte)" if self.size.height >= 20 else "")
         line = self.markers["line"]
         row_height = (figure.y_range[1] - figure.y_range[0]) / max(4, self.size.height - AXIS_ROWS)
+        label_rows: set[int] = set()
+        self.unlabelled = []
         for roof in figure.roofs:
             colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
             plt.plot(list(roof.xs), list(roof.ys), marker=line, color=colour)
             tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
             if roof.kind == "compute":
+                # One label per text row; a roof too close to a labelled one is
+                # named in the legend instead of overwriting it.
+                # (plotext rounds to rows its own way: keep labels two rows apart)
+                row = round((roof.ys[1] + row_height - figure.y_range[0]) / row_height)
+                crowded = any(abs(row - used) < 2 for used in label_rows)
+                if crowded or row * row_height > figure.y_range[1] - figure.y_range[0]:
+                    self.unlabelled.append(roof)
+                    continue
+                label_rows.add(row)
                 plt.text(tag, roof.xs[1], roof.ys[1] + row_height, color=ROOF_COLOUR, alignment="right")
             else:
                 # Just left of the slope, a decade below its ridge: between it
@@ -137,28 +157,37 @@ class RooflinePane(Vertical):
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
+        self.grouped = True
 
     def compose(self) -> ComposeResult:
         yield RooflineCanvas(ascii_mode=self.ascii_mode, id="roofline-canvas")
         yield Static(id="roofline-legend")
 
     def show(self, frame: pd.DataFrame, ceilings: CeilingSet, *, grouped: bool, **options) -> None:
-        figure = self.query_one(RooflineCanvas).show(frame, ceilings, **options)
-        self.query_one("#roofline-legend", Static).update(self.legend(figure, grouped))
+        self.grouped = grouped
+        self.query_one(RooflineCanvas).show(frame, ceilings, **options)
 
-    def legend(self, figure: RooflineFigure, grouped: bool) -> Text:
+    @on(RooflineCanvas.Drawn)
+    def _drawn(self) -> None:
+        canvas = self.query_one(RooflineCanvas)
+        if canvas.figure is not None:
+            legend = self.legend(canvas.figure, canvas.unlabelled, self.grouped)
+            self.query_one("#roofline-legend", Static).update(legend)
+
+    def legend(self, figure: RooflineFigure, unlabelled: list[Roof], grouped: bool) -> Text:
+        """Markers, then every roof not labelled on the plot with its value and
+        source, then what was merged or left out."""
         markers = ASCII_MARKERS if self.ascii_mode else UNICODE_MARKERS
         text = Text()
         for level, label in LEVEL_LABELS.items():
-            text.append(f"{markers['heavy'][level]} {label}  ", style=_rgb(LEVEL_COLOURS[level]))
-        text.append(f"{markers['selected']} selected  ", style="bold " + _rgb(SELECTED_COLOUR))
-        text.append("x: FLOP/B  y: FLOP/s  ", style="dim")
-        text.append("grouped by name" if grouped else "single invocations", style="italic")
-        # Compute roofs carry their value and source on the plot; slopes get them here.
-        roofs = " · ".join(roof.label for roof in figure.roofs if roof.kind == "bandwidth")
-        text.append("\n" + (roofs or "no memory ceilings for the levels shown"))
+            text.append(f"{markers['heavy'][level]} {label} ", style=_rgb(LEVEL_COLOURS[level]))
+        text.append(f"{markers['selected']} selected", style="bold " + _rgb(SELECTED_COLOUR))
+        text.append(" · " + ("grouped by name" if grouped else "single invocations"))
+        roofs = [roof.label for roof in figure.roofs if roof.kind == "bandwidth"]
+        roofs += [roof.label for roof in unlabelled]
+        text.append(" · " + (" · ".join(roofs) or "no memory ceilings for the levels shown"))
         if figure.note:
-            text.append(f"\n{figure.note}", style="italic")
+            text.append(f" · {figure.note}", style="italic")
         if self.ascii_mode:
             return Text(ascii_safe(text.plain))
         return text

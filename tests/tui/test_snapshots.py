@@ -1,0 +1,65 @@
+"""What the main screens look like on the sample, small (80x24) and large (160x48).
+
+Update after an intended change with ``pytest tests/tui --snapshot-update`` and
+look at the SVGs in ``__snapshots__`` before committing them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tui.conftest import SAMPLE, loaded
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+
+
+def explorer(**options):
+    from rooftui.views.tui.app import make_app
+
+    return make_app([SAMPLE], **options)
+
+
+async def settle(pilot) -> None:
+    await loaded(pilot)
+    pilot.app.explorer.flush_redraw()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_explorer(snap_compare, size):
+    assert snap_compare(explorer(), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_explorer_with_the_second_kernel_selected_and_its_details(snap_compare, size):
+    assert snap_compare(explorer(), terminal_size=size, run_before=settle, press=["down", "enter"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_explorer_filtered_to_zero_ai_invocations(snap_compare, size):
+    async def zero_ai_only(pilot):
+        await settle(pilot)
+        await pilot.press("g")
+        pilot.app.explorer.query_one("#filter-zero-ai").value = "only"
+        await pilot.pause()
+
+    assert snap_compare(explorer(), terminal_size=size, run_before=zero_ai_only)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_summary(snap_compare, size):
+    assert snap_compare(explorer(), terminal_size=size, run_before=settle, press=["s"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, size):
+    assert snap_compare(explorer(), terminal_size=size, run_before=settle, press=["question_mark"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ascii_mode(snap_compare, size):
+    assert snap_compare(explorer(ascii_mode=True), terminal_size=size, run_before=settle)
+
+
+def test_zoomed_roofline_with_single_invocations(snap_compare):
+    assert snap_compare(explorer(), terminal_size=(160, 48), run_before=settle, press=["g", "z"])
