@@ -17,7 +17,7 @@ class HostStacks:
 
     def __init__(self, trace: Trace):
         self.trace = trace
-        ranges = trace.host_ranges  # sorted by (thread, start)
+        ranges = trace.host_ranges  # by thread, start, and the longer first on ties
         self._threads = {}
         if len(ranges):
             bounds = np.flatnonzero(np.diff(ranges.thread)) + 1
@@ -38,8 +38,8 @@ class HostStacks:
             for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
                 while open_ranges and ends[open_ranges[-1]] < start:
                     open_ranges.pop()
-                # Equal starts: the longer range was sorted first only by luck, so
-                # make the one that contains the other the parent.
+                # Ranges that overlap without nesting (rare: async ranges) are
+                # closed here, so the stack stays a chain of containers.
                 while open_ranges and ends[open_ranges[-1]] < end:
                     open_ranges.pop()
                 parent_list[i] = open_ranges[-1] if open_ranges else -1

@@ -55,9 +55,11 @@ class Table:
         return Table(**{name: values[index] for name, values in self.columns.items()})
 
     def sorted_by(self, *keys: str) -> Table:
-        """Rows ordered by the given columns, the first one most significant."""
-        order = np.lexsort(tuple(self.columns[key] for key in reversed(keys)))
-        return self.take(order)
+        """Rows ordered by the given columns, the first most significant; "-end" descends."""
+        columns = [
+            -self.columns[key[1:]] if key.startswith("-") else self.columns[key] for key in reversed(keys)
+        ]
+        return self.take(np.lexsort(tuple(columns)))
 
 
 class TableBuilder:

@@ -89,3 +89,15 @@ def test_an_unreadable_file_is_an_input_error(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "open", refuse)
     with pytest.raises(InputError, match=r"cannot read it \(Permission denied\)"):
         read_trace(path)
+
+
+def test_an_operator_written_before_its_parent_with_the_same_start_still_nests(tmp_path):
+    from rooftui.timeline.context import TraceContext
+
+    b = KinetoTraceBuilder()
+    b.annotation("ProfilerStep#1", 0, 100)
+    b.op("aten::_local_scalar_dense", 10, 20)  # Kineto may write the child first
+    b.op("aten::item", 10, 30)
+    b.kernel("void k(...)", 12, 15, 5)
+    context = TraceContext(read_trace(b.write(tmp_path / "t.json")))
+    assert context.host_call(4242, 12.0e-6) == "aten::item > aten::_local_scalar_dense"

@@ -164,7 +164,8 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
         names=list(names),
         gpu=gpu_table.sorted_by("start"),
         host_calls=call_table.sorted_by("start"),
-        host_ranges=range_table.sorted_by("thread", "start"),
+        # a range before the ranges it contains, even when they start together
+        host_ranges=range_table.sorted_by("thread", "start", "-end"),
         thread_names=thread_names,
         device_names=device_names,
         skipped_events=skipped,
