@@ -31,7 +31,7 @@ async def test_opens_with_the_heaviest_pair_selected_and_described(comparison):
         assert isinstance(screen, CompareScreen)
         canvas = screen.query_one(CompareCanvas)
         first = int(comparison.matched.index[0])
-        assert canvas.selected_row == first
+        assert canvas.selected_rows == {first}
         assert len(canvas.overlay.arrows) == ARROWS
         text = screen_text(app)
         assert "A deepcam_fp32 1.58 ms → B deepcam_amp 1.38 ms (-13%)" in text
@@ -48,7 +48,7 @@ async def test_down_selects_the_next_pair_and_its_arrow(comparison):
         await pilot.pause()
         second = comparison.matched.iloc[1]
         canvas = app.screen.query_one(CompareCanvas)
-        assert canvas.selected_row == int(comparison.matched.index[1])
+        assert canvas.selected_rows == {int(comparison.matched.index[1])}
         assert f"same operation ({second['key']})" in screen_text(app)
 
 
@@ -75,6 +75,12 @@ async def test_operations_list_leads_with_the_convolutions(comparison):
         assert [table.get_row_at(i)[-1] for i in range(3)] == ["conv wgrad", "conv dgrad", "conv fprop"]
         assert table.get_row_at(0)[2:6] == ["268µs", "219µs", "-18%", "TC TF32→TC FP16"]
         assert "backward · conv wgrad: 5 kernels in A, 6 in B" in screen_text(app)
+        # Every matched pair of that operation is drawn in gold, whatever its rank by time.
+        matched = comparison.matched
+        wgrad = matched[(matched["operation_b"] == "conv wgrad") & (matched["phase_b"] == "backward")]
+        canvas = app.screen.query_one(CompareCanvas)
+        assert canvas.selected_rows == set(wgrad.index) and len(wgrad) >= 5
+        assert {a.row for a in canvas.overlay.arrows} >= set(wgrad.index)
 
 
 async def test_totals_show_table3_side_by_side(comparison):

@@ -11,6 +11,9 @@ H200), with the explorer's colours and markers; ``CompareCanvas`` draws them and
 on top, each of the heaviest matched kernels as a line from its A point (hollow
 marker) to its B point (filled marker) at one memory level.
 
+Moving through the matched list draws the pair in gold; through the operations
+list, every matched pair of that operation.
+
 Keys: ``m`` matched, ``o`` by operation, ``a`` only in A, ``b`` only in B,
 ``t`` totals; ``l`` next memory level; ``+``/``-`` more/fewer arrows; ``z``
 the chart alone; ``escape`` closes the screen.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import pandas as pd
@@ -89,28 +93,34 @@ class Arrow:
 @dataclass
 class Overlay:
     figure: RooflineFigure  # roofs, ranges and ticks; no points of its own
-    arrows: list[Arrow]
+    arrows: list[Arrow]  # the heaviest first, then selected ones beyond them
     level: str
+    heavy: int  # how many of the arrows are there for their weight
 
 
-def arrows_at(comparison: Comparison, level: str, count: int) -> list[Arrow]:
-    """The ``count`` heaviest matched kernels with a point on both sides at ``level``."""
+def arrows_at(comparison: Comparison, level: str, count: int, also: Collection[int] = ()) -> list[Arrow]:
+    """The ``count`` heaviest matched kernels, and those at rows ``also``, with a point
+    on both sides at ``level``."""
     arrows = []
-    for row, pair in comparison.kernels.iterrows():
-        if pair["status"] != "matched":
+    heavy = 0
+    for row, pair in comparison.matched.iterrows():
+        if heavy >= count and row not in also:
             continue
         values = [pair[f"ai_{level}_a"], pair["flop_rate_a"], pair[f"ai_{level}_b"], pair["flop_rate_b"]]
         if all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in values):
             xa, ya, xb, yb = (math.log10(v) for v in values)
             arrows.append(Arrow(int(row), xa, ya, xb, yb))
-        if len(arrows) == count:
-            break
+            heavy += 1
     return arrows
 
 
-def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[int, int]) -> Overlay:
-    """Both sides' roofs at ``level`` and for the pipelines their arrows use, on shared axes."""
-    arrows = arrows_at(comparison, level, count)
+def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[int, int],
+                   selected: Collection[int] = ()) -> Overlay:
+    """Both sides' roofs at ``level`` and for the pipelines their arrows use, on shared axes.
+
+    Arrows: the ``count`` heaviest matched kernels, and the ``selected`` rows wherever they rank.
+    """
+    arrows = arrows_at(comparison, level, count, selected)
     rows = comparison.kernels.loc[[a.row for a in arrows]]
     # One pseudo-kernel per arrow end, so that build_figure sizes the axes to fit them all.
     ends = pd.DataFrame({
@@ -147,7 +157,7 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
     figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
                             x_ticks=_decades(x_range, cells[0] // 6),
                             y_ticks=_decades(y_range, cells[1] // 2))
-    return Overlay(figure, arrows, level)
+    return Overlay(figure, arrows, level, heavy=min(count, len(arrows)))
 
 
 def _decades(span: tuple[float, float], room: int) -> list[tuple[float, str]]:
@@ -182,7 +192,7 @@ class CompareCanvas(PlotextPlot, can_focus=True):
         self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
         self.level = "hbm"
         self.count = ARROWS
-        self.selected_row: int | None = None
+        self.selected_rows: frozenset[int] = frozenset()  # drawn in gold, whatever their rank
         self.overlay: Overlay | None = None
 
     def on_resize(self) -> None:
@@ -191,7 +201,7 @@ class CompareCanvas(PlotextPlot, can_focus=True):
     def rebuild(self) -> Overlay:
         width, height = self.size
         cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
-        self.overlay = overlay_figure(self.comparison, self.level, self.count, cells)
+        self.overlay = overlay_figure(self.comparison, self.level, self.count, cells, self.selected_rows)
         # A fresh plotext figure each time: a reused one keeps layout state from earlier sizes.
         self._plot = Plot()
         self._draw_roofs(self.overlay.figure)
@@ -235,8 +245,8 @@ class CompareCanvas(PlotextPlot, can_focus=True):
         style = "ascii" if self.ascii_mode else "unicode"
         line = self.markers["line"]
         colour = LEVEL_COLOURS[overlay.level]
-        others = [a for a in overlay.arrows if a.row != self.selected_row]
-        chosen = [a for a in overlay.arrows if a.row == self.selected_row]
+        others = [a for a in overlay.arrows if a.row not in self.selected_rows]
+        chosen = [a for a in overlay.arrows if a.row in self.selected_rows]
         for arrow in others:
             plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=A_COLOUR)
         if others:
@@ -350,11 +360,25 @@ class CompareScreen(Screen[None]):
         if event.data_table.id != self.view:
             return  # every table highlights its first row when filled
         row = int(event.row_key.value)
+        self._select(row)
+        self._show_detail(self.view, row)
+
+    def _select(self, row: int) -> None:
+        """Gold arrows: the highlighted pair, or every pair of the highlighted operation."""
         if self.view == "matched":
-            canvas = self.query_one(CompareCanvas)
-            canvas.selected_row = row
+            rows = {row}
+        elif self.view == "operations":
+            op = self.comparison.operations.loc[row]
+            matched = self.comparison.matched
+            mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
+                (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"]))
+            rows = set(matched.index[mine])
+        else:
+            rows = set()
+        canvas = self.query_one(CompareCanvas)
+        if canvas.selected_rows != rows:
+            canvas.selected_rows = frozenset(rows)
             canvas.rebuild()
-        self._show_detail(event.data_table.id or "", row)
 
     def _show_detail(self, view: str, row: int) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -381,9 +405,11 @@ class CompareScreen(Screen[None]):
         widget = self.query_one(f"#{view}")
         (widget if isinstance(widget, DataTable) else widget).focus()
         if isinstance(widget, DataTable) and widget.row_count:
-            key = widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key
-            self._show_detail(view, int(key.value))
+            row = int(widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key.value)
+            self._select(row)
+            self._show_detail(view, row)
         else:
+            self._select(-1)
             self.query_one("#compare-detail", Static).update("")
         self._show_views()
 
@@ -438,8 +464,10 @@ class CompareScreen(Screen[None]):
         text.append(f"{A_MARKER[style]} A {self.comparison.label_a}  ", style=_rgb(A_COLOUR))
         text.append(f"{B_MARKER[style]} B {self.comparison.label_b}  ",
                     style=_rgb(LEVEL_COLOURS[canvas.level]))
-        shown = len(overlay.arrows) if overlay else 0
+        shown = overlay.heavy if overlay else 0
         text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
+        if canvas.selected_rows:
+            text.append(f"  {len(canvas.selected_rows)} selected", style=_rgb(SELECTED_COLOUR))
         if overlay:
             roofs = [roof for roof in overlay.figure.roofs if roof.kind == "bandwidth"]
             roofs += sorted((roof for roof in overlay.figure.roofs if roof.kind == "compute"),
