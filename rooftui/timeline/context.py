@@ -8,7 +8,7 @@ import numpy as np
 
 from rooftui.timeline.hoststack import HostStacks
 from rooftui.timeline.intervals import IntervalSet
-from rooftui.timeline.steps import Step, find_steps
+from rooftui.timeline.steps import find_steps
 from rooftui.timeline.trace import Trace
 
 RANGE_SEPARATOR = " > "
@@ -51,10 +51,6 @@ class TraceContext:
         index = np.searchsorted(self._step_starts, times, side="right") - 1
         safe = np.clip(index, 0, len(self.steps) - 1)
         return np.where((index >= 0) & (times <= self._step_ends[safe]), index, -1)
-
-    def step_of(self, t: float) -> Step | None:
-        index = int(self.step_index(t))
-        return self.steps[index] if index >= 0 else None
 
     def user_range(self, thread: int, t: float) -> str:
         """The ``record_function``/NVTX ranges open at ``t``, below the step, joined."""

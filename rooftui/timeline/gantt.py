@@ -46,10 +46,6 @@ class GanttChart:
     rows: list[GanttRow] = field(default_factory=list)
     axis: str = ""
 
-    @property
-    def seconds_per_column(self) -> float:
-        return (self.end - self.start) / max(len(self.axis), 1)
-
 
 def step_gantt(
     analysis: TimelineAnalysis,

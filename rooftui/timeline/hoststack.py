@@ -25,9 +25,6 @@ class HostStacks:
                 self._threads[int(ranges.thread[lo])] = (int(lo), int(hi))
         self._parents: dict[int, np.ndarray] = {}
 
-    def threads(self) -> list[int]:
-        return list(self._threads)
-
     def _parent_index(self, thread: int) -> np.ndarray:
         parents = self._parents.get(thread)
         if parents is None:

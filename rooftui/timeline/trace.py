@@ -117,15 +117,6 @@ class Trace:
     device_names: dict[int, str] = field(default_factory=dict)
     skipped_events: int = 0  # events the reader could not use (no time, bad fields)
 
-    def name_of(self, code: int) -> str:
-        return self.names[code]
-
-    def name_code(self, name: str) -> int | None:
-        """The code of a name, or None if no event has it."""
-        if not hasattr(self, "_codes"):
-            self._codes = {text: code for code, text in enumerate(self.names)}
-        return self._codes.get(name)
-
     def codes_where(self, predicate) -> np.ndarray:
         """Codes of all names for which ``predicate(name)`` holds, as an array for ``np.isin``."""
         return np.array([code for code, text in enumerate(self.names) if predicate(text)], dtype=np.int64)
