@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rooftui.analysis.filters import KernelFilter  # noqa: E402
 from rooftui.model.columns import LEVELS  # noqa: E402
 
-DEFAULT_REPORT = Path(__file__).resolve().parents[1] / "sample_data/deepcam/deepcam_amp.raw.csv.xz"
 TARGETS_MS = {"first paint": 1000, "sort": 100, "filter": 100, "roofline": 200}
 
 
@@ -236,7 +235,12 @@ def main() -> None:
     from rooftui.analysis import load_run
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
-    paths = args.reports or [DEFAULT_REPORT]
+    if args.reports:
+        paths = args.reports
+    else:
+        from rooftui.sample import sample_paths
+
+        paths = sample_paths()
     start = time.perf_counter()
     base = load_run(paths)
     load_ms = (time.perf_counter() - start) * 1000

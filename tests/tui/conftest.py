@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rooftui.sample import sample_paths
 from rooftui.views.tui.app import RooftuiApp, make_app
 
 
@@ -36,9 +37,10 @@ async def loaded(pilot) -> None:
 
 
 REPO = Path(__file__).resolve().parents[2]
-# The mixed-precision DeepCAM-like training step: 179 launches of 73 kernels, with
-# forward/backward/optimizer phases, Tensor Core and zero-AI kernels.
-SAMPLE = REPO / "sample_data" / "deepcam" / "deepcam_amp.raw.csv.xz"
+# The bundled sample, what `rooftui` opens with no argument: the mixed-precision
+# DeepCAM-like training step, 179 launches of 73 kernels, with forward, backward
+# and optimizer phases, Tensor Core and zero-AI kernels.
+SAMPLE = sample_paths()[0]
 TRACE = REPO / "sample_data" / "timeline" / "naive.json.gz"
 
 

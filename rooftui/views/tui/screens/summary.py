@@ -37,6 +37,14 @@ def format_cell(column: str, value) -> str:
     return f"{float(value):.3g}"
 
 
+def header(column: str) -> str:
+    """A column name in the user's words: zero_ai_time_s -> "zero-AI time"."""
+    if column == "kernels":
+        return "launches"  # the summary tables count invocations
+    words = column.removesuffix("_s").replace("zero_ai", "zero-AI").replace("flops", "FLOPs")
+    return words.replace("_", " ")
+
+
 def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
     table = Table(
         title=title,
@@ -48,7 +56,7 @@ def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
     shown = frame.reset_index() if frame.index.name is not None else frame
     for column in shown.columns:
         numeric = pd.api.types.is_numeric_dtype(shown[column]) and shown[column].dtype != bool
-        table.add_column(str(column).replace("_", " "), justify="right" if numeric else "left")
+        table.add_column(header(str(column)), justify="right" if numeric else "left")
     for values in shown.itertuples(index=False):
         cells = [format_cell(str(c), v) for c, v in zip(shown.columns, values, strict=True)]
         table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
