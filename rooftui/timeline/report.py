@@ -31,6 +31,18 @@ def where_text(finding: Finding) -> str:
     return " · ".join(part for part in parts if part)
 
 
+def costliest_text(analysis: TimelineAnalysis, finding: Finding) -> str:
+    """Where its costliest occurrence is, from its step's start: "step 2, +31.2 ms, 431 µs"."""
+    if not finding.places:
+        return ""
+    place = finding.places[0]
+    step = next((s for s in analysis.steps if s.number == place.step), analysis.steps[0])
+    return (
+        f"costliest: {step.label}, +{format_seconds(place.start - step.start)}, "
+        f"lasting {format_seconds(place.end - place.start)}"
+    )
+
+
 def detail_text(finding: Finding) -> str:
     """The numbers behind a finding, one line, kind by kind."""
     d = finding.details
@@ -109,6 +121,7 @@ def findings_table(analysis: TimelineAnalysis) -> Group:
         if finding.host_call:
             cell.append_text(Text.assemble("\n", ("host call: ", "dim"), (finding.host_call, "cyan")))
         cell.append_text(Text.assemble("\n", (detail_text(finding), "dim")))
+        cell.append_text(Text.assemble("\n", (costliest_text(analysis, finding), "dim")))
         table.add_row(
             str(number), format_seconds(finding.cost_per_step_s), f"{finding.share_of_step:.0%}", cell
         )

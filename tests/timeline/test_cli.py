@@ -51,6 +51,7 @@ def test_table_output_names_the_item_behind_the_blocking_copy(built_naive):
     assert result.returncode == 0, result.stderr
     assert "Blocking device→host copy into pageable memory" in result.stdout
     assert "aten::item > aten::_local_scalar_dense" in result.stdout
+    assert "costliest: step 1, +782 µs, lasting 16 µs" in result.stdout
     assert "GPU idle 70% of step time" in result.stdout
 
 

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Static
 from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
-from rooftui.timeline.report import detail_text, summary_line, where_text
+from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
 from rooftui.timeline.units import format_seconds
 
 LABEL_WIDTH = 11
@@ -220,6 +220,8 @@ class TimelineScreen(Screen[None]):
             (finding.host_call or "—", "cyan"),
             "\n",
             (detail_text(finding), "dim"),
+            "\n",
+            (costliest_text(self.analysis, finding) + " (enter: jump, z: zoom)", "dim"),
         )
         self.query_one("#timeline-detail", Static).update(detail)
 
