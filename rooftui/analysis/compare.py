@@ -13,11 +13,13 @@ tier is out of the later ones, and every match says how it was made:
     the same name once its parameters are erased: type and number template
     arguments (``<float, 512>`` and ``<__half, 512>``) and the namespaces inside
     them (``at::``, ``cutlass__5x_cudnn::``), precision codes
-    (``f32f32_tf32f32`` and ``f16f16_f16f32``), tile sizes and architecture
-    numbers (``sm80``, ``tilesize128x64x32``). Only within the same phase.
+    (``f32f32_tf32f32`` and ``f16f16_f16f32``), tile shapes, alignments and
+    architecture numbers (``sm80``, ``tilesize128x64x32``, ``align8``); other
+    digits (``step1``, ``step2``) still tell kernels apart. Same phase only.
 ``operation``
     the same operation in the same phase: a convolution direction (cuDNN xmma,
-    cutlass and cuDNN engine kernels with ``fprop``/``dgrad``/``wgrad``), a GEMM
+    cutlass, cuDNN engine or other convolution kernels with ``fprop``/``dgrad``/
+    ``wgrad``), a GEMM
     (``gemm``, cuBLAS ``nvjet``), a PyTorch elementwise or reduction launcher
     with the same functor (``elementwise MulFunctor``), or else the same base
     name (template arguments dropped). Different code doing the same job.
@@ -52,10 +54,17 @@ _TYPE = (r"(?:unsigned |signed )?(?:long long|long|int|short|char)|u?int(?:8|16|
 _TYPE_RE = re.compile(rf"(?<![\w:])(?:\w+::)*(?:{_TYPE})(?![\w:])")
 _NAMESPACE_RE = re.compile(r"\b\w+::(?=[A-Za-z_])")  # at::, cutlass__5x_cudnn::, not ::operator
 _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?![\w.])")
-_PRECISION_RE = re.compile(r"(?:tf|bf|f)\d+")  # f32, tf32, bf16 in cuDNN/cutlass names
+_WORD_RE = re.compile(r"\w+")
+# Parts of cuDNN/cutlass/cuBLAS names that are parameters: precisions (f32f32, tf32, bf16),
+# architectures (sm80), tile and warp shapes (tilesize128x64x32, 64x64, 2x4), stages,
+# alignments, the cuDNN version tag (5x). Digits elsewhere ("step1") name different kernels.
+_PRECISION_TOKEN_RE = re.compile(r"(?:(?:tf|bf|f)\d+)+")
+_SHAPE_TOKEN_RE = re.compile(r"(?:sm|stage|align[ac]?|g|tensor|[a-z]*size)?\d+(?:x\d+)*x?")
 _DIGITS_RE = re.compile(r"\d+")
 _IDENT_RE = re.compile(r"[A-Za-z_]\w*")
 _CONV_RE = re.compile(r"fprop|dgrad|wgrad", re.IGNORECASE)
+# ... in a kernel of a convolution library or engine, not any name with "dgrad" in it.
+_CONV_LIBRARY_RE = re.compile(r"xmma|cutlass|cudnn|conv|implicit_?gemm|engine", re.IGNORECASE)
 
 # Kernel names that only wrap the real kernel, named in their first template argument.
 _WRAPPERS = {"Kernel", "Kernel2", "device_kernel", "kernel"}
@@ -85,9 +94,17 @@ def parameter_key(name: str) -> str:
     start = _template_start(name)
     base, arguments = name[:start], name[start:]
     arguments = _NUMBER_RE.sub("N", _TYPE_RE.sub("T", _NAMESPACE_RE.sub("", arguments)))
-    text = _PRECISION_RE.sub("P", base + arguments)
-    text = _DIGITS_RE.sub("N", text)
-    return re.sub(r"P+", "P", text)
+    return _WORD_RE.sub(lambda word: "_".join(map(_erase_token, word.group(0).split("_"))), base + arguments)
+
+
+def _erase_token(token: str) -> str:
+    """A parameter-like part of a name ("sm90", "f32f32", "tilesize64x64x32", "align8") with its
+    numbers erased; any other part ("kernel1", "s1688gemm") as it is."""
+    if _PRECISION_TOKEN_RE.fullmatch(token):
+        return "P"
+    if _SHAPE_TOKEN_RE.fullmatch(token):
+        return _DIGITS_RE.sub("N", token)
+    return token
 
 
 def operation_key(name: str) -> str:
@@ -97,7 +114,7 @@ def operation_key(name: str) -> str:
     base = name[:start].strip()
     subject = name if base in _WRAPPERS else base
     direction = _CONV_RE.search(subject)
-    if direction:
+    if direction and _CONV_LIBRARY_RE.search(subject):
         return f"conv {direction.group(0).lower()}"
     lowered = subject.lower()
     if "gemv" in lowered:

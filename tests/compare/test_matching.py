@@ -124,6 +124,27 @@ def test_operation_keys(name, key):
     assert operation_key(name) == key
 
 
+def test_numbers_that_name_different_kernels_are_kept():
+    # User kernels told apart by a digit are different code, not one kernel with other parameters.
+    assert parameter_key("stencil_step1") != parameter_key("stencil_step2")
+    assert pairs(kernels(("stencil_step1", 5, "forward"), ("stencil_step2", 4, "forward")),
+                 kernels(("stencil_step1", 5, "forward"), ("stencil_step3", 4, "forward"))) == [
+        ("stencil_step1", "stencil_step1", "exact")]
+
+
+def test_tile_shapes_architectures_and_alignments_are_parameters():
+    a = "nvjet_sm90_hsh_64x32_64x16_2x4_h_bz_NTT"
+    b = "nvjet_sm100_hsh_128x64_64x8_1x2_h_bz_NTT"
+    assert parameter_key(a) == parameter_key(b) == "nvjet_smN_hsh_NxN_NxN_NxN_h_bz_NTT"
+    # ... but the transposes (NTT, TNT) are a different kernel.
+    assert parameter_key(a) != parameter_key(a.replace("NTT", "TNT"))
+
+
+def test_a_dgrad_outside_a_convolution_library_is_not_a_convolution():
+    assert operation_key("batchnorm_backward_dgrad_kernel<float>") == "batchnorm_backward_dgrad_kernel"
+    assert operation_key("convolve_fprop_engine<float, 3>") == "conv fprop"
+
+
 def test_different_optimizer_functors_do_not_match():
     plus = ("multi_tensor_apply_kernel<at::<unnamed>::TensorListMetadata<1>, at::<unnamed>::"
             "BinaryOpScalarFunctor<float, 1, 1, 0>, std::plus<float>, float>")
