@@ -122,7 +122,7 @@ def plot(
 
 
 def _check_view(state, view) -> None:
-    from rooftui.views.tui.widgets.kernel_table import COLUMNS
+    from rooftui.views.tui.table_columns import COLUMNS
 
     pipelines, phases, bounds = state.choices()
     spec = view["spec"]

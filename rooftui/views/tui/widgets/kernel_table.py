@@ -9,8 +9,6 @@ frame it is given and asks for a sort with a message.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,42 +23,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from rooftui.model.columns import PIPELINE_LABELS
-from rooftui.views.tui.format import ascii_safe, duration, intensity, percent
+from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.table_columns import COLUMNS, Column
 
-
-def _gflops(value: float) -> str:
-    return "–" if value != value else f"{value / 1e9:,.1f}"
-
-
-def _count(value: Any) -> str:
-    return f"{int(value):,}"
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str  # the kernel-table column it shows and sorts by
-    label: str
-    width: int
-    format: Callable[[Any], str] = str
-    right: bool = True  # numbers align right
-
-
-COLUMNS = (
-    Column("name", "kernel", 26, str, right=False),
-    Column("count", "count", 6, _count),
-    Column("time_s", "time", 9, duration),
-    Column("time_share", "%time", 6, percent),
-    Column("flop_rate", "GFLOP/s", 10, _gflops),
-    Column("ai_l1", "AI L1", 8, intensity),
-    Column("ai_l2", "AI L2", 8, intensity),
-    Column("ai_hbm", "AI HBM", 8, intensity),
-    Column("pipeline", "pipeline", 11, lambda p: PIPELINE_LABELS.get(p, str(p)), right=False),
-    Column("zero_ai", "0-AI", 4, lambda z: "yes" if z else "", right=False),
-    Column("phase", "phase", 9, str, right=False),
-    Column("bound", "bound", 11, str, right=False),
-    Column("roof_fraction", "%roof", 6, percent),
-)
 GAP = 1
 # The name column takes what the other columns leave, within these bounds.
 NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
