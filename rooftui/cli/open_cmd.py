@@ -15,6 +15,11 @@ import click
     help="Ceilings JSON (rooftui.ceilings/1, e.g. from `rooftui measure`) instead of the defaults.",
 )
 @click.option(
+    "--trace",
+    type=click.Path(exists=True, path_type=Path),
+    help="PyTorch profiler trace (Kineto JSON) of the same run: press t for its timeline.",
+)
+@click.option(
     "--ascii",
     "ascii_mode",
     is_flag=True,

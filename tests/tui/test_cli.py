@@ -88,3 +88,10 @@ def test_plot_rejects_a_bad_regex_in_one_line(tmp_path, capsys):
         rooftui("plot", str(SAMPLE), "--name", "(", "--regex", "--csv", str(tmp_path / "x.csv"))
     assert exit_.value.code == 2
     assert "not a valid regular expression" in capsys.readouterr().err
+
+
+def test_open_offers_ceilings_trace_and_ascii(capsys):
+    rooftui("open", "--help")
+    help_text = capsys.readouterr().out
+    for option in ("--ceilings", "--trace", "--ascii", "NO_COLOR"):
+        assert option in help_text

@@ -34,7 +34,7 @@ def bindings_table(ascii_mode: bool = False) -> Table:
     from rooftui.views.tui.screens.summary import SummaryScreen
     from rooftui.views.tui.widgets.kernel_table import KernelTable
 
-    table = Table(box=box.ASCII if ascii_mode else box.SIMPLE, expand=True, padding=(0, 1))
+    table = Table(box=None if ascii_mode else box.SIMPLE, expand=True, padding=(0, 1))
     table.add_column("where", style="dim", no_wrap=True)
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("does")

@@ -50,7 +50,7 @@ def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
         title=title,
         title_justify="left",
         expand=False,
-        box=box.ASCII if ascii_mode else box.SIMPLE_HEAD,
+        box=None if ascii_mode else box.SIMPLE_HEAD,
         padding=(0, 1),
     )
     shown = frame.reset_index() if frame.index.name is not None else frame

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.views.tui.format import duration, intensity, percent, si
+from rooftui.views.tui.format import ascii_safe, duration, intensity, percent, si
 
 
 def _number(value) -> float:
@@ -30,13 +30,13 @@ def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> T
         title_justify="left",
         show_header=False,
         expand=True,
-        box=box.ASCII if ascii_mode else box.SIMPLE,
+        box=None if ascii_mode else box.SIMPLE,
         padding=(0, 1),
     )
     table.add_column("what", style="dim", no_wrap=True)
     table.add_column("value", overflow="fold")
     for what, value in rows:
-        table.add_row(what, value)
+        table.add_row(what, ascii_safe(value) if ascii_mode else value)
     return table
 
 
@@ -46,7 +46,7 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         title="roofs per level: AI in FLOP/B, BW in B/s, roof (attainable) in FLOP/s,"
         " headroom = roof / achieved",
         title_justify="left",
-        box=box.ASCII if ascii_mode else box.SIMPLE,
+        box=None if ascii_mode else box.SIMPLE,
         padding=(0, 1),
         collapse_padding=True,
     )
@@ -59,7 +59,7 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         bandwidth = ceilings.bandwidth(level)
         roof = _number(row.get(f"roof_{level}"))
         headroom = roof / rate if rate > 0 and roof == roof else math.nan
-        table.add_row(
+        cells = (
             LEVEL_LABELS[level],
             intensity(_number(row.get(f"ai_{level}"))),
             si(bandwidth.value, digits=2) if bandwidth else "–",
@@ -68,6 +68,7 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
             percent(_number(row.get(f"roof_fraction_{level}"))),
             "–" if headroom != headroom else f"{headroom:.2f}{times}",
         )
+        table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
     return table
 
 
