@@ -489,3 +489,34 @@ async def test_on_a_narrow_terminal_details_cover_the_table_until_escape(sample_
         assert isinstance(app.focused, KernelTable)
         await pilot.press("slash")
         assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"
+
+
+async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, sample_run):
+    """The UI stays live while the reports load; the worker only posts messages."""
+    import threading
+
+    import rooftui.analysis
+    from rooftui.views.tui.app import make_app
+
+    release = threading.Event()
+
+    def slow_load_run(paths, ceilings=None, progress=None):
+        progress(1, 2, "first report read")
+        release.wait(10)
+        return sample_run
+
+    monkeypatch.setattr(rooftui.analysis, "load_run", slow_load_run)
+    app = make_app(["a.csv", "b.csv"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        bar = app.explorer.query_one("#loading-progress")
+        assert app.explorer.query_one("#loading").display
+        assert (bar.total, bar.progress) == (2, 1)
+        assert "Loading reports" in screen_text(app)
+        await pilot.press("question_mark")  # the app answers keys while loading
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        release.set()
+        await loaded(pilot)
+        assert not app.explorer.query_one("#loading").display
+        assert len(shown_names(app)) == 73
