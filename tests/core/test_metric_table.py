@@ -23,3 +23,15 @@ def test_volta_uses_the_papers_rule_and_hopper_the_ops_path_counters():
     for names in (volta, hopper):
         assert "gpu__time_duration.sum" in names and "dram__bytes.sum" in names
         assert len(names) == len(set(names))
+
+
+def test_the_data_layer_never_imports_textual():
+    """The import-linter contract in pyproject.toml (lint-imports), run as a test."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = "from importlinter.cli import lint_imports; raise SystemExit(lint_imports())"
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:]
