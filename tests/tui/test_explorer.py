@@ -512,7 +512,7 @@ async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, samp
         bar = app.explorer.query_one("#loading-progress")
         assert app.explorer.query_one("#loading").display
         assert (bar.total, bar.progress) == (2, 1)
-        assert "Loading reports" in screen_text(app)
+        assert "Loading reports… first report read" in screen_text(app)
         await pilot.press("question_mark")  # the app answers keys while loading
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
@@ -520,3 +520,16 @@ async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, samp
         await loaded(pilot)
         assert not app.explorer.query_one("#loading").display
         assert len(shown_names(app)) == 73
+
+
+async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sample_app, tmp_path):
+    broken = tmp_path / "trace.json"
+    broken.write_text("{not json")
+    app = sample_app(trace=broken)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await loaded(pilot)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ExplorerScreen)
+        assert any("trace.json" in str(n.message) for n in app._notifications)

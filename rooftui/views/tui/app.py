@@ -24,9 +24,9 @@ from rooftui.views.tui.view_state import LoadedRun
 
 
 class LoadProgress(Message):
-    def __init__(self, done: int, total: int) -> None:
+    def __init__(self, done: int, total: int, what: str) -> None:
         super().__init__()
-        self.done, self.total = done, total
+        self.done, self.total, self.what = done, total, what
 
 
 class RunLoaded(Message):
@@ -45,6 +45,12 @@ class TraceAnalyzed(Message):
     def __init__(self, analysis: Any) -> None:
         super().__init__()
         self.analysis = analysis
+
+
+class TraceFailed(Message):
+    def __init__(self, error: RooftuiError) -> None:
+        super().__init__()
+        self.error = error
 
 
 class RooftuiApp(App[None]):
@@ -98,7 +104,7 @@ class RooftuiApp(App[None]):
                 run = load_run(
                     self.paths or _sample_paths(),
                     ceilings=self.ceilings_path,
-                    progress=lambda done, total, _what: self.post_message(LoadProgress(done, total)),
+                    progress=lambda done, total, what: self.post_message(LoadProgress(done, total, what)),
                 )
             loaded = LoadedRun.from_run(run)
         except RooftuiError as err:
@@ -108,7 +114,7 @@ class RooftuiApp(App[None]):
 
     @on(LoadProgress)
     def _progress(self, message: LoadProgress) -> None:
-        self.explorer.show_progress(message.done, message.total)
+        self.explorer.show_progress(message.done, message.total, message.what)
 
     @on(RunLoaded)
     def _loaded(self, message: RunLoaded) -> None:
@@ -138,7 +144,7 @@ class RooftuiApp(App[None]):
         try:
             analysis = analyze_trace(str(self.trace_path))
         except RooftuiError as err:
-            self.call_from_thread(self.notify, str(err), severity="error")
+            self.post_message(TraceFailed(err))
             return
         self.post_message(TraceAnalyzed(analysis))
 
@@ -146,6 +152,10 @@ class RooftuiApp(App[None]):
     def _trace_analyzed(self, message: TraceAnalyzed) -> None:
         self.trace_analysis = message.analysis
         self._push_timeline()
+
+    @on(TraceFailed)
+    def _trace_failed(self, message: TraceFailed) -> None:
+        self.notify(str(message.error), title="timeline", severity="error")
 
     def _push_timeline(self) -> None:
         from rooftui.views.tui.timeline_screen import TimelineScreen

@@ -94,8 +94,9 @@ class ExplorerScreen(Screen):
 
     # --- loading (called by the app's message handlers) ---------------------------
 
-    def show_progress(self, done: int, total: int) -> None:
+    def show_progress(self, done: int, total: int, what: str = "") -> None:
         self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
+        self.query_one("#loading-text", Static).update(f"Loading reports… {what}".rstrip())
 
     def show_error(self, error: str) -> None:
         self.query_one("#loading-text", Static).update(f"Could not load: {error}\nPress q to quit.")
