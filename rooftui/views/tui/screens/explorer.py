@@ -166,9 +166,13 @@ class ExplorerScreen(Screen):
             if self.ascii_mode
             else ("▼" if state.sort_descending else "▲")
         )
-        unit = "kernels" if state.grouped else "invocations"
+        shown = (
+            f"{total.rows:,} kernels, {total.invocations:,} launches"
+            if state.grouped
+            else f"{total.rows:,} invocations"
+        )
         text = (
-            f"{total.rows:,} {unit}, {total.invocations:,} launches · {duration(total.time_s)} "
+            f"{shown} · {duration(total.time_s)} "
             f"({percent(share)}) · 0-AI: {total.zero_ai_rows:,} ({percent(zero_share)} time)"
             f" · by {sorted_by}{arrow}"
         )
