@@ -533,3 +533,24 @@ async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sa
         await pilot.pause()
         assert isinstance(app.screen, ExplorerScreen)
         assert any("trace.json" in str(n.message) for n in app._notifications)
+
+
+@pytest.mark.parametrize(
+    ("open_key", "close_key"),
+    [
+        ("f1", "escape"),
+        ("question_mark", "q"),
+        ("question_mark", "question_mark"),
+        ("s", "s"),
+        ("s", "q"),
+    ],
+)
+async def test_every_close_key_of_help_and_summary_returns_to_the_explorer(sample_app, open_key, close_key):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press(open_key)
+        assert not isinstance(app.screen, ExplorerScreen)
+        await pilot.press(close_key)
+        assert isinstance(app.screen, ExplorerScreen)
+        assert app.return_code is None  # closing a screen never quits the app
