@@ -5,9 +5,9 @@ from __future__ import annotations
 from rooftui.views.tui.format import ascii_safe, decade, duration, intensity, percent, si
 
 
-def test_si_prefixes_keep_integer_digits():
+def test_si_prefixes_and_a_dash_for_missing_values():
     assert si(4.8e12, "B/s") == "4.8 TB/s"
-    assert si(1.32119e14, "B/s", digits=2) == "132 TB/s"
+    assert si(1.32119e14, "B/s") == "132 TB/s"
     assert si(6.6e13, "FLOP/s") == "66 TFLOP/s"
     assert si(0, "B") == "0 B"
     assert si(float("nan")) == "–"

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import math
 
-_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+from rooftui.views import formats
+
+# Prefixes and units come from the one place that scales numbers
+# (rooftui.views.formats); the explorer shows a missing value as a dash.
+MISSING = "–"
 
 
 def _missing(value: float | None) -> bool:
@@ -12,34 +16,21 @@ def _missing(value: float | None) -> bool:
 
 
 def si(value: float | None, unit: str = "", digits: int = 3) -> str:
-    """``value`` with an SI prefix: 4.8e12, "B/s" -> "4.80 TB/s"."""
-    if _missing(value):
-        return "–"
-    if value == 0:
-        return f"0 {unit}".rstrip()
-    for scale, prefix in _PREFIXES:
-        if abs(value) >= scale:
-            scaled = value / scale
-            # Never "1.3e+02": keep at least the integer digits.
-            shown = max(digits, len(str(int(abs(scaled)))))
-            return f"{scaled:.{shown}g} {prefix}{unit}".rstrip()
-    return f"{value:.{digits}g} {unit}".rstrip()
+    """``value`` with an SI prefix: 4.8e12, "B/s" -> "4.8 TB/s"."""
+    return formats.si(value, unit, digits) or MISSING
 
 
 def duration(seconds: float | None) -> str:
     """A duration in the unit that keeps it short: 0.00123 -> "1.23 ms"."""
-    if _missing(seconds):
-        return "–"
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
-        if abs(seconds) >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds * 1e9:.3g} ns"
+    return formats.seconds(seconds) or MISSING
 
 
 def intensity(value: float | None) -> str:
-    """Arithmetic intensity in FLOP/byte, without a unit."""
+    """Arithmetic intensity in FLOP/byte, without a unit. Unlike the CLI's compact
+    form, tiny and huge values keep their magnitude (1.53e-04), so sorting by AI
+    in the table reads right."""
     if _missing(value):
-        return "–"
+        return MISSING
     if value == 0:
         return "0"
     if abs(value) >= 1e4 or abs(value) < 1e-3:
@@ -49,9 +40,7 @@ def intensity(value: float | None) -> str:
 
 def percent(fraction: float | None) -> str:
     """A fraction (0.42) as "42.0%"."""
-    if _missing(fraction):
-        return "–"
-    return f"{fraction * 100:.1f}%"
+    return formats.percent(fraction) or MISSING
 
 
 def decade(exponent: int, unit: str = "") -> str:

@@ -62,8 +62,8 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         cells = (
             LEVEL_LABELS[level],
             intensity(_number(row.get(f"ai_{level}"))),
-            si(bandwidth.value, digits=2) if bandwidth else "–",
-            si(roof, digits=2),
+            si(bandwidth.value) if bandwidth else "–",
+            si(roof),
             str(row.get(f"bound_{level}", "–")),
             percent(_number(row.get(f"roof_fraction_{level}"))),
             "–" if headroom != headroom else f"{headroom:.2f}{times}",
