@@ -554,3 +554,30 @@ async def test_every_close_key_of_help_and_summary_returns_to_the_explorer(sampl
         await pilot.press(close_key)
         assert isinstance(app.screen, ExplorerScreen)
         assert app.return_code is None  # closing a screen never quits the app
+
+
+async def test_a_ceilings_file_gives_the_roofline_its_measured_slopes(tmp_path):
+    import json
+
+    from rooftui.model.ceilings import Ceiling, CeilingSet, Device
+    from rooftui.views.tui.app import make_app
+    from tests.tui.conftest import SAMPLE
+
+    measured = CeilingSet(
+        Device("NVIDIA H200", "9.0", 132),
+        (
+            Ceiling("FP32 FMA", "compute", 6.0e13, "empirical", precision="fp32"),
+            Ceiling("L2", "bandwidth", 1.0e13, "empirical", level="l2"),
+            Ceiling("HBM", "bandwidth", 4.1e12, "empirical", level="hbm"),
+        ),
+        source="rooftui measure (test)",
+    )
+    path = tmp_path / "h200.json"
+    path.write_text(json.dumps(measured.to_dict()))
+    app = make_app([SAMPLE], ceilings=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        labels = {roof.key: roof.label for roof in figure(app).roofs}
+        assert labels["l2"] == "L2 10 TB/s (empirical)"
+        assert labels["hbm"] == "HBM 4.1 TB/s (empirical)"
+        assert "L2 10 TB/s (empirical)" in screen_text(app)
