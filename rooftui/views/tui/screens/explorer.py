@@ -26,8 +26,9 @@ from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
 DEBOUNCE_ROWS = 5000
-TALL_ENOUGH_FOR_FILTER_BAR = 30
 DEBOUNCE_S = 0.06
+# Below this many terminal rows the filter bar starts hidden (`/` or `f` shows it).
+TALL_ENOUGH_FOR_FILTER_BAR = 30
 
 
 class ExplorerScreen(Screen):
@@ -99,7 +100,8 @@ class ExplorerScreen(Screen):
         self.query_one("#loading-text", Static).update(f"Loading reports… {what}".rstrip())
 
     def show_error(self, error: str) -> None:
-        self.query_one("#loading-text", Static).update(f"Could not load: {error}\nPress q to quit.")
+        # Shown while the app exits; the CLI then prints the error as one line.
+        self.query_one("#loading-text", Static).update(f"Could not load: {error}")
         self.query_one("#loading-progress").display = False
         self.query_one("#status", Static).update("rooftui — load failed")
 
