@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from rooftui.model.columns import BYTE_COLUMNS, FLOP_COLUMNS, LEVELS, flop_column
+from rooftui.model.kernel_table import dominant_pipeline
 
 _SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS)
 
@@ -13,9 +14,9 @@ _SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     """One row per (device, kernel name): count, total and mean time, summed work.
 
-    Intensities and rates are recomputed from the sums (not averaged), the
-    pipeline and phase are those of the most time, zero-AI holds only if it holds
-    for every invocation. The kernel-table columns keep their meaning.
+    Intensities, rates and the pipeline are recomputed from the sums (not
+    averaged), the phase is that of the longest invocation, zero-AI holds only if it
+    holds for every invocation. The kernel-table columns keep their meaning.
     """
     if kernels.empty:
         return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float))
@@ -26,9 +27,10 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
     for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
-                   "pipeline", "phase", "phase_inferred", "sm_clock_hz"):
+                   "phase", "phase_inferred", "sm_clock_hz"):
         if column in heaviest:
             out[column] = heaviest[column]
+    out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
     out["zero_ai"] = grouped["zero_ai"].all()
     out["fp16_approximate"] = grouped["fp16_approximate"].any()
     for level in LEVELS:

@@ -74,6 +74,17 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation) -> pd.DataFrame:
     return out
 
 
+def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
+    """The pipeline with the most FLOPs (INT8 Tensor OPs count too), "none" without any
+    work, "unknown" when the report has none of the counters."""
+    work = table[[flop_column(p) for p in FLOAT_PIPELINES] + ["ops_tensor_int8"]]
+    known = work.notna().any(axis=1)
+    filled = work.fillna(0.0)
+    names = np.array([*FLOAT_PIPELINES, "tensor_int8"], dtype=object)
+    pipeline = np.where(filled.sum(axis=1) > 0, names[filled.to_numpy().argmax(axis=1)], "none")
+    return pd.Series(np.where(known, pipeline, "unknown"), index=table.index)
+
+
 def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     """Totals, intensities, rate, pipeline and zero-AI from the per-pipeline columns."""
     flop_columns = [flop_column(p) for p in FLOAT_PIPELINES]
@@ -85,13 +96,10 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
         table[f"ai_{level}"] = (flops / moved).where(moved > 0)
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
 
+    table["pipeline"] = dominant_pipeline(table)
     work = table[flop_columns + ["ops_tensor_int8"]]
     known = work.notna().any(axis=1)
-    dominant = work.fillna(0.0).to_numpy().argmax(axis=1)
-    names = np.array([*FLOAT_PIPELINES, "tensor_int8"], dtype=object)
     total_work = work.fillna(0.0).sum(axis=1)
-    pipeline = np.where(total_work > 0, names[dominant], "none")
-    table["pipeline"] = pd.Series(np.where(known, pipeline, "unknown"), index=table.index)
     table["zero_ai"] = pd.Series(np.where(known, total_work == 0, pd.NA), index=table.index,
                                  dtype="boolean")
     table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0

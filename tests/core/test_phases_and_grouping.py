@@ -53,6 +53,17 @@ def test_grouping_sums_invocations_and_recomputes_intensity():
     assert many["time_mean_s"] == pytest.approx(members["time_s"].mean(), rel=1e-12)
 
 
+def test_a_group_pipeline_is_that_of_its_summed_flops_and_zero_ai_needs_every_launch():
+    run = load_run([AMP])
+    for group in grouped_kernels(run).to_dict("records"):
+        members = run.kernels[run.kernels["name"] == group["name"]]
+        if members["flops"].sum() > 0:
+            assert group["pipeline"] != "none", group["name"]
+            assert not group["zero_ai"]
+        else:
+            assert group["pipeline"] == "none" and group["zero_ai"]
+
+
 def test_several_reports_load_as_one_run_with_distinct_ids():
     run = load_run([KNOWN / "known_answer.raw-base.csv", AMP])
     assert len(run.kernels) == 14 + 179
