@@ -65,9 +65,7 @@ def test_the_heaviest_are_emphasised_and_beyond_the_limit_kernels_merge_per_cell
     assert hbm["heavy"].xs.tolist() == [math.log10(heaviest["ai_hbm"])]
     assert len(hbm["normal"].xs) == 2
     assert 1 <= len(hbm["merged"].xs) <= 5
-    assert figure.note == (
-        "3 heaviest drawn one by one, 5 more merged per cell; 2 zero-AI not plotted"
-    )
+    assert figure.note == ("3 heaviest drawn one by one, 5 more merged per cell; 2 zero-AI not plotted")
     # merged points sit at cell centres
     width = (figure.x_range[1] - figure.x_range[0]) / 20
     offsets = (hbm["merged"].xs - figure.x_range[0]) / width - 0.5

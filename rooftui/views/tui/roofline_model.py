@@ -211,8 +211,7 @@ def build_figure(
     notes = []
     if len(plotted) > individual:
         notes.append(
-            f"{individual:,} heaviest drawn one by one, "
-            f"{len(plotted) - individual:,} more merged per cell"
+            f"{individual:,} heaviest drawn one by one, {len(plotted) - individual:,} more merged per cell"
         )
     skipped = len(frame) - len(plotted)
     if skipped:
