@@ -302,6 +302,11 @@ async def test_enter_and_d_show_the_selected_kernels_details(sample_app):
         text = screen_text(app)
         assert "implicit_gemm" in text and "headroom" in text and "binding roof" in text
         assert "FP16 note" not in text
+        # the ncu metrics it came from, as read from the report (ns for time)
+        metrics = app.explorer.state.run.launch_metrics(app.explorer.selected)
+        duration_ns = metrics["gpu__time_duration.sum"]
+        assert duration_ns == pytest.approx(app.explorer.selected["time_s"] * 1e9)
+        assert "ncu metrics of its heaviest launch" in text
         await pilot.press("down")  # batchnorm_fwtr: half-precision, so ncu's FP16 caveat
         await pilot.pause()
         assert app.explorer.selected["fp16_approximate"]

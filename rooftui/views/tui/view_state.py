@@ -62,6 +62,22 @@ class LoadedRun:
             source=run,
         )
 
+    def launch_metrics(self, row: pd.Series) -> pd.Series | None:
+        """The ncu metrics, as read from its report, of the launch behind ``row``
+        (a grouped row stands for its heaviest launch); ``None`` if not found."""
+        reports = getattr(self.source, "reports", None) or []
+        by_path = {str(report.path): report for report in reports}
+        report = by_path.get(str(row.get("report", "")))
+        if report is None or "ncu_id" not in row.index:
+            return None
+        launches = report.kernels
+        match = launches[launches["ncu_id"] == row["ncu_id"]]
+        if match.empty:
+            return None
+        # ncu names its metrics with dots ("dram__bytes.sum"); the rest is identity.
+        metrics = match.iloc[0][[c for c in launches.columns if "." in c]]
+        return metrics.dropna()
+
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.

@@ -207,7 +207,7 @@ class ExplorerScreen(Screen):
         self.selected = message.row
         detail = self.query_one(DetailPane)
         if detail.display:
-            detail.show(message.row, self.state.run.ceilings if self.state else None)
+            self._show_details(message.row)
         if self._redraw_timer is not None:
             self._redraw_timer.stop()
             self._redraw_timer = None
@@ -296,13 +296,20 @@ class ExplorerScreen(Screen):
     def action_toggle_detail(self) -> None:
         self.show_detail(not self.query_one(DetailPane).display)
 
+    def _show_details(self, row: pd.Series | None) -> None:
+        if self.state is None or row is None:
+            self.query_one(DetailPane).show(None, None)
+            return
+        metrics = self.state.run.launch_metrics(row)
+        self.query_one(DetailPane).show(row, self.state.run.ceilings, metrics)
+
     def show_detail(self, visible: bool) -> None:
         """Open or close the detail pane; below 120 columns it covers the table."""
         detail = self.query_one(DetailPane)
         detail.display = visible
         self.set_class(visible, "-detail-open")
         if visible:
-            detail.show(self.selected, self.state.run.ceilings if self.state else None)
+            self._show_details(self.selected)
             if self.has_class("-narrow"):
                 detail.focus()
         elif self.has_class("-narrow"):

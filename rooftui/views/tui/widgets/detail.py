@@ -24,7 +24,9 @@ def _number(value) -> float:
         return math.nan
 
 
-def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> Table:
+def _pairs_table(
+    title: str, rows: list[tuple[str, str]], ascii_mode: bool, long_names: bool = False
+) -> Table:
     table = Table(
         title=title,
         title_justify="left",
@@ -33,8 +35,12 @@ def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> T
         box=None if ascii_mode else box.SIMPLE,
         padding=(0, 1),
     )
-    table.add_column("what", style="dim", no_wrap=True)
-    table.add_column("value", overflow="fold")
+    if long_names:  # ncu's metric names: they may wrap, the values keep every digit
+        table.add_column("what", style="dim", overflow="fold", ratio=3)
+        table.add_column("value", no_wrap=True, min_width=12, ratio=2)
+    else:
+        table.add_column("what", style="dim", no_wrap=True)
+        table.add_column("value", overflow="fold")
     for what, value in rows:
         table.add_row(what, ascii_safe(value) if ascii_mode else value)
     return table
@@ -72,8 +78,14 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
     return table
 
 
-def describe(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool = False) -> RenderableType:
-    """The detail pane's content for one kernel row (an invocation or a group)."""
+def describe(
+    row: pd.Series,
+    ceilings: CeilingSet,
+    metrics: pd.Series | None = None,
+    ascii_mode: bool = False,
+) -> RenderableType:
+    """The detail pane's content for one kernel row (an invocation or a group);
+    ``metrics`` are the ncu metrics of its launch (of the heaviest, for a group)."""
     grouped = "count" in row.index and "time_mean_s" in row.index
     identity = [("kernel", str(row["name"])), ("signature", str(row.get("demangled", "")))]
     if grouped:
@@ -123,8 +135,14 @@ def describe(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool = False) -> 
 
         parts.append(Text(f"FP16 note: {FP16_NOTE}", style="italic yellow"))
     parts.append(_pairs_table("work (base units scaled for display)", work, ascii_mode))
+    if metrics is not None:
+        launch = "its heaviest launch" if grouped else "this launch"
+        measured = [(str(name), f"{value:.6g}") for name, value in metrics.items()]
+        title = f"ncu metrics of {launch}, as read (base units)"
+        parts.append(_pairs_table(title, measured, ascii_mode, long_names=True))
     raw = [(str(key), repr(value) if isinstance(value, str) else str(value)) for key, value in row.items()]
-    parts.append(_pairs_table("raw values (base units: FLOP, byte, second)", raw, ascii_mode))
+    title = "kernel-table row (base units: FLOP, byte, second)"
+    parts.append(_pairs_table(title, raw, ascii_mode, long_names=True))
     return Group(*parts)
 
 
@@ -139,8 +157,10 @@ class DetailPane(VerticalScroll):
     def compose(self):
         yield self.body
 
-    def show(self, row: pd.Series | None, ceilings: CeilingSet | None) -> None:
+    def show(
+        self, row: pd.Series | None, ceilings: CeilingSet | None, metrics: pd.Series | None = None
+    ) -> None:
         if row is None or ceilings is None:
             self.body.update("No kernel selected.")
             return
-        self.body.update(describe(row, ceilings, self.ascii_mode))
+        self.body.update(describe(row, ceilings, metrics, self.ascii_mode))
