@@ -586,3 +586,20 @@ async def test_a_ceilings_file_gives_the_roofline_its_measured_slopes(tmp_path):
         assert labels["l2"] == "L2 10 TB/s (empirical)"
         assert labels["hbm"] == "HBM 4.1 TB/s (empirical)"
         assert "L2 10 TB/s (empirical)" in screen_text(app)
+
+
+async def test_resizing_the_terminal_redraws_the_roofline_for_the_new_size(sample_app):
+    # plotext's own log scale crashed on the first resize; ours re-plots log10 values.
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        small = figure(app)
+        for size in ((160, 48), (100, 30), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            canvas = app.explorer.query_one(RooflineCanvas)
+            assert figure(app) is not small
+            assert figure(app).x_range == small.x_range  # same data, same decades
+            assert canvas.size.width == size[0]
+        assert "73 kernels, 179 launches" in screen_text(app)
