@@ -76,8 +76,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("rooftui: aborted", err=True)
         sys.exit(130)
-    except click.ClickException as err:
-        err.show()
+    except click.ClickException as err:  # bad usage: one line, like every other input error
+        command = f" {err.ctx.info_name}" if getattr(err, "ctx", None) and err.ctx.info_name != "rooftui" else ""
+        click.echo(f"rooftui: {err.format_message()} (see rooftui{command} --help)", err=True)
         sys.exit(2)
     except click.exceptions.Exit as err:
         sys.exit(err.exit_code)

@@ -25,15 +25,44 @@ import click
     is_flag=True,
     help="Only ASCII characters, for terminals without Unicode.",
 )
-def open_cmd(reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool) -> None:
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="With two reports A B: the compare screen (what changed from A to B) instead.",
+)
+def open_cmd(
+    reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool, compare: bool
+) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
     With no REPORT, opens the bundled sample. Press ? in the app for every key.
-    NO_COLOR is respected.
+    NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
+    if compare:
+        _open_compare(reports, ascii_mode)
+        return
     from rooftui.views.tui.app import make_app
 
     app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode, trace=trace)
     app.run()
     if app.load_error is not None:
         raise app.load_error
+
+
+def _open_compare(reports: tuple[Path, ...], ascii_mode: bool) -> None:
+    from rooftui.analysis import load_run
+    from rooftui.analysis.compare import compare_runs
+    from rooftui.cli.diff import run_label
+    from rooftui.errors import InputError
+    from rooftui.sample import sample_pair
+
+    if not reports:
+        reports = sample_pair()
+    if len(reports) != 2:
+        raise InputError(f"--compare takes two reports, got {len(reports)}", None,
+                         "usage: rooftui BEFORE AFTER --compare")
+    run_a, run_b = (load_run([path]) for path in reports)
+    comparison = compare_runs(run_a, run_b, run_label(str(reports[0])), run_label(str(reports[1])))
+    from rooftui.views.tui.compare_screen import CompareApp
+
+    CompareApp(comparison, ascii_mode=ascii_mode).run()
