@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("rooftui: aborted", err=True)
         sys.exit(130)
     except click.ClickException as err:  # bad usage: one line, like every other input error
-        command = f" {err.ctx.info_name}" if getattr(err, "ctx", None) and err.ctx.info_name != "rooftui" else ""
+        ctx = getattr(err, "ctx", None)
+        command = f" {ctx.info_name}" if ctx is not None and ctx.info_name != "rooftui" else ""
         click.echo(f"rooftui: {err.format_message()} (see rooftui{command} --help)", err=True)
         sys.exit(2)
     except click.exceptions.Exit as err:

@@ -126,7 +126,8 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
                          no_wrap=True, width=width, overflow="ellipsis")
     for row in rows.to_dict("records"):
-        pipe = short_pipeline(row["pipeline"]) + ("~" if row["fp16_approximate"] and row["pipeline"] == "fp16" else "")
+        approximate = row["fp16_approximate"] and row["pipeline"] == "fp16"
+        pipe = short_pipeline(row["pipeline"]) + ("~" if approximate else "")
         phase = (row.get("phase") or "") + ("*" if row.get("phase_inferred") else "")
         bound = row.get("bound") or ""
         for long, short in _SHORT_PIPE.items():
