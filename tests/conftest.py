@@ -1,3 +1,5 @@
+import asyncio
+import inspect
 import json
 import os
 import subprocess
@@ -24,3 +26,13 @@ def run_cli(*args, cwd=None, env=None):
     full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
     return subprocess.run([sys.executable, "-m", "rooftui", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=full_env, timeout=120)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
+    if inspect.iscoroutinefunction(pyfuncitem.obj):
+        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        asyncio.run(pyfuncitem.obj(**arguments))
+        return True
+    return None

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import inspect
-
 import pytest
 
 from tests.conftest import DEEPCAM
 
 FP32 = DEEPCAM / "deepcam_fp32.raw-base.csv.xz"
 AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem):
-    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
-    if inspect.iscoroutinefunction(pyfuncitem.obj):
-        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-        asyncio.run(pyfuncitem.obj(**arguments))
-        return True
-    return None
 
 
 @pytest.fixture(scope="session")

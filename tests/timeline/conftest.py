@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 from pathlib import Path
 
 import pytest
@@ -11,16 +9,6 @@ import pytest
 from rooftui.timeline import analyze_trace
 from tests.timeline.kineto_builder import write_fixed, write_naive
 from tests.timeline.paths import FIXED_TRACE, NAIVE_TRACE
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem):
-    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
-    if inspect.iscoroutinefunction(pyfuncitem.obj):
-        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-        asyncio.run(pyfuncitem.obj(**arguments))
-        return True
-    return None
 
 
 @pytest.fixture(scope="session")

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 from pathlib import Path
 
 import pytest
 
 from rooftui.sample import sample_paths
 from rooftui.views.tui.app import RooftuiApp, make_app
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem):
-    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
-    if inspect.iscoroutinefunction(pyfuncitem.obj):
-        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-        asyncio.run(pyfuncitem.obj(**arguments))
-        return True
-    return None
 
 
 def screen_text(app: RooftuiApp) -> str:
