@@ -115,13 +115,13 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
     total = float(run.kernels["time_s"].sum())
     table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
                   collapse_padding=True, padding=(0, 1, 0, 0))
-    # Everything but the name takes 72 columns (77 grouped); the name gets the rest.
-    name_width = max(12, console.width - 72 - (5 if grouped else 0))
+    # Column widths include the one-space gap on their right; the name gets the rest.
+    widths = {"time": 7, "%": 4, "FLOP/s": 7, "AI L1": 6, "L2": 6, "HBM": 6, "pipe": 9,
+              "phase": 9, "bound": 11}
+    name_width = max(9, console.width - sum(widths.values()) - (5 if grouped else 0) - 1)
     table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
     if grouped:
         table.add_column("n", justify="right", width=4)
-    widths = {"time": 6, "%": 4, "FLOP/s": 6, "AI L1": 6, "L2": 6, "HBM": 6, "pipe": 8,
-              "phase": 8, "bound": 11}
     for title, width in widths.items():
         table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
                          no_wrap=True, width=width, overflow="ellipsis")
