@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import ContentSwitcher, DataTable
 
-from rooftui.views.tui.compare_screen import ARROWS, CompareApp, CompareCanvas, CompareScreen
+from rooftui.views.tui.compare_screen import CompareApp, CompareScreen
+from rooftui.views.tui.widgets.compare_chart import ARROWS, CompareCanvas
 
 
 def screen_text(app) -> str:
@@ -160,7 +161,7 @@ async def test_ascii_mode_draws_the_lists_and_chart_in_ascii(comparison):
 def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(comparison):
     import math
 
-    from rooftui.views.tui.compare_screen import overlay_figure
+    from rooftui.views.tui.widgets.compare_chart import overlay_figure
 
     overlay = overlay_figure(comparison, "hbm", 10, (70, 30))
     assert len(overlay.arrows) == 10

@@ -21,27 +21,19 @@ the chart alone; ``escape`` closes the screen.
 
 from __future__ import annotations
 
-import dataclasses
 import io
-import math
-from collections.abc import Collection
-from dataclasses import dataclass
 
-import pandas as pd
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult, RenderResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
-from textual_plotext import Plot, PlotextPlot
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison, compare_runs
-from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.compare import (
     METHOD_WORDS,
@@ -54,213 +46,25 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
-from rooftui.views.tui.ascii import BOX_TO_ASCII
-from rooftui.views.tui.format import ascii_safe, decade, duration, si
-from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
+from rooftui.views.tui.format import duration
+from rooftui.views.tui.widgets.compare_chart import (
+    A_COLOUR,
+    A_MARKER,
+    B_MARKER,
+    CompareCanvas,
+    _ascii,
+    _how,
+    _rgb,
+    _short,
+    _short_roof,
+)
 from rooftui.views.tui.widgets.roofline import (
-    ASCII_MARKERS,
-    AXIS_COLUMNS,
-    AXIS_ROWS,
     LEVEL_COLOURS,
-    ROOF_COLOUR,
     SELECTED_COLOUR,
-    UNICODE_MARKERS,
 )
 
-ARROWS = 10  # matched kernels drawn as arrows, heaviest first
-A_COLOUR = (150, 150, 150)
-A_MARKER = {"unicode": "○", "ascii": "o"}
-B_MARKER = {"unicode": "●", "ascii": "*"}
 WIDE = 140  # from this many columns, the table and the chart sit side by side
-
 VIEWS = {"matched": "m", "operations": "o", "only-a": "a", "only-b": "b", "totals": "t"}
-
-
-# ---------------------------------------------------------------- the chart's geometry
-
-
-@dataclass(frozen=True)
-class Arrow:
-    """One matched kernel at one level: log10 AI and log10 FLOP/s in A and in B."""
-
-    row: int  # position in Comparison.kernels
-    xa: float
-    ya: float
-    xb: float
-    yb: float
-
-
-@dataclass
-class Overlay:
-    figure: RooflineFigure  # roofs, ranges and ticks; no points of its own
-    arrows: list[Arrow]  # the heaviest first, then selected ones beyond them
-    level: str
-    heavy: int  # how many of the arrows are there for their weight
-
-
-def arrows_at(comparison: Comparison, level: str, count: int, also: Collection[int] = ()) -> list[Arrow]:
-    """The ``count`` heaviest matched kernels, and those at rows ``also``, with a point
-    on both sides at ``level``."""
-    arrows = []
-    heavy = 0
-    for row, pair in comparison.matched.iterrows():
-        if heavy >= count and row not in also:
-            continue
-        values = [pair[f"ai_{level}_a"], pair["flop_rate_a"], pair[f"ai_{level}_b"], pair["flop_rate_b"]]
-        if all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in values):
-            xa, ya, xb, yb = (math.log10(v) for v in values)
-            arrows.append(Arrow(int(row), xa, ya, xb, yb))
-            heavy += 1
-    return arrows
-
-
-def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[int, int],
-                   selected: Collection[int] = ()) -> Overlay:
-    """Both sides' roofs at ``level`` and for the pipelines their arrows use, on shared axes.
-
-    Arrows: the ``count`` heaviest matched kernels, and the ``selected`` rows wherever they rank.
-    """
-    arrows = arrows_at(comparison, level, count, selected)
-    rows = comparison.kernels.loc[[a.row for a in arrows]]
-    # One pseudo-kernel per arrow end, so that build_figure sizes the axes to fit them all.
-    ends = pd.DataFrame({
-        "flops": 1.0, "time_s": 1.0,
-        "flop_rate": [10 ** a.ya for a in arrows] + [10 ** a.yb for a in arrows],
-        f"ai_{level}": [10 ** a.xa for a in arrows] + [10 ** a.xb for a in arrows],
-    })
-    figures = []
-    for side in ("a", "b"):
-        run = comparison.run_a if side == "a" else comparison.run_b
-        pipelines = list(dict.fromkeys(rows[f"pipeline_{side}"].dropna())) or ["fp32"]
-        figures.append(build_figure(ends, _ceilings(run, rows, side), levels=(level,), pipelines=pipelines,
-                                    cells=cells, heavy_count=0))
-    fig_a, fig_b = figures
-    x_range = (min(fig_a.x_range[0], fig_b.x_range[0]), max(fig_a.x_range[1], fig_b.x_range[1]))
-    y_range = (min(fig_a.y_range[0], fig_b.y_range[0]), max(fig_a.y_range[1], fig_b.y_range[1]))
-    # A roof both sides share (same GPU, same value to 3 digits) is drawn once; one whose
-    # value differs carries its side in its tag ("A HBM"), as do all when the GPUs differ.
-    same_gpu = comparison.run_a.devices == comparison.run_b.devices
-    roofs = []
-    for side, figure, other in (("B", fig_b, fig_a), ("A", fig_a, fig_b)):
-        for roof in figure.roofs:
-            twin = [r for r in other.roofs if (r.kind, r.key) == (roof.kind, roof.key)]
-            if side == "A" and same_gpu and twin and twin[0].label == roof.label:
-                continue
-            tagged = not same_gpu or (twin and twin[0].label != roof.label)
-            xs, tag = roof.xs, roof.tag
-            if roof.kind == "compute":
-                # Short tags, drawn on the line: long ones hide the roofs close below them.
-                xs = (roof.xs[0], x_range[1])
-                tag = " · ".join(pipeline_text(key) for key in roof.key.split("+"))
-            roofs.append(dataclasses.replace(roof, xs=xs, tag=f"{side} {tag}" if tagged else tag,
-                                             label=f"{side} {roof.label}" if tagged else roof.label))
-    figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
-                            x_ticks=_decades(x_range, cells[0] // 6),
-                            y_ticks=_decades(y_range, cells[1] // 2))
-    return Overlay(figure, arrows, level, heavy=min(count, len(arrows)))
-
-
-def _decades(span: tuple[float, float], room: int) -> list[tuple[float, str]]:
-    """Ticks at powers of ten within ``span`` (log10), thinned to at most ``room`` of them."""
-    exponents = list(range(math.ceil(span[0]), math.floor(span[1]) + 1))
-    step = max(1, math.ceil(len(exponents) / max(2, room)))
-    return [(float(e), decade(e)) for e in exponents[::step]]
-
-
-def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:
-    """The ceilings of the device most of the drawn kernels ran on (a run has one, as a rule)."""
-    devices = rows[f"device_{side}"].dropna()
-    device = devices.mode().iloc[0] if len(devices) else None
-    return run.ceilings_by_device.get(device, run.ceilings)
-
-
-class CompareCanvas(PlotextPlot, can_focus=True):
-    """Draws an ``Overlay``: both sides' roofs, then an arrow per heavy matched kernel.
-
-    Its own small widget rather than the explorer's ``RooflineCanvas`` (whose
-    drawing is tuned for one run's points), with the same colours, markers and
-    ASCII mode.
-    """
-
-    class Redrawn(Message):
-        """The overlay changed (size, level, arrows): the legend follows."""
-
-    def __init__(self, comparison: Comparison, *, ascii_mode: bool = False, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.comparison = comparison
-        self.ascii_mode = ascii_mode
-        self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
-        self.level = "hbm"
-        self.count = ARROWS
-        self.selected_rows: frozenset[int] = frozenset()  # drawn in gold, whatever their rank
-        self.overlay: Overlay | None = None
-
-    def on_resize(self) -> None:
-        self.rebuild()
-
-    def rebuild(self) -> Overlay:
-        width, height = self.size
-        cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
-        self.overlay = overlay_figure(self.comparison, self.level, self.count, cells, self.selected_rows)
-        # A fresh plotext figure each time: a reused one keeps layout state from earlier sizes.
-        self._plot = Plot()
-        self._draw_roofs(self.overlay.figure)
-        self._draw_arrows(self.overlay)
-        self.refresh()
-        self.post_message(self.Redrawn())
-        return self.overlay
-
-    def render(self) -> RenderResult:
-        if not self.ascii_mode:
-            return super().render()
-        # PlotextPlot.render's steps, with plotext's box-drawing frame made ASCII.
-        self._plot.plotsize(self.size.width, self.size.height)
-        self._plot._set_size(self.size.width, self.size.height)  # as PlotextPlot.render does
-        self._plot.theme(self._get_plotext_theme_name(self.app.theme))
-        return Text.from_ansi(self._plot.build().translate(BOX_TO_ASCII))
-
-    def _draw_roofs(self, figure: RooflineFigure) -> None:
-        plt = self.plt
-        plt.xlim(*figure.x_range)
-        plt.ylim(*figure.y_range)
-        plt.xticks([t for t, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
-        plt.yticks([t for t, _ in figure.y_ticks], [label for _, label in figure.y_ticks])
-        plt.xlabel("arithmetic intensity (FLOP/byte)" if self.size.height >= 20 else "")
-        # Tags sit on their line, two cells in from the right edge (plotext cuts the last
-        # letters at the edge); the legend names every roof with its value.
-        inset = 2 * (figure.x_range[1] - figure.x_range[0]) / max(10, self.size.width - AXIS_COLUMNS)
-        for roof in figure.roofs:
-            colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
-            plt.plot(list(roof.xs), list(roof.ys), marker=self.markers["line"], color=colour)
-            tag = _ascii(roof.tag) if self.ascii_mode else roof.tag
-            if roof.kind == "compute":
-                plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
-            else:
-                # Left of the slope, a decade below its ridge.
-                x = max(roof.xs[0], roof.xs[1] - 1.0)
-                plt.text(tag, x, roof.ys[0] + (x - roof.xs[0]), color=colour, alignment="right")
-
-    def _draw_arrows(self, overlay: Overlay) -> None:
-        plt = self.plt
-        style = "ascii" if self.ascii_mode else "unicode"
-        line = self.markers["line"]
-        colour = LEVEL_COLOURS[overlay.level]
-        others = [a for a in overlay.arrows if a.row not in self.selected_rows]
-        chosen = [a for a in overlay.arrows if a.row in self.selected_rows]
-        for arrow in others:
-            plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=A_COLOUR)
-        if others:
-            plt.scatter([a.xa for a in others], [a.ya for a in others], marker=A_MARKER[style],
-                        color=A_COLOUR)
-            plt.scatter([a.xb for a in others], [a.yb for a in others], marker=B_MARKER[style],
-                        color=colour)
-        for arrow in chosen:  # drawn last, over the others
-            plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=SELECTED_COLOUR)
-            plt.scatter([arrow.xa], [arrow.ya], marker=A_MARKER[style], color=SELECTED_COLOUR)
-            plt.scatter([arrow.xb], [arrow.yb], marker=B_MARKER[style], color=SELECTED_COLOUR)
-
-
-# ---------------------------------------------------------------- the screen
 
 
 class CompareScreen(Screen[None]):
@@ -490,43 +294,6 @@ class CompareScreen(Screen[None]):
 
     def _text(self, text: Text) -> Text:
         return Text(_ascii(text.plain)) if self.ascii_mode else text
-
-
-_MORE_ASCII = str.maketrans({"→": "->", "Δ": "d", "○": "o", "●": "*"})
-
-
-def _ascii(text: str) -> str:
-    return ascii_safe(text).translate(_MORE_ASCII)
-
-
-def _short_roof(label: str) -> str:
-    """"Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
-    return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
-
-
-def _rgb(colour: tuple[int, int, int]) -> str:
-    return "rgb({},{},{})".format(*colour)
-
-
-def _short(name: str, width: int = 48) -> str:
-    """The name without template arguments, cut to ``width``: the detail line has it all."""
-    at = name.find("<")
-    name = name if at <= 0 else name[:at] + "<…>"
-    return name if len(name) <= width else name[: width - 1] + "…"
-
-
-def _how(pair: pd.Series) -> str:
-    if pair["method"] == "exact":
-        return "same kernel name"
-    if pair["method"] == "parameters":
-        what = "same name but its parameters"
-    else:
-        what = f"same operation ({pair['key']})"
-    rank = ""
-    if pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
-        rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
-                f"{int(pair['candidates_b'])} in B")
-    return f"{what}{rank} · {si(pair['flop_rate_a'], 'FLOP/s')} → {si(pair['flop_rate_b'], 'FLOP/s')}"
 
 
 class CompareApp(App[None]):
