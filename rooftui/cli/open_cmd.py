@@ -35,7 +35,8 @@ def open_cmd(
 ) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
-    With no REPORT, opens the bundled sample. Press ? in the app for every key.
+    With no REPORT, opens the bundled sample (a PyTorch AMP step on an H200) with the
+    ceilings `rooftui measure` measured on that H200. Press ? in the app for every key.
     NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
     if compare:
@@ -43,6 +44,10 @@ def open_cmd(
         return
     from rooftui.views.tui.app import make_app
 
+    if not reports and ceilings is None:  # the sample, against the H200's measured ceilings
+        from rooftui.sample import sample_ceilings
+
+        ceilings = sample_ceilings()
     app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode, trace=trace)
     app.run()
     if app.load_error is not None:

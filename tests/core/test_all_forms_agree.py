@@ -30,8 +30,9 @@ def test_pytorch_step_report_and_csv_agree_kernel_by_kernel_and_group_alike():
 
 
 def test_the_packaged_sample_is_the_committed_one():
-    from rooftui.sample import sample_pair
+    from rooftui.sample import sample_ceilings, sample_pair
 
+    assert sample_ceilings().read_bytes() == (DEEPCAM.parent / "ceilings" / "h200.json").read_bytes()
     fp32, amp = sample_pair()
     assert amp.read_bytes() == (DEEPCAM / "deepcam_amp.raw-base.csv.xz").read_bytes()
     assert fp32.read_bytes() == (DEEPCAM / "deepcam_fp32.raw-base.csv.xz").read_bytes()

@@ -95,7 +95,9 @@ def test_a_new_user_finds_the_slowest_memory_bound_kernel_and_the_zero_ai_share(
     screen.wait_for("73 kernels, 179 launches")
     # The filter bar's bound field: / focuses the name, five tabs reach it.
     screen.type("/", *["Tab"] * 5, "Enter", "Down", "Enter", "Escape")
-    text = screen.wait_for("55 kernels, 145 launches")
+    # Against the ceilings measured on the sample's own H200 (with an L2 roof),
+    # 71 of the 73 kernels are memory-bound.
+    text = screen.wait_for("71 kernels, 177 launches")
     assert "memory-bound" in text and "filtered" in text
     # Sorted by time, so the first row is the slowest memory-bound kernel.
     screen.type("Enter")

@@ -115,21 +115,32 @@ class RooflineCanvas(PlotextPlot, can_focus=True):
         row_height = (figure.y_range[1] - figure.y_range[0]) / max(4, self.size.height - AXIS_ROWS)
         label_rows: set[int] = set()
         self.unlabelled = []
+        span = figure.y_range[1] - figure.y_range[0]
+
+        def row_of(y: float) -> int:
+            return round((y - figure.y_range[0]) / row_height)
+
+        # Rows holding a compute roof's line: a label there would read as that roof's.
+        roof_rows = {row_of(r.ys[1]) for r in figure.roofs if r.kind == "compute"}
         for roof in figure.roofs:
             colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
             plt.plot(list(roof.xs), list(roof.ys), marker=line, color=colour)
             tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
             if roof.kind == "compute":
-                # One label per text row; a roof too close to a labelled one is
-                # named in the legend instead of overwriting it.
-                # (plotext rounds to rows its own way: keep labels two rows apart)
-                row = round((roof.ys[1] + row_height - figure.y_range[0]) / row_height)
-                crowded = any(abs(row - used) < 2 for used in label_rows)
-                if crowded or row * row_height > figure.y_range[1] - figure.y_range[0]:
+                # The label goes on the row just above its roof, else just below;
+                # never on another roof's row, and one label per row (plotext
+                # rounds to rows its own way: keep labels two rows apart). A roof
+                # with no such row is named in the legend instead.
+                own = row_of(roof.ys[1])
+                free = [r for r in (own + 1, own - 1)
+                        if 0 <= r * row_height <= span and r not in roof_rows
+                        and all(abs(r - used) >= 2 for used in label_rows)]
+                if not free:
                     self.unlabelled.append(roof)
                     continue
-                label_rows.add(row)
-                plt.text(tag, roof.xs[1], roof.ys[1] + row_height, color=ROOF_COLOUR, alignment="right")
+                label_rows.add(free[0])
+                y = figure.y_range[0] + free[0] * row_height
+                plt.text(tag, roof.xs[1], y, color=ROOF_COLOUR, alignment="right")
             else:
                 # Just left of the slope, a decade below its ridge: between it
                 # and the next faster level's slope.
