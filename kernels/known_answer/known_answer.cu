@@ -69,6 +69,9 @@ template <> __device__ float fma_op(float a, float b, float c) { return fmaf(a, 
 template <> __device__ double fma_op(double a, double b, double c) { return fma(a, b, c); }
 template <> __device__ __half2 fma_op(__half2 a, __half2 b, __half2 c) { return __hfma2(a, b, c); }
 template <> __device__ __half fma_op(__half a, __half b, __half c) { return __hfma(a, b, c); }
+template <> __device__ __nv_bfloat162 fma_op(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+  return __hfma2(a, b, c);  // HFMA2.BF16: two BF16 FMAs
+}
 
 template <typename T>
 __global__ void fma_loop(T mul, T add, T* out) {
@@ -207,12 +210,14 @@ static void run_fma_loop(const char* name, const char* pipeline, T mul, T add, T
   // Every chain ran the same recurrence; all values must agree and differ from start.
   double first, init;
   if constexpr (std::is_same_v<T, __half2>) { first = __low2float(r[0]); init = __low2float(start); }
+  else if constexpr (std::is_same_v<T, __nv_bfloat162>) { first = __low2float(r[0]); init = __low2float(start); }
   else if constexpr (std::is_same_v<T, __half>) { first = __half2float(r[0]); init = __half2float(start); }
   else { first = (double)r[0]; init = (double)start; }
   if (first == init || !std::isfinite(first)) fail(name);
   for (long i = 0; i < values; i += 997) {
     double v;
     if constexpr (std::is_same_v<T, __half2>) v = __high2float(r[i]);
+    else if constexpr (std::is_same_v<T, __nv_bfloat162>) v = __high2float(r[i]);
     else if constexpr (std::is_same_v<T, __half>) v = __half2float(r[i]);
     else v = (double)r[i];
     if (v != first) fail(name);
@@ -297,6 +302,10 @@ int main(int argc, char** argv) {
                         __floats2half2_rn(0.001f, 0.001f), __floats2half2_rn(0.5f, 0.5f), 4.0, 16);
   run_fma_loop<__half>("fma_loop<__half>", "fp16", __float2half(0.999f), __float2half(0.001f),
                        __float2half(0.5f), 2.0, 16);
+  // BF16 on CUDA cores: rooftui counts it with FP16 (ncu's hfma counter takes HFMA2.BF16).
+  run_fma_loop<__nv_bfloat162>("fma_loop<__nv_bfloat162>", "fp16", __floats2bfloat162_rn(0.75f, 0.75f),
+                               __floats2bfloat162_rn(0.125f, 0.125f), __floats2bfloat162_rn(2.0f, 2.0f),
+                               4.0, 16);
   run_reread();
   run_gemm<__half, float, 16, 16>("wmma_gemm", "tensor_fp16", 4096, wmma_gemm, 0.0);
   run_gemm<__nv_bfloat16, float, 16, 16>("wmma_gemm_bf16", "tensor_bf16", 1024, wmma_gemm_bf16, 0.0);

@@ -39,6 +39,8 @@ DISPLAY_NAME = "device__attribute_display_name"  # free: device attributes cost 
 # scalar FMAs into one HFMA2; it over-counts true scalar code, and kernels with
 # no FP16 math still show HFMA2.MMA register moves (1 per thread in the FP32 and
 # FP64 loops). Hence FP16 CUDA-core FLOPs are always marked approximate.
+# BF16 on CUDA cores has no counter of its own: HFMA2.BF16 is counted by the hfma
+# counter [KA: a __nv_bfloat162 loop, exact], so "fp16" here means FP16 and BF16.
 _FACTORS = {"fp64": (1.0, 1.0, 2.0), "fp32": (1.0, 1.0, 2.0), "fp16": (2.0, 2.0, 4.0)}
 CUDA_CORE_TERMS: dict[str, tuple[tuple[str, float], ...]] = {
     precision: tuple(

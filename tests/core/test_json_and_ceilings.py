@@ -13,7 +13,7 @@ from rooftui.model.ceilings import Ceiling, CeilingSet, Device
 BASE = KNOWN / "known_answer.raw-base.csv"
 
 
-def test_summary_json_keeps_the_documented_keys():
+def test_summary_json_keeps_the_documented_keys(expected):
     result = run_cli("summary", BASE, "--format", "json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
@@ -26,15 +26,15 @@ def test_summary_json_keeps_the_documented_keys():
     assert set(kernel["flops"]) >= {"fp64", "fp32", "fp16", "tensor"}
     assert set(kernel["bytes"]) == set(kernel["ai"]) == {"l1", "l2", "hbm"}
     assert kernel["demangled"] == "wmma_gemm(int, const __half *, const __half *, float *)"
-    assert doc["summary"]["kernels"] == 14 and doc["summary"]["zero_ai"] == 1
+    assert doc["summary"]["kernels"] == len(expected) and doc["summary"]["zero_ai"] == 1
     assert set(doc["summary"]) >= {"kernels", "zero_ai", "zero_ai_time_share", "phases"}
 
 
-def test_summary_csv_has_one_row_per_invocation_or_group():
+def test_summary_csv_has_one_row_per_invocation_or_group(expected):
     rows = run_cli("summary", BASE, "--format", "csv").stdout.strip().splitlines()
-    assert len(rows) == 15 and rows[0].startswith("id,report,device")
+    assert len(rows) == len(expected) + 1 and rows[0].startswith("id,report,device")
     grouped = run_cli("summary", BASE, "--format", "csv", "--group").stdout.strip().splitlines()
-    assert len(grouped) == 15 and ",count," in grouped[0]
+    assert len(grouped) == len(expected) + 1 and ",count," in grouped[0]
 
 
 def test_summary_table_fits_eighty_columns():
