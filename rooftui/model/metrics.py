@@ -62,7 +62,8 @@ FP16_NOTE = (
     "FP16 CUDA-core FLOPs are approximate: ncu counts a packed HFMA2 (two FMAs) like a "
     "scalar HFMA (one), and the compiler also emits HFMA2.MMA as a register move in "
     "kernels with no FP16 math. rooftui, like ncu's roofline section, takes every half "
-    "instruction as packed: hadd and hmul 2 FLOPs, hfma 4."
+    "instruction as packed: hadd and hmul 2 FLOPs, hfma 4. BF16 on CUDA cores is counted "
+    "with FP16 (ncu's hfma counter takes HFMA2.BF16)."
 )
 
 
