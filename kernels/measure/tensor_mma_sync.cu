@@ -16,6 +16,7 @@
 // A's elements are small integers from a hash of (lane, element), so every
 // product and sum is exact.
 #include "clock_stamp.cuh"
+#include "operand_bits.cuh"
 
 #ifndef MMA_CHAINS
 #define MMA_CHAINS 4
@@ -37,24 +38,6 @@ __device__ __forceinline__ int a_value(unsigned int lane, unsigned int e) {
     return values[(h >> 13) & 3u];
 }
 
-// The bit patterns of +-1 and +-2 in each input type.
-__device__ __forceinline__ unsigned int f16_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x3C00u : 0x4000u;
-    return v < 0 ? (mag | 0x8000u) : mag;
-}
-__device__ __forceinline__ unsigned int bf16_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x3F80u : 0x4000u;
-    return v < 0 ? (mag | 0x8000u) : mag;
-}
-__device__ __forceinline__ unsigned int tf32_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x3F800000u : 0x40000000u;
-    return v < 0 ? (mag | 0x80000000u) : mag;
-}
-__device__ __forceinline__ unsigned int e4m3_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x38u : 0x40u;
-    return v < 0 ? (mag | 0x80u) : mag;
-}
-__device__ __forceinline__ unsigned int s8_bits(int v) { return (unsigned int)v & 0xFFu; }
 
 // Four 32-bit A registers of a lane, holding elements 0.. of the fragment;
 // `negate` gives the fragment of -A.

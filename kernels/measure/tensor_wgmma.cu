@@ -20,6 +20,7 @@
 // Compiled only for sm_90a; for any other target the kernels are empty and the
 // host never launches them.
 #include "clock_stamp.cuh"
+#include "operand_bits.cuh"
 
 #ifndef WGMMA_UNROLL
 #define WGMMA_UNROLL 8
@@ -43,23 +44,6 @@ __device__ __forceinline__ int tile_value(unsigned int e) {
     return values[(h >> 13) & 3u];
 }
 
-__device__ __forceinline__ unsigned int f16_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x3C00u : 0x4000u;
-    return v < 0 ? (mag | 0x8000u) : mag;
-}
-__device__ __forceinline__ unsigned int bf16_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x3F80u : 0x4000u;
-    return v < 0 ? (mag | 0x8000u) : mag;
-}
-__device__ __forceinline__ unsigned int tf32_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x3F800000u : 0x40000000u;
-    return v < 0 ? (mag | 0x80000000u) : mag;
-}
-__device__ __forceinline__ unsigned int e4m3_bits(int v) {
-    unsigned int mag = (v == 1 || v == -1) ? 0x38u : 0x40u;
-    return v < 0 ? (mag | 0x80u) : mag;
-}
-__device__ __forceinline__ unsigned int s8_bits(int v) { return (unsigned int)v & 0xFFu; }
 
 // Fills A, -A and B (ones) as 32-bit words; ELEMS elements per word.
 template <int ELEMS, unsigned int (*BITS)(int)>

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,20 +148,18 @@ class Gpu:
     def compile(self, source: str, defines: dict[str, int], arch_suffix: str = "") -> Any:
         """Compile ``kernels/measure/<source>`` to a cubin for this device (cached)."""
         arch = f"sm_{self.info.arch}{arch_suffix}"
-        text = (KERNEL_DIR / source).read_text()
-        header = (KERNEL_DIR / "clock_stamp.cuh").read_text()
+        text = inline_headers((KERNEL_DIR / source).read_text())
         options = ["-std=c++17", f"-arch={arch}"] + [f"-D{k}={v}" for k, v in sorted(defines.items())]
         key = hashlib.sha256(
-            "\0".join([text, header, *options, self.info.name, self._versions()]).encode()
+            "\0".join([text, *options, self.info.name, self._versions()]).encode()
         ).hexdigest()[:24]
         path = cache_dir() / f"{Path(source).stem}-{arch}-{key}.cubin"
         if path.exists():
             self.compile_log.append(f"{source} ({arch}): cached {path.name}")
             return self._load_cubin(path.read_bytes())
-        # Defines and the shared header go into the text itself, so the only
+        # Defines and the shared headers go into the text itself, so the only
         # options NVRTC needs are the standard and the target (any cuda.core).
-        full_text = "".join(f"#define {k} {v}\n" for k, v in sorted(defines.items()))
-        full_text += text.replace('#include "clock_stamp.cuh"', header)
+        full_text = "".join(f"#define {k} {v}\n" for k, v in sorted(defines.items())) + text
         program = self.core.Program(
             full_text, code_type="c++", options=self.core.ProgramOptions(std="c++17", arch=arch)
         )
@@ -240,3 +239,21 @@ def clock_hz(stamps: np.ndarray) -> float:
     if not ok.any():
         return float("nan")
     return float(np.median(cycles[ok] / ns[ok]) * 1e9)
+
+
+_LOCAL_INCLUDE = re.compile(r'^#include "([\w.]+\.cuh)"\s*$', re.MULTILINE)
+
+
+def inline_headers(text: str) -> str:
+    """Replace ``#include "x.cuh"`` lines by the headers beside the kernels (each once),
+    so NVRTC needs no include path and the cache key covers the headers too."""
+    seen: set[str] = set()
+
+    def expand(match: re.Match) -> str:
+        name = match.group(1)
+        if name in seen:
+            return ""
+        seen.add(name)
+        return _LOCAL_INCLUDE.sub(expand, (KERNEL_DIR / name).read_text().replace("#pragma once", ""))
+
+    return _LOCAL_INCLUDE.sub(expand, text)
