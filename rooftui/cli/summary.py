@@ -27,13 +27,13 @@ def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group
     run = load_from_options(reports, ceilings, phase_specs, no_infer_phases, skip_invalid)
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":
-        limit = top or 30
+        limit, total = top or 30, len(rows)
         rows = rows.sort_values("time_s", ascending=False).head(limit)
         console = Console(width=max(80, Console().width), soft_wrap=False)
         render_table(run, rows, console, grouped=group)
-        if len(run.kernels) > limit:
-            console.print(f"[dim]{limit} of {len(grouped_kernels(run)) if group else len(run.kernels)} "
-                          "rows, by time; --top N for more, --format csv for all[/dim]")
+        if total > limit:
+            console.print(f"[dim]{limit} of {total} rows, by time; --top N for more, "
+                          "--format csv for all[/dim]")
     else:
         if top:
             rows = rows.sort_values("time_s", ascending=False).head(top)

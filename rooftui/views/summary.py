@@ -82,11 +82,11 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
         },
         "notes": run.notes,
     }
-    return json.loads(json.dumps(doc, default=_clean), parse_constant=lambda _: None)
+    return _nan_to_none(doc)
 
 
 def dumps_json(run: Run, rows: pd.DataFrame) -> str:
-    return json.dumps(_nan_to_none(to_json(run, rows)), indent=1)
+    return json.dumps(to_json(run, rows), indent=1)
 
 
 def _nan_to_none(obj: Any) -> Any:
