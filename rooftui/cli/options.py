@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -27,8 +28,23 @@ REPORT_OPTIONS = (
                  help="Leave out kernels with zero or non-finite duration instead of failing."),
 )
 
+
+
+def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[str, ...]) -> tuple[str, ...]:
+    """A missing or empty report fails here, before the explorer takes the terminal."""
+    if ctx.resilient_parsing:  # shell completion: nothing is opened
+        return reports
+    from rooftui.ingest.files import check_readable
+
+    for report in reports:
+        if not Path(report).is_dir():  # a directory is for the reader to judge
+            check_readable(Path(report))
+    return reports
+
+
 # REPORT... for the commands that take any number of reports (none: the bundled sample).
-reports_argument = click.argument("reports", nargs=-1, type=click.Path(path_type=str))
+reports_argument = click.argument("reports", nargs=-1, type=click.Path(path_type=str),
+                                  callback=_check_reports)
 
 _FIELDS = tuple(field.name for field in dataclasses.fields(LoadOptions))
 
