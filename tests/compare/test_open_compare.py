@@ -1,9 +1,8 @@
 """`rooftui A B --compare` opens the compare screen on the two runs."""
 
-from conftest import DEEPCAM
-
 from rooftui.cli import cli
 from rooftui.views.tui import compare_screen
+from tests.conftest import DEEPCAM
 
 
 def test_compare_flag_opens_the_compare_app_on_both_reports(monkeypatch):

@@ -3,7 +3,8 @@
 import json
 
 import pytest
-from conftest import KNOWN, run_cli
+
+from tests.conftest import KNOWN, run_cli
 
 BASE = KNOWN / "known_answer.raw-base.csv"
 
