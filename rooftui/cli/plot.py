@@ -113,7 +113,9 @@ def plot(
     else:
         rows = _rows_without_ui(reports, load_options, view)
     if csv_path is not None:
-        rows.to_csv(csv_path, index=False)
+        from rooftui.views.summary import to_csv  # the one CSV layout of the kernel table
+
+        csv_path.write_text(to_csv(rows))
         click.echo(f"wrote {len(rows):,} rows to {csv_path}")
     if svg_path is not None:
         click.echo(f"wrote {svg_path}")

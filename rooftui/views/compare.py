@@ -18,8 +18,9 @@ from rich.text import Text
 from rooftui.analysis import Run
 from rooftui.analysis.compare import SIDE_COLUMNS, Comparison
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.formats import intensity, percent, seconds, si
+from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.summary import short_pipeline
+from rooftui.views.text import shorten
 
 SCHEMA = "rooftui.compare/1"
 METHOD_WORDS = {"exact": "same", "parameters": "params", "operation": "op"}
@@ -86,7 +87,7 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
                                "zero_ai_time_share")),
         "notes": comparison.notes,
     }
-    return _clean(doc)
+    return json_safe(doc)
 
 
 def dumps_json(comparison: Comparison) -> str:
@@ -159,20 +160,6 @@ def _ratio(b: Any, a: Any) -> float | None:
 def _difference(b: Any, a: Any) -> float | None:
     a, b = _float(a), _float(b)
     return b - a if a is not None and b is not None else None
-
-
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if obj is None or obj is pd.NA:
-        return None
-    if hasattr(obj, "item"):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
 
 
 def to_csv(comparison: Comparison) -> str:
@@ -271,7 +258,7 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
         else:
             names = ["A " + row["name_a"], "B " + row["name_b"]]
         for name in names:
-            console.print(Text(_cut(name, name_width), style="dim"), no_wrap=True, crop=True)
+            console.print(Text(shorten(name, name_width), style="dim"), no_wrap=True, crop=True)
     _more(console, len(matched), top)
     console.print(Text("how: same = same name; params = same name but template, precision or tile "
                        "parameters; op = same operation and phase, paired by time rank", style="dim"))
@@ -280,13 +267,9 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
 def _line(cells: list[str]) -> str:
     parts = []
     for text, (_, width, align) in zip(cells, _MATCHED_COLUMNS):
-        text = _cut(text, width)
+        text = shorten(text, width)
         parts.append(f"{text:{align}{width}}")
     return " ".join(parts).rstrip()
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _render_one_side(comparison: Comparison, console: Console, top: int) -> None:

@@ -7,7 +7,6 @@ removed or renamed.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pandas as pd
@@ -17,7 +16,7 @@ from rich.table import Table
 from rooftui.analysis import Run
 from rooftui.analysis.summary import zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
-from rooftui.views.formats import intensity, percent, seconds, si
+from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s",
@@ -27,16 +26,6 @@ CSV_COLUMNS = (
     "flop_rate", "pipeline", "zero_ai", "fp16_approximate", "phase", "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
-
-
-def _clean(value: Any) -> Any:
-    if value is None or value is pd.NA:
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if hasattr(value, "item"):
-        return _clean(value.item())
-    return value
 
 
 def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
@@ -82,22 +71,18 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
         },
         "notes": run.notes,
     }
-    return _nan_to_none(doc)
+    return json_safe(doc)
 
 
 def dumps_json(run: Run, rows: pd.DataFrame) -> str:
     return json.dumps(to_json(run, rows), indent=1)
 
 
-def _nan_to_none(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _nan_to_none(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_nan_to_none(v) for v in obj]
-    return _clean(obj)
-
-
 def to_csv(rows: pd.DataFrame) -> str:
+    """The one CSV layout of the kernel table, for every export (``summary --format csv``,
+    ``plot --csv``, the explorer's ``c``): the JSON contract's fields, flattened, in base
+    units, in ``CSV_COLUMNS`` order; a column the rows lack (``count`` for invocations) is
+    left out. Text is kept exact."""
     columns = [c for c in CSV_COLUMNS if c in rows]
     return rows[columns].to_csv(index=False)
 
