@@ -63,7 +63,9 @@ def load_run(
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
     given = load_ceilings(ceilings) if isinstance(ceilings, (str, Path)) else ceilings
-    reports, frames, notes = [], [], []
+    reports: list[RawReport] = []
+    frames: list[pd.DataFrame] = []
+    notes: list[str] = []
     next_id = 0
     for i, path in enumerate(paths):
         if progress:

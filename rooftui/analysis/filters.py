@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -98,7 +99,7 @@ def bound_kind(bound: str) -> str:
     return "memory" if bound in MEMORY_BOUNDS else "compute"
 
 
-def _factorized(frame: pd.DataFrame, column: str, cache: dict | None):
+def _factorized(frame: pd.DataFrame, column: str, cache: dict | None) -> tuple[np.ndarray, Any]:
     """``pd.factorize`` of a text column, from ``cache`` when the caller keeps one."""
     if cache is not None and column in cache:
         return cache[column]

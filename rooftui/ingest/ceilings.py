@@ -23,8 +23,10 @@ def load_ceilings(path: str | Path) -> CeilingSet:
     try:
         with open_text(path) as handle:
             doc = json.load(handle)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+    except json.JSONDecodeError as err:
         raise CeilingsError(f"not valid JSON ({err.msg} at line {err.lineno})", path, _HINT) from None
+    except UnicodeDecodeError as err:
+        raise CeilingsError(f"not valid JSON ({err.reason} at byte {err.start})", path, _HINT) from None
     if not isinstance(doc, dict):
         raise CeilingsError("expected a JSON object", path, _HINT)
     if "empirical" in doc:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from rooftui.errors import InputError
 
-_OPENERS = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}
+_OPENERS: dict[str, Callable[..., IO[Any]]] = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}
 
 
 def compression(path: Path) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 from rich.console import Console
@@ -282,7 +282,7 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
         table.add_column("kernel", no_wrap=True, overflow="ellipsis",
                          width=_name_width(console, tuple(w for _, w in columns)))
         for title, width in columns:
-            justify = "left" if title in ("pipeline", "phase") else "right"
+            justify: Literal["left", "right"] = "left" if title in ("pipeline", "phase") else "right"
             table.add_column(title, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
         for row in frame.head(top).to_dict("records"):
             table.add_row(row[f"name_{side}"], count_text(row[f"count_{side}"]),

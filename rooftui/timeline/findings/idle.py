@@ -51,7 +51,7 @@ def find_gpu_idle(ctx: TraceContext) -> list[Finding]:
     if idle_share < IDLE_SHARE_TO_REPORT:
         return []
     by_range = _idle_by_top_range(ctx)
-    worst_range = max(by_range, key=by_range.get) if by_range else OUTSIDE_RANGES
+    worst_range = max(by_range, key=lambda name: by_range[name]) if by_range else OUTSIDE_RANGES
     across = _idle_across_step_boundaries(ctx)
     gaps = [
         Place(step.number, start, end)

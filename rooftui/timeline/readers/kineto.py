@@ -29,7 +29,7 @@ import io
 import re
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -83,14 +83,14 @@ class KinetoJsonReader:
             raise InputError(f"cannot read it ({err.strerror or err})", path=path) from None
 
 
-def _open_text(path: Path) -> io.TextIOBase:
+def _open_text(path: Path) -> TextIO:
     with path.open("rb") as probe:
         magic = probe.read(2)
     raw = gzip.open(path, "rb") if magic == b"\x1f\x8b" else path.open("rb")
     return io.TextIOWrapper(raw, encoding="utf-8-sig")  # a BOM, if an editor added one
 
 
-def _read_events(stream: io.TextIOBase, source: str) -> Trace:
+def _read_events(stream: TextIO, source: str) -> Trace:
     names: dict[str, int] = {}
     intern = names.setdefault
     thread_codes: dict[Any, int] = {}
