@@ -9,7 +9,7 @@ evaluated.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -57,9 +57,6 @@ class KernelFilter:
     @property
     def is_empty(self) -> bool:
         return self == KernelFilter(ai_level=self.ai_level, regex=self.regex)
-
-    def cleared(self) -> KernelFilter:
-        return replace(KernelFilter(), ai_level=self.ai_level)
 
 
 def name_pattern(text: str, regex: bool) -> re.Pattern[str]:
@@ -117,12 +114,6 @@ def _matching(codes: np.ndarray, distinct, predicate) -> np.ndarray:
     """
     hits = np.fromiter((bool(predicate(str(v))) for v in distinct), bool, len(distinct))
     return np.append(hits, False)[codes]  # code -1 (missing) never matches
-
-
-def name_mask(names: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
-    """Which ``names`` match ``pattern``."""
-    codes, distinct = pd.factorize(names)
-    return _matching(codes, distinct, pattern.search)
 
 
 def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict | None = None) -> np.ndarray:
@@ -193,12 +184,6 @@ def sort_positions(keys: np.ndarray, positions: np.ndarray, descending: bool) ->
     return positions[np.lexsort((ordered, missing))]
 
 
-def sort_rows(frame: pd.DataFrame, column: str, descending: bool) -> pd.DataFrame:
-    """``frame`` sorted by ``column``; ties keep their order, missing values go last."""
-    order = sort_positions(sort_keys(frame[column]), np.arange(len(frame)), descending)
-    return frame.iloc[order]
-
-
 @dataclass(frozen=True)
 class Totals:
     """What a set of rows adds up to, for the status line and the summary."""
@@ -226,9 +211,3 @@ def totals(frame: pd.DataFrame) -> Totals:
         zero_ai_invocations=int(counts.to_numpy()[zero].sum()),
         zero_ai_time_s=float(time[zero].sum()),
     )
-
-
-def top_by_time(frame: pd.DataFrame, n: int) -> pd.DataFrame:
-    """The ``n`` rows with the most time, heaviest first."""
-    order = np.argsort(-frame["time_s"].to_numpy(dtype=float), kind="stable")[:n]
-    return frame.iloc[order]

@@ -12,8 +12,6 @@ from rooftui.ingest.csv_common import RAW_HINT, read_prologue
 from rooftui.ingest.files import check_readable, logical_name
 from rooftui.ingest.report import RawReport
 
-REPORT_SUFFIXES = (".ncu-rep", ".csv")
-
 
 def read_report(path: str | Path) -> RawReport:
     """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""

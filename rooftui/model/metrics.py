@@ -11,7 +11,7 @@ Sources (each entry below names its own):
           FLOPs = add + mul + 2·fma per precision; Volta Tensor Core FLOPs =
           sm__inst_executed_pipe_tensor.sum × 512.
   [KA]    rooftui's known-answer kernels (kernels/known_answer), profiled on an
-          H200 (sample_data/known_answer); tests/test_known_answers.py pins them.
+          H200 (sample_data/known_answer); tests/core/test_known_answers.py pins them.
 """
 
 from __future__ import annotations
