@@ -18,7 +18,7 @@ def test_compare_flag_opens_the_compare_app_on_both_reports(monkeypatch):
 
 
 def test_compare_flag_needs_two_reports():
-    from conftest import run_cli
+    from tests.conftest import run_cli
 
     result = run_cli(DEEPCAM / "deepcam_amp.raw-base.csv.xz", "--compare")
     assert result.returncode == 2 and "two reports" in result.stderr
