@@ -84,6 +84,7 @@ def measure(
     from rooftui.measure.gpu import device_count
     from rooftui.measure.results import ceilings_document, ert_document, write_json
 
+    runner.check_installation()  # the kernels first: a broken install is not a GPU problem
     if device == "all":
         count = device_count()
 

@@ -10,7 +10,7 @@ from typing import Any
 from rooftui import __version__
 from rooftui.errors import CeilingsError
 from rooftui.measure import kernels as K
-from rooftui.measure.bandwidth import SharedMemoryResult, Sweep
+from rooftui.measure.bandwidth import SMEM_SOURCE, SharedMemoryResult, Sweep
 from rooftui.measure.compute import ComputeResult
 from rooftui.measure.plateaus import Plateau, first_plateau, last_plateau
 from rooftui.model.ceilings import SCHEMA, Ceiling, CeilingSet, Device
@@ -25,7 +25,7 @@ def compute_ceiling(results: list[ComputeResult]) -> Ceiling:
     extra: dict[str, Any] = {
         "clock_hz": best.clock_hz,
         "instruction": spec.instruction,
-        "kernel": f"kernels/measure/{spec.source}:{spec.function}",
+        "kernel": f"rooftui/measure/cuda/{spec.source}:{spec.function}",
         "launch": {"grid": best.grid, "block": best.block, "trips": best.trips},
         "ops_per_launch": best.ops_per_launch,
         "seconds": best.seconds,
@@ -120,7 +120,7 @@ def bandwidth_ceilings(
                     level="smem",
                     extra={
                         "clock_hz": smem.clock_hz,
-                        "kernel": "kernels/measure/shared_memory.cu:smem_read",
+                        "kernel": f"rooftui/measure/cuda/{SMEM_SOURCE}:smem_read",
                         "launch": {"grid": smem.grid, "block": smem.block, "passes": smem.passes},
                         "bytes_per_launch": smem.bytes_per_launch,
                         "seconds": smem.seconds,
