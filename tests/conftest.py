@@ -14,6 +14,13 @@ KNOWN = SAMPLES / "known_answer"
 DEEPCAM = SAMPLES / "deepcam"
 
 
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory, monkeypatch):
+    """Every test gets an empty user data directory: ceilings that `rooftui measure` saved
+    on this machine never change a test's answer, and no test writes to the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
 @pytest.fixture(scope="session")
 def expected():
     """The known answers, written by kernels/known_answer itself on the GPU."""
