@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -134,8 +135,17 @@ def bandwidth_ceilings(
 def ceilings_document(ceiling_set: CeilingSet, measurement: dict[str, Any]) -> dict[str, Any]:
     """The JSON document: the shared schema, plus how the run went under ``measurement``."""
     doc = ceiling_set.to_dict()
+    doc["measured_at"] = measured_at(measurement)
     doc["measurement"] = measurement
     return doc
+
+
+def measured_at(measurement: dict[str, Any]) -> str:
+    """When the run started (ISO 8601, UTC): the first clock reading's time, else now."""
+    readings = measurement.get("clocks_reported") or [{}]
+    stamp = readings[0].get("time")
+    when = datetime.fromtimestamp(stamp, timezone.utc) if isinstance(stamp, (int, float)) else None
+    return (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
 
 
 def ert_document(ceiling_set: CeilingSet) -> dict[str, Any]:
