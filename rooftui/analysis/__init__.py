@@ -17,7 +17,7 @@ from rooftui.analysis.ceilings import choose_ceilings
 from rooftui.analysis.phases import PhaseConfig, assign_phases
 from rooftui.analysis.roofline import add_bounds
 from rooftui.errors import InputError, MissingMetricsError
-from rooftui.ingest import read_report
+from rooftui.ingest import read_reports
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.report import RawReport
 from rooftui.model import metrics as m
@@ -54,26 +54,39 @@ def load_run(
     infer_phases: bool = True,
     skip_invalid: bool = False,
     progress: Progress | None = None,
+    gpu: str | None = None,
+    arch: str | None = None,
+    fp16_rule: str = m.DEFAULT_FP16_RULE,
 ) -> Run:
     """Load reports into one kernel table with bounds and phases.
 
+    ``gpu`` ("V100") and ``arch`` ("sm_70") name the GPU of reports that do not say
+    (older exports have no device or CC column); a report's own values win.
+    ``fp16_rule`` is "packed" (ncu's roofline section) or "paper" (hadd + hmul + 2·hfma).
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
+    if fp16_rule not in m.FP16_RULES:
+        raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
+                         "use " + " or ".join(m.FP16_RULES))
+    given_cc = _given_compute_capability(gpu, arch)
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
     given = load_ceilings(ceilings) if isinstance(ceilings, (str, Path)) else ceilings
     reports, frames, notes = [], [], []
     next_id = 0
+    loaded = []
     for i, path in enumerate(paths):
         if progress:
             progress(i, len(paths), str(path))
-        report = read_report(path)
+        loaded += read_reports(path)
+    for report in loaded:
         reports.append(report)
         frame = report.kernels.copy()
         frame["report"] = report.path
         frame["id"] = frame["ncu_id"].astype(int) + next_id
         next_id = int(frame["id"].max()) + 1
+        frame = _fill_gpu(frame, gpu, given_cc, report, notes)
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
         notes += [f"{report.path}: {note}" for note in report.notes]
@@ -81,18 +94,29 @@ def load_run(
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
     raw["device"] = raw["device"].fillna("").astype(str)
-    kernels, derivation = build_kernel_table(raw)
-    if m.TIME in derivation.missing:
-        raise MissingMetricsError(f"no {m.TIME} in the report(s)", ", ".join(map(str, paths)),
-                                  "collect it: " + ncu_command_hint())
-    missing = sorted(derivation.missing)
+    kernels, derivation = build_kernel_table(raw, fp16_rule)
+    if kernels["time_s"].isna().all():
+        raise MissingMetricsError(
+            f"no {m.TIME}, nor elapsed cycles and clock ({m.SM_CYCLES}, {m.SM_CLOCK}), "
+            "nor gpu__time_active in the report(s)", ", ".join(map(str, paths)),
+            "collect them: " + ncu_command_hint())
+    missing = sorted(derivation.missing - {m.TIME})
     if missing:
         notes.append("missing metrics (their quantities are blank): " + ", ".join(missing)
                      + ". Collect them with: " + ncu_command_hint())
+    derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
+    if derived_time:
+        notes.append(f"no {m.TIME} for some or all launches: time " + "; ".join(derived_time)
+                     + " (each launch's time_source says which)")
     if derivation.derived:
-        notes.append("derived from rates × elapsed cycles or time: " + ", ".join(sorted(derivation.derived)))
-    if kernels["fp16_approximate"].any():
-        notes.append(m.FP16_NOTE)
+        notes.append("derived from rates × elapsed cycles or time: " + "; ".join(sorted(derivation.derived)))
+    if derivation.respelled:
+        notes.append("read under another spelling of the same count (metrics.SPELLINGS): "
+                     + "; ".join(sorted(derivation.respelled)))
+    if derivation.unknown_arch:
+        notes.append(m.UNKNOWN_ARCH_NOTE)
+    if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
+        notes.append(m.fp16_note(fp16_rule))
 
     by_device: dict[str, CeilingSet] = {}
     parts = []
@@ -121,6 +145,33 @@ def ncu_command_hint(cc: str = "9.0") -> str:
     names = ",".join(m.required_metrics(m.architecture_for(cc)))
     return (f"`rooftui profile -- APP` or `ncu --nvtx --clock-control none --metrics {names} "
             "-o REPORT APP` (`rooftui metrics --ncu-command` prints it for your GPU)")
+
+
+def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
+    """The compute capability --arch or --gpu names ("" for neither); they must agree."""
+    from rooftui.profile.gpus import compute_capability_of_arch, compute_capability_of_gpu
+
+    from_arch = compute_capability_of_arch(arch) if arch else ""
+    from_gpu = compute_capability_of_gpu(gpu) if gpu else ""
+    if from_arch and from_gpu and from_arch != from_gpu:
+        raise InputError(f"--gpu {gpu} is compute capability {from_gpu}, --arch {arch} is {from_arch}",
+                         None, "pass one of them, or two that agree")
+    return from_arch or from_gpu
+
+
+def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
+              notes: list[str]) -> pd.DataFrame:
+    """Device name and CC from --gpu/--arch for launches whose export does not say them."""
+    own_cc = frame["cc"].fillna("").astype(str)
+    if cc:
+        if ((own_cc != "") & (own_cc != cc)).any():
+            notes.append(f"{report.path}: the export says compute capability "
+                         f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})")
+        frame["cc"] = own_cc.where(own_cc != "", cc)
+    if gpu:
+        own = frame["device"].fillna("").astype(str)
+        frame["device"] = own.where(own != "", gpu)
+    return frame
 
 
 def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: list[str]) -> pd.DataFrame:

@@ -8,19 +8,29 @@ import pandas as pd
 ALL = "all"
 
 
-def zero_ai_table(kernels: pd.DataFrame) -> pd.DataFrame:
+def zero_ai_table(kernels: pd.DataFrame, groups: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per phase and overall: invocations, zero-AI invocations and their share of time.
 
+    With ``groups`` (``group_by_name`` of ``kernels``) a launch counts as zero-AI when
+    its kernel's group is: zero-AI counted per kernel name, as the paper's authors
+    did (their Table III). A row standing for several launches (``launches``, from a
+    per-name join) counts that many.
     Columns: phase, kernels, zero_ai, zero_ai_share (of invocations), time_s,
     zero_ai_time_s, zero_ai_time_share. The last row is ``all``.
     """
     rows = []
-    zero = kernels["zero_ai"].fillna(False).astype(bool)
-    groups = [(p, kernels["phase"] == p) for p in _phases(kernels)] + [(ALL, kernels.index == kernels.index)]
-    for phase, mask in groups:
+    if groups is not None:
+        key = pd.MultiIndex.from_frame(kernels[["device", "name"]])
+        by_name = groups.set_index(["device", "name"])["zero_ai"]
+        zero = pd.Series(by_name.reindex(key).to_numpy(), index=kernels.index).fillna(False).astype(bool)
+    else:
+        zero = kernels["zero_ai"].fillna(False).astype(bool)
+    weight = kernels["launches"] if "launches" in kernels else pd.Series(1, index=kernels.index)
+    masks = [(p, kernels["phase"] == p) for p in _phases(kernels)] + [(ALL, kernels.index == kernels.index)]
+    for phase, mask in masks:
         time = float(kernels.loc[mask, "time_s"].sum())
         zero_time = float(kernels.loc[mask & zero, "time_s"].sum())
-        count, zero_count = int(mask.sum()), int((mask & zero).sum())
+        count, zero_count = int(weight[mask].sum()), int(weight[mask & zero].sum())
         rows.append({"phase": phase, "kernels": count, "zero_ai": zero_count,
                      "zero_ai_share": zero_count / count if count else 0.0,
                      "time_s": time, "zero_ai_time_s": zero_time,

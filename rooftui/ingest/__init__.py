@@ -15,6 +15,17 @@ from rooftui.ingest.report import RawReport
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
 
 
+def read_reports(path: str | Path) -> list[RawReport]:
+    """The reports in ``path``: one for a file; for a directory of one-metric runs of
+    one program, their join (``rooftui.ingest.metric_runs``)."""
+    path = Path(path)
+    if path.is_dir():
+        from rooftui.ingest.metric_runs import read_directory
+
+        return read_directory(path)
+    return [read_report(path)]
+
+
 def read_report(path: str | Path) -> RawReport:
     """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
     path = Path(path)

@@ -54,7 +54,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
                       "tensor_int8_ops": row["ops_tensor_int8"]},
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
-            "flop_rate": row["flop_rate"],
+            "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "phase": row.get("phase"), "phase_inferred": row.get("phase_inferred"),
@@ -65,7 +65,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             entry["count"] = row["count"]
             entry["time_mean_s"] = row["time_mean_s"]
         kernels.append(entry)
-    table3 = zero_ai_table(run.kernels)
+    table3 = table_iii(run, grouped="count" in rows)
     overall = table3.iloc[-1]
     doc = {
         "device": {"name": first.device.name, "cc": first.device.cc},
@@ -73,7 +73,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
         "ceilings": [c.to_dict() for c in first.ceilings],
         "kernels": kernels,
         "summary": {
-            "kernels": int(len(run.kernels)),
+            "kernels": int(overall["kernels"]),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
             "time_s": float(run.kernels["time_s"].sum()),
@@ -83,6 +83,15 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
         "notes": run.notes,
     }
     return _nan_to_none(doc)
+
+
+def table_iii(run: Run, grouped: bool) -> pd.DataFrame:
+    """Table III of the run; with ``grouped`` zero-AI is decided per kernel name."""
+    if not grouped:
+        return zero_ai_table(run.kernels)
+    from rooftui.analysis.grouping import group_by_name
+
+    return zero_ai_table(run.kernels, group_by_name(run.kernels))
 
 
 def dumps_json(run: Run, rows: pd.DataFrame) -> str:
@@ -147,15 +156,16 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
     console.print(
         "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         "approximate); phase * inferred; bound: binding roof and % of it reached[/dim]")
-    _render_table3(run, console)
+    _render_table3(run, console, grouped)
     _render_ceilings(run, console)
 
 
-def _render_table3(run: Run, console: Console) -> None:
-    table = Table(title="Zero-AI kernels (Table III)", box=None, header_style="bold", title_justify="left")
+def _render_table3(run: Run, console: Console, grouped: bool = False) -> None:
+    title = "Zero-AI kernels (Table III" + (", zero-AI per kernel name)" if grouped else ")")
+    table = Table(title=title, box=None, header_style="bold", title_justify="left")
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
-    for row in zero_ai_table(run.kernels).to_dict("records"):
+    for row in table_iii(run, grouped).to_dict("records"):
         table.add_row(row["phase"] or "(none)", str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
