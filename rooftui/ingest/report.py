@@ -36,14 +36,17 @@ _RELEVANT_BASE = re.compile(
 )
 _RELEVANT_SUFFIX = (
     "", ".sum", ".avg", ".sum.peak_sustained", ".sum.per_cycle_elapsed", ".sum.per_second",
-    ".avg.per_second", ".avg.per_cycle_elapsed", ".avg.peak_sustained", ".max",
+    ".avg.per_second", ".avg.per_cycle_elapsed", ".avg.peak_sustained",
 )
 
 
 def is_relevant_metric(name: str) -> bool:
     """Whether a reader should keep metric ``name`` (ncu's full name with suffixes)."""
     base, dot, suffix = name.partition(".")
-    return bool(_RELEVANT_BASE.match(base)) and (dot + suffix) in _RELEVANT_SUFFIX
+    if not _RELEVANT_BASE.match(base):
+        return False
+    # .max of elapsed cycles: the GPC and whole-GPU cycle counts that give a time
+    return (dot + suffix) in _RELEVANT_SUFFIX or (suffix == "max" and base.endswith("cycles_elapsed"))
 
 
 @dataclass

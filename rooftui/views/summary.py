@@ -161,7 +161,8 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
 
 
 def _render_table3(run: Run, console: Console, grouped: bool = False) -> None:
-    title = "Zero-AI kernels (Table III" + (", zero-AI per kernel name)" if grouped else ")")
+    per_name = grouped or bool((run.kernels["launches"] > 1).any())
+    title = "Zero-AI kernels (Table III" + (", zero-AI per kernel name)" if per_name else ")")
     table = Table(title=title, box=None, header_style="bold", title_justify="left")
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
