@@ -128,7 +128,8 @@ def test_tensorflow_runs_in_different_orders_join_per_kernel_name(tensorflow_dir
 
 def test_reproduction_script_agrees_with_the_authors_csvs(clone, pytorch_dir, tensorflow_dir):
     reproduce = _reproduce_module()
-    assert reproduce.compare_with_authors(pytorch_dir, clone / "mlperf-deepcam/CSVs/fp32-O1-Adam-fw.csv") == []
+    pytorch_csv = clone / "mlperf-deepcam/CSVs/fp32-O1-Adam-fw.csv"
+    assert reproduce.compare_with_authors(pytorch_dir, pytorch_csv) == []
     assert reproduce.compare_with_authors(
         tensorflow_dir, clone / "climate-seg-benchmark/CSVs/fp16-batch2-fwbw-amp.csv") == []
     by_name_row, by_launch_row = reproduce.table_iii([pytorch_dir])
