@@ -19,6 +19,7 @@ from rooftui.analysis.roofline import add_bounds
 from rooftui.errors import InputError, MissingMetricsError
 from rooftui.ingest import read_reports
 from rooftui.ingest.ceilings import load_ceilings
+from rooftui.ingest.metric_runs import combine_runs
 from rooftui.ingest.report import RawReport
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
@@ -75,12 +76,15 @@ def load_run(
     given = load_ceilings(ceilings) if isinstance(ceilings, (str, Path)) else ceilings
     reports, frames, notes = [], [], []
     next_id = 0
-    loaded = []
+    loaded, given_files = [], []
     for i, path in enumerate(paths):
         if progress:
             progress(i, len(paths), str(path))
-        loaded += read_reports(path)
-    for report in loaded:
+        if Path(path).is_dir():
+            loaded += read_reports(path)
+        else:
+            given_files += read_reports(path)
+    for report in loaded + combine_runs(given_files):
         reports.append(report)
         frame = report.kernels.copy()
         frame["report"] = report.path

@@ -40,8 +40,11 @@ def read_report(path: str | Path) -> RawReport:
                          "pass an .ncu-rep report or " + RAW_HINT)
     from rooftui.ingest.details_csv import looks_like_details, read_details_csv
     from rooftui.ingest.raw_csv import read_raw_csv
+    from rooftui.ingest.summary_csv import looks_like_summary, read_summary_csv
 
     _, header, _ = read_prologue(path)
+    if looks_like_summary(header):
+        return read_summary_csv(path)
     if looks_like_details(header):
         return read_details_csv(path)
     return read_raw_csv(path)

@@ -55,7 +55,8 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
     with open_text(path) as handle:
         skipped = 0
         for line in handle:
-            if line.startswith('"ID"') or line.startswith("ID,"):
+            # "ID" leads every per-launch export; "Process ID" a --print-summary one.
+            if line.startswith(('"ID"', "ID,", '"Process ID"', "Process ID,")):
                 header = next(csv.reader([line]))
                 second = handle.readline()
                 row2 = next(csv.reader([second])) if second.strip() else None

@@ -69,6 +69,21 @@ def read_directory(directory: Path) -> list[RawReport]:
     return [joined]
 
 
+def combine_runs(reports: list[RawReport]) -> list[RawReport]:
+    """Reports given one by one: joined when each has metrics none of the others has
+    (one metric list per run, or a --print-summary export and a separate time file),
+    else kept apart (one report per MPI rank, say)."""
+    if len(reports) < 2:
+        return reports
+    seen: set[str] = set()
+    for report in reports:
+        metrics = set(_metric_columns(report))
+        if not metrics or metrics & seen:
+            return reports
+        seen |= metrics
+    return [join_runs(reports, ", ".join(report.path for report in reports))]
+
+
 def _metric_columns(report: RawReport) -> list[str]:
     return [c for c in report.kernels.columns if c not in IDENTITY_COLUMNS and c != LAUNCHES]
 
@@ -76,13 +91,13 @@ def _metric_columns(report: RawReport) -> list[str]:
 def join_runs(reports: list[RawReport], label: str) -> RawReport:
     """Runs of one program with different metrics -> one report (see the module doc)."""
     first = reports[0]
-    names = first.kernels["kernel_name"].astype(str)
+    launches = _launches_by_name(first)
     for other in reports[1:]:
-        if sorted(other.kernels["kernel_name"].astype(str)) != sorted(names):
+        if not _launches_by_name(other).equals(launches):
             raise InputError(
                 f"{Path(first.path).name} and {Path(other.path).name} are runs of different "
-                f"programs ({len(first.kernels)} and {len(other.kernels)} launches, "
-                "not the same kernels)", label, RUNS_HINT)
+                f"programs ({int(launches.sum())} and {int(_launches_by_name(other).sum())} launches, "
+                "not of the same kernels)", label, RUNS_HINT)
     by_id = all(_same_launch_order(first, other) for other in reports[1:])
     frames = [_indexed(r, by_id) for r in reports]
     joined = frames[0]
@@ -95,8 +110,8 @@ def join_runs(reports: list[RawReport], label: str) -> RawReport:
             joined[column] = frame[column].reindex(joined.index)
             owner[column] = report.path
     joined = joined.reset_index(drop=True)
-    notes = [f"{len(reports)} runs with one metric list each, joined by "
-             + ("launch ID (kernel names agree at every ID)" if by_id else
+    notes = [f"{len(reports)} runs with different metrics, joined by "
+             + ("ID (kernel names agree at every ID)" if by_id else
                 "kernel name: the launch order differs between the runs, so per-launch rows are "
                 "not available; each row is every launch of one kernel name (its launch count "
                 "in `launches`), counts summed, clocks averaged, as the paper's notebooks do")]
@@ -104,6 +119,12 @@ def join_runs(reports: list[RawReport], label: str) -> RawReport:
         notes += [f"{Path(report.path).name}: {note}" for note in report.notes]
     return RawReport(label, "metric-runs", joined, all(r.exact for r in reports),
                      list(dict.fromkeys(notes)))
+
+
+def _launches_by_name(report: RawReport) -> pd.Series:
+    frame = report.kernels
+    weight = frame[LAUNCHES] if LAUNCHES in frame else pd.Series(1, index=frame.index)
+    return weight.groupby(frame["kernel_name"].astype(str)).sum().sort_index()
 
 
 def _same_launch_order(a: RawReport, b: RawReport) -> bool:
@@ -123,7 +144,7 @@ def _indexed(report: RawReport, by_id: bool) -> pd.DataFrame:
     averaged = [c for c in metrics if c.endswith(_AVERAGED_SUFFIXES)]
     summed = [c for c in metrics if c not in averaged]
     out = pd.concat([identity, grouped[summed].sum(min_count=1), grouped[averaged].mean()], axis=1)
-    out[LAUNCHES] = grouped.size()
+    out[LAUNCHES] = grouped[LAUNCHES].sum() if LAUNCHES in frame else grouped.size()
     out.index.name = "kernel_name_key"
     return out
 

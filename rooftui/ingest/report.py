@@ -31,6 +31,7 @@ _RELEVANT_BASE = re.compile(
     r"|(sm|smsp)__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred_on"
     r"|sm__ops_path_tensor_src_\w+|(sm|smsp)__inst_executed_pipe_tensor(_op_\w+)?"
     r"|l1tex__t_bytes|lts__t_bytes|dram__bytes(_read|_write)?"
+    r"|l1tex__t_sectors|lts__t_sectors|dram__sectors(_read|_write)?"
     r"|device__attribute_(display_name|multiprocessor_count|clock_rate|compute_capability_major"
     r"|compute_capability_minor|l2_cache_size))$"
 )

@@ -77,6 +77,26 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     return value
 
 
+def bytes_values(raw: pd.DataFrame, level: str, metric: str, time_ns: pd.Series,
+                 log: Derivation) -> pd.Series:
+    """Bytes at one level: the bytes metric, else sector counts × 32 (``metrics.BYTES_FROM_SECTORS``)."""
+    quiet = Derivation()
+    value = metric_values(raw, metric, time_ns, quiet)
+    for terms in m.BYTES_FROM_SECTORS[level]:
+        if not value.isna().any() or not all(term in raw for term in terms):
+            continue
+        sectors = sum(raw[term].astype(float) for term in terms)
+        fills = value.isna() & sectors.notna()
+        if fills.any():
+            value = value.where(~fills, sectors * m.SECTOR_BYTES)
+            log.derived.add(f"{metric} = {m.SECTOR_BYTES} × " + " + ".join(terms))
+    log.derived |= quiet.derived
+    log.respelled |= quiet.respelled
+    if value.isna().all():
+        log.missing.add(metric)
+    return value
+
+
 def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Series]:
     """Each launch's duration in ns and where it came from (``metrics.TIME`` first,
     then elapsed cycles / clock, then gpu__time_active)."""
@@ -128,7 +148,7 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
             out[flop_column(pipeline)] = tensor_by_pipeline.get(pipeline, unknown)
     out["ops_tensor_int8"] = tensor_by_pipeline.get("tensor_int8", unknown)
     for level, metric in m.BYTES.items():
-        out[f"bytes_{level}"] = metric_values(raw, metric, time_ns, log)
+        out[f"bytes_{level}"] = bytes_values(raw, level, metric, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
     return out
 

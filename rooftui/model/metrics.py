@@ -103,6 +103,17 @@ BYTES = {
     "hbm": "dram__bytes.sum",
 }
 
+# Where a report has sector counts instead of bytes (a --print-summary export of
+# sector metrics): bytes = sectors × 32, a sector being 32 bytes at L1TEX, L2 and
+# DRAM [NCU, "Memory Workload Analysis": sectors]. DRAM as read + write sectors
+# where the total is absent. Each entry is summed terms.
+SECTOR_BYTES = 32
+BYTES_FROM_SECTORS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "l1": (("l1tex__t_sectors.sum",),),
+    "l2": (("lts__t_sectors.sum",),),
+    "hbm": (("dram__sectors.sum",), ("dram__sectors_read.sum", "dram__sectors_write.sum")),
+}
+
 FP16_NOTE = (
     "FP16 CUDA-core FLOPs are approximate: ncu counts a packed HFMA2 (two FMAs) like a "
     "scalar HFMA (one), and the compiler also emits HFMA2.MMA as a register move in "

@@ -68,7 +68,7 @@ def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_r
         "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
     assert set(kernels["device"]) == {"V100"} and set(kernels["cc"]) == {"7.0"}
     notes = "\n".join(run.notes)
-    assert "joined by launch ID" in notes
+    assert "joined by ID (kernel names agree at every ID)" in notes
     assert "other file(s) in the directory passed over" in notes
     assert "time derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second" in notes
 
