@@ -81,8 +81,10 @@ def read_summary_csv(path: Path) -> RawReport:
     factors = numeric["Metric Unit"].map(lambda unit: units.factor(unit) or 1.0)
     averaged = numeric["Metric Name"].str.endswith(_AVERAGED_SUFFIXES)
     columns = {}
-    for statistic, suffix in (("Average", ""), ("Minimum", ".min_per_launch"), ("Maximum", ".max_per_launch")):
-        values = pd.to_numeric(numeric[statistic].str.replace(",", "", regex=False), errors="coerce") * factors
+    statistics = (("Average", ""), ("Minimum", ".min_per_launch"), ("Maximum", ".max_per_launch"))
+    for statistic, suffix in statistics:
+        printed = numeric[statistic].str.replace(",", "", regex=False)
+        values = pd.to_numeric(printed, errors="coerce") * factors
         if statistic == "Average":  # a kernel's total: the average over its invocations × their number
             values = values.where(averaged, values * numeric["Invocations"])
         long_values = pd.DataFrame({"shape": numeric["shape"], "name": numeric["Metric Name"] + suffix,
