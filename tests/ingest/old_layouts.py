@@ -15,7 +15,8 @@ import io
 from pathlib import Path
 
 DROPPED = ("Block Size", "Grid Size", "Device", "CC")
-PROLOGUE = "step is 1\n==PROF== Connected to process 548 (./known_answer)\n==PROF== Disconnected from process 548\n"
+PROLOGUE = ("step is 1\n==PROF== Connected to process 548 (./known_answer)\n"
+            "==PROF== Disconnected from process 548\n")
 
 
 def _rows(path: Path) -> list[list[str]]:
