@@ -43,7 +43,7 @@ def read_summary_csv(path: Path) -> RawReport:
     skip, header, _ = read_prologue(path)
     absent = [column for column in _REQUIRED if column not in header]
     if absent:
-        raise InputError(f"not a --print-summary per-kernel export (no {', '.join(absent)} column)",
+        raise InputError(f"not an ncu --print-summary per-kernel export (no {', '.join(absent)} column)",
                          path, SUMMARY_HINT)
     check_last_line(path, len(header))
     try:
