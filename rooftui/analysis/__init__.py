@@ -37,6 +37,7 @@ class Run:
     reports: list[RawReport]
     notes: list[str] = field(default_factory=list)
     missing_metrics: list[str] = field(default_factory=list)
+    fp16_rule: str = m.DEFAULT_FP16_RULE  # how FP16 CUDA-core FLOPs were counted
 
     @property
     def ceilings(self) -> CeilingSet:
@@ -141,7 +142,7 @@ def load_run(
     if kernels["phase_inferred"].any():
         notes.append(f"{int(kernels['phase_inferred'].sum())} launches without an NVTX phase had "
                      "their phase inferred from launch order (--no-infer-phases turns this off)")
-    return Run(kernels, by_device, reports, notes, missing)
+    return Run(kernels, by_device, reports, notes, missing, fp16_rule)
 
 
 def ncu_command_hint(cc: str = "9.0") -> str:

@@ -81,6 +81,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "table3": table3.to_dict("records"),
         },
         "notes": run.notes,
+        "fp16_rule": run.fp16_rule,
     }
     return _nan_to_none(doc)
 

@@ -154,3 +154,28 @@ def test_summary_of_the_directory_through_the_cli(pytorch_dir):
     assert (doc["summary"]["zero_ai"], doc["summary"]["kernels"]) == (PER_NAME_ZERO_AI, len(LAUNCHES))
     assert {k["time_source"] for k in doc["kernels"]} == {
         "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
+
+
+def test_detail_pane_says_the_time_was_derived_and_from_what(pytorch_dir):
+    from rich.console import Console
+
+    from rooftui.views.tui.widgets.detail import describe
+
+    run = load_run([pytorch_dir])  # no --gpu: Tensor FLOPs and some zero-AI unknown
+    console = Console(width=200, record=True)
+    for _, row in run.kernels.iterrows():
+        console.print(describe(row, run.ceilings))
+    text = console.export_text()
+    assert "(derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second)" in text
+    assert "unknown" in text
+
+
+def test_json_says_which_fp16_rule_was_used(pytorch_dir):
+    result = run_cli("summary", pytorch_dir, "--arch", "sm_70", "--fp16-rule", "paper", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["fp16_rule"] == "paper"
+    relu = next(k for k in doc["kernels"] if k["demangled"] == RELU)
+    launch = next(launch for launch in LAUNCHES if launch["name"] == RELU)
+    assert relu["flops"]["fp16"] == (launch[SASS.format("hadd")] + launch[SASS.format("hmul")]
+                                     + 2 * launch[SASS.format("hfma")])
