@@ -100,15 +100,16 @@ def load_run(
     raw = pd.concat(frames, ignore_index=True, sort=False)
     raw["device"] = raw["device"].fillna("").astype(str)
     kernels, derivation = build_kernel_table(raw, fp16_rule)
+    known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")
     if kernels["time_s"].isna().all():
         raise MissingMetricsError(
             f"no {m.TIME}, nor elapsed cycles and clock ({m.SM_CYCLES}, {m.SM_CLOCK}), "
             "nor gpu__time_active in the report(s)", ", ".join(map(str, paths)),
-            "collect them: " + ncu_command_hint())
+            "collect them: " + ncu_command_hint(known_cc))
     missing = sorted(derivation.missing - {m.TIME})
     if missing:
         notes.append("missing metrics (their quantities are blank): " + ", ".join(missing)
-                     + ". Collect them with: " + ncu_command_hint())
+                     + ". Collect them with: " + ncu_command_hint(known_cc))
     derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
     if derived_time:
         notes.append(f"no {m.TIME} for some or all launches: time " + "; ".join(derived_time)

@@ -44,7 +44,8 @@ def phase_table(kernels: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for phase in _phases(kernels):
         part = kernels[kernels["phase"] == phase]
-        rows.append({"phase": phase, "kernels": len(part), "inferred": int(part["phase_inferred"].sum()),
+        rows.append({"phase": phase, "kernels": _launches(part),
+                     "inferred": int(part["phase_inferred"].sum()),
                      "time_s": float(part["time_s"].sum()),
                      "time_share": float(part["time_s"].sum()) / total if total else 0.0,
                      "flops": float(part["flops"].sum())})
@@ -55,10 +56,16 @@ def pipeline_table(kernels: pd.DataFrame) -> pd.DataFrame:
     """Per dominant pipeline: kernels, time and its share, FLOPs."""
     total = float(kernels["time_s"].sum())
     grouped = kernels.groupby("pipeline", sort=False)
-    out = pd.DataFrame({"kernels": grouped.size(), "time_s": grouped["time_s"].sum(),
+    counts = grouped["launches"].sum() if "launches" in kernels else grouped.size()
+    out = pd.DataFrame({"kernels": counts, "time_s": grouped["time_s"].sum(),
                         "flops": grouped["flops"].sum()})
     out["time_share"] = out["time_s"] / total if total else 0.0
     return out.sort_values("time_s", ascending=False).reset_index()
+
+
+def _launches(kernels: pd.DataFrame) -> int:
+    """Launches in ``kernels``: a row may stand for several (a per-name join)."""
+    return int(kernels["launches"].sum()) if "launches" in kernels else len(kernels)
 
 
 def _phases(kernels: pd.DataFrame) -> list[str]:
