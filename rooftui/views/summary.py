@@ -20,7 +20,7 @@ from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop
 from rooftui.views.formats import intensity, percent, seconds, si
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s",
+    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
