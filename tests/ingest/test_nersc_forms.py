@@ -78,3 +78,14 @@ def test_json_says_where_time_came_from(tmp_path):
     assert {k["time_source"] for k in doc["kernels"]} == {
         "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
     assert any("no gpu__time_duration.sum" in note for note in doc["notes"])
+
+
+def test_time_from_gpc_cycles_when_sm_cycles_are_absent_too():
+    """ncu's own "Elapsed Cycles" (gpc__cycles_elapsed.max) over its clock: within 0.5%
+    of gpu__time_duration on every known-answer launch (the GPC count is the max over GPCs)."""
+    raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels.copy()
+    raw["report"], raw["id"] = "roofline", raw["ncu_id"]
+    measured, _ = build_kernel_table(raw)
+    derived, log = build_kernel_table(raw.drop(columns=["gpu__time_duration.sum", "sm__cycles_elapsed.avg"]))
+    assert derived["time_s"].to_numpy() == pytest.approx(measured["time_s"].to_numpy(), rel=5e-3)
+    assert log.time_sources == {"derived: gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second"}
