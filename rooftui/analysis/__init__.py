@@ -16,7 +16,7 @@ import pandas as pd
 from rooftui.analysis.ceilings import choose_ceilings
 from rooftui.analysis.phases import PhaseConfig, assign_phases
 from rooftui.analysis.roofline import add_bounds
-from rooftui.errors import InputError, MissingMetricsError
+from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.ingest import read_reports
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.metric_runs import combine_runs
@@ -165,10 +165,29 @@ def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
     return from_arch or from_gpu
 
 
+_CC_MAJOR, _CC_MINOR = ("device__attribute_compute_capability_major",
+                         "device__attribute_compute_capability_minor")
+
+
 def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
               notes: list[str]) -> pd.DataFrame:
-    """Device name and CC from --gpu/--arch for launches whose export does not say them."""
+    """CC where the export lacks the column: from its own device attributes, else its
+    device name (NVIDIA's table in ``profile.gpus``), else --gpu/--arch; the device
+    name from --gpu where the export has none."""
+    from rooftui.profile.gpus import compute_capability_of_gpu
+
     own_cc = frame["cc"].fillna("").astype(str)
+    if _CC_MAJOR in frame and _CC_MINOR in frame:
+        major, minor = frame[_CC_MAJOR], frame[_CC_MINOR]
+        from_attributes = (major.astype("Int64").astype(str) + "." + minor.astype("Int64").astype(str))
+        own_cc = own_cc.where((own_cc != "") | major.isna() | minor.isna(), from_attributes)
+    named = frame["device"].fillna("").astype(str)
+    for name in named[(own_cc == "") & (named != "")].unique():
+        try:
+            own_cc = own_cc.where((own_cc != "") | (named != name), compute_capability_of_gpu(name))
+        except RooftuiError:
+            pass  # a GPU not in the table: --gpu/--arch or blank Tensor FLOPs
+    frame["cc"] = own_cc
     if cc:
         if ((own_cc != "") & (own_cc != cc)).any():
             notes.append(f"{report.path}: the export says compute capability "
@@ -183,7 +202,12 @@ def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
 def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: list[str]) -> pd.DataFrame:
     """Refuse zero or non-finite durations and infinite counts, or drop them with --skip-invalid."""
     numeric = frame.select_dtypes(include="number")
-    bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0) if m.TIME in frame else None
+    bad_time = None
+    if m.TIME in frame:
+        bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0)
+    elif m.SM_CYCLES in frame and m.SM_CLOCK in frame:  # the paper's time, cycles / clock
+        derived = frame[m.SM_CYCLES].astype(float) / frame[m.SM_CLOCK].astype(float)
+        bad_time = ~np.isfinite(derived) | (derived <= 0)
     bad_inf = np.isinf(numeric).any(axis=1)
     bad = bad_inf if bad_time is None else (bad_time | bad_inf)
     if not bad.any():

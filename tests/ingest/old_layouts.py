@@ -46,11 +46,11 @@ def _write(path: Path, header: list[str], rows: list[list[str]], quoting: int = 
 
 
 def old_details(source: Path, target: Path, sm_spelling: bool = True,
-                quoting: int = csv.QUOTE_ALL) -> Path:
-    """The details export as ncu 2020.1 wrote it."""
+                quoting: int = csv.QUOTE_ALL, display_name: bool = False) -> Path:
+    """The details export as ncu 2020.1 wrote it (``display_name``: with the device's name)."""
     header, rows = _old_header_and_rows(_rows(source))
     name, value = header.index("Metric Name"), header.index("Metric Value")
-    rows = [row for row in rows if row[name] != "device__attribute_display_name"]
+    rows = [row for row in rows if display_name or row[name] != "device__attribute_display_name"]
     if sm_spelling:
         for row in rows:
             row[name] = row[name].replace("smsp__sass_", "sm__sass_")

@@ -78,3 +78,12 @@ def test_gpu_and_arch_that_disagree(runs):
 def test_unknown_fp16_rule(runs):
     assert_one_line_error(run_cli("summary", runs, "--fp16-rule", "exact"), "--fp16-rule")
 
+
+
+def test_a_launch_whose_clock_reads_zero(runs):
+    path = runs / "out.sm__cycles_elapsed.avg.per_second"
+    lines = path.read_text().splitlines(keepends=True)
+    lines[-1] = lines[-1].rsplit(",", 1)[0] + ',"0"\n'
+    path.write_text("".join(lines))
+    assert_one_line_error(run_cli("summary", runs, "--gpu", "V100"), "duration", "--skip-invalid")
+    assert run_cli("summary", runs, "--gpu", "V100", "--skip-invalid").returncode == 0

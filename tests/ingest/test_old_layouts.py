@@ -43,3 +43,13 @@ def test_old_layout_without_the_gpu_leaves_tensor_flops_blank_and_names_the_opti
     assert rows["flops_tensor"].isna().all()
     assert rows.loc["daxpy", "flops_fp64"] == 33_554_432  # CUDA-core FLOPs need no architecture
     assert rows.loc["wmma_gemm", "pipeline"] == "unknown" and pd.isna(rows.loc["wmma_gemm", "zero_ai"])
+
+
+def test_old_layout_with_the_device_name_needs_no_option(tmp_path, today):
+    """No CC column, but the device's own name: its compute capability is NVIDIA's, not a guess."""
+    path = old_details(KNOWN / "known_answer.details-base.csv", tmp_path / "old.csv", display_name=True)
+    run = load_run([path])
+    assert set(run.kernels["cc"]) == {"9.0"}
+    old = run.kernels.set_index("name")[COMPARED]
+    assert old.to_numpy() == pytest.approx(today.to_numpy(), rel=1e-9, nan_ok=True)
+    assert not any("--arch sm_XY" in note for note in run.notes)
