@@ -15,6 +15,17 @@ from rooftui.ingest.report import RawReport
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
 
 
+def read_reports(path: str | Path) -> list[RawReport]:
+    """The reports in ``path``: one for a file; for a directory of one-metric runs of
+    one program, their join (``rooftui.ingest.metric_runs``)."""
+    path = Path(path)
+    if path.is_dir():
+        from rooftui.ingest.metric_runs import read_directory
+
+        return read_directory(path)
+    return [read_report(path)]
+
+
 def read_report(path: str | Path) -> RawReport:
     """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
     path = Path(path)
@@ -29,8 +40,11 @@ def read_report(path: str | Path) -> RawReport:
                          "pass an .ncu-rep report or " + RAW_HINT)
     from rooftui.ingest.details_csv import looks_like_details, read_details_csv
     from rooftui.ingest.raw_csv import read_raw_csv
+    from rooftui.ingest.summary_csv import looks_like_summary, read_summary_csv
 
     _, header, _ = read_prologue(path)
+    if looks_like_summary(header):
+        return read_summary_csv(path)
     if looks_like_details(header):
         return read_details_csv(path)
     return read_raw_csv(path)

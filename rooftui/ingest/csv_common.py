@@ -27,6 +27,9 @@ NVTX_PUSH_POP_PREFIX = "thread Domain:Push/Pop_Range"
 DISPLAY_NAME = "device__attribute_display_name"
 _QUOTED = re.compile(r'"([^"]*)"')
 
+# ncu run live prints the table after the program's own output (40 lines of
+# TensorFlow logging in the paper's runs); a training log can be longer.
+_PROLOGUE_LINES = 20_000
 RAW_HINT = "export it with `ncu --import REPORT.ncu-rep --csv --page raw > FILE.csv`"
 
 
@@ -55,13 +58,14 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
     with open_text(path) as handle:
         skipped = 0
         for line in handle:
-            if line.startswith('"ID"') or line.startswith("ID,"):
+            # "ID" leads every per-launch export; "Process ID" a --print-summary one.
+            if line.startswith(('"ID"', "ID,", '"Process ID"', "Process ID,")):
                 header = next(csv.reader([line]))
                 second = handle.readline()
                 row2 = next(csv.reader([second])) if second.strip() else None
                 return skipped, header, row2
             skipped += 1
-            if skipped > 200:
+            if skipped > _PROLOGUE_LINES:
                 break
     raise InputError(
         "not an Nsight Compute CSV export (no \"ID\" header line found)", path, RAW_HINT
