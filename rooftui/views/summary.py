@@ -18,6 +18,7 @@ from rooftui.analysis import Run
 from rooftui.analysis.summary import zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import intensity, percent, seconds, si
+from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s",
@@ -135,13 +136,13 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         fraction = row.get("roof_fraction")
         if bound and fraction == fraction and fraction is not None:
             bound = f"{bound} {100 * fraction:.0f}%"
-        cells = [row["name"]]
+        cells = [plain(row["name"])]
         if grouped:
             cells.append(str(row["count"]))
         share = row["time_s"] / total if total else float("nan")
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
-                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), pipe, phase, bound]
+                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
         table.add_row(*cells)
     console.print(table)
     console.print(
@@ -156,7 +157,7 @@ def _render_table3(run: Run, console: Console) -> None:
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
     for row in zero_ai_table(run.kernels).to_dict("records"):
-        table.add_row(row["phase"] or "(none)", str(row["kernels"]), str(row["zero_ai"]),
+        table.add_row(plain(row["phase"] or "(none)"), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
@@ -164,6 +165,7 @@ def _render_table3(run: Run, console: Console) -> None:
 
 def _render_ceilings(run: Run, console: Console) -> None:
     for device, ceilings in run.ceilings_by_device.items():
-        parts = [f"{c.name.split(' (')[0]} {si(c.value, c.unit)}[dim] {c.method}[/dim]"
-                 for c in ceilings.ceilings]
-        console.print(f"[bold]Ceilings[/bold] {device} (cc {ceilings.device.cc}): " + ", ".join(parts))
+        parts = [f"{markup_escaped(c.name.split(' (')[0])} {si(c.value, c.unit)}"
+                 f"[dim] {markup_escaped(c.method)}[/dim]" for c in ceilings.ceilings]
+        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)} "
+                      f"(cc {markup_escaped(ceilings.device.cc)}): " + ", ".join(parts))
