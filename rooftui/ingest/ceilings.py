@@ -31,7 +31,7 @@ def load_ceilings(path: str | Path) -> CeilingSet:
 
 def read_json_object(path: Path) -> dict[str, Any]:
     """A ceilings file's JSON object: at most MAX_CEILINGS_BYTES, one-line errors."""
-    check_readable(path)
+    check_readable(path, empty_fix=_HINT)
     with reading(path, CeilingsError, _HINT):
         try:
             with open_text(path, limit=MAX_CEILINGS_BYTES) as handle:

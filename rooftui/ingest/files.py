@@ -85,7 +85,7 @@ def path_error(err: OSError, path: Path) -> InputError:
     return InputError(reason[0], path, reason[1])
 
 
-def check_readable(path: Path) -> None:
+def check_readable(path: Path, empty_fix: str = "re-export the report from ncu") -> None:
     """Raise InputError unless ``path`` is an existing, non-empty regular file."""
     try:
         info = path.stat()
@@ -97,7 +97,7 @@ def check_readable(path: Path) -> None:
         raise InputError("is a directory, not a report", path, "name the report file inside it")
     _check_regular(path, info.st_mode)
     if info.st_size == 0:
-        raise InputError("the file is empty", path, "re-export the report from ncu")
+        raise InputError("the file is empty", path, empty_fix)
 
 
 def _check_regular(path: Path, mode: int) -> None:
@@ -107,11 +107,13 @@ def _check_regular(path: Path, mode: int) -> None:
                          "copy the data into a file and pass that")
 
 
-def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = None) -> IO[bytes]:
+def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = None,
+                compressed_as: str | None = None) -> IO[bytes]:
     """``path`` as decompressed bytes, read as a stream and capped at ``input_limit()``.
 
     ``limit`` lowers the cap for inputs that are small by nature (ceilings files);
-    ``max_line`` refuses a line (bytes between newlines) longer than that.
+    ``max_line`` refuses a line (bytes between newlines) longer than that;
+    ``compressed_as`` (".gz", ..., or "" for none) overrides what the file's name says.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -128,7 +130,7 @@ def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = 
         os.close(fd)
         raise
     raw: IO[bytes] = open(fd, "rb", buffering=_COPY_CHUNK)
-    decompress = _DECOMPRESSORS.get(path.suffix)
+    decompress = _DECOMPRESSORS.get(path.suffix if compressed_as is None else compressed_as)
     stream = decompress(raw) if decompress else raw
     cap = input_limit() if limit is None else min(limit, input_limit())
     guarded = _GuardedStream(stream, path, compressed=decompress is not None, limit=cap,
@@ -219,7 +221,7 @@ class _GuardedStream(io.RawIOBase):
         detail = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         if not self._compressed:
             return InputError(f"cannot read it ({detail})", self._path, "check the file")
-        suffix = self._path.suffix
+        suffix = self._path.suffix if self._path.suffix in _DECOMPRESSORS else "compressed"
         if isinstance(err, EOFError):
             return InputError(f"the {suffix} file is truncated ({detail})", self._path,
                               "copy the whole file again")
