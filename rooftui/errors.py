@@ -92,3 +92,7 @@ def one_line(err: BaseException) -> str:
     text = str(err).strip()
     line = text.splitlines()[0] if text else type(err).__name__
     return line if len(line) <= 200 else line[:199] + "…"
+
+
+class OutputError(RooftuiError):
+    """An output file cannot be written where asked (missing folder, no room, an input)."""
