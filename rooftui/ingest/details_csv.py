@@ -22,6 +22,7 @@ from rooftui.ingest.report import RawReport, is_relevant_metric
 from rooftui.ingest.validate import (
     check_duplicate_metrics,
     check_metric_counts,
+    identity_numbers,
     launch_ids,
     numeric_cells,
     unit_factor,
@@ -33,13 +34,17 @@ _LONG = ("Metric Name", "Metric Unit", "Metric Value")
 
 
 def looks_like_details(header: list[str]) -> bool:
-    return all(column in header for column in _LONG)
+    return "Metric Name" in header  # the reader names any other column it lacks
 
 
 def read_details_csv(path: Path) -> RawReport:
     skip, header, _ = read_prologue(path)
     if not looks_like_details(header):
         raise InputError("not a details-page ncu CSV export (no \"Metric Name\" column)", path,
+                         DETAILS_HINT)
+    missing = [column for column in ("Kernel Name", *_LONG) if column not in header]
+    if missing:
+        raise InputError(f"a details-page export without the {', '.join(missing)} column(s)", path,
                          DETAILS_HINT)
     nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
     wanted = [h for h in IDENTITY_FROM_NCU if h in header] + list(_LONG)
@@ -65,10 +70,8 @@ def read_details_csv(path: Path) -> RawReport:
     kernels = pd.DataFrame({ours: identity[ncu] for ncu, ours in IDENTITY_FROM_NCU.items()
                             if ncu in identity and ncu != "ID"})
     kernels.insert(0, "ncu_id", identity.index.astype(int))
-    for column in ("process_id", "device_index", "stream"):
-        if column in kernels:
-            kernels[column] = pd.to_numeric(kernels[column], errors="coerce")
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
+    identity_numbers(kernels, path, notes)
     kernels["nvtx"] = map_unique(identity[nvtx_column], parse_nvtx) if nvtx_column else ""
 
     relevant = long[long["Metric Name"].map(is_relevant_metric)]

@@ -24,7 +24,7 @@ from rooftui.ingest.csv_common import (
 )
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, is_relevant_metric
-from rooftui.ingest.validate import launch_ids, numeric_cells, unit_factor
+from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
 from rooftui.model.frames import map_unique
 
 
@@ -66,6 +66,7 @@ def read_raw_csv(path: Path) -> RawReport:
 
     kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
+    identity_numbers(kernels, path, notes)
     kernels["device"] = frame[DISPLAY_NAME].astype(str) if DISPLAY_NAME in frame else ""
     kernels["nvtx"] = map_unique(frame[nvtx_column], parse_nvtx) if nvtx_column else ""
 

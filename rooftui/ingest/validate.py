@@ -11,6 +11,7 @@ so in a note naming its row and column. A bad cell never blanks its whole column
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,7 +61,8 @@ def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
                 else f"ID {_quote(cell)} is not a launch number")
         raise InputError(f"table row {row + 1}: {what}", path, REEXPORT)
     values = numbers.to_numpy(dtype=np.int64)
-    sequence = values if per_row else values[np.r_[True, values[1:] != values[:-1]]]
+    starts = np.r_[True, values[1:] != values[:-1]] if len(values) else np.zeros(0, dtype=bool)
+    sequence = values if per_row else values[starts]
     duplicated = pd.Series(sequence).duplicated()
     if duplicated.any():
         first = int(sequence[int(np.flatnonzero(duplicated.to_numpy())[0])])
@@ -101,6 +103,49 @@ def numeric_cells(values: pd.Series, column: str, ids: np.ndarray, path: str | P
                      f"(first: ID {ids[row]}, {_quote(str(shown))})")
         array[bad] = np.nan
     return array
+
+
+IDENTITY_NUMBERS = ("process_id", "device_index", "stream")
+
+
+_CC = re.compile(r"^\d{1,2}\.\d{1,2}$")
+
+
+def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) -> None:
+    """Process ID, device and stream as whole numbers (float, NaN where blank), in place;
+    kernel names as text; compute capabilities as ``MAJOR.MINOR``.
+
+    A cell that is no whole number from 0 to 2**53 (``x``, ``-3``, a 400-digit number)
+    or no compute capability (``9.0.1``) is left blank with a note naming the launch,
+    rather than refusing the file.
+    """
+    if "kernel_name" in kernels:
+        kernels["kernel_name"] = kernels["kernel_name"].fillna("").astype(str)
+    if "cc" in kernels and len(kernels):
+        cc = kernels["cc"].fillna("").astype(str)
+        bad = (~cc.str.match(_CC) & (cc != "")).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            notes.append(f"{path}: CC: {int(bad.sum())} value(s) that are no compute capability "
+                         f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
+                         f"{_quote(cc.iloc[row])})")
+        kernels["cc"] = cc.where(~bad, "")
+    for column in IDENTITY_NUMBERS:
+        if column not in kernels:
+            continue
+        values = kernels[column]
+        text = values.astype(str).str.strip()
+        absent = values.isna() | text.isin(_NOT_A_NUMBER)
+        numbers = pd.to_numeric(text.where(~absent), errors="coerce").astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            bad = (~absent & (numbers.isna() | (numbers < 0) | (numbers > 2**53)
+                              | (numbers % 1 != 0))).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            notes.append(f"{path}: {column}: {int(bad.sum())} value(s) that are no whole number "
+                         f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
+                         f"{_quote(str(text.iloc[row]))})")
+        kernels[column] = numbers.where(~bad).to_numpy()
 
 
 def unit_factor(unit: str, column: str, path: str | Path) -> float:
