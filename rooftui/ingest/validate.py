@@ -71,7 +71,7 @@ def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
     steps = np.diff(sequence)
     if len(steps) and (steps != 1).any():
         at = int(np.flatnonzero(steps != 1)[0])
-        notes.append(f"{path}: launch IDs go from {sequence[at]} to {sequence[at + 1]}: rows are "
+        notes.append(f"launch IDs go from {sequence[at]} to {sequence[at + 1]}: rows are "
                      "missing (a filtered export, or a damaged file)")
     return values, trailing
 
@@ -99,7 +99,7 @@ def numeric_cells(values: pd.Series, column: str, ids: np.ndarray, path: str | P
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         shown = text.iloc[row] if text is not None else repr(float(array[row]))
-        notes.append(f"{path}: {column}: {int(bad.sum())} value(s) that are no count left blank "
+        notes.append(f"{column}: {int(bad.sum())} value(s) that are no count left blank "
                      f"(first: ID {ids[row]}, {_quote(str(shown))})")
         array[bad] = np.nan
     return array
@@ -126,7 +126,7 @@ def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) 
         bad = (~cc.str.match(_CC) & (cc != "")).to_numpy()
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            notes.append(f"{path}: CC: {int(bad.sum())} value(s) that are no compute capability "
+            notes.append(f"CC: {int(bad.sum())} value(s) that are no compute capability "
                          f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
                          f"{_quote(cc.iloc[row])})")
         kernels["cc"] = cc.where(~bad, "")
@@ -142,7 +142,7 @@ def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) 
                               | (numbers % 1 != 0))).to_numpy()
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            notes.append(f"{path}: {column}: {int(bad.sum())} value(s) that are no whole number "
+            notes.append(f"{column}: {int(bad.sum())} value(s) that are no whole number "
                          f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
                          f"{_quote(str(text.iloc[row]))})")
         kernels[column] = numbers.where(~bad).to_numpy()
