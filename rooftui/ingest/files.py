@@ -85,6 +85,15 @@ def path_error(err: OSError, path: Path) -> InputError:
     return InputError(reason[0], path, reason[1])
 
 
+def is_directory(path: Path) -> bool:
+    """Whether ``path`` is a folder; False where it cannot even be looked at (``check_readable``
+    then says why: a name too long, no permission...)."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def check_readable(path: Path, empty_fix: str = "re-export the report from ncu") -> None:
     """Raise InputError unless ``path`` is an existing, non-empty regular file."""
     try:

@@ -156,7 +156,8 @@ def unit_factor(unit: str, column: str, path: str | Path) -> float:
     factor = units.factor(unit)
     if factor is None:
         raise InputError(f"{column} is in unit {_quote(unit)}, which rooftui does not know",
-                         path, "export with `--print-units base`, or report the unit")
+                         path, "re-export with `ncu --import REPORT.ncu-rep --csv --print-units base ...`, "
+                         "or report the unit")
     return factor
 
 

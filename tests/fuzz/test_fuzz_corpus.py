@@ -35,13 +35,13 @@ def test_no_fuzz_case_reaches_the_last_resort_handler_or_breaks_a_rule(tmp_path)
 
 def test_an_unexpected_exception_is_one_line_exit_1_with_the_debug_hint(tmp_path, monkeypatch,
                                                                         capsys):
-    import rooftui.cli.options as options
+    import rooftui.analysis as analysis
     from rooftui.cli import main
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom\x1b]0;x\x07\nsecond line")
 
-    monkeypatch.setattr(options, "load_run", broken)
+    monkeypatch.setattr(analysis, "load_run", broken)
     with pytest.raises(SystemExit) as exit_:
         main(["summary", str(BASE)])
     err = capsys.readouterr().err
