@@ -42,11 +42,16 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
     parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
     parser.add_argument("--json", type=Path, help="write the summary here")
+    parser.add_argument("--budget", type=float, default=0,
+                        help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
     kinds = tuple(args.kinds.split(",")) if args.kinds else None
     batch = list(_bombs()) if args.bombs else list(cases(args.seed, args.cases, kinds))
+    deadline = time.perf_counter() + args.budget if args.budget else float("inf")
 
     def one(case: Case):
+        if time.perf_counter() > deadline:
+            return None
         with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
             if args.in_process:
                 return run_in_process(case, Path(folder))
@@ -59,6 +64,7 @@ def main() -> int:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(one, batch))
     wall = time.perf_counter() - started
+    outcomes = [o for o in outcomes if o is not None]
 
     classes: collections.Counter = collections.Counter()
     example: dict = {}

@@ -15,6 +15,7 @@ import io
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -64,6 +65,8 @@ def run_in_process(case: Case, folder: Path) -> Outcome:
     os.environ.update({"ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
                        "COLUMNS": "100", **case.env})
     tempfile.tempdir = str(folder / "tmp")
+    # main() turns SIGTERM into an exception: keep this process's own handling.
+    saved_signals = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGHUP)}
     code = 0
     started = time.perf_counter()
     try:
@@ -75,6 +78,8 @@ def run_in_process(case: Case, folder: Path) -> Outcome:
         os.environ.clear()
         os.environ.update(saved_env)
         tempfile.tempdir = saved_tempdir
+        for number, handler in saved_signals.items():
+            signal.signal(number, handler)
     outcome = Outcome(case, code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
     check(outcome, folder, hashes)
     return outcome
