@@ -301,6 +301,9 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
         raise InputError(f"{int(bad.sum())} kernel(s) with {what} (first: ID {int(first['ncu_id'])}, "
                          f"{str(first['kernel_name'])[:60]})", report.path,
                          "re-profile them, or pass --skip-invalid to leave them out")
+    if bad.all():
+        raise InputError(f"every kernel ({int(bad.sum())}) has {what}: none is left to show",
+                         report.path, "re-profile them; check the export is of a finished run")
     notes.append(f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}")
     return frame.loc[~bad]
 

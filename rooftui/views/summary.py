@@ -12,7 +12,6 @@ from typing import Any
 
 import pandas as pd
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from rooftui.analysis import Run, zero_ai
@@ -20,7 +19,7 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import intensity, percent, seconds, si
-from rooftui.views.text import printable
+from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
@@ -157,13 +156,13 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         fraction = row.get("roof_fraction")
         if bound and fraction == fraction and fraction is not None:
             bound = f"{bound} {100 * fraction:.0f}%"
-        cells = [row["name"]]
+        cells = [plain(row["name"])]
         if grouped:
             cells.append(str(row["count"]))
         share = row["time_s"] / total if total else float("nan")
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
-                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), pipe, phase, bound]
+                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
         table.add_row(*cells)
     console.print(table)
     console.print(
@@ -181,7 +180,7 @@ def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
     zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
     for name, n, m in zip(rows["name"], zero, count):
         if 0 < n < m:
-            console.print(f"[dim]{escape(printable(name))}: zero-AI launches {n} of {m}[/dim]")
+            console.print(f"[dim]{markup_escaped(name)}: zero-AI launches {n} of {m}[/dim]")
 
 
 def _render_table3(run: Run, console: Console, grouped: bool = False) -> None:
@@ -191,7 +190,7 @@ def _render_table3(run: Run, console: Console, grouped: bool = False) -> None:
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
     for row in table_iii(run, grouped).to_dict("records"):
-        table.add_row(phase_label(row["phase"]), str(row["kernels"]), str(row["zero_ai"]),
+        table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
@@ -205,10 +204,10 @@ def _render_ceilings(run: Run, console: Console) -> None:
         for c in ceilings.ceilings:
             by_source.setdefault(source_text(c), []).append(f"{c.label} {si(c.value, c.unit)}")
         parts = [f"{', '.join(roofs)} [dim]({source})[/dim]" for source, roofs in by_source.items()]
-        console.print(f"[bold]Ceilings[/bold] {escape(printable(device))} (cc {ceilings.device.cc}): "
+        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)} (cc {ceilings.device.cc}): "
                       + "; ".join(parts))
         for c in ceilings.ceilings:
             if c.caveat:
-                console.print(f"[yellow]{escape(c.name)}:[/yellow] {escape(c.caveat)}")
+                console.print(f"[yellow]{markup_escaped(c.name)}:[/yellow] {markup_escaped(c.caveat)}")
         for message in run.missing_roof_messages(device):
-            console.print(f"[yellow]{escape(printable(message))}[/yellow]")
+            console.print(f"[yellow]{markup_escaped(message)}[/yellow]")
