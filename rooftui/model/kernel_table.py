@@ -33,13 +33,10 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     """
     if metric in raw:
         return raw[metric].astype(float)
-    unit = metric.split("__", 1)[0]
-    per_cycle = f"{metric}.per_cycle_elapsed"
-    cycles = f"{unit}__cycles_elapsed.avg"
+    per_cycle, cycles, per_second = m.rate_sources(metric)
     if per_cycle in raw and cycles in raw:
         log.derived.add(metric)
         return raw[per_cycle].astype(float) * raw[cycles].astype(float)
-    per_second = f"{metric}.per_second"
     if per_second in raw:
         log.derived.add(metric)
         return raw[per_second].astype(float) * time_ns * 1e-9

@@ -163,6 +163,35 @@ def peak_metrics(arch: Architecture) -> list[str]:
             fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
 
 
+def rate_sources(count: str) -> tuple[str, str, str]:
+    """The rates ncu's sections store instead of the count ``count``, and the cycles that
+    turn the first back into it: ``(X.per_cycle_elapsed, <unit>__cycles_elapsed.avg,
+    X.per_second)``; X = rate × cycles, or X = rate × gpu__time_duration [NCU]."""
+    unit = count.split("__", 1)[0]
+    return f"{count}.per_cycle_elapsed", f"{unit}__cycles_elapsed.avg", f"{count}.per_second"
+
+
+def metrics_read() -> tuple[str, ...]:
+    """Every metric, by ncu's full name, that a reader keeps from a report: what the
+    formulas of every architecture count, the rates they are derived from when a
+    report lacks a count (``rate_sources``), the clocks and ``.peak_sustained`` peaks
+    of a report's own ceilings, and the device's name. The detail pane shows these.
+
+    A formula that reads a metric not listed here gets NaN from every report:
+    tests/ingest/test_metrics_read.py checks the list covers what the formulas use.
+    """
+    counts = [TIME]
+    counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
+    counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
+    counts += list(BYTES.values())
+    names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME]
+    for count in counts:
+        names += [count, *rate_sources(count)]
+    for arch in ARCHITECTURES:
+        names += peak_metrics(arch)
+    return tuple(dict.fromkeys(names))
+
+
 def base_name(metric: str) -> str:
     """``sm__cycles_elapsed.avg.per_second`` -> ``sm__cycles_elapsed``."""
     return metric.split(".", 1)[0]
