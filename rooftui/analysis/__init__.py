@@ -6,7 +6,7 @@ bounds and phases. Each step lives in its own module; this one only wires them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,14 +17,12 @@ from rooftui.analysis.ceilings import choose_ceilings
 from rooftui.analysis.phases import PhaseConfig, assign_phases
 from rooftui.analysis.roofline import add_bounds
 from rooftui.errors import InputError, MissingMetricsError
-from rooftui.ingest import read_report
 from rooftui.ingest.ceilings import load_ceilings
+from rooftui.ingest.parallel import Progress, Reading, start_reading
 from rooftui.ingest.report import RawReport
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.kernel_table import build_kernel_table
-
-Progress = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -54,8 +52,17 @@ def load_run(
     infer_phases: bool = True,
     skip_invalid: bool = False,
     progress: Progress | None = None,
+    cache: bool | None = None,
+    reading: Reading | None = None,
 ) -> Run:
     """Load reports into one kernel table with bounds and phases.
+
+    Reports are read in parallel, from the report cache where it has them (``cache``:
+    None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
+    called with (reports done, reports in all, what) as each report is read, then
+    once more with what = "analysing". ``reading``: the reading of ``paths`` already
+    started with ``rooftui.ingest.parallel.start_reading`` (a command starts it before
+    importing pandas, so the reader processes work meanwhile).
 
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
@@ -63,13 +70,11 @@ def load_run(
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
     given = load_ceilings(ceilings) if isinstance(ceilings, (str, Path)) else ceilings
-    reports, frames, notes = [], [], []
+    reading = reading or start_reading(paths, cache=cache)
+    reports = reading.result(progress)
+    frames, notes = [], []
     next_id = 0
-    for i, path in enumerate(paths):
-        if progress:
-            progress(i, len(paths), str(path))
-        report = read_report(path)
-        reports.append(report)
+    for report in reports:
         frame = report.kernels.copy()
         frame["report"] = report.path
         frame["id"] = frame["ncu_id"].astype(int) + next_id

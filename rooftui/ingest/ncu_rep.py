@@ -31,16 +31,17 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError
 from rooftui.ingest import units
 from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT, IDENTITY_FIELDS
 from rooftui.ingest.files import check_readable, compression, open_binary
-from rooftui.ingest.report import RawReport
+
+if TYPE_CHECKING:
+    from rooftui.ingest.report import RawReport
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _SIGNATURE = b"NVR\0"  # every .ncu-rep starts so, then length-prefixed records
@@ -53,6 +54,22 @@ def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawRepo
     ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report).
     Raises InputError for a missing, empty, truncated, corrupt or kernel-less report.
     """
+    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s))
+
+
+@dataclass
+class Fetched:
+    """What the reader child sent for one report, not yet a frame."""
+
+    path: Path
+    document: dict
+    has_signature: bool
+
+
+def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetched:
+    """The part of ``read_ncu_rep`` that needs no pandas: checks, decompression and the
+    reader child. It can start before the caller has imported pandas (about 0.3 s),
+    so that the child reads meanwhile (``rooftui.ingest.parallel.start_reading``)."""
     path = Path(path)
     check_readable(path)
     if importlib.util.find_spec("ncu_report") is None:
@@ -66,7 +83,7 @@ def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawRepo
             timeout_s = 60.0 + size / 1e6
         with _READER_MEMORY.reserve(_reader_memory(size)):
             document = _run_worker(WORKER, report, path, timeout_s)
-    return _to_raw_report(document, path, has_signature)
+    return Fetched(path, document, has_signature)
 
 
 def _reader_memory(report_bytes: int) -> int:
@@ -230,10 +247,17 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-def _to_raw_report(document: dict, path: Path, has_signature: bool) -> RawReport:
+def to_raw_report(fetched: Fetched) -> RawReport:
+    """The RawReport of what ``fetch_ncu_rep`` fetched; InputError if it holds no launch."""
+    import numpy as np
+    import pandas as pd
+
+    from rooftui.ingest.report import RawReport
+
+    path, document = fetched.path, fetched.document
     launches, identity = document["launches"], document["identity"]
     if not launches:
-        if has_signature:
+        if fetched.has_signature:
             raise InputError("the report holds no profiled kernels", path,
                              "check ncu's filters (-k, --launch-count, --profile-from-start) "
                              "and re-run it")
@@ -266,7 +290,11 @@ def _to_raw_report(document: dict, path: Path, has_signature: bool) -> RawReport
     return RawReport(str(path), "ncu-rep", kernels, True, notes)
 
 
-def _integers(values: list) -> np.ndarray | pd.arrays.IntegerArray:
+def _integers(values: list):
+    """An int64 array, or pandas' nullable Int64 where some launch lacks the value."""
+    import numpy as np
+    import pandas as pd
+
     if any(v is None for v in values):
         return pd.array(values, dtype="Int64")
     return np.array(values, dtype=np.int64)

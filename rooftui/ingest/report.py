@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rooftui.model.metrics import metrics_read
+
+if TYPE_CHECKING:  # pandas is imported by whoever makes a RawReport
+    import pandas as pd
 
 # Identity columns every reader fills (NaN/"" where its format lacks them).
 IDENTITY_COLUMNS = (
