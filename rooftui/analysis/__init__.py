@@ -2,6 +2,8 @@
 
 Reads every report, builds the kernel table, picks ceilings per device, and adds
 bounds and phases. Each step lives in its own module; this one only wires them.
+Importing this package loads no pandas (the steps are imported when used), so
+commands that import it for their options start fast (`rooftui --help`).
 """
 
 from __future__ import annotations
@@ -9,20 +11,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from rooftui.analysis.ceilings import choose_ceilings
-from rooftui.analysis.phases import PhaseConfig, assign_phases
-from rooftui.analysis.roofline import add_bounds
 from rooftui.errors import InputError, MissingMetricsError
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.parallel import Progress, Reading, start_reading
-from rooftui.ingest.report import RawReport
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.kernel_table import build_kernel_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rooftui.analysis.phases import PhaseConfig
+    from rooftui.ingest.report import RawReport
 
 
 @dataclass
@@ -66,6 +67,13 @@ def load_run(
 
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
+    import pandas as pd
+
+    from rooftui.analysis.ceilings import choose_ceilings
+    from rooftui.analysis.phases import PhaseConfig, assign_phases
+    from rooftui.analysis.roofline import add_bounds
+    from rooftui.model.kernel_table import build_kernel_table
+
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
@@ -130,6 +138,8 @@ def ncu_command_hint(cc: str = "9.0") -> str:
 
 def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: list[str]) -> pd.DataFrame:
     """Refuse zero or non-finite durations and infinite counts, or drop them with --skip-invalid."""
+    import numpy as np
+
     numeric = frame.select_dtypes(include="number")
     bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0) if m.TIME in frame else None
     bad_inf = np.isinf(numeric).any(axis=1)
@@ -149,7 +159,10 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
 
 def grouped_kernels(run: Run) -> pd.DataFrame:
     """``group_by_name`` of the run's kernels, with bounds against each device's ceilings."""
+    import pandas as pd
+
     from rooftui.analysis.grouping import group_by_name
+    from rooftui.analysis.roofline import add_bounds
 
     groups = group_by_name(run.kernels)
     parts = []

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import report_options
+from rooftui.cli.progress import load_progress
 from rooftui.model.columns import LEVELS
 
 
@@ -47,8 +48,9 @@ def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: st
     """
     from rooftui.analysis.compare import compare_runs
 
-    run_a = load_options.load([report_a], ceilings=ceilings_a)
-    run_b = load_options.load([report_b], ceilings=ceilings_b)
+    with load_progress() as progress:
+        run_a = load_options.load([report_a], ceilings=ceilings_a, progress=progress)
+        run_b = load_options.load([report_b], ceilings=ceilings_b, progress=progress)
     comparison = compare_runs(run_a, run_b, label_a or run_label(report_a), label_b or run_label(report_b))
     if tui:
         from rooftui.views.tui.compare_screen import CompareApp

@@ -26,6 +26,9 @@ REPORT_OPTIONS = (
                  help="Leave launches without an NVTX phase unlabelled."),
     click.option("--skip-invalid", "skip_invalid", is_flag=True,
                  help="Leave out kernels with zero or non-finite duration instead of failing."),
+    click.option("--no-cache", "no_cache", is_flag=True,
+                 help="Read every report afresh, neither using nor filling the report cache "
+                      "(~/.cache/rooftui; also ROOFTUI_NO_CACHE=1)."),
 )
 
 

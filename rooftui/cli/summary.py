@@ -10,6 +10,7 @@ from rich.console import Console
 from rooftui.analysis import grouped_kernels
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.progress import load_progress
 from rooftui.errors import InputError
 
 
@@ -27,7 +28,8 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
 
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
-    run = load_options.load(reports)
+    with load_progress() as progress:
+        run = load_options.load(reports, progress=progress)
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":
         limit, total = top or 30, len(rows)

@@ -1,0 +1,41 @@
+"""Commands that need no data start without pandas, numpy or Textual (0.3-0.5 s of imports)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import KNOWN, ROOT, run_cli
+
+from rooftui.ingest.cache import cache_dir
+
+PROBE = """
+import sys
+from rooftui.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as done:
+    assert done.code in (0, None), done.code
+heavy = sorted(m for m in ("pandas", "numpy", "textual") if m in sys.modules)
+print("heavy:", ",".join(heavy) or "none", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["metrics", "--arch", "sm_90"],
+                                  ["summary", "--help"], ["plot", "--help"], ["open", "--help"]],
+                         ids=" ".join)
+def test_commands_without_data_import_no_pandas_numpy_or_textual(args):
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "heavy: none"
+
+
+def test_no_cache_option_reads_afresh_and_stores_nothing():
+    result = run_cli("summary", KNOWN / "known_answer.raw.csv", "--no-cache", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert not cache_dir().exists()
+    result = run_cli("summary", KNOWN / "known_answer.raw.csv", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert len(list(cache_dir().glob("*.report"))) == 1
