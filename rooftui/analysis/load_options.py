@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rooftui.analysis import Progress, Run
+    from rooftui.ingest.parallel import Reading
 
 
 @dataclass(frozen=True)
@@ -26,13 +27,20 @@ class LoadOptions:
     skip_invalid: bool = False
     no_cache: bool = False
 
-    def load(self, paths: Sequence[str | Path], *, ceilings: str | Path | None = None,
-             progress: Progress | None = None) -> Run:
-        """``load_run`` with these options; ``ceilings`` overrides ``self.ceilings`` (diff's -a/-b)."""
+    def start(self, paths: Sequence[str | Path]) -> Reading:
+        """Start reading ``paths`` for a later ``load`` (a command loading two runs starts both)."""
         from rooftui.ingest.parallel import start_reading
 
-        # The .ncu-rep readers start first and read while pandas is imported (~0.3 s).
-        reading = start_reading(list(paths), cache=False if self.no_cache else None)
+        return start_reading(list(paths), cache=False if self.no_cache else None)
+
+    def load(self, paths: Sequence[str | Path], *, ceilings: str | Path | None = None,
+             progress: Progress | None = None, reading: Reading | None = None) -> Run:
+        """``load_run`` with these options; ``ceilings`` overrides ``self.ceilings`` (diff's -a/-b).
+
+        The .ncu-rep readers start first (or were, with ``start``) and read while
+        pandas is imported (~0.3 s): call this before importing anything that needs it.
+        """
+        reading = reading or self.start(paths)
         from rooftui.analysis import load_run
         from rooftui.analysis.phases import PhaseConfig
 

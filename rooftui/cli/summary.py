@@ -24,12 +24,12 @@ from rooftui.errors import InputError
 def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
             top: int) -> None:
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
-    from rooftui.views.summary import dumps_json, render_table, to_csv
-
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
     with load_progress() as progress:
-        run = load_options.load(reports, progress=progress)
+        run = load_options.load(reports, progress=progress)  # first: its readers start at once
+    from rooftui.views.summary import dumps_json, render_table, to_csv
+
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":
         limit, total = top or 30, len(rows)

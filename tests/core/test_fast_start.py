@@ -39,3 +39,26 @@ def test_no_cache_option_reads_afresh_and_stores_nothing():
     result = run_cli("summary", KNOWN / "known_answer.raw.csv", "--format", "csv")
     assert result.returncode == 0, result.stderr
     assert len(list(cache_dir().glob("*.report"))) == 1
+
+
+SPY = """
+import sys
+import rooftui.ingest.parallel as parallel
+started = parallel.start_reading
+def spy(*args, **kwargs):
+    print("pandas before the readers:", "pandas" in sys.modules, file=sys.stderr)
+    return started(*args, **kwargs)
+parallel.start_reading = spy
+from rooftui.cli import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("command", ["summary", "diff"])
+def test_report_readers_start_before_pandas_is_imported(command):
+    """The .ncu-rep reader processes read while the command imports pandas."""
+    reports = [KNOWN / "known_answer.ncu-rep"] * (2 if command == "diff" else 1)
+    done = subprocess.run([sys.executable, "-c", SPY, command, *map(str, reports), "--no-cache",
+                           "--format", "csv"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "pandas before the readers: False" in done.stderr.splitlines()
