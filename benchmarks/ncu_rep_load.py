@@ -25,15 +25,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._common import process_env, spread, timed  # noqa: E402
 from rooftui.ingest._ncu_rep_worker import _IDENTITY_METRICS  # noqa: E402
 from rooftui.ingest.files import compression, open_binary  # noqa: E402
 from rooftui.model.metrics import metrics_read  # noqa: E402
@@ -81,21 +80,6 @@ print(took, own, child, len(run.kernels))
 """
 
 
-def timed(command: list[str], env: dict) -> tuple[float, str]:
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
-    took = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:4])}... failed:\n{done.stderr}")
-    return took, done.stdout
-
-
-def spread(values: list[float], unit: str = "s", digits: int = 2) -> str:
-    low, high = min(values), max(values)
-    return f"{low:.{digits}f}-{high:.{digits}f} {unit}" if high - low >= 10 ** -digits else \
-        f"{low:.{digits}f} {unit}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("report", nargs="?", type=Path, default=SAMPLE)
@@ -107,8 +91,7 @@ def main() -> None:
             report = Path(tmp) / report.stem
             with open_binary(args.report) as source, open(report, "wb") as out:
                 shutil.copyfileobj(source, out, 1 << 20)
-        env = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache"), "PYTHONPATH": str(ROOT),
-               "NO_COLOR": "1"}
+        env = process_env(Path(tmp))
         cold = {**env, "ROOFTUI_NO_CACHE": "1"}
         names = ",".join(dict.fromkeys([*_IDENTITY_METRICS, *metrics_read()]))
         python = sys.executable
@@ -120,7 +103,7 @@ def main() -> None:
             "load_run, cold": ([python, "-c", LOAD_RUN, str(report)], cold),
             "load_run, cached": ([python, "-c", LOAD_RUN, str(report)], env),
         }
-        timed(summary, env)  # fills the cache
+        timed(summary, env)  # fills the report cache and the bytecode cache
         times: dict[str, list[float]] = {name: [] for name in commands}
         load_times: dict[str, list[float]] = {"load_run, cold": [], "load_run, cached": []}
         memory: list[tuple[int, int]] = []

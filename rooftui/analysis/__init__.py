@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError, MissingMetricsError
-from rooftui.ingest.ceilings import load_ceilings
-from rooftui.ingest.parallel import Progress, Reading, start_reading
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
 
@@ -23,6 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from rooftui.analysis.phases import PhaseConfig
+    from rooftui.ingest.parallel import Progress, Reading
     from rooftui.ingest.report import RawReport
 
 
@@ -72,6 +71,8 @@ def load_run(
     from rooftui.analysis.ceilings import choose_ceilings
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
+    from rooftui.ingest.ceilings import load_ceilings
+    from rooftui.ingest.parallel import start_reading
     from rooftui.model.kernel_table import build_kernel_table
 
     if not paths:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rooftui.analysis import Progress, Run
-    from rooftui.ingest.parallel import Reading
+    from rooftui.analysis import Run
+    from rooftui.ingest.parallel import Progress, Reading
 
 
 @dataclass(frozen=True)

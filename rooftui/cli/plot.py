@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
@@ -109,6 +108,8 @@ def plot(
         "sort_descending": not ascending,
     }
     if svg_path is not None:
+        import asyncio
+
         rows = asyncio.run(_export_svg(reports, load_options, view, svg_path, _size(size), ascii_mode))
     else:
         rows = _rows_without_ui(reports, load_options, view)

@@ -6,9 +6,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rooftui.analysis import Progress
 from rooftui.views.text import printable
+
+if TYPE_CHECKING:
+    from rooftui.ingest.parallel import Progress
 
 
 @contextmanager

@@ -62,3 +62,19 @@ def test_report_readers_start_before_pandas_is_imported(command):
                            "--format", "csv"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "pandas before the readers: False" in done.stderr.splitlines()
+
+
+@pytest.mark.parametrize("width", [80, 120, 60])
+def test_help_lists_each_subcommand_with_its_own_summary(width):
+    """`rooftui --help` lists subcommands without importing them: the list must read as
+    click-default-group writes it from the commands themselves."""
+    import click
+    from click_default_group import DefaultGroup
+
+    from rooftui.cli import cli
+
+    ctx = click.Context(cli, terminal_width=width)
+    ours, theirs = ctx.make_formatter(), ctx.make_formatter()
+    cli.format_commands(ctx, ours)
+    DefaultGroup.format_commands(cli, ctx, theirs)  # imports each subcommand for its help
+    assert ours.getvalue() == theirs.getvalue()
