@@ -40,9 +40,10 @@ from rooftui.model.metrics import metrics_read  # noqa: E402
 SAMPLE = ROOT / "sample_data" / "deepcam" / "deepcam_amp.ncu-rep.xz"
 
 BARE = """
-import sys
+import resource, sys, time
 import ncu_report
 
+start = time.perf_counter()
 names = sys.argv[2].split(",")
 context = ncu_report.load_report(sys.argv[1])
 demangled = ncu_report.IAction.NameBase_DEMANGLED
@@ -63,7 +64,7 @@ for r in range(context.num_ranges()):
                 values.append(metric.as_string() if name == "device__attribute_display_name"
                               else metric.as_double())
         rows.append(values)
-print(len(rows))
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """
 
 LOAD_RUN = """
@@ -106,12 +107,18 @@ def main() -> None:
         timed(summary, env)  # fills the report cache and the bytecode cache
         times: dict[str, list[float]] = {name: [] for name in commands}
         load_times: dict[str, list[float]] = {"load_run, cold": [], "load_run, cached": []}
+        bare_load: list[float] = []
+        bare_memory: list[int] = []
         memory: list[tuple[int, int]] = []
         launches = 0
         for _ in range(args.repeats):
             for name, (command, command_env) in commands.items():
                 took, out = timed(command, command_env)
                 times[name].append(took)
+                if name == "bare ncu_report loop":
+                    seconds, peak = out.split()
+                    bare_load.append(float(seconds))
+                    bare_memory.append(int(peak))
                 if name in load_times:
                     seconds, own, child, launches = out.split()
                     load_times[name].append(float(seconds))
@@ -125,16 +132,19 @@ def main() -> None:
         for name in ("rooftui summary, cold", "rooftui summary, cached"):
             ratios = [t / b for t, b in zip(times[name], bare)]
             print(f"  {name:28s} {spread(times[name]):>14s}   {spread(ratios, 'x')} of the bare loop")
+        print(f"  {'bare loop (in process)':28s} {spread(bare_load):>14s}   1.00x   "
+              "(from load_report on: no interpreter start, no import)")
         for name, values in load_times.items():
-            print(f"  {name + ' (in process)':28s} {spread(values):>14s}   "
-                  f"(its process: {spread(times[name])})")
+            ratios = [t / b for t, b in zip(values, bare_load)]
+            print(f"  {name + ' (in process)':28s} {spread(values):>14s}   {spread(ratios, 'x')} "
+                  f"of the bare loop in process (its process: {spread(times[name])})")
         own = [o for o, _ in memory]
         child = [c for _, c in memory]
         both = [o + c for o, c in memory]
         print(f"  peak memory, cold load_run: parent {spread([o / 1e6 for o in own], 'MB', 0)}, "
               f"reader child {spread([c / 1e6 for c in child], 'MB', 0)}; together at most "
               f"{spread([b / 1e6 for b in both], 'MB', 0)} = {spread([b / size for b in both], 'x')} "
-              "the file size")
+              f"the file size; the bare loop's {spread([b / 1e6 for b in bare_memory], 'MB', 0)}")
 
 
 if __name__ == "__main__":
