@@ -47,6 +47,7 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
     else:
         if top:
             rows = rows.sort_values("time_s", ascending=False).head(top)
-        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows, zero_ai_by == "name") + "\n")
+        per_name = zero_ai_by == "name"
+        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows, per_name) + "\n")
     for note in run.notes:
         click.echo(f"note: {printable(note)}", err=True)
