@@ -16,6 +16,7 @@ from click.shell_completion import CompletionItem
 from click_default_group import DefaultGroup
 
 from rooftui import __version__
+from rooftui.cli.errors import echo_error, install_signal_handlers, last_resort, take_debug_flag
 from rooftui.errors import RooftuiError
 
 # name -> "module:attribute"; each module holds one click command.
@@ -28,6 +29,21 @@ SUBCOMMANDS = {
     "measure": "rooftui.cli.measure:measure",
     "profile": "rooftui.cli.profile:profile",
     "metrics": "rooftui.cli.metrics:metrics",
+}
+
+# The first line of each subcommand's help, for `rooftui --help` to list them without
+# importing them (tests/core/test_fast_start.py checks these are the commands' own).
+SUMMARIES = {
+    "open": "Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.",
+    "summary": "Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound.",
+    "plot": "Export the view of REPORT... (the bundled sample if none) for batch use.",
+    "diff": "Compare two runs: REPORT_A (before) and REPORT_B (after).",
+    "timeline": "Find pageable and blocking copies, syncs, GPU idle time, data loading that does "
+                "not overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or "
+                ".json.gz, from torch.profiler).",
+    "measure": "Measure the GPU's ceilings with ERT-style micro-kernels.",
+    "profile": "Profile COMMAND with ncu, collecting exactly what the roofline needs.",
+    "metrics": "Print the metrics rooftui needs, comma-separated for `ncu --metrics`.",
 }
 
 
@@ -67,6 +83,17 @@ class RooftuiGroup(DefaultGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(SUBCOMMANDS)  # in the order above, not sorted
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The subcommand list as click writes it (default marked ``*``), from ``SUMMARIES``:
+        importing every subcommand for their help would cost `rooftui --help` ~0.3 s."""
+        names = self.list_commands(ctx)
+        names.sort(key=lambda name: name != self.default_cmd_name)  # the default first
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name + ("*" if name == self.default_cmd_name else ""),
+                 click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         items = super().shell_complete(ctx, incomplete)
         if not incomplete.startswith("-"):  # `rooftui REPORT`: report paths complete too
@@ -87,19 +114,24 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: user-fixable problems become one line on stderr and exit code 2."""
+    """Entry point: user-fixable problems become one line on stderr and exit code 2;
+    anything else one line and exit code 1 (``rooftui.cli.errors``)."""
+    argv, debug = take_debug_flag(argv)
+    install_signal_handlers()
     try:
         cli.main(args=argv, prog_name="rooftui", standalone_mode=False)
     except RooftuiError as err:
-        click.echo(f"rooftui: {err}", err=True)
+        echo_error(str(err))
         sys.exit(err.exit_code)
     except click.exceptions.Abort:
-        click.echo("rooftui: aborted", err=True)
+        echo_error("aborted")
         sys.exit(130)
     except click.ClickException as err:  # bad usage: one line, like every other input error
         ctx = getattr(err, "ctx", None)
         command = f" {ctx.info_name}" if ctx is not None and ctx.info_name != "rooftui" else ""
-        click.echo(f"rooftui: {err.format_message()} (see rooftui{command} --help)", err=True)
+        echo_error(f"{err.format_message()} (see rooftui{command} --help)")
         sys.exit(2)
     except click.exceptions.Exit as err:
         sys.exit(err.exit_code)
+    except Exception as err:  # noqa: BLE001 - the last resort: one line, not a traceback
+        last_resort(err, debug)
