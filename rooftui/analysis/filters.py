@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rooftui.analysis import zero_ai
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 
 if TYPE_CHECKING:  # imported where used: `rooftui --help` reads this module's choices
@@ -141,6 +140,8 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict |
     if spec.pipeline is not None:
         keep &= text_is("pipeline", spec.pipeline.__eq__)
     if spec.zero_ai != "all":
+        from rooftui.analysis import zero_ai  # pandas: imported where used, see above
+
         keep &= zero_ai.filter_mask(frame, spec.zero_ai)
     if spec.phase is not None:
         keep &= text_is("phase", spec.phase.__eq__)
@@ -213,6 +214,8 @@ class Totals:
 def totals(frame: pd.DataFrame) -> Totals:
     """Totals of ``frame``; grouped frames count their ``count`` invocations and
     their ``zero_ai_launches`` (``rooftui.analysis.zero_ai``)."""
+    from rooftui.analysis import zero_ai
+
     zero = zero_ai.launches(frame)
     return Totals(
         rows=len(frame),
