@@ -22,7 +22,7 @@ from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.report import RawReport
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.kernel_table import build_kernel_table
+from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
 Progress = Callable[[int, int, str], None]
 
@@ -93,6 +93,7 @@ def load_run(
         notes.append("derived from rates × elapsed cycles or time: " + ", ".join(sorted(derivation.derived)))
     if kernels["fp16_approximate"].any():
         notes.append(m.FP16_NOTE)
+    notes.extend(register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
     parts = []

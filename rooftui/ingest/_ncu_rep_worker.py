@@ -9,6 +9,7 @@ The document::
     {"columns": [metric names], "units": [ncu's unit per column],
      "kernels": [{"ncu_id", "kernel_name", "device_index", "stream", "grid", "block",
                   "nvtx": [range names, outermost first], "device", "cc",
+                  "register_moves": HFMA2 register moves (rooftui.ingest.sass_moves) or null,
                   "values": [one value per column, null where absent]}]}
 
 Values are as ncu_report stores them (integers stay integers); the parent scales
@@ -22,6 +23,7 @@ import json
 import sys
 
 from rooftui.ingest.report import is_relevant_metric
+from rooftui.ingest.sass_moves import MoveCounter
 
 EXIT_READER_FAILED = 1
 EXIT_NO_NCU_REPORT = 3
@@ -45,6 +47,7 @@ def read(path: str) -> dict:
     relevant: dict[str, bool] = {}  # metric names repeat across kernels: test each once
     kernels = []
     ncu_id = 0
+    moves = MoveCounter()
     for range_index in range(context.num_ranges()):
         result_range = context.range_by_idx(range_index)
         for action_index in range(result_range.num_actions()):
@@ -69,6 +72,7 @@ def read(path: str) -> dict:
                 values[column] = value
             kernel = _identity(action, ncu_report.IAction.NameBase_DEMANGLED)
             kernel["ncu_id"] = ncu_id
+            kernel["register_moves"] = moves.count(action, action.name(ncu_report.IAction.NameBase_MANGLED))
             kernel["values"] = [values.get(i) for i in range(len(units))]
             kernels.append(kernel)
             ncu_id += 1  # ncu numbers launches across the whole report, from 0

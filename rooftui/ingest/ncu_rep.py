@@ -39,6 +39,7 @@ from rooftui.ingest import units
 from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT
 from rooftui.ingest.files import check_readable, compression, open_binary
 from rooftui.ingest.report import RawReport
+from rooftui.model.metrics import REGISTER_MOVES
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _SIGNATURE = b"NVR\0"  # every .ncu-rep starts so, then length-prefixed records
@@ -170,6 +171,7 @@ def _to_raw_report(document: dict, path: Path, has_signature: bool) -> RawReport
         "block": [r["block"] for r in rows],
         "stream": _integers([r["stream"] for r in rows]),
         "nvtx": [" > ".join(r["nvtx"]) for r in rows],
+        REGISTER_MOVES: np.array([r.get("register_moves") for r in rows], dtype=np.float64),
     })
 
     notes: list[str] = []
