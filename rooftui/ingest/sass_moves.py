@@ -9,7 +9,8 @@ Checked on an H200 (ncu 2025.3.1) with kernels/known_answer/register_moves.cu: i
 every known-answer kernel the pred-on thread executions of the HFMA2s whose
 multiplicand is RZ equal ncu's hfma counter exactly when the kernel has no FP16
 math, and the counter minus them equals the kernel's real HFMA2s when it has
-(sample_data/known_answer/*_sourcecounters.ncu-rep, tests/ingest/test_sass_moves.py).
+(sample_data/register_moves/, sample_data/known_answer/known_answer_sourcecounters.ncu-rep.xz,
+tests/ingest/test_sass_moves.py).
 
 The per-instruction counts come from ncu's SourceCounters section
 (``--section SourceCounters``): ``thread_inst_executed_true`` holds one value per

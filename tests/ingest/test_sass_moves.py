@@ -11,11 +11,12 @@ import lzma
 import re
 
 import pytest
-from conftest import KNOWN
+from conftest import KNOWN, SAMPLES
 
 from rooftui.analysis import load_run
 from rooftui.ingest.sass_moves import is_register_move
 
+MOVES = SAMPLES / "register_moves"
 THREADS = 1 << 20  # every register-move and FMA-loop kernel runs 2^20 threads
 
 
@@ -26,7 +27,7 @@ def by_name(path):
 
 @pytest.fixture(scope="module")
 def moves_report():
-    return by_name(KNOWN / "register_moves_sourcecounters.ncu-rep.xz")
+    return by_name(MOVES / "register_moves_sourcecounters.ncu-rep.xz")
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +36,13 @@ def known_report():
 
 
 def answers(name):
-    return {k["name"]: k for k in json.loads((KNOWN / name).read_text())["kernels"]}
+    return {k["name"]: k for k in json.loads((MOVES / name).read_text())["kernels"]}
 
 
 def static_moves(function):
     """(moves, first loop address) of one function in the cuobjdump dump, read with
     plain text matching: `HFMA2... -RZ, RZ` lines, and the loop's backward branch."""
-    dump = lzma.decompress((KNOWN / "register_moves.sass.xz").read_bytes()).decode()
+    dump = lzma.decompress((MOVES / "register_moves.sass.xz").read_bytes()).decode()
     body = dump.split(f"Function : {function}\n", 1)[1].split("Function :", 1)[0]
     moves = [int(a, 16) for a, text in re.findall(r"/\*([0-9a-f]{4})\*/\s+(.*?);", body)
              if text.startswith("HFMA2") and "-RZ, RZ," in text]
