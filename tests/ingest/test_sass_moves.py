@@ -126,3 +126,14 @@ def test_json_says_how_many_instructions_were_discarded_as_moves(moves_report):
     assert kernels["moves_fp32"]["register_moves"] == 9 * THREADS
     assert kernels["math_hfma2"]["register_moves"] == 0
     assert any(note.startswith("register moves: 28,311,552") for note in run.notes)
+
+
+def test_under_the_papers_fp16_rule_a_move_takes_out_that_rules_hfma_weight():
+    """--fp16-rule paper weighs an hfma 2 FLOPs: the moves-only loop still has no FP16 FLOPs,
+    and __hfma2 math keeps half its true FLOPs (one FMA counted per HFMA2), moves or not."""
+    run = load_run([MOVES / "register_moves_sourcecounters.ncu-rep.xz"], fp16_rule="paper")
+    rows = {row["name"]: row for row in run.kernels.to_dict("records")}
+    expected = answers("register_moves.expected.json")
+    assert rows["moves_fp32"]["flops_fp16"] == 0
+    for name in ("math_hfma2", "moves_and_math"):
+        assert rows[name]["flops_fp16"] == expected[name]["flops_fp16"] / 2, name
