@@ -26,7 +26,8 @@ CSV_COLUMNS = (
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
-    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "phase",
+    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "register_moves",
+    "phase",
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
@@ -60,6 +61,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
+            "register_moves": row.get("register_moves"),
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
