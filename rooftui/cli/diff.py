@@ -55,7 +55,7 @@ def diff(report_a, report_b, ceilings_a, ceilings_b, label_a, label_b, output_fo
     run_b = load_run([report_b], ceilings=ceilings_b, phases=phases, skip_invalid=skip_invalid)
     comparison = compare_runs(run_a, run_b, label_a or run_label(report_a), label_b or run_label(report_b))
     if tui:
-        from rooftui.views.tui.compare_screen import CompareApp
+        from rooftui.views.tui.screens.compare import CompareApp
 
         CompareApp(comparison).run()
         return

@@ -68,6 +68,6 @@ def _open_compare(reports: tuple[Path, ...], ascii_mode: bool) -> None:
                          "usage: rooftui BEFORE AFTER --compare")
     run_a, run_b = (load_run([path]) for path in reports)
     comparison = compare_runs(run_a, run_b, run_label(str(reports[0])), run_label(str(reports[1])))
-    from rooftui.views.tui.compare_screen import CompareApp
+    from rooftui.views.tui.screens.compare import CompareApp
 
     CompareApp(comparison, ascii_mode=ascii_mode).run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import ContentSwitcher, DataTable
 
-from rooftui.views.tui.compare_screen import CompareApp, CompareScreen
+from rooftui.views.tui.screens.compare import CompareApp, CompareScreen
 from rooftui.views.tui.widgets.compare_chart import ARROWS, CompareCanvas
 
 
@@ -139,11 +139,15 @@ async def test_z_shows_the_chart_alone_and_back(comparison):
         assert lists.display
 
 
-async def test_escape_closes_the_screen_and_the_standalone_app(comparison):
+async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):
     app = CompareApp(comparison)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, CompareScreen)
+        assert any(n.message == "q quits" for n in app._notifications)
+        await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
 

@@ -17,6 +17,7 @@ from textual.widgets import Footer, ProgressBar, Static
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.tui.format import ascii_safe, duration, percent
+from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
@@ -243,6 +244,17 @@ class ExplorerScreen(Screen):
         if action == "timeline":
             return getattr(self.app, "trace_path", None) is not None
         return True
+
+    def help_rows(self) -> list[HelpRow]:
+        """The keys of the explorer, its kernel table and filter bar, and the mouse."""
+        table = self.query_one(KernelTable)
+        return [
+            *binding_rows("explorer", self.BINDINGS, self),
+            *binding_rows("kernel table", KernelTable.BINDINGS, table),
+            ("kernel table", "click header", "sort by that column; click again to reverse"),
+            ("kernel table", "click row", "select the kernel"),
+            ("filter bar", "tab / shift+tab", "move between fields; esc back to the table"),
+        ]
 
     def action_timeline(self) -> None:
         self.app.open_timeline()

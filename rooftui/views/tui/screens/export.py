@@ -16,6 +16,7 @@ class ExportScreen(ModalScreen[Path | None]):
     """Enter saves to the typed path, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    HELP_WHERE = "export"
 
     def __init__(self, what: str, default: Path) -> None:
         super().__init__()

@@ -65,6 +65,7 @@ def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
 
 class SummaryScreen(Screen):
     BINDINGS = [Binding("escape,s,q", "close", "back")]
+    HELP_WHERE = "summary"
 
     def __init__(self, state: ViewState, *, ascii_mode: bool = False) -> None:
         super().__init__()

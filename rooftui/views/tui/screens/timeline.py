@@ -8,14 +8,15 @@ in :mod:`rooftui.timeline`, and the Gantt's cells come from
 
 Keys: ``[`` / ``]`` previous / next step; ``enter`` on a finding jumps to the
 step of its costliest place and marks it (again: its next place); ``z`` zooms
-the Gantt in on the marked place and out again; ``escape`` closes the screen.
+the Gantt in on the marked place and out again; ``escape`` goes back (out of the
+zoom, then the screen); ``?`` lists the keys.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
@@ -25,6 +26,7 @@ from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
 from rooftui.timeline.units import format_seconds
+from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 
 LABEL_WIDTH = 11
 _KIND_STYLES = {
@@ -115,8 +117,9 @@ class TimelineScreen(Screen[None]):
         Binding("left_square_bracket", "previous_step", "prev step", key_display="["),
         Binding("right_square_bracket", "next_step", "next step", key_display="]"),
         Binding("z", "zoom", "zoom to finding"),
-        Binding("escape", "close", "close"),
+        Binding("escape", "close", "back", tooltip="back (out of the zoom first)"),
     ]
+    HELP_WHERE = "timeline"
 
     def __init__(self, trace_analysis: TimelineAnalysis, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -164,7 +167,11 @@ class TimelineScreen(Screen[None]):
         self.select_step(self.step_index + 1)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.zoomed:
+            self.zoomed = False
+            self._show_step()
+        else:
+            go_back(self)
 
     def action_zoom(self) -> None:
         if self.marker is None:
@@ -248,23 +255,19 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-class TimelineApp(App[None]):
+class TimelineApp(RooftuiBaseApp):
     """``rooftui timeline TRACE --tui``: the Timeline screen on its own."""
 
     TITLE = "rooftui timeline"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("q", "quit", "quit")]
+    HELP_INTRO = ("rooftui timeline — one training step as a Gantt chart, and the stalls a "
+                  "roofline cannot see.")
 
     def __init__(self, trace_analysis: TimelineAnalysis) -> None:
         super().__init__()
         self.analysis = trace_analysis
 
     def on_mount(self) -> None:
-        self.push_screen(TimelineScreen(self.analysis), callback=lambda _: self.exit())
+        self.push_screen(TimelineScreen(self.analysis))
 
 
 def make_timeline_app(trace_analysis: TimelineAnalysis) -> TimelineApp:

@@ -16,17 +16,18 @@ list, every matched pair of that operation.
 
 Keys: ``m`` matched, ``o`` by operation, ``a`` only in A, ``b`` only in B,
 ``t`` totals; ``l`` next memory level; ``+``/``-`` more/fewer arrows; ``z``
-the chart alone; ``escape`` closes the screen.
+the chart alone; ``escape`` goes back (out of the zoom, then the screen); ``?`` lists the keys.
 """
 
 from __future__ import annotations
 
 import io
 
+import pandas as pd
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -46,18 +47,9 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
-from rooftui.views.tui.format import duration
-from rooftui.views.tui.widgets.compare_chart import (
-    A_COLOUR,
-    A_MARKER,
-    B_MARKER,
-    CompareCanvas,
-    _ascii,
-    _how,
-    _rgb,
-    _short,
-    _short_roof,
-)
+from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
+from rooftui.views.tui.format import ascii_safe, duration, si
+from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
 from rooftui.views.tui.widgets.roofline import (
     LEVEL_COLOURS,
     SELECTED_COLOUR,
@@ -81,8 +73,9 @@ class CompareScreen(Screen[None]):
         Binding("z", "zoom", "zoom chart"),
         Binding("plus,equals_sign", "arrows(1)", "more arrows", key_display="+", show=False),
         Binding("minus", "arrows(-1)", "fewer arrows", key_display="-", show=False),
-        Binding("escape", "close", "close"),
+        Binding("escape", "close", "back", tooltip="back (out of the zoomed chart first)"),
     ]
+    HELP_WHERE = "compare"
 
     def __init__(self, run_a: Run, run_b: Run, *, label_a: str = "A", label_b: str = "B",
                  comparison: Comparison | None = None, ascii_mode: bool = False) -> None:
@@ -234,7 +227,10 @@ class CompareScreen(Screen[None]):
         self.toggle_class("zoomed")
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.has_class("zoomed"):
+            self.remove_class("zoomed")
+        else:
+            go_back(self)
 
     # -- text ----------------------------------------------------------------------------------
 
@@ -287,28 +283,56 @@ class CompareScreen(Screen[None]):
         console = Console(width=120, file=io.StringIO(), color_system=None)
         with console.capture() as capture:
             console.print(tables)
-        return Text(_ascii(capture.get()))
+        return Text(ascii_safe(capture.get()))
 
     def _cells(self, *cells: str) -> list[str]:
-        return [_ascii(cell) for cell in cells] if self.ascii_mode else list(cells)
+        return [ascii_safe(cell) for cell in cells] if self.ascii_mode else list(cells)
 
     def _text(self, text: Text) -> Text:
-        return Text(_ascii(text.plain)) if self.ascii_mode else text
+        return Text(ascii_safe(text.plain)) if self.ascii_mode else text
 
 
-class CompareApp(App[None]):
+def _short_roof(label: str) -> str:
+    """"Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
+    return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
+
+
+def _rgb(colour: tuple[int, int, int]) -> str:
+    return "rgb({},{},{})".format(*colour)
+
+
+def _short(name: str, width: int = 48) -> str:
+    """The name without template arguments, cut to ``width``: the detail line has it all."""
+    at = name.find("<")
+    name = name if at <= 0 else name[:at] + "<…>"
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _how(pair: pd.Series) -> str:
+    if pair["method"] == "exact":
+        return "same kernel name"
+    if pair["method"] == "parameters":
+        what = "same name but its parameters"
+    else:
+        what = f"same operation ({pair['key']})"
+    rank = ""
+    if pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
+        rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
+                f"{int(pair['candidates_b'])} in B")
+    return f"{what}{rank} · {si(pair['flop_rate_a'], 'FLOP/s')} → {si(pair['flop_rate_b'], 'FLOP/s')}"
+
+
+class CompareApp(RooftuiBaseApp):
     """``rooftui diff A B --tui``: the compare screen on its own."""
 
     TITLE = "rooftui diff"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("q", "quit", "quit")]
+    HELP_INTRO = ("rooftui diff — run A against run B on one roofline: each matched kernel is an "
+                  "arrow from its A point (hollow) to its B point (filled).")
 
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False) -> None:
-        super().__init__()
+        super().__init__(ascii_mode=ascii_mode)
         self.comparison = comparison
-        self.ascii_mode = ascii_mode
 
     def on_mount(self) -> None:
-        self.push_screen(CompareScreen.of(self.comparison, ascii_mode=self.ascii_mode),
-                         callback=lambda _: self.exit())
+        self.push_screen(CompareScreen.of(self.comparison, ascii_mode=self.ascii_mode))
 
