@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -18,7 +19,10 @@ from rooftui.errors import InputError
 @click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True)
 @click.option("--top", type=int, default=0, help="Only the N kernels with the most time (table: 30).")
-def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group, output_format, top):
+@click.option("--width", type=click.IntRange(min=0), default=None,
+              help="Table width in columns, 0 for no limit. Default: the terminal's width; "
+                   "when piped, COLUMNS or no limit.")
+def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group, output_format, top, width):
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
     from rooftui.views.summary import dumps_json, render_table, to_csv
 
@@ -29,7 +33,7 @@ def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group
     if output_format == "table":
         limit, total = top or 30, len(rows)
         rows = rows.sort_values("time_s", ascending=False).head(limit)
-        console = Console(width=max(80, Console().width), soft_wrap=False)
+        console = table_console(width)
         render_table(run, rows, console, grouped=group)
         if total > limit:
             console.print(f"[dim]{limit} of {total} rows, by time; --top N for more, "
@@ -40,3 +44,17 @@ def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group
         sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows) + "\n")
     for note in run.notes:
         click.echo(f"note: {note}", err=True)
+
+
+# "No limit": wide enough for any kernel name; the table is only as wide as its cells.
+NO_LIMIT = 100_000
+
+
+def table_console(width: int | None) -> Console:
+    """A console as wide as ``--width`` (0: no limit), else COLUMNS, else the terminal;
+    piped, with neither, there is no terminal to fit, so no limit: names stay whole."""
+    if width is None and "COLUMNS" not in os.environ and not sys.stdout.isatty():
+        width = 0
+    if width == 0:
+        return Console(width=NO_LIMIT, soft_wrap=True)
+    return Console(width=width, soft_wrap=False)

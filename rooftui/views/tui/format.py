@@ -52,6 +52,19 @@ def decade(exponent: int, unit: str = "") -> str:
     return si(10.0**exponent, unit, digits=3).replace(" ", "")
 
 
+def fit_parts(parts: list[tuple[int, str]], width: int, separator: str = " · ") -> str:
+    """Join the ``(rank, text)`` parts, in order, leaving out the least important
+    (highest rank) until the line fits ``width``; rank 0 parts always stay."""
+    kept = list(parts)
+    while len(separator.join(text for _, text in kept)) > width:
+        least = max(rank for rank, _ in kept)
+        if least == 0:
+            break
+        drop = max(i for i, (rank, _) in enumerate(kept) if rank == least)
+        del kept[drop]
+    return separator.join(text for _, text in kept)
+
+
 def ascii_safe(text: str) -> str:
     """``text`` with the few non-ASCII characters rooftui prints replaced."""
     return text.translate(_ASCII)
@@ -64,7 +77,7 @@ _ASCII = str.maketrans(
         "—": "-",
         "·": "|",
         "×": "x",
-        "…": "~",
+        "…": "...",
         "▲": "^",
         "▼": "v",
         "→": "->",

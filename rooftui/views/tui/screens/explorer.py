@@ -16,7 +16,7 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.tui.format import ascii_safe, duration, percent
+from rooftui.views.tui.format import ascii_safe, duration, fit_parts, percent
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from rooftui.views.tui.widgets.detail import DetailPane
@@ -158,30 +158,37 @@ class ExplorerScreen(Screen):
         self.update_status()
 
     def update_status(self) -> None:
+        """Counts, time, zero-AI share, sort and filter state. When the line is too
+        narrow, the sort and the filter state stay and the totals go first."""
         state = self.state
+        if state is None or self.positions is None:
+            return
         total = state.totals(self.positions)
         run_time = float(state.run.invocations["time_s"].sum())
         share = total.time_s / run_time if run_time else 0.0
         zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
         sorted_by = next(c.label for c in COLUMNS if c.key == state.sort_column)
-        arrow = (
-            ("v" if state.sort_descending else "^")
-            if self.ascii_mode
-            else ("▼" if state.sort_descending else "▲")
-        )
+        arrow = "▼" if state.sort_descending else "▲"
         shown = (
             f"{total.rows:,} kernels, {total.invocations:,} launches"
             if state.grouped
             else f"{total.rows:,} invocations"
         )
-        text = (
-            f"{shown} · {duration(total.time_s)} "
-            f"({percent(share)}) · 0-AI: {total.zero_ai_rows:,} ({percent(zero_share)} time)"
-            f" · by {sorted_by}{arrow}"
-        )
+        parts = [
+            (0, shown),
+            (1, f"{duration(total.time_s)} ({percent(share)})"),
+            (2, f"0-AI: {total.zero_ai_rows:,} ({percent(zero_share)} time)"),
+            (0, f"by {sorted_by}{arrow}"),
+        ]
         if not state.spec.is_empty:
-            text += " · filtered"
-        self.query_one("#status", Static).update(ascii_safe(text) if self.ascii_mode else text)
+            parts.append((0, "filtered"))
+        status = self.query_one("#status", Static)
+        width = self.app.size.width - status.styles.gutter.width
+        text = fit_parts(parts, width, " | " if self.ascii_mode else " · ")
+        status.update(ascii_safe(text) if self.ascii_mode else text)
+
+    def on_resize(self) -> None:
+        self.update_status()
 
     def _roofline_inputs(self) -> tuple:
         """What the roofline depends on; the order of the rows is not part of it."""
@@ -228,6 +235,7 @@ class ExplorerScreen(Screen):
         if self.state is None:
             return
         self.state.sort_column, self.state.sort_descending = message.column, message.descending
+        self.selected = None  # a new order starts at its top row: after `]` that is the maximum
         self.refresh_rows()
 
     @on(FilterBar.Changed)

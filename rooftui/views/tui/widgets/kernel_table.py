@@ -32,8 +32,10 @@ NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
 
 
 def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
+    """``text`` padded to ``width``; text too long is cut with ``ellipsis``, but a
+    number (right-aligned) never is: like a spreadsheet it shows ``###`` instead."""
     if len(text) > width:
-        return text[: width - 1] + ellipsis
+        return "#" * width if right else text[: width - len(ellipsis)] + ellipsis
     return text.rjust(width) if right else text.ljust(width)
 
 
@@ -267,17 +269,26 @@ class KernelTable(ScrollView, can_focus=True):
         return cells
 
     def _line(self, cells: list[str] | tuple, styles: list[Style], width: int) -> Strip:
+        """One line: the name column, then the other columns from ``scroll_x`` on.
+        A column that does not fit whole on screen is left blank, never cut: a
+        number missing its first or last digits reads as another number."""
         if self.ascii_mode:
             cells = [ascii_safe(cell) for cell in cells]
-        rest, more = COLUMNS[1:], "~" if self.ascii_mode else "…"
+        more = "..." if self.ascii_mode else "…"
         segments = [Segment(_fit(cells[0], self.name_width, False, more) + " " * GAP, styles[0])]
-        scrolling = [
-            Segment(_fit(cell, column.width, column.right, more) + " " * GAP, style)
-            for cell, column, style in zip(cells[1:], rest, styles[1:], strict=True)
-        ]
-        scrolled = Strip(scrolling).crop(int(self.scroll_x), int(self.scroll_x) + width)
-        strip = Strip.join([Strip(segments), scrolled])
-        return strip.crop_extend(0, width, styles[0])
+        left = int(self.scroll_x)
+        right = left + width - self.name_width - GAP
+        start = 0
+        for cell, column, style in zip(cells[1:], COLUMNS[1:], styles[1:], strict=True):
+            stop = start + column.width + GAP
+            shown = max(start, left), min(stop, right)
+            if shown[0] < shown[1]:
+                whole = left <= start and start + column.width <= right
+                text = _fit(cell, column.width, column.right, more) if whole else " " * column.width
+                text += " " * GAP
+                segments.append(Segment(text[shown[0] - start : shown[1] - start], style))
+            start = stop
+        return Strip(segments).crop_extend(0, width, styles[0])
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
