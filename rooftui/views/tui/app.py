@@ -15,6 +15,7 @@ from textual import on, work
 from textual.message import Message
 
 from rooftui.errors import RooftuiError
+from rooftui.views.text import printable
 from rooftui.views.tui.base_app import RooftuiBaseApp
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.view_state import LoadedRun
@@ -73,6 +74,7 @@ class RooftuiApp(RooftuiBaseApp):
         self.trace_path = None if trace is None else Path(trace)
         self.trace_analysis: Any = None
         self.paths = [Path(p) for p in paths]
+        self.is_sample = not self.paths  # no report given: the bundled sample
         self.ceilings_path = None if ceilings is None else Path(ceilings)
         self.preloaded = run
         self.loaded: LoadedRun | None = None  # not `run`: App.run is the method
@@ -124,7 +126,7 @@ class RooftuiApp(RooftuiBaseApp):
         if self.trace_analysis is not None:
             self._push_timeline()
         elif self.trace_path is not None:
-            self.notify(f"analysing {self.trace_path.name}…", timeout=2)
+            self.notify(printable(f"analysing {self.trace_path.name}…"), timeout=2, markup=False)
             self.analyse_trace()
 
     @work(thread=True, exclusive=True, group="trace")
@@ -145,7 +147,7 @@ class RooftuiApp(RooftuiBaseApp):
 
     @on(TraceFailed)
     def _trace_failed(self, message: TraceFailed) -> None:
-        self.notify(str(message.error), title="timeline", severity="error")
+        self.notify(printable(message.error), title="timeline", severity="error", markup=False)
 
     def _push_timeline(self) -> None:
         from rooftui.views.tui.screens.timeline import TimelineScreen

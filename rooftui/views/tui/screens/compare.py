@@ -47,14 +47,16 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
+from rooftui.views.text import printable, short_names
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
-from rooftui.views.tui.format import ascii_safe, duration, si
+from rooftui.views.tui.format import ascii_safe, duration, literal, si
 from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
 from rooftui.views.tui.widgets.roofline import (
     LEVEL_COLOURS,
     SELECTED_COLOUR,
 )
 
+NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole
 WIDE = 140  # from this many columns, the table and the chart sit side by side
 VIEWS = {"matched": "m", "operations": "o", "only-a": "a", "only-b": "b", "totals": "t"}
 
@@ -83,6 +85,9 @@ class CompareScreen(Screen[None]):
         self.comparison = comparison or compare_runs(run_a, run_b, label_a, label_b)
         self.ascii_mode = ascii_mode
         self.view = "matched"
+        kernels = self.comparison.kernels
+        names = [name for side in ("a", "b") for name in kernels[f"name_{side}"] if isinstance(name, str)]
+        self._names = short_names(names, NAME_WIDTH, "..." if ascii_mode else "…")
 
     @classmethod
     def of(cls, comparison: Comparison, *, ascii_mode: bool = False) -> CompareScreen:
@@ -128,7 +133,7 @@ class CompareScreen(Screen[None]):
                 METHOD_WORDS[pair["method"]], time_text(pair["time_s_a"]), time_text(pair["time_s_b"]),
                 change(pair["time_ratio"]),
                 both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
-                _short(pair["name_b"])), key=str(row))
+                self._names.get(pair["name_b"], "")), key=str(row))
 
     def _fill_operations(self) -> None:
         table = self.query_one("#operations", DataTable)
@@ -148,7 +153,7 @@ class CompareScreen(Screen[None]):
             table.add_row(*self._cells(
                 count_text(kernel[f"count_{side}"]), time_text(kernel[f"time_s_{side}"]),
                 pipeline_text(kernel[f"pipeline_{side}"]), kernel[f"phase_{side}"],
-                _short(kernel[f"name_{side}"])), key=str(row))
+                self._names.get(kernel[f"name_{side}"], "")), key=str(row))
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -181,7 +186,7 @@ class CompareScreen(Screen[None]):
         text = Text(no_wrap=True, overflow="ellipsis")
         if view == "operations":
             op = self.comparison.operations.loc[row]
-            text.append(f"{op['phase']} · {op['operation']}: ", style="bold")
+            text.append(printable(f"{op['phase']} · {op['operation']}: "), style="bold")
             text.append(f"{count_text(op['kernels_a']) or 0} kernels in A, "
                         f"{count_text(op['kernels_b']) or 0} in B")
         elif view in ("matched", "only-a", "only-b"):
@@ -191,7 +196,7 @@ class CompareScreen(Screen[None]):
             for side in ("a", "b"):
                 if isinstance(kernel[f"name_{side}"], str):
                     text.append(f"{side.upper()} ", style="bold")
-                    text.append(f"{kernel[f'name_{side}']}\n")
+                    text.append(printable(kernel[f"name_{side}"]) + "\n")
         self.query_one("#compare-detail", Static).update(self._text(text))
 
     # -- keys ----------------------------------------------------------------------------------
@@ -238,8 +243,8 @@ class CompareScreen(Screen[None]):
         c = self.comparison
         total_a, total_b = c.total_time("a"), c.total_time("b")
         return Text.assemble(
-            ("A ", "bold"), f"{c.label_a} {duration(total_a)} → ",
-            ("B ", "bold"), f"{c.label_b} {duration(total_b)} ",
+            ("A ", "bold"), f"{printable(c.label_a)} {duration(total_a)} → ",
+            ("B ", "bold"), f"{printable(c.label_b)} {duration(total_b)} ",
             (f"({change(total_b / total_a if total_a else None)})", "bold"),
             f" · {len(c.matched)} matched · {len(c.only_a)} only A · {len(c.only_b)} only B",
         )
@@ -261,8 +266,8 @@ class CompareScreen(Screen[None]):
         overlay = canvas.overlay
         style = "ascii" if self.ascii_mode else "unicode"
         text = Text()
-        text.append(f"{A_MARKER[style]} A {self.comparison.label_a}  ", style=_rgb(A_COLOUR))
-        text.append(f"{B_MARKER[style]} B {self.comparison.label_b}  ",
+        text.append(f"{A_MARKER[style]} A {printable(self.comparison.label_a)}  ", style=_rgb(A_COLOUR))
+        text.append(f"{B_MARKER[style]} B {printable(self.comparison.label_b)}  ",
                     style=_rgb(LEVEL_COLOURS[canvas.level]))
         shown = overlay.heavy if overlay else 0
         text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
@@ -285,8 +290,9 @@ class CompareScreen(Screen[None]):
             console.print(tables)
         return Text(ascii_safe(capture.get()))
 
-    def _cells(self, *cells: str) -> list[str]:
-        return [ascii_safe(cell) for cell in cells] if self.ascii_mode else list(cells)
+    def _cells(self, *cells: str) -> list[Text]:
+        # Text, not str: a DataTable reads a str cell as markup, and names come from files.
+        return [literal(cell, self.ascii_mode) for cell in cells]
 
     def _text(self, text: Text) -> Text:
         return Text(ascii_safe(text.plain)) if self.ascii_mode else text
@@ -299,13 +305,6 @@ def _short_roof(label: str) -> str:
 
 def _rgb(colour: tuple[int, int, int]) -> str:
     return "rgb({},{},{})".format(*colour)
-
-
-def _short(name: str, width: int = 48) -> str:
-    """The name without template arguments, cut to ``width``: the detail line has it all."""
-    at = name.find("<")
-    name = name if at <= 0 else name[:at] + "<…>"
-    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 def _how(pair: pd.Series) -> str:

@@ -16,9 +16,10 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.tui.format import ascii_safe, duration, fit_parts, percent
+from rooftui.views.text import printable
+from rooftui.views.tui.format import duration, fit_parts, literal, percent
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
-from rooftui.views.tui.view_state import LoadedRun, ViewState
+from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
@@ -34,6 +35,7 @@ TALL_ENOUGH_FOR_FILTER_BAR = 30
 
 class ExplorerScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
     # The footer shows the keys a first-time user needs; `?` lists them all.
     BINDINGS = [
         Binding(
@@ -74,12 +76,14 @@ class ExplorerScreen(Screen):
         self._drawn_inputs: tuple | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("rooftui — loading…", id="status")
+        yield Static("rooftui", id="opened")
+        yield Static("loading…", id="status")
         yield FilterBar(ascii_mode=self.ascii_mode, id="filters")
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield RooflinePane(ascii_mode=self.ascii_mode, id="roofline")
                 yield KernelTable(ascii_mode=self.ascii_mode, id="table")
+                yield Static(id="selected-name")
             yield DetailPane(ascii_mode=self.ascii_mode, id="detail")
         with Vertical(id="loading"):
             yield Static("Loading reports…", id="loading-text")
@@ -98,16 +102,17 @@ class ExplorerScreen(Screen):
 
     def show_progress(self, done: int, total: int, what: str = "") -> None:
         self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
-        self.query_one("#loading-text", Static).update(f"Loading reports… {what}".rstrip())
+        self.query_one("#loading-text", Static).update(literal(f"Loading reports… {what}".rstrip()))
 
     def show_error(self, error: str) -> None:
         # Shown while the app exits; the CLI then prints the error as one line.
-        self.query_one("#loading-text", Static).update(f"Could not load: {error}")
+        self.query_one("#loading-text", Static).update(literal(f"Could not load: {error}"))
         self.query_one("#loading-progress").display = False
         self.query_one("#status", Static).update("rooftui — load failed")
 
     def show_run(self, run: LoadedRun) -> None:
         self.state = ViewState(run)
+        self.update_opened()
         self.query_one("#loading").display = False
         self.query_one(FilterBar).set_choices(*self.state.choices())
         self.refresh_rows()
@@ -185,9 +190,28 @@ class ExplorerScreen(Screen):
         status = self.query_one("#status", Static)
         width = self.app.size.width - status.styles.gutter.width
         text = fit_parts(parts, width, " | " if self.ascii_mode else " · ")
-        status.update(ascii_safe(text) if self.ascii_mode else text)
+        status.update(literal(text, self.ascii_mode))
+
+    def update_opened(self) -> None:
+        """The header: reports, GPUs, ceilings, bundled sample."""
+        if self.state is None:
+            return
+        header = self.query_one("#opened", Static)
+        line = what_is_open(
+            self.state.run,
+            getattr(self.app, "ceilings_path", None),
+            getattr(self.app, "is_sample", False),
+            self.app.size.width - header.styles.gutter.width,
+        )
+        header.update(literal(line, self.ascii_mode))
+
+    def show_selected_name(self, row: pd.Series | None) -> None:
+        """The selected kernel's full name under the table (it wraps; ``d`` shows the rest)."""
+        name = "" if row is None else row["name"]
+        self.query_one("#selected-name", Static).update(literal(name, self.ascii_mode))
 
     def on_resize(self) -> None:
+        self.update_opened()
         self.update_status()
 
     def _roofline_inputs(self) -> tuple:
@@ -213,6 +237,7 @@ class ExplorerScreen(Screen):
     @on(KernelTable.RowHighlighted)
     def _row_highlighted(self, message: KernelTable.RowHighlighted) -> None:
         self.selected = message.row
+        self.show_selected_name(message.row)
         detail = self.query_one(DetailPane)
         if detail.display:
             self._show_details(message.row)
@@ -365,7 +390,7 @@ class ExplorerScreen(Screen):
 
     def _write_svg(self, path: Path) -> None:
         self.app.save_screenshot(filename=path.name, path=str(path.parent.resolve()))
-        self.notify(f"saved {path}")
+        self.notify(printable(f"saved {path}"), markup=False)
 
     def action_export_csv(self) -> None:
         from rooftui.views.tui.screens.export import ExportScreen
@@ -374,7 +399,7 @@ class ExplorerScreen(Screen):
             if path is not None and self.rows is not None:
                 rows = self.rows
                 export_csv(rows, path)
-                self.notify(f"saved {len(rows):,} rows to {path}")
+                self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
         self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
 

@@ -11,6 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from rooftui.views.tui.format import literal
+
 
 class ExportScreen(ModalScreen[Path | None]):
     """Enter saves to the typed path, Escape cancels."""
@@ -36,7 +38,7 @@ class ExportScreen(ModalScreen[Path | None]):
         if not event.value.strip():
             self.query_one("#export-error", Static).update("type a file name")
         elif not path.parent.resolve().is_dir():
-            self.query_one("#export-error", Static).update(f"no such folder: {path.parent}")
+            self.query_one("#export-error", Static).update(literal(f"no such folder: {path.parent}"))
         else:
             self.dismiss(path)
 

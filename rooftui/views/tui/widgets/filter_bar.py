@@ -21,6 +21,7 @@ from rooftui.analysis.filters import (
 )
 from rooftui.model.columns import LEVEL_LABELS, PIPELINE_LABELS
 from rooftui.views.tui.ascii import AsciiCheckbox
+from rooftui.views.tui.format import literal
 
 ZERO_AI_CHOICES = [("0-AI: show", "all"), ("0-AI: only", "only"), ("0-AI: hide", "hide")]
 LEVEL_CHOICES = [(f"AI@{label}", level) for level, label in LEVEL_LABELS.items()]
@@ -130,7 +131,7 @@ class FilterBar(Vertical):
         try:
             spec = self.read()
         except InvalidFilter as err:
-            error.update(str(err))
+            error.update(literal(err))
             self.add_class("-invalid")
             return
         error.update("")
