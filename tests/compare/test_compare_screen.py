@@ -75,7 +75,8 @@ async def test_operations_list_leads_with_the_convolutions(comparison):
         table = app.screen.query_one("#operations", DataTable)
         # cells are Text: a DataTable reads a str cell as markup, and names come from files
         assert [str(table.get_row_at(i)[-1]) for i in range(3)] == ["conv wgrad", "conv dgrad", "conv fprop"]
-        assert [str(cell) for cell in table.get_row_at(0)[2:6]] == ["268µs", "219µs", "-18%", "TC TF32→TC FP16"]
+        cells = [str(cell) for cell in table.get_row_at(0)[2:6]]
+        assert cells == ["268µs", "219µs", "-18%", "TC TF32→TC FP16"]
         assert "backward · conv wgrad: 5 kernels in A, 6 in B" in screen_text(app)
         # Every matched pair of that operation is drawn in gold, whatever its rank by time.
         matched = comparison.matched
