@@ -139,11 +139,11 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
         assert app.explorer.selected["name"] == shown_names(app)[row]
 
 
-async def test_slash_focuses_the_name_filter_and_typing_filters_table_and_roofline(sample_app):
+async def test_f_focuses_the_name_filter_and_typing_filters_table_and_roofline(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.press("slash")
+        await pilot.press("f")
         assert app.focused.id == "filter-name"
         await pilot.press(*"BatchNorm")
         names = shown_names(app)
@@ -162,7 +162,7 @@ async def test_regex_filter_and_a_bad_regex_keeps_the_last_good_filter(sample_ap
         await loaded(pilot)
         bar = app.explorer.query_one(FilterBar)
         bar.query_one("#filter-regex", Checkbox).value = True
-        await pilot.press("slash", *"^sm[89]0_xmma")
+        await pilot.press("f", *"^sm[89]0_xmma")
         names = shown_names(app)
         assert len(names) == 16
         assert all(n.startswith(("sm80_xmma_", "sm90_xmma_")) for n in names)
@@ -223,21 +223,21 @@ async def test_x_clears_every_filter(sample_app):
         await loaded(pilot)
         app.explorer.query_one("#filter-zero-ai", Select).value = "only"
         await pilot.pause()
-        await pilot.press("slash", *"vectorized", "escape")
+        await pilot.press("f", *"vectorized", "escape")
         assert len(shown_names(app)) == 3
         await pilot.press("x")
         assert len(shown_names(app)) == 73 and app.explorer.state.spec.is_empty
         assert app.explorer.query_one("#filter-name", Input).value == ""
 
 
-async def test_f_hides_and_shows_the_filter_bar(sample_app):
+async def test_shift_f_hides_and_shows_the_filter_bar(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         bar = app.explorer.query_one(FilterBar)
-        await pilot.press("f")
+        await pilot.press("F")
         assert not bar.display
-        await pilot.press("f")
+        await pilot.press("F")
         assert bar.display
 
 
@@ -404,7 +404,7 @@ async def test_c_exports_the_filtered_table_as_csv(sample_app, tmp_path):
     target = tmp_path / "kernels.csv"
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.press("slash", *"batchnorm", "escape", "c")
+        await pilot.press("f", *"batchnorm", "escape", "c")
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
         await pilot.pause()
@@ -502,7 +502,7 @@ async def test_on_a_narrow_terminal_details_cover_the_table_until_escape(sample_
         assert app.explorer.query_one("#main").display
         assert not app.explorer.query_one(DetailPane).display
         assert isinstance(app.focused, KernelTable)
-        await pilot.press("slash")
+        await pilot.press("f")
         assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"
 
 

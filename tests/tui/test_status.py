@@ -11,7 +11,7 @@ async def test_at_80_columns_the_status_keeps_sort_and_filter_state(sample_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         await pilot.press("right", "right", "right", "right", "right_square_bracket")
-        await pilot.press("slash", *"sm80", "escape")
+        await pilot.press("f", *"sm80", "escape")
         status = screen_text(app).splitlines()[app.explorer.query_one("#status").region.y]
         assert "by GFLOP/s▼" in status and "filtered" in status
         shown = len(app.explorer.rows)

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import Footer, Input, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
@@ -40,12 +40,20 @@ class ExplorerScreen(Screen):
     BINDINGS = [
         Binding(
             "slash",
+            "search",
+            "find",
+            key_display="/",
+            tooltip="find a kernel by name, as in less: jumps to it, hides nothing",
+        ),
+        Binding("n", "search_next(1)", "next match of the find", show=False),
+        Binding("N", "search_next(-1)", "previous match of the find", show=False),
+        Binding(
+            "f",
             "focus_filter",
             "filter",
-            key_display="/",
-            tooltip="type a kernel name filter (tab to the other filters)",
+            tooltip="filter the table by name (tab to the other filters)",
         ),
-        Binding("f", "toggle_filters", "show/hide filter bar", show=False),
+        Binding("F", "toggle_filters", "show/hide filter bar", show=False),
         Binding("x", "clear_filters", "clear filters", show=False),
         Binding(
             "g",
@@ -63,7 +71,7 @@ class ExplorerScreen(Screen):
         Binding("t", "timeline", "timeline", tooltip="timeline of the --trace profile"),
         Binding("e", "export_svg", "svg", tooltip="save this view as SVG"),
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
-        Binding("escape", "focus_table", "back to the table", show=False),
+        Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
     ]
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
@@ -73,6 +81,8 @@ class ExplorerScreen(Screen):
         self.positions: np.ndarray | None = None  # filtered, sorted rows of state.all_rows
         self.selected: pd.Series | None = None
         self._redraw_timer: Timer | None = None
+        self.search_text = ""  # what `/` looks for; `n` and `N` look again
+        self._search_from = 0
         self._drawn_inputs: tuple | None = None
 
     def compose(self) -> ComposeResult:
@@ -85,12 +95,14 @@ class ExplorerScreen(Screen):
                 yield KernelTable(ascii_mode=self.ascii_mode, id="table")
                 yield Static(id="selected-name")
             yield DetailPane(ascii_mode=self.ascii_mode, id="detail")
+        yield Input(placeholder="find a kernel: enter jumps, n/N next/previous, esc cancels", id="search")
         with Vertical(id="loading"):
             yield Static("Loading reports…", id="loading-text")
             yield ProgressBar(id="loading-progress", show_eta=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#search", Input).display = False
         if self.ascii_mode:
             self.add_class("-ascii")
         # Short terminals (80x24) give the bar's rows to the plot; `/` or `f` shows it.
@@ -296,7 +308,63 @@ class ExplorerScreen(Screen):
         self.query_one(FilterBar).display = True
         self.query_one(FilterBar).focus_name()
 
+    # --- find (`/`, `n`, `N`): jump to a kernel by name, as less does -----------------
+
+    def action_search(self) -> None:
+        search = self.query_one("#search", Input)
+        self._search_from = self.query_one(KernelTable).cursor_row
+        search.value = ""
+        search.display = True
+        search.focus()
+
+    @on(Input.Changed, "#search")
+    def _search_typed(self, event: Input.Changed) -> None:
+        self.search_text = event.value
+        if event.value:
+            self.jump_to_match(self._search_from, 1)
+
+    @on(Input.Submitted, "#search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        self._close_search()
+
+    def _close_search(self) -> None:
+        self.query_one("#search", Input).display = False
+        self.query_one(KernelTable).focus()
+
+    def action_search_next(self, direction: int) -> None:
+        if not self.search_text:
+            self.notify("/ to find a kernel first", timeout=2)
+            return
+        self.jump_to_match(self.query_one(KernelTable).cursor_row + direction, direction)
+
+    def jump_to_match(self, start: int, direction: int) -> bool:
+        """Move the cursor to the first row from ``start`` on (wrapping) whose name
+        holds the find text, ignoring case; say so when none does."""
+        if self.state is None or self.positions is None or not len(self.positions):
+            return False
+        names = self.state.all_rows["name"].to_numpy()[self.positions]
+        found = np.flatnonzero(
+            pd.Series(names).str.contains(self.search_text, case=False, regex=False).to_numpy()
+        )
+        if not len(found):
+            self.notify(printable(f"no kernel shown matches {self.search_text!r}"), timeout=2, markup=False)
+            return False
+        start %= len(self.positions)
+        if direction > 0:
+            after = found[found >= start]
+            row = after[0] if len(after) else found[0]  # past the last row: from the top
+        else:
+            before = found[found <= start]
+            row = before[-1] if len(before) else found[-1]
+        self.query_one(KernelTable).cursor_row = int(row)
+        return True
+
     def action_focus_table(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.display:  # a find abandoned: back where it started
+            self.query_one(KernelTable).cursor_row = self._search_from
+            self._close_search()
+            return
         if self.has_class("-narrow") and self.query_one(DetailPane).display:
             self.show_detail(False)  # on a narrow screen the details cover the table
         self.query_one(KernelTable).focus()
