@@ -97,3 +97,68 @@ async def test_help_on_the_standalone_timeline_screen():
         assert "next step" in screen_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, TimelineScreen)
+
+
+@pytest.mark.parametrize("key", ["e", "c"])
+async def test_an_export_never_overwrites_without_asking(sample_app, tmp_path, monkeypatch, key):
+    from textual.widgets import Input
+
+    from rooftui.views.tui.screens.export import ExportScreen
+
+    monkeypatch.chdir(tmp_path)
+    default = "rooftui-view.svg" if key == "e" else "rooftui-kernels.csv"
+    (tmp_path / default).write_text("mine")
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press(key)
+        field = app.screen.query_one(Input)
+        assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
+        field.value = default
+        await pilot.press("enter")
+        assert isinstance(app.screen, ExportScreen)  # asked, not written
+        assert "exists: enter again to replace it" in str(app.screen.query_one("#export-error").render())
+        assert (tmp_path / default).read_text() == "mine"
+        await pilot.press("escape")
+        assert isinstance(app.screen, ExplorerScreen)
+    assert (tmp_path / default).read_text() == "mine"
+
+
+async def test_enter_twice_on_an_existing_name_replaces_it(sample_app, tmp_path):
+    from textual.widgets import Input
+
+    target = tmp_path / "kernels.csv"
+    target.write_text("old")
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("c")
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+    import pandas as pd
+
+    assert len(pd.read_csv(target)) == 73  # the 73 kernels replaced "old"
+
+
+@pytest.mark.parametrize("tmux", [False, True])
+async def test_y_copies_the_selected_kernels_full_name_with_osc_52(sample_app, monkeypatch, tmux):
+    import base64
+
+    if tmux:
+        monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
+    else:
+        monkeypatch.delenv("TMUX", raising=False)
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        written: list[str] = []
+        monkeypatch.setattr(app._driver, "write", written.append)
+        await pilot.press("down", "y")
+        name = app.explorer.selected["name"]
+        assert app.clipboard == name and name.startswith("batchnorm_fwtr_nhwc_semiPersist<")
+    payload = base64.b64encode(name.encode()).decode()
+    osc = f"\x1b]52;c;{payload}\a"
+    sequences = [text for text in written if "52;c;" in text]
+    expected = [osc] + ([f"\x1bPtmux;\x1b\x1b]52;c;{payload}\a\x1b\\"] if tmux else [])
+    assert sequences == expected

@@ -8,6 +8,9 @@ another and quits from the first screen. The explorer, ``rooftui diff --tui`` an
 
 from __future__ import annotations
 
+import base64
+import os
+
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -36,6 +39,14 @@ class RooftuiBaseApp(App[None]):
     def on_unmount(self) -> None:
         ScrollBar.renderer = ScrollBarRender
 
+    def copy_to_clipboard(self, text: str) -> None:
+        """Copy with OSC 52, which works over SSH; inside tmux the sequence is also sent
+        wrapped for passthrough, for a tmux that does not take OSC 52 itself."""
+        super().copy_to_clipboard(text)  # the plain OSC 52
+        driver = getattr(self, "_driver", None)  # Textual writes OSC 52 through it too
+        if os.environ.get("TMUX") and driver is not None:
+            driver.write(tmux_passthrough(osc52(text)))
+
     @property
     def on_first_screen(self) -> bool:
         """True on the screen the app opened with (the stack also holds Textual's default screen)."""
@@ -59,6 +70,17 @@ class RooftuiBaseApp(App[None]):
         if own is not None:
             return rows + own()
         return rows + binding_rows(getattr(screen, "HELP_WHERE", "this screen"), screen.BINDINGS, screen)
+
+
+def osc52(text: str) -> str:
+    """The terminal sequence that puts ``text`` on the system clipboard (OSC 52)."""
+    return f"\x1b]52;c;{base64.b64encode(text.encode()).decode()}\a"
+
+
+def tmux_passthrough(sequence: str) -> str:
+    """``sequence`` wrapped so tmux hands it to the outer terminal (DCS tmux; ... ST,
+    every ESC inside doubled): tmux's allow-passthrough."""
+    return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
 
 
 def go_back(screen: Screen) -> None:

@@ -69,6 +69,9 @@ class ExplorerScreen(Screen):
         Binding("z", "zoom_roofline", "zoom the roofline / back", show=False),
         Binding("s", "summary", "summary", tooltip="zero-AI share, time per phase and pipeline"),
         Binding("t", "timeline", "timeline", tooltip="timeline of the --trace profile"),
+        Binding(
+            "y", "copy_name", "copy name", show=False, tooltip="copy the selected kernel's full name (OSC 52)"
+        ),
         Binding("e", "export_svg", "svg", tooltip="save this view as SVG"),
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
         Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
@@ -300,6 +303,13 @@ class ExplorerScreen(Screen):
             ("kernel table", "click row", "select the kernel"),
             ("filter bar", "tab / shift+tab", "move between fields; esc back to the table"),
         ]
+
+    def action_copy_name(self) -> None:
+        if self.selected is None:
+            return
+        name = str(self.selected["name"])
+        self.app.copy_to_clipboard(name)  # the exact name: OSC 52 carries it in base64
+        self.notify(printable(f"copied {name}"), timeout=2, markup=False)
 
     def action_timeline(self) -> None:
         self.app.open_timeline()

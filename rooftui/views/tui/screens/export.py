@@ -23,7 +23,8 @@ class ExportScreen(ModalScreen[Path | None]):
     def __init__(self, what: str, default: Path) -> None:
         super().__init__()
         self.what = what
-        self.default = default
+        self.default = free_name(default)
+        self._replace: Path | None = None  # the existing file the user was asked about
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
@@ -39,8 +40,23 @@ class ExportScreen(ModalScreen[Path | None]):
             self.query_one("#export-error", Static).update("type a file name")
         elif not path.parent.resolve().is_dir():
             self.query_one("#export-error", Static).update(literal(f"no such folder: {path.parent}"))
+        elif path.exists() and path != self._replace:
+            # Never overwrite without asking: a second enter on the same name replaces it.
+            self._replace = path
+            self.query_one("#export-error", Static).update(
+                literal(f"{path.name} exists: enter again to replace it, or type another name")
+            )
         else:
             self.dismiss(path)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def free_name(path: Path) -> Path:
+    """``path``, or the first of ``name-1.ext``, ``name-2.ext``... that does not exist yet."""
+    candidate, number = path, 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        number += 1
+    return candidate
