@@ -20,10 +20,11 @@ import click
     help="PyTorch profiler trace (Kineto JSON) of the same run: press t for its timeline.",
 )
 @click.option(
-    "--ascii",
+    "--ascii/--unicode",
     "ascii_mode",
-    is_flag=True,
-    help="Only ASCII characters, for terminals without Unicode.",
+    default=None,
+    help="Only ASCII characters, or Unicode (braille, box lines) even where the locale "
+    "is not UTF-8 or TERM cannot draw them (vt100, linux...), where ASCII is the default.",
 )
 @click.option(
     "--compare",
@@ -31,7 +32,11 @@ import click
     help="With two reports A B: the compare screen (what changed from A to B) instead.",
 )
 def open_cmd(
-    reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool, compare: bool
+    reports: tuple[Path, ...],
+    ceilings: Path | None,
+    trace: Path | None,
+    ascii_mode: bool | None,
+    compare: bool,
 ) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
@@ -39,6 +44,12 @@ def open_cmd(
     ceilings `rooftui measure` measured on that H200. Press ? in the app for every key.
     NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
+    if ascii_mode is None:
+        import os
+
+        from rooftui.views.tui.ascii import terminal_wants_ascii
+
+        ascii_mode = terminal_wants_ascii(os.environ)
     if compare:
         _open_compare(reports, ascii_mode)
         return
