@@ -14,6 +14,22 @@ KNOWN = SAMPLES / "known_answer"
 DEEPCAM = SAMPLES / "deepcam"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _empty_data_dir_for_the_session(tmp_path_factory):
+    """Ceilings that `rooftui measure` saved on this machine never change a test's answer
+    (session fixtures load runs before any function-scoped fixture runs)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data-session")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory, monkeypatch):
+    """Every test gets its own empty user data directory: what one test saves there
+    (a fake `rooftui measure` result) is seen by no other, nor written to the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
 @pytest.fixture(scope="session")
 def expected():
     """The known answers, written by kernels/known_answer itself on the GPU."""
@@ -26,6 +42,24 @@ def run_cli(*args, cwd=None, env=None):
     full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
     return subprocess.run([sys.executable, "-m", "rooftui", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=full_env, timeout=120)
+
+
+def invoke_cli(*args, env=None):
+    """``rooftui ARGS`` in this process (click's CliRunner), through the same ``main`` as the
+    real command, so errors become one line and exit code 2. Returns what ``run_cli`` returns:
+    an object with ``returncode``, ``stdout`` and ``stderr``."""
+    from click.testing import CliRunner
+
+    from rooftui.cli import main
+
+    runner = CliRunner()
+    with runner.isolation(env={"NO_COLOR": "1", "COLUMNS": "80", **(env or {})}) as (out, err, _):
+        try:
+            main([str(arg) for arg in args])
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
 
 
 @pytest.hookimpl(tryfirst=True)

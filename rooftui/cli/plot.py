@@ -8,8 +8,11 @@ from pathlib import Path
 import click
 
 from rooftui.analysis.filters import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
+from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.outputs import OutputFiles, make_xml_valid
 from rooftui.errors import InputError
 from rooftui.model.columns import LEVELS
+from rooftui.views.text import printable
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -23,12 +26,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 @click.command("plot")
-@click.argument("reports", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--ceilings",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Ceilings JSON instead of the defaults.",
-)
+@reports_argument
+@report_options
 @click.option(
     "--svg",
     "svg_path",
@@ -51,7 +50,8 @@ def _size(text: str) -> tuple[int, int]:
     help="Only kernels whose main pipeline is this (fp64, tensor_fp16, none...).",
 )
 @click.option("--zero-ai", type=click.Choice(ZERO_AI_MODES), default="all", show_default=True)
-@click.option("--phase", default=None, help="Only this phase (forward, backward, optimizer...).")
+@click.option("--only-phase", default=None,
+              help="Only kernels in this phase (forward, backward, optimizer...; see --phase).")
 @click.option("--ai-level", type=click.Choice(LEVELS), default="hbm", show_default=True)
 @click.option("--ai-min", type=float, default=None, help="Lowest AI (FLOP/byte) at --ai-level.")
 @click.option("--ai-max", type=float, default=None, help="Highest AI (FLOP/byte) at --ai-level.")
@@ -62,7 +62,7 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--ascii", "ascii_mode", is_flag=True, help="Only ASCII characters in the SVG.")
 def plot(
     reports,
-    ceilings,
+    load_options,
     svg_path,
     csv_path,
     size,
@@ -71,7 +71,7 @@ def plot(
     regex,
     pipeline,
     zero_ai,
-    phase,
+    only_phase,
     ai_level,
     ai_min,
     ai_max,
@@ -95,7 +95,7 @@ def plot(
             regex=regex,
             pipeline=pipeline,
             zero_ai=zero_ai,
-            phase=phase,
+            phase=only_phase,
             ai_level=ai_level,
             ai_min=ai_min,
             ai_max=ai_max,
@@ -110,15 +110,20 @@ def plot(
         "sort_column": sort_column,
         "sort_descending": not ascending,
     }
-    if svg_path is not None:
-        rows = asyncio.run(_export_svg(reports, ceilings, view, svg_path, _size(size), ascii_mode))
-    else:
-        rows = _rows_without_ui(reports, ceilings, view)
+    outputs = OutputFiles([svg_path, csv_path], inputs=[*reports, load_options.ceilings])
+    with outputs.writing():
+        if svg_path is not None:
+            svg_file = outputs.temporary(svg_path)
+            rows = asyncio.run(_export_svg(reports, load_options, view, svg_file, _size(size), ascii_mode))
+            make_xml_valid(svg_file)
+        else:
+            rows = _rows_without_ui(reports, load_options, view)
+        if csv_path is not None:
+            rows.to_csv(outputs.temporary(csv_path), index=False)
     if csv_path is not None:
-        rows.to_csv(csv_path, index=False)
-        click.echo(f"wrote {len(rows):,} rows to {csv_path}")
+        click.echo(f"wrote {len(rows):,} rows to {printable(csv_path)}")
     if svg_path is not None:
-        click.echo(f"wrote {svg_path}")
+        click.echo(f"wrote {printable(svg_path)}")
 
 
 def _check_view(state, view) -> None:
@@ -128,7 +133,7 @@ def _check_view(state, view) -> None:
     spec = view["spec"]
     for what, value, present in (
         ("pipeline", spec.pipeline, pipelines),
-        ("phase", spec.phase, phases),
+        ("phase", spec.phase, phases),  # --only-phase
         ("bound", spec.bound, [*BOUND_KINDS, *bounds]),
     ):
         if value is not None and value not in present:
@@ -138,25 +143,24 @@ def _check_view(state, view) -> None:
         raise InputError(f"cannot sort by {view['sort_column']!r}; use one of {', '.join(sortable)}")
 
 
-def _rows_without_ui(reports, ceilings, view):
-    from rooftui.analysis import load_run
+def _rows_without_ui(reports, load_options, view):
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
     if not reports:
         from rooftui.sample import sample_paths
 
         reports = sample_paths()
-    state = ViewState(LoadedRun.from_run(load_run(list(reports), ceilings=ceilings)))
+    state = ViewState(LoadedRun.from_run(load_options.load(reports)))
     _check_view(state, view)
     for key, value in view.items():
         setattr(state, key, value)
     return state.rows()
 
 
-async def _export_svg(reports, ceilings, view, svg_path: Path, size, ascii_mode):
+async def _export_svg(reports, load_options, view, svg_path: Path, size, ascii_mode):
     from rooftui.views.tui.app import make_app
 
-    app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode)
+    app = make_app(reports, options=load_options, ascii_mode=ascii_mode)
     async with app.run_test(size=size) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
 from rooftui.analysis import grouped_kernels
-from rooftui.cli.options import load_from_options, report_options
+from rooftui.analysis.load_options import LoadOptions
+from rooftui.cli.options import report_options, reports_argument
 from rooftui.errors import InputError
+from rooftui.views.text import printable, safe_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @click.command()
+@reports_argument
 @report_options
 @click.option("--group", is_flag=True, help="Aggregate invocations of the same kernel.")
 @click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
@@ -22,13 +28,14 @@ from rooftui.errors import InputError
 @click.option("--width", type=click.IntRange(min=0), default=None,
               help="Table width in columns, 0 for no limit. Default: the terminal's width; "
                    "when piped, COLUMNS or no limit.")
-def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group, output_format, top, width):
+def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
+            top: int, width: int | None) -> None:
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
     from rooftui.views.summary import dumps_json, render_table, to_csv
 
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
-    run = load_from_options(reports, ceilings, phase_specs, no_infer_phases, skip_invalid)
+    run = load_options.load(reports)
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":
         limit, total = top or 30, len(rows)
@@ -43,7 +50,7 @@ def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group
             rows = rows.sort_values("time_s", ascending=False).head(top)
         sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows) + "\n")
     for note in run.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {printable(note)}", err=True)
 
 
 # "No limit": wide enough for any kernel name; the table is only as wide as its cells.
@@ -56,5 +63,5 @@ def table_console(width: int | None) -> Console:
     if width is None and "COLUMNS" not in os.environ and not sys.stdout.isatty():
         width = 0
     if width == 0:
-        return Console(width=NO_LIMIT, soft_wrap=True)
-    return Console(width=width, soft_wrap=False)
+        return safe_console(width=NO_LIMIT, soft_wrap=True)
+    return safe_console(width=width, soft_wrap=False)

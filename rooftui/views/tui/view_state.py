@@ -81,7 +81,7 @@ class LoadedRun:
         return metrics.dropna()
 
 
-def what_is_open(run: LoadedRun, ceilings_file: Path | None, sample: bool, width: int) -> str:
+def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: int) -> str:
     """The header line: which reports, on which GPUs, against which ceilings, and
     whether it is the bundled sample, as much of it as fits ``width``."""
     names = [printable(Path(str(report.path)).name) for report in getattr(run.source, "reports", [])]
@@ -92,8 +92,10 @@ def what_is_open(run: LoadedRun, ceilings_file: Path | None, sample: bool, width
     gpus = ", ".join(printable(device) for device in by_device)
     sources = ", ".join(dict.fromkeys(ceilings.source or "unknown" for ceilings in by_device.values()))
     ceilings = f"ceilings: {sources}"
-    if ceilings_file is not None:
-        ceilings += f" from {printable(ceilings_file.name)}"
+    files = list(ceilings_files) if isinstance(ceilings_files, (list, tuple)) else [ceilings_files]
+    names = [printable(Path(str(file)).name) for file in files if file]
+    if names:
+        ceilings += f" from {', '.join(names)}"
     candidates = [
         f"{reports} · {gpus} · {ceilings}",
         f"{reports} · {gpus} · ceilings: {sources}",
@@ -106,7 +108,7 @@ def what_is_open(run: LoadedRun, ceilings_file: Path | None, sample: bool, width
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
 PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
-TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai"]
+TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
 @dataclass
@@ -154,7 +156,7 @@ class ViewState:
         return self._columns(PLOT_COLUMNS, positions)
 
     def totals(self, positions: np.ndarray) -> Totals:
-        return totals(self._columns(TOTAL_COLUMNS, positions))
+        return totals(self._columns([c for c in TOTAL_COLUMNS if c in self.all_rows], positions))
 
     def present_pipelines(self) -> list[str]:
         """Floating-point pipelines some kernel of the run uses, in display order."""

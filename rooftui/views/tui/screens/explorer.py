@@ -197,7 +197,7 @@ class ExplorerScreen(Screen):
         parts = [
             (0, shown),
             (1, f"{duration(total.time_s)} ({percent(share)})"),
-            (2, f"0-AI: {total.zero_ai_rows:,} ({percent(zero_share)} time)"),
+            (2, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
             (0, f"by {sorted_by}{arrow}"),
         ]
         if not state.spec.is_empty:
@@ -214,7 +214,7 @@ class ExplorerScreen(Screen):
         header = self.query_one("#opened", Static)
         line = what_is_open(
             self.state.run,
-            getattr(self.app, "ceilings_path", None),
+            getattr(getattr(self.app, "load_options", None), "ceilings", None),
             getattr(self.app, "is_sample", False),
             self.app.size.width - header.styles.gutter.width,
         )
