@@ -65,5 +65,5 @@ async def test_a_report_given_is_not_called_the_sample(sample_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         header = screen_text(app).splitlines()[0]
-        assert "deepcam_amp.raw-base.csv.xz · NVIDIA H200 · ceilings: report+spec" in header
+        assert header.strip().startswith("deepcam_amp.raw-base.csv.xz · NVIDIA H200 · ceilings: ")
         assert "sample" not in header

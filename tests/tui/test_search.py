@@ -54,3 +54,17 @@ async def test_a_find_that_matches_nothing_says_so_and_stays(sample_app):
         await pilot.press("down", "slash", *"no_such_kernel", "enter")
         assert app.explorer.query_one(KernelTable).cursor_row == 1
         assert any("no kernel shown matches 'no_such_kernel'" in n.message for n in app._notifications)
+
+
+async def test_a_tab_in_a_pasted_burst_moves_to_the_next_filter_field(sample_app):
+    from textual import events
+
+    app = sample_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("f")
+        app.focused.post_message(events.Paste("batchnorm\t"))
+        await pilot.pause()
+        assert app.explorer.query_one("#filter-name").value == "batchnorm"
+        assert app.focused.id == "filter-regex"  # the Tab was not lost
+        assert len(names(app)) == 3
