@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 
 # Braille dot bits by [sub-row][sub-column] (Unicode's braille patterns block).
@@ -109,6 +110,8 @@ class Layout:
     labels: list[Label] = field(default_factory=list)
     points: list[PointCell] = field(default_factory=list)  # the point on top in each cell
     labelled: set[str] = field(default_factory=set)  # roofs whose full label is drawn
+    # What each cell held before any label was placed: (kind, owner), for checks.
+    before_labels: list[list[tuple[str, str]]] = field(default_factory=list)
 
     def point_near(self, col: int, row: int) -> PointCell | None:
         """The point drawn at (col, row), else the nearest one a cell away."""
@@ -185,12 +188,15 @@ class _Canvas:
             t = k / steps
             sx, sy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
             px, py = min(math.floor(sx), self.cols * sub_x - 1), min(math.floor(sy), self.rows * sub_y - 1)
-            if px < 0 or py < 0 or not on(k // 2):
+            if px < 0 or py < 0:
                 continue
             row, col = self.top + py // sub_y, self.left + px // sub_x
             if self.layout.kinds[row][col] == "point":
                 continue
+            # The gaps of a dashed line are still its path: no label goes there.
             self.layout.line_series.setdefault((row, col), set()).add(series)
+            if not on(k // 2):
+                continue
             if self.glyphs.ascii:
                 self.put(row, col, char, "line", series, style)
             else:
@@ -209,11 +215,9 @@ class _Canvas:
             return False
         layout = self.layout
         for c in range(col, col + len(text)):
-            kind = layout.kinds[row][c]
-            if kind == "line":
-                if not layout.line_series.get((row, c), set()) <= {series}:
-                    return False
-            elif kind:
+            if not layout.line_series.get((row, c), set()) <= {series}:
+                return False
+            if layout.kinds[row][c] not in ("", "line"):
                 return False
         for c in (col - 1, col + len(text)):
             if self.left <= c < self.left + self.cols and layout.kinds[row][c] in ("label", "point"):
@@ -388,13 +392,15 @@ def lay_out(
         for (_, xa, ya), (_, xb, yb) in zip(figure.selected, figure.selected[1:]):
             canvas.line((xa, xb), (ya, yb), "selected", "solid", "*", "selected-line")
 
+    layout.before_labels = [list(zip(kinds, owners)) for kinds, owners in zip(layout.kinds, layout.owners)]
     # Labels: compute roofs from the top, then slopes, then the heaviest kernels' tags.
+    plain = ascii_safe if ascii_mode else str
     for roof in figure.roofs:
-        texts = [roof.label, short_label(roof)]
+        texts = [plain(roof.label), plain(short_label(roof))]
         if roof.kind == "compute" and canvas.roof_label(roof, texts):
             layout.labelled.add(roof.key)
     for roof in figure.roofs:
-        texts = [roof.label, short_label(roof), LEVEL_LABELS.get(roof.key, roof.tag)]
+        texts = [plain(roof.label), plain(short_label(roof)), LEVEL_LABELS.get(roof.key, roof.tag)]
         if roof.kind == "bandwidth" and canvas.slope_label(roof, texts):
             layout.labelled.add(roof.key)
     by_kernel: dict[object, list[tuple[int, int]]] = {}

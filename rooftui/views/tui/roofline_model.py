@@ -157,6 +157,18 @@ def device_labels(frame: pd.DataFrame) -> np.ndarray:
     return names
 
 
+def ceilings_per_device(run) -> dict[str, CeilingSet]:
+    """Each device's ceilings, keyed as ``device_labels`` spells the device.
+
+    ``run`` is a ``rooftui.analysis.Run`` (or anything with ``ceilings_by_device``);
+    ``Run.ceilings_for(device)``, where present, has the last word."""
+    by_device = dict(getattr(run, "ceilings_by_device", {}) or {})
+    lookup = getattr(run, "ceilings_for", None)
+    if callable(lookup):
+        by_device = {device: lookup(device) for device in by_device}
+    return by_device
+
+
 def _y_floor(y: np.ndarray, time: np.ndarray) -> float:
     """The lowest log10 FLOP/s worth axis room: the slowest kernels that together
     take under ``FAST_ENOUGH_SHARE`` of the time are left below it."""

@@ -81,7 +81,7 @@ class LoadedRun:
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
-PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
+PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai"]
 
 
@@ -126,8 +126,10 @@ class ViewState:
         return pd.DataFrame({c: self._array(c)[positions] for c in columns})
 
     def plot_rows(self, positions: np.ndarray) -> pd.DataFrame:
-        """What the roofline needs of the rows at ``positions``."""
-        return self._columns(PLOT_COLUMNS, positions)
+        """What the roofline needs of the rows at ``positions``, labelled by position
+        in ``all_rows`` (so a point clicked on the plot names its table row)."""
+        columns = [c for c in PLOT_COLUMNS if c in self.all_rows.columns]
+        return self._columns(columns, positions).set_axis(positions)
 
     def totals(self, positions: np.ndarray) -> Totals:
         return totals(self._columns(TOTAL_COLUMNS, positions))

@@ -134,6 +134,9 @@ class RooflineCanvas(Widget, can_focus=True):
         if self.device not in self.ceilings_by_device:
             self.device = next(iter(self.ceilings_by_device), None)
         self.inputs = {"frame": frame, "ceilings": ceilings, **options}
+        selected = options.get("selected")
+        if self.cursor is not None and (selected is None or selected.name != self.cursor[1]):
+            self.cursor = None  # the table moved to another kernel
         return self.rebuild()
 
     def _figure_inputs(self) -> dict:

@@ -1,0 +1,115 @@
+"""Choosing kernels on the roofline (keys, mouse) and one GPU's roofline at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from rooftui.views.tui.roofline_layout import nearest_in_order
+from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
+from rooftui.views.tui.widgets.kernel_table import KernelTable
+from rooftui.views.tui.widgets.roofline import RooflineCanvas
+from tests.tui.conftest import loaded, screen_text
+
+REPO = Path(__file__).resolve().parents[2]
+KNOWN_ANSWER = REPO / "sample_data" / "known_answer" / "known_answer.raw-base.csv"
+SIZE = (100, 32)
+
+
+def table_kernel(app):
+    table = app.explorer.query_one(KernelTable)
+    return int(table.positions[table.cursor_row])
+
+
+async def test_full_stop_and_comma_step_through_points_left_to_right_and_select_their_kernel(sample_app):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        selected = table_kernel(app)
+        start = (canvas.figure.selected[0][0], selected)
+        expected = nearest_in_order(canvas.layout_.points, start, 1)
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert canvas.cursor == (expected.level, expected.kernel)
+        assert table_kernel(app) == expected.kernel
+        assert app.explorer.selected.name == expected.kernel  # the detail and plot follow
+        following = nearest_in_order(canvas.layout_.points, canvas.cursor, 1)
+        assert (following.col, -following.row) >= (expected.col, -expected.row)  # left to right
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert table_kernel(app) == following.kernel
+        await pilot.press("comma")
+        await pilot.pause()
+        assert canvas.cursor == (expected.level, expected.kernel)
+        # the cursor's point is drawn highlighted
+        styles = [s for row in canvas.layout_.styles for s in row]
+        assert styles.count("cursor") == 1
+
+
+async def test_clicking_a_point_selects_its_kernel_in_the_table(sample_app):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        chosen = next(p for p in canvas.layout_.points if p.kernel != table_kernel(app))
+        await pilot.click(RooflineCanvas, offset=(chosen.col, chosen.row))
+        await pilot.pause()
+        assert table_kernel(app) == chosen.kernel
+
+
+async def test_the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(sample_app):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        rows = app.explorer.state.all_rows
+        heaviest = rows[rows["flops"] > 0].sort_values("time_s", ascending=False, kind="stable")
+        assert list(canvas.tags) == list(heaviest.index[:5])
+        drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
+        assert drawn and all(canvas.tags[kernel] == tag for tag, kernel in drawn.items())
+
+
+def two_gpu_reports(tmp_path: Path) -> list[Path]:
+    """The known-answer report twice: as run on the H200, and as if on a second GPU
+    whose HBM peak (``dram__bytes.sum.peak_sustained``) is half as high."""
+    import csv
+
+    with KNOWN_ANSWER.open(newline="") as f:
+        rows = list(csv.reader(f))
+    peak = rows[0].index("dram__bytes.sum.peak_sustained")
+    for row in rows[2:]:  # after the header and the units row
+        row[:] = ["NVIDIA H100 80GB HBM3" if cell == "NVIDIA H200" else cell for cell in row]
+        row[peak] = str(float(row[peak].replace(",", "")) / 2)
+    other = tmp_path / "known_answer_h100.raw-base.csv"
+    with other.open("w", newline="") as f:
+        csv.writer(f, quoting=csv.QUOTE_ALL).writerows(rows)
+    return [KNOWN_ANSWER, other]
+
+
+async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings(tmp_path):
+    from rooftui.views.tui.app import make_app
+
+    app = make_app(two_gpu_reports(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        run = app.explorer.state.run.source
+        per_device = ceilings_per_device(run)
+        assert canvas.devices == ["NVIDIA H200", "NVIDIA H100 80GB HBM3"]
+        rows = app.explorer.state.all_rows
+        for number, device in enumerate(canvas.devices, start=1):
+            assert canvas.device == device
+            assert f"GPU {number} of 2: {device} (v: next GPU)" in screen_text(app)
+            hbm = next(r for r in canvas.figure.roofs if r.key == "hbm")
+            own = per_device[device].bandwidth("hbm")
+            assert hbm.ys[0] - hbm.xs[0] == np.log10(own.value)  # this device's HBM slope
+            kernels = {k for s in canvas.figure.points for k in s.kernels}
+            assert kernels and set(device_labels(rows.loc[sorted(kernels)])) == {device}
+            await pilot.press("v")
+            await pilot.pause()
+        assert canvas.device == "NVIDIA H200"  # back to the first
+        # The two devices' HBM roofs really differ, so the test can tell them apart.
+        h200, h100 = (per_device[d].bandwidth("hbm").value for d in canvas.devices)
+        assert h100 == h200 / 2
