@@ -384,7 +384,8 @@ def lay_out(
     for roof in figure.roofs:
         if roof.kind == "bandwidth":
             char = glyphs.slope.get(roof.key, "/")
-            pattern = SLOPE_PATTERN.get(roof.key, "solid")
+            # ASCII tells slopes apart by character; dashes would only thin them out.
+            pattern = "solid" if glyphs.ascii else SLOPE_PATTERN.get(roof.key, "solid")
             canvas.line(roof.xs, roof.ys, roof.key, pattern, char, f"slope:{roof.key}")
         else:
             canvas.line(roof.xs, roof.ys, roof.key, "solid", next(roof_chars, "-"), "roof")

@@ -63,9 +63,11 @@ class ExplorerScreen(Screen):
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
         Binding("escape", "focus_table", "back to the table", show=False),
         # The roofline's own keys, from anywhere on the screen (widgets/roofline.py).
-        Binding("full_stop", "roofline('step_point(1)')", "next point on the roofline", show=False),
-        Binding("comma", "roofline('step_point(-1)')", "previous point on the roofline", show=False),
-        Binding("v", "roofline('next_device')", "next GPU's roofline", show=False),
+        Binding("full_stop", "roofline('step_point(1)')", "next point on the roofline (left to right)",
+                show=False, key_display="."),
+        Binding("comma", "roofline('step_point(-1)')", "previous point on the roofline",
+                show=False, key_display=","),
+        Binding("v", "roofline('next_device')", "next GPU's roofline (several GPUs)", show=False),
     ]
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
