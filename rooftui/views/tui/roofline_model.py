@@ -10,10 +10,11 @@ and HBM, all at its one FLOP/s. The heaviest kernels (by time) are drawn one by
 one; beyond ``individual_limit`` the rest are merged to one point per plot cell,
 which looks the same at terminal resolution and keeps redraws fast.
 
-The FLOP/s axis is zoomed to the kernels that matter: the slowest kernels that
-together take under ``FAST_ENOUGH_SHARE`` of the plotted time are drawn on the
-bottom edge (as "below" points, named in the note) instead of stretching the axis
-by decades that a 24-row terminal cannot afford.
+The FLOP/s axis is zoomed to the kernels that matter: when the plot has fewer
+than ``ROWS_PER_DECADE`` rows per decade, the slowest kernels that together take
+at most ``EDGE_SHARES[-1]`` of the plotted time are drawn on the bottom edge (as
+"below" points, counted in the note) instead of stretching the axis by decades
+that a 24-row terminal cannot afford. With rows to spare nothing is clamped.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from rooftui.views.tui.format import decade, si
 INDIVIDUAL_LIMIT = 1000  # kernels drawn one by one; the rest are merged per cell
 HEAVY_COUNT = 10  # the heaviest kernels get the bold marker
 TAG_COUNT = 5  # the heaviest kernels get a short tag on the plot and in the table
-# Kernels this slow that together take less than this share of the plotted time
-# sit on the bottom edge rather than widening the FLOP/s axis.
-FAST_ENOUGH_SHARE = 0.01
+# Shares of the plotted time that the slowest kernels may hold and still be put on
+# the bottom edge, tried in turn until the FLOP/s axis has ROWS_PER_DECADE.
+EDGE_SHARES = (0.0, 0.01, 0.02, 0.05)
+ROWS_PER_DECADE = 2
 MIN_DECADES = 3  # the FLOP/s axis spans at least this much
+HEADROOM = 0.2  # decades above the highest roof
 
 
 @dataclass(frozen=True)
@@ -169,15 +172,19 @@ def ceilings_per_device(run) -> dict[str, CeilingSet]:
     return by_device
 
 
-def _y_floor(y: np.ndarray, time: np.ndarray) -> float:
-    """The lowest log10 FLOP/s worth axis room: the slowest kernels that together
-    take under ``FAST_ENOUGH_SHARE`` of the time are left below it."""
-    if not y.size:
-        return math.nan
+def _y_floor(y: np.ndarray, time: np.ndarray, y_hi: float, rows: int) -> float:
+    """The lowest log10 FLOP/s given axis room: the lowest point, unless that leaves
+    fewer than ``ROWS_PER_DECADE`` rows per decade; then the lowest point above the
+    slowest kernels holding at most each of ``EDGE_SHARES`` of the time, in turn."""
     order = np.argsort(y)
     share = np.cumsum(time[order]) / max(float(time.sum()), 1e-300)
-    kept = order[share >= FAST_ENOUGH_SHARE]
-    return float(y[kept[0]]) if kept.size else float(y.max())
+    floor = float(y[order[0]])
+    for allowed in EDGE_SHARES:
+        kept = order[share > allowed]
+        floor = float(y[kept[0]]) if kept.size else float(y.max())
+        if (y_hi - floor) * ROWS_PER_DECADE <= rows:
+            break
+    return floor
 
 
 def build_figure(
@@ -197,8 +204,9 @@ def build_figure(
 
     ``levels`` and ``pipelines`` are the memory levels and compute pipelines
     switched on; ``cells`` is the plot area in character cells, the resolution
-    at which kernels beyond ``individual_limit`` are merged. ``zoom`` leaves the
-    slowest kernels (under 1% of the time together) on the bottom edge.
+    at which kernels beyond ``individual_limit`` are merged and by which the
+    FLOP/s axis is zoomed (``zoom``: the slowest kernels, at most 5% of the time
+    together, may go on the bottom edge).
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
@@ -228,13 +236,13 @@ def build_figure(
         x_lo, x_hi = -2, 3
     finite = np.isfinite(y_all)
     y_finite = y_all[finite]
-    y_hi = math.log10(top) + 0.4 if top else (y_finite.max() + 0.5 if y_finite.size else 15)
+    y_hi = math.log10(top) + HEADROOM if top else (y_finite.max() + 0.5 if y_finite.size else 15)
     if y_finite.size:
         y_hi = max(y_hi, y_finite.max() + 0.2)
     if not y_finite.size:
         y_lo_data = y_hi - MIN_DECADES
     elif zoom:
-        y_lo_data = _y_floor(y_finite, time[finite])
+        y_lo_data = _y_floor(y_finite, time[finite], y_hi, cells[1])
     else:
         y_lo_data = float(y_finite.min())
     y_lo = math.floor(min(y_lo_data, y_hi - MIN_DECADES) - 0.2)
