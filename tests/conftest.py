@@ -28,6 +28,24 @@ def run_cli(*args, cwd=None, env=None):
                           text=True, cwd=cwd or ROOT, env=full_env, timeout=120)
 
 
+def invoke_cli(*args, env=None):
+    """``rooftui ARGS`` in this process (click's CliRunner), through the same ``main`` as the
+    real command, so errors become one line and exit code 2. Returns what ``run_cli`` returns:
+    an object with ``returncode``, ``stdout`` and ``stderr``."""
+    from click.testing import CliRunner
+
+    from rooftui.cli import main
+
+    runner = CliRunner()
+    with runner.isolation(env={"NO_COLOR": "1", "COLUMNS": "80", **(env or {})}) as (out, err, _):
+        try:
+            main([str(arg) for arg in args])
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
     """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""

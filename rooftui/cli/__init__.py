@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterator, Mapping
 
 import click
+from click.shell_completion import CompletionItem
+from click_default_group import DefaultGroup
 
 from rooftui import __version__
 from rooftui.errors import RooftuiError
@@ -26,36 +29,53 @@ SUBCOMMANDS = {
     "profile": "rooftui.cli.profile:profile",
     "metrics": "rooftui.cli.metrics:metrics",
 }
-DEFAULT_COMMAND = "open"
 
 
-class RooftuiGroup(click.Group):
-    """A group whose subcommands load lazily and whose default command is ``open``."""
+class LazyCommands(Mapping[str, click.Command]):
+    """The subcommands, each imported only when looked up (``rooftui summary`` never loads Textual)."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(SUBCOMMANDS)
+    def __init__(self, targets: dict[str, str]) -> None:
+        self.targets = targets
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = SUBCOMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module_name, attribute = target.split(":")
+    def __getitem__(self, name: str) -> click.Command:
+        module_name, attribute = self.targets[name].split(":")
         return getattr(importlib.import_module(module_name), attribute)
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):
-        # Anything that is not a subcommand (a report path, an option of `open`)
-        # goes to the default command, so `rooftui run.ncu-rep` opens the TUI.
-        if not args or args[0] not in SUBCOMMANDS:
-            args = [DEFAULT_COMMAND, *args]
-        return super().resolve_command(ctx, args)
+    def __contains__(self, name: object) -> bool:  # without importing anything
+        return name in self.targets
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.targets)
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+
+class RooftuiGroup(DefaultGroup):
+    """Anything that is not a subcommand (a report path, an option of ``open``) goes to ``open``.
+
+    click-default-group does the routing; this class only keeps completion working:
+    with nothing typed yet, ``rooftui <TAB>`` completes subcommand names instead of
+    routing the empty line to ``open``.
+    """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in SUBCOMMANDS and args[0] not in ("--help", "-h", "--version")):
-            args = [DEFAULT_COMMAND, *args]
+        if not args and ctx.resilient_parsing:  # shell completion: stay at the group
+            return click.Group.parse_args(self, ctx, args)
         return super().parse_args(ctx, args)
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(SUBCOMMANDS)  # in the order above, not sorted
 
-@click.group(cls=RooftuiGroup, context_settings={"help_option_names": ["-h", "--help"]})
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        items = super().shell_complete(ctx, incomplete)
+        if not incomplete.startswith("-"):  # `rooftui REPORT`: report paths complete too
+            items.append(CompletionItem(incomplete, type="file"))
+        return items
+
+
+@click.group(cls=RooftuiGroup, commands=LazyCommands(SUBCOMMANDS), default="open",
+             default_if_no_args=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rooftui")
 def cli() -> None:
     """Hierarchical roofline analysis of GPU kernels, in the terminal.

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from rooftui.analysis import load_run
-from rooftui.analysis.phases import PhaseConfig
+from rooftui.analysis.load_options import LoadOptions
+from rooftui.cli.options import report_options
 from rooftui.model.columns import LEVELS
 
 
@@ -21,9 +21,11 @@ def run_label(path: str) -> str:
 @click.command()
 @click.argument("report_a", type=click.Path(path_type=str))
 @click.argument("report_b", type=click.Path(path_type=str))
-@click.option("--ceilings-a", type=click.Path(path_type=str),
-              help="Ceilings JSON for A (rooftui measure, or ERT roofline.json).")
-@click.option("--ceilings-b", type=click.Path(path_type=str), help="Ceilings JSON for B.")
+@report_options
+@click.option("--ceilings-a", type=click.Path(dir_okay=False, path_type=str),
+              help="Ceilings JSON for A alone (instead of --ceilings).")
+@click.option("--ceilings-b", type=click.Path(dir_okay=False, path_type=str),
+              help="Ceilings JSON for B alone (instead of --ceilings).")
 @click.option("--label-a", help="Name shown for A (default: its file name).")
 @click.option("--label-b", help="Name shown for B (default: its file name).")
 @click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
@@ -32,15 +34,10 @@ def run_label(path: str) -> str:
               help="Rows per list in the table format (CSV and JSON have all).")
 @click.option("--level", type=click.Choice(LEVELS), default="hbm", show_default=True,
               help="Memory level whose arithmetic intensity the table shows (CSV and JSON have all).")
-@click.option("--phase", "phase_specs", multiple=True, metavar="NAME=REGEX",
-              help="A training phase and the NVTX range pattern naming it, in order "
-                   "(default: forward, backward, optimizer).")
-@click.option("--no-infer-phases", is_flag=True, help="Leave launches without an NVTX phase unlabelled.")
-@click.option("--skip-invalid", is_flag=True,
-              help="Leave out kernels with zero or non-finite duration instead of failing.")
 @click.option("--tui", is_flag=True, help="Open the compare screen instead of printing.")
-def diff(report_a, report_b, ceilings_a, ceilings_b, label_a, label_b, output_format, top, level,
-         phase_specs, no_infer_phases, skip_invalid, tui):
+def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: str | None,
+         ceilings_b: str | None, label_a: str | None, label_b: str | None, output_format: str,
+         top: int, level: str, tui: bool) -> None:
     """Compare two runs: REPORT_A (before) and REPORT_B (after).
 
     Kernels are matched by name, then by name with template, precision and tile
@@ -50,9 +47,8 @@ def diff(report_a, report_b, ceilings_a, ceilings_b, label_a, label_b, output_fo
     """
     from rooftui.analysis.compare import compare_runs
 
-    phases = PhaseConfig.from_options(tuple(phase_specs), infer=not no_infer_phases)
-    run_a = load_run([report_a], ceilings=ceilings_a, phases=phases, skip_invalid=skip_invalid)
-    run_b = load_run([report_b], ceilings=ceilings_b, phases=phases, skip_invalid=skip_invalid)
+    run_a = load_options.load([report_a], ceilings=ceilings_a)
+    run_b = load_options.load([report_b], ceilings=ceilings_b)
     comparison = compare_runs(run_a, run_b, label_a or run_label(report_a), label_b or run_label(report_b))
     if tui:
         from rooftui.views.tui.compare_screen import CompareApp

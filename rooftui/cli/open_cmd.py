@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
+from rooftui.analysis.load_options import LoadOptions
+from rooftui.cli.options import report_options, reports_argument
+
 
 @click.command("open")
-@click.argument("reports", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--ceilings",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Ceilings JSON (rooftui.ceilings/1, e.g. from `rooftui measure`) instead of the defaults.",
-)
+@reports_argument
+@report_options
 @click.option(
     "--trace",
-    type=click.Path(exists=True, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="PyTorch profiler trace (Kineto JSON) of the same run: press t for its timeline.",
 )
 @click.option(
@@ -31,7 +31,7 @@ import click
     help="With two reports A B: the compare screen (what changed from A to B) instead.",
 )
 def open_cmd(
-    reports: tuple[Path, ...], ceilings: Path | None, trace: Path | None, ascii_mode: bool, compare: bool
+    reports: tuple[str, ...], load_options: LoadOptions, trace: Path | None, ascii_mode: bool, compare: bool
 ) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
@@ -40,34 +40,38 @@ def open_cmd(
     NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
     if compare:
-        _open_compare(reports, ascii_mode)
+        _open_compare(reports, load_options, trace, ascii_mode)
         return
     from rooftui.views.tui.app import make_app
 
-    if not reports and ceilings is None:  # the sample, against the H200's measured ceilings
+    if not reports and load_options.ceilings is None:  # the sample, against the H200's measured ceilings
         from rooftui.sample import sample_ceilings
 
-        ceilings = sample_ceilings()
-    app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode, trace=trace)
+        load_options = dataclasses.replace(load_options, ceilings=sample_ceilings())
+    app = make_app(reports, options=load_options, ascii_mode=ascii_mode, trace=trace)
     app.run()
     if app.load_error is not None:
         raise app.load_error
 
 
-def _open_compare(reports: tuple[Path, ...], ascii_mode: bool) -> None:
-    from rooftui.analysis import load_run
+def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Path | None,
+                  ascii_mode: bool) -> None:
     from rooftui.analysis.compare import compare_runs
     from rooftui.cli.diff import run_label
     from rooftui.errors import InputError
     from rooftui.sample import sample_pair
 
+    if trace is not None:
+        # The compare screen has no timeline; saying so beats dropping the option.
+        raise InputError("--trace goes with one run; the compare screen has no timeline", None,
+                         "open each run alone: rooftui REPORT --trace TRACE")
     if not reports:
-        reports = sample_pair()
+        reports = tuple(str(path) for path in sample_pair())
     if len(reports) != 2:
         raise InputError(f"--compare takes two reports, got {len(reports)}", None,
                          "usage: rooftui BEFORE AFTER --compare")
-    run_a, run_b = (load_run([path]) for path in reports)
-    comparison = compare_runs(run_a, run_b, run_label(str(reports[0])), run_label(str(reports[1])))
+    run_a, run_b = (load_options.load([path]) for path in reports)
+    comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))
     from rooftui.views.tui.compare_screen import CompareApp
 
     CompareApp(comparison, ascii_mode=ascii_mode).run()

@@ -1,37 +1,63 @@
-"""Options shared by every command that loads reports."""
+"""The options of every command that loads reports (open, summary, plot, diff, --compare).
+
+One definition, so an option name means one thing everywhere. To add one: a line in
+``REPORT_OPTIONS`` and a field of the same name in ``rooftui.analysis.load_options.LoadOptions``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import click
 
-from rooftui.analysis import Run, load_run
-from rooftui.analysis.phases import PhaseConfig
+from rooftui.analysis.load_options import LoadOptions
+
+REPORT_OPTIONS = (
+    click.option("--ceilings", "ceilings", type=click.Path(dir_okay=False, path_type=str),
+                 help="Ceilings JSON (rooftui measure) or ERT roofline.json, instead of the defaults."),
+    click.option("--phase", "phase_specs", multiple=True, metavar="NAME=REGEX",
+                 help="A training phase and the NVTX range pattern naming it, in order; repeat for "
+                      "each phase (default: forward, backward, optimizer)."),
+    click.option("--no-infer-phases", "infer_phases", flag_value=False, default=True,
+                 help="Leave launches without an NVTX phase unlabelled."),
+    click.option("--skip-invalid", "skip_invalid", is_flag=True,
+                 help="Leave out kernels with zero or non-finite duration instead of failing."),
+)
 
 
-def report_options(command: Callable) -> Callable:
-    """REPORT... plus --ceilings, --phase, --no-infer-phases, --skip-invalid."""
 
-    @click.argument("reports", nargs=-1, type=click.Path(dir_okay=True, path_type=str))
-    @click.option("--ceilings", "ceilings", type=click.Path(path_type=str),
-                  help="Ceilings JSON (rooftui measure) or ERT roofline.json.")
-    @click.option("--phase", "phase_specs", multiple=True, metavar="NAME=REGEX",
-                  help="A training phase and the NVTX range pattern naming it, in order "
-                       "(default: forward, backward, optimizer).")
-    @click.option("--no-infer-phases", is_flag=True,
-                  help="Leave launches without an NVTX phase unlabelled.")
-    @click.option("--skip-invalid", is_flag=True,
-                  help="Leave out kernels with zero or non-finite duration instead of failing.")
+def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[str, ...]) -> tuple[str, ...]:
+    """A missing or empty report fails here, before the explorer takes the terminal."""
+    if ctx.resilient_parsing:  # shell completion: nothing is opened
+        return reports
+    from rooftui.ingest.files import check_readable
+
+    for report in reports:
+        if not Path(report).is_dir():  # a directory is for the reader to judge
+            check_readable(Path(report))
+    return reports
+
+
+# REPORT... for the commands that take any number of reports (none: the bundled sample).
+reports_argument = click.argument("reports", nargs=-1, type=click.Path(path_type=str),
+                                  callback=_check_reports)
+
+_FIELDS = tuple(field.name for field in dataclasses.fields(LoadOptions))
+
+
+def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``REPORT_OPTIONS`` to a click command; it receives them as one ``load_options``."""
+
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        return command(*args, **kwargs)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name) for name in _FIELDS}
+        values["phase_specs"] = tuple(values["phase_specs"])
+        return command(*args, load_options=LoadOptions(**values), **kwargs)
 
+    for option in reversed(REPORT_OPTIONS):
+        wrapper = option(wrapper)
     return wrapper
-
-
-def load_from_options(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, progress=None) -> Run:
-    phases = PhaseConfig.from_options(tuple(phase_specs), infer=not no_infer_phases)
-    return load_run(list(reports), ceilings=ceilings, phases=phases, skip_invalid=skip_invalid,
-                    progress=progress)

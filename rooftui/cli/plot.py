@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from rooftui.analysis.filters import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
+from rooftui.cli.options import report_options, reports_argument
 from rooftui.errors import InputError
 from rooftui.model.columns import LEVELS
 
@@ -24,12 +25,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 @click.command("plot")
-@click.argument("reports", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--ceilings",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Ceilings JSON instead of the defaults.",
-)
+@reports_argument
+@report_options
 @click.option(
     "--svg",
     "svg_path",
@@ -64,7 +61,8 @@ def _size(text: str) -> tuple[int, int]:
     help="Only kernels whose main pipeline is this (fp64, tensor_fp16, none...).",
 )
 @click.option("--zero-ai", type=click.Choice(ZERO_AI_MODES), default="all", show_default=True)
-@click.option("--phase", default=None, help="Only this phase (forward, backward, optimizer...).")
+@click.option("--only-phase", default=None,
+              help="Only kernels in this phase (forward, backward, optimizer...; see --phase).")
 @click.option("--ai-level", type=click.Choice(LEVELS), default="hbm", show_default=True)
 @click.option("--ai-min", type=float, default=None, help="Lowest AI (FLOP/byte) at --ai-level.")
 @click.option("--ai-max", type=float, default=None, help="Highest AI (FLOP/byte) at --ai-level.")
@@ -75,7 +73,7 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--ascii", "ascii_mode", is_flag=True, help="Only ASCII characters in the screenshot.")
 def plot(
     reports,
-    ceilings,
+    load_options,
     svg_path,
     png_path,
     screenshot_path,
@@ -86,7 +84,7 @@ def plot(
     regex,
     pipeline,
     zero_ai,
-    phase,
+    only_phase,
     ai_level,
     ai_min,
     ai_max,
@@ -116,7 +114,7 @@ def plot(
             regex=regex,
             pipeline=pipeline,
             zero_ai=zero_ai,
-            phase=phase,
+            phase=only_phase,
             ai_level=ai_level,
             ai_min=ai_min,
             ai_max=ai_max,
@@ -132,10 +130,10 @@ def plot(
         "sort_descending": not ascending,
     }
     if screenshot_path is not None:
-        asyncio.run(_export_screenshot(reports, ceilings, view, screenshot_path, _size(size), ascii_mode))
+        asyncio.run(_export_screenshot(reports, load_options, view, screenshot_path, _size(size), ascii_mode))
         click.echo(f"wrote {screenshot_path} (screenshot)")
     if figures or csv_path is not None:
-        state = _view_without_ui(reports, ceilings, view)
+        state = _view_without_ui(reports, load_options, view)
         rows = state.rows()
     for path, fmt in figures:
         write_output(path, _figure(state, rows, fmt))
@@ -174,7 +172,7 @@ def _check_view(state, view) -> None:
     spec = view["spec"]
     for what, value, present in (
         ("pipeline", spec.pipeline, pipelines),
-        ("phase", spec.phase, phases),
+        ("phase", spec.phase, phases),  # --only-phase
         ("bound", spec.bound, [*BOUND_KINDS, *bounds]),
     ):
         if value is not None and value not in present:
@@ -184,25 +182,24 @@ def _check_view(state, view) -> None:
         raise InputError(f"cannot sort by {view['sort_column']!r}; use one of {', '.join(sortable)}")
 
 
-def _view_without_ui(reports, ceilings, view):
-    from rooftui.analysis import load_run
+def _view_without_ui(reports, load_options, view):
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
     if not reports:
         from rooftui.sample import sample_paths
 
         reports = sample_paths()
-    state = ViewState(LoadedRun.from_run(load_run(list(reports), ceilings=ceilings)))
+    state = ViewState(LoadedRun.from_run(load_options.load(reports)))
     _check_view(state, view)
     for key, value in view.items():
         setattr(state, key, value)
     return state
 
 
-async def _export_screenshot(reports, ceilings, view, svg_path: Path, size, ascii_mode):
+async def _export_screenshot(reports, load_options, view, svg_path: Path, size, ascii_mode):
     from rooftui.views.tui.app import make_app
 
-    app = make_app(reports, ceilings=ceilings, ascii_mode=ascii_mode)
+    app = make_app(reports, options=load_options, ascii_mode=ascii_mode)
     async with app.run_test(size=size) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()

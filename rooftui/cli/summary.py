@@ -8,23 +8,26 @@ import click
 from rich.console import Console
 
 from rooftui.analysis import grouped_kernels
-from rooftui.cli.options import load_from_options, report_options
+from rooftui.analysis.load_options import LoadOptions
+from rooftui.cli.options import report_options, reports_argument
 from rooftui.errors import InputError
 
 
 @click.command()
+@reports_argument
 @report_options
 @click.option("--group", is_flag=True, help="Aggregate invocations of the same kernel.")
 @click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True)
 @click.option("--top", type=int, default=0, help="Only the N kernels with the most time (table: 30).")
-def summary(reports, ceilings, phase_specs, no_infer_phases, skip_invalid, group, output_format, top):
+def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
+            top: int) -> None:
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
     from rooftui.views.summary import dumps_json, render_table, to_csv
 
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
-    run = load_from_options(reports, ceilings, phase_specs, no_infer_phases, skip_invalid)
+    run = load_options.load(reports)
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":
         limit, total = top or 30, len(rows)

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.errors import RooftuiError
 from rooftui.views.tui.ascii import AsciiScrollBarRender
 from rooftui.views.tui.screens.explorer import ExplorerScreen
@@ -72,12 +73,14 @@ class RooftuiApp(App[None]):
         ascii_mode: bool = False,
         run: Any = None,
         trace: str | Path | None = None,
+        options: LoadOptions | None = None,
     ) -> None:
         super().__init__()
+        # The CLI's report options (--ceilings, --phase, ...); `ceilings` alone is the short form.
+        self.load_options = options or LoadOptions(ceilings=ceilings)
         self.trace_path = None if trace is None else Path(trace)
         self.trace_analysis: Any = None
         self.paths = [Path(p) for p in paths]
-        self.ceilings_path = None if ceilings is None else Path(ceilings)
         self.ascii_mode = ascii_mode
         self.preloaded = run
         self.loaded: LoadedRun | None = None  # not `run`: App.run is the method
@@ -99,11 +102,8 @@ class RooftuiApp(App[None]):
         try:
             run = self.preloaded
             if run is None:
-                from rooftui.analysis import load_run
-
-                run = load_run(
+                run = self.load_options.load(
                     self.paths or _sample_paths(),
-                    ceilings=self.ceilings_path,
                     progress=lambda done, total, what: self.post_message(LoadProgress(done, total, what)),
                 )
             loaded = LoadedRun.from_run(run)
@@ -182,6 +182,7 @@ def make_app(
     ascii_mode: bool = False,
     run: Any = None,
     trace: str | Path | None = None,
+    options: LoadOptions | None = None,
 ) -> RooftuiApp:
     """The explorer for ``paths`` (the bundled sample when empty), or for an
     already-loaded ``run`` (a ``rooftui.analysis.Run``).
@@ -189,5 +190,7 @@ def make_app(
     ``NO_COLOR`` in the environment is honoured by Textual itself; ``ascii_mode``
     also keeps every character ASCII for terminals without Unicode. ``trace``, a
     PyTorch profiler trace of the same run, enables the timeline screen (``t``).
+    ``options`` carries every report option of the CLI (it supersedes ``ceilings``).
     """
-    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run, trace=trace)
+    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run, trace=trace,
+                      options=options)

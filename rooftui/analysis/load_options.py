@@ -1,0 +1,36 @@
+"""How a command asked for its reports to be loaded: one value, shared by every command.
+
+The CLI builds it from its report options (``rooftui/cli/options.py``), the TUI and
+``plot`` hand it on unchanged. An option that changes loading is one field here and
+one ``click.option`` line there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rooftui.analysis import Progress, Run
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    """Field names are the click parameter names of the report options."""
+
+    ceilings: str | Path | None = None
+    phase_specs: tuple[str, ...] = ()
+    infer_phases: bool = True
+    skip_invalid: bool = False
+
+    def load(self, paths: Sequence[str | Path], *, ceilings: str | Path | None = None,
+             progress: Progress | None = None) -> Run:
+        """``load_run`` with these options; ``ceilings`` overrides ``self.ceilings`` (diff's -a/-b)."""
+        from rooftui.analysis import load_run
+        from rooftui.analysis.phases import PhaseConfig
+
+        phases = PhaseConfig.from_options(tuple(self.phase_specs), infer=self.infer_phases)
+        return load_run(list(paths), ceilings=ceilings if ceilings is not None else self.ceilings,
+                        phases=phases, skip_invalid=self.skip_invalid, progress=progress)
