@@ -113,3 +113,28 @@ async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ce
         # The two devices' HBM roofs really differ, so the test can tell them apart.
         h200, h100 = (per_device[d].bandwidth("hbm").value for d in canvas.devices)
         assert h100 == h200 / 2
+
+
+def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
+    from rooftui.views.tui.roofline_model import build_figure
+    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from tests.tui.synthetic import CEILINGS, kernel_table
+
+    figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
+    pane = RooflinePane()
+    roomy, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=200)
+    assert overflow == "" and "2 zero-AI not plotted" in roomy.plain
+    assert "HBM 4 TB/s (empirical)" in roomy.plain
+    cramped, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=12)
+    # what must be said is either under the plot or handed over, never dropped
+    for part in ("2 zero-AI not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
+        assert part in cramped.plain or part in overflow
+
+
+def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background():
+    from rooftui.views.tui.widgets.roofline import STYLES
+
+    # no fixed grey that vanishes on a white 16-colour terminal
+    assert STYLES["roof-label"].color is None and STYLES["roof-label"].bold
+    assert STYLES["roof"].color is None
+    assert STYLES["selected"].bgcolor is not None and STYLES["selected"].color is not None
