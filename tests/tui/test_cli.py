@@ -153,3 +153,18 @@ def test_plot_figure_without_matplotlib_says_which_extra_to_install(tmp_path, ca
     err = capsys.readouterr().err.strip()
     assert err == "rooftui: drawing a figure needs matplotlib — pip install 'rooftui[plot]'"
     assert not png.exists()
+
+
+def test_plot_figure_of_two_gpus_has_a_panel_per_gpu_each_with_its_own_roofs(tmp_path):
+    from matplotlib.image import imread
+
+    from tests.tui.test_roofline_points import two_gpu_reports
+
+    reports = [str(p) for p in two_gpu_reports(tmp_path)]
+    svg, png = tmp_path / "two.svg", tmp_path / "two.png"
+    rooftui("plot", *reports, "--svg", str(svg), "--png", str(png))
+    text = svg.read_text()
+    assert "NVIDIA H200" in text and "NVIDIA H100 80GB HBM3" in text
+    # the second GPU's HBM peak was halved in its copy of the report
+    assert text.count("HBM 4.81 TB/s (report)") == 2 and text.count("HBM 2.41 TB/s (report)") == 2
+    assert imread(png).shape[:2] == (975, 3600)  # two 12-inch panels side by side
