@@ -78,10 +78,9 @@ def roofline_figure_bytes(
         slopes.append(_panel(ax, rows, ceilings_by_device[device], device, pipelines, list(levels)))
     if title:
         figure.suptitle(printable(title))
-    figure.draw_without_rendering()
-    figure.set_layout_engine("none")  # keep the axes where the angles were measured
+    figure.draw_without_rendering()  # lay out first: the slope labels' angles depend on it
     for ax, ax_slopes in zip(axes, slopes):
-        _slope_texts(ax, ax_slopes)
+        _slope_texts(ax, ax_slopes, clip=True)
     out = io.BytesIO()
     from matplotlib import rc_context
 
@@ -154,7 +153,7 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
     return slopes
 
 
-def _slope_texts(ax, slopes) -> None:
+def _slope_texts(ax, slopes, clip: bool) -> None:
     """Each slope's label along it, a decade left of its ridge. Called once the
     layout is final: the angle on screen depends on the axes' size and limits."""
     box = ax.get_window_extent()
@@ -165,8 +164,10 @@ def _slope_texts(ax, slopes) -> None:
     for roof, xs, ys in slopes:
         x = max(xs[0], xs[1] / 10)
         y = ys[0] * x / xs[0]
+        # Not part of the layout (in_layout=False): the axes stay where the angle was measured.
         ax.annotate(roof.label, (x, y), xytext=(-3, 3), textcoords="offset points", rotation=angle,
-                    rotation_mode="anchor", fontsize=8, color=COLOURS[roof.key], ha="left", va="bottom")
+                    rotation_mode="anchor", fontsize=8, color=COLOURS[roof.key], ha="left", va="bottom",
+                    annotation_clip=clip, in_layout=False)
 
 
 def _tag_point(model, kernel) -> tuple[float, float] | None:
