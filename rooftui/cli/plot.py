@@ -144,11 +144,14 @@ def plot(
 
 
 def write_output(path: Path, data: bytes | str) -> None:
-    """Every file ``plot`` writes goes through here."""
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8")
-    else:
-        path.write_bytes(data)
+    """Every file ``plot`` writes goes through here; a failed write is one line."""
+    try:
+        if isinstance(data, str):
+            path.write_text(data, encoding="utf-8")
+        else:
+            path.write_bytes(data)
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror or err}", path, "choose another output path") from None
 
 
 def _figure(state, rows, fmt: str) -> bytes:

@@ -168,3 +168,12 @@ def test_plot_figure_of_two_gpus_has_a_panel_per_gpu_each_with_its_own_roofs(tmp
     # the second GPU's HBM peak was halved in its copy of the report
     assert text.count("HBM 4.81 TB/s (report)") == 2 and text.count("HBM 2.41 TB/s (report)") == 2
     assert imread(png).shape[:2] == (975, 3600)  # two 12-inch panels side by side
+
+
+def test_plot_into_a_missing_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    png = tmp_path / "no" / "such" / "roofline.png"
+    with pytest.raises(SystemExit) as exit_:
+        rooftui("plot", str(known_answer()), "--png", str(png))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"rooftui: {png}: cannot write: No such file or directory — choose another output path"
