@@ -99,8 +99,12 @@ async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ce
         per_device = ceilings_per_device(run)
         assert canvas.devices == ["NVIDIA H200", "NVIDIA H100 80GB HBM3"]
         rows = app.explorer.state.all_rows
-        for number, device in enumerate(canvas.devices, start=1):
-            assert canvas.device == device
+        # the plot shows the selected kernel's GPU
+        assert canvas.device == device_labels(rows.loc[[app.explorer.selected.name]])[0]
+        first = canvas.device
+        for _ in canvas.devices:
+            device = canvas.device
+            number = canvas.devices.index(device) + 1
             assert f"GPU {number} of 2: {device} (v: next GPU)" in screen_text(app)
             hbm = next(r for r in canvas.figure.roofs if r.key == "hbm")
             own = per_device[device].bandwidth("hbm")
@@ -109,7 +113,14 @@ async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ce
             assert kernels and set(device_labels(rows.loc[sorted(kernels)])) == {device}
             await pilot.press("v")
             await pilot.pause()
-        assert canvas.device == "NVIDIA H200"  # back to the first
+        assert canvas.device == first  # round and back
+        # selecting a kernel of the other GPU in the table brings up that GPU's roofline
+        table = app.explorer.query_one(KernelTable)
+        other = next(i for i, p in enumerate(table.positions)
+                     if device_labels(rows.iloc[[int(p)]])[0] != first)
+        table.cursor_row = other
+        await pilot.pause()
+        assert canvas.device != first
         # The two devices' HBM roofs really differ, so the test can tell them apart.
         h200, h100 = (per_device[d].bandwidth("hbm").value for d in canvas.devices)
         assert h100 == h200 / 2

@@ -107,6 +107,7 @@ class RooflineCanvas(Widget, can_focus=True):
         self.layout_: Layout | None = None
         self.unlabelled: list[Roof] = []  # roofs whose full label is not on the plot
         self.cursor: tuple[str, object] | None = None  # (level, kernel) stepped to
+        self._followed: object = None  # the selected kernel whose GPU was last shown
         self._text: Text | None = None
 
     @property
@@ -135,6 +136,12 @@ class RooflineCanvas(Widget, can_focus=True):
             self.device = next(iter(self.ceilings_by_device), None)
         self.inputs = {"frame": frame, "ceilings": ceilings, **options}
         selected = options.get("selected")
+        if selected is not None and selected.name != self._followed:
+            # A kernel newly selected in the table: show its GPU's roofline.
+            self._followed = selected.name
+            device = device_labels(selected.to_frame().T)[0] if "device" in selected.index else None
+            if device in self.ceilings_by_device:
+                self.device = device
         if self.cursor is not None and (selected is None or selected.name != self.cursor[1]):
             self.cursor = None  # the table moved to another kernel
         return self.rebuild()
@@ -231,6 +238,7 @@ class RooflineCanvas(Widget, can_focus=True):
     def action_next_device(self) -> None:
         devices = self.devices
         if len(devices) < 2:
+            self.notify("one GPU in this run", timeout=2)
             return
         self.device = devices[(devices.index(self.device) + 1) % len(devices)]
         self.cursor = None
