@@ -10,8 +10,10 @@ import click
 
 from rooftui.analysis.filters import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
 from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.outputs import OutputFiles, make_xml_valid
 from rooftui.errors import InputError
 from rooftui.model.columns import LEVELS
+from rooftui.views.text import printable
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -129,29 +131,35 @@ def plot(
         "sort_column": sort_column,
         "sort_descending": not ascending,
     }
+    outputs = OutputFiles([svg_path, png_path, screenshot_path, csv_path],
+                          inputs=[*reports, load_options.ceilings])
+    with outputs.writing():
+        if screenshot_path is not None:
+            screenshot = outputs.temporary(screenshot_path)
+            asyncio.run(_export_screenshot(reports, load_options, view, screenshot, _size(size), ascii_mode))
+            make_xml_valid(screenshot)
+        if figures or csv_path is not None:
+            state = _view_without_ui(reports, load_options, view)
+            rows = state.rows()
+        for path, fmt in figures:
+            write_output(outputs.temporary(path), _figure(state, rows, fmt))
+        if csv_path is not None:
+            write_output(outputs.temporary(csv_path), rows.to_csv(index=False))
     if screenshot_path is not None:
-        asyncio.run(_export_screenshot(reports, load_options, view, screenshot_path, _size(size), ascii_mode))
-        click.echo(f"wrote {screenshot_path} (screenshot)")
-    if figures or csv_path is not None:
-        state = _view_without_ui(reports, load_options, view)
-        rows = state.rows()
-    for path, fmt in figures:
-        write_output(path, _figure(state, rows, fmt))
-        click.echo(f"wrote {path} (roofline figure)")
+        click.echo(f"wrote {printable(screenshot_path)} (screenshot)")
+    for path, _ in figures:
+        click.echo(f"wrote {printable(path)} (roofline figure)")
     if csv_path is not None:
-        write_output(csv_path, rows.to_csv(index=False))
-        click.echo(f"wrote {len(rows):,} rows to {csv_path}")
+        click.echo(f"wrote {len(rows):,} rows to {printable(csv_path)}")
 
 
 def write_output(path: Path, data: bytes | str) -> None:
-    """Every file ``plot`` writes goes through here; a failed write is one line."""
-    try:
-        if isinstance(data, str):
-            path.write_text(data, encoding="utf-8")
-        else:
-            path.write_bytes(data)
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", path, "choose another output path") from None
+    """Every file ``plot`` writes goes through here (into ``OutputFiles``' temporaries,
+    which become the targets only when every output was written)."""
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        path.write_bytes(data)
 
 
 def _figure(state, rows, fmt: str) -> bytes:
