@@ -22,7 +22,7 @@ from rooftui.errors import RooftuiError
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.text import printable
-from rooftui.views.tui.roofline_model import HEAVY_COUNT, build_figure, device_labels
+from rooftui.views.tui.roofline_model import HEAVY_COUNT, build_figure, device_labels, roof_sources
 
 # The paper's colours (L1 red, L2 green, HBM blue), the explorer's markers and dash patterns.
 COLOURS = {"l1": "#d62728", "l2": "#2ca02c", "hbm": "#1f77b4"}
@@ -105,8 +105,7 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
     ax.set_ylim(10**y_lo, 10**y_hi)
     ax.set_xlabel("Arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("Performance (FLOP/s)")
-    ax.set_title(f"{printable(device) or 'GPU'} — ceilings: {ceilings.source or 'unknown source'}",
-                 fontsize=10)
+    ax.set_title(f"{printable(device) or 'GPU'} — {roof_sources(model.roofs) or 'no roofs'}", fontsize=10)
     ax.grid(True, which="major", linewidth=0.3, alpha=0.5)
 
     compute = [roof for roof in model.roofs if roof.kind == "compute"]
@@ -146,8 +145,9 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
         name = printable(str(names.get(kernel, ""))) if len(names) else ""
         share = _time_share(frame, kernel)
         ax.scatter([], [], marker="$" + tag + "$", color="black", label=_short(name) + share)
-    if model.note:
-        ax.text(0.01, 0.01, model.note, transform=ax.transAxes, fontsize=8, va="bottom")
+    notes = [*model.missing, *([model.note] if model.note else [])]
+    if notes:
+        ax.text(0.01, 0.01, "\n".join(notes), transform=ax.transAxes, fontsize=8, va="bottom")
     # Beside the axes, where it hides no point.
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     return slopes

@@ -130,11 +130,13 @@ def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_le
     rooftui("plot", str(known_answer()), "--svg", str(svg))
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
-    # The known-answer report's own peaks (ncu's peak_sustained x its clock): each
-    # label appears twice, beside its line and in the legend.
-    for label in ("L1 133 TB/s (report)", "L2 15.4 TB/s (report)", "HBM 4.81 TB/s (report)",
-                  "FP64 33.3 TFLOP/s (report)", "Tensor TF32 533 TFLOP/s (report)"):
+    # The H200's measured ceilings bundled with rooftui (rooftui/data/ceilings:
+    # L1 3.2136e13 B/s, L2 8.9843e12, HBM 4.5550e12, FP64 FMA 3.3306e13 FLOP/s, Tensor
+    # TF32 4.8468e14): each label appears twice, beside its line and in the legend.
+    for label in ("L1 32.1 TB/s (empirical)", "L2 8.98 TB/s (empirical)", "HBM 4.56 TB/s (empirical)",
+                  "FP64 33.3 TFLOP/s (empirical)", "Tensor TF32 485 TFLOP/s (empirical)"):
         assert text.count(label) == 2, label
+    assert "roofs: bundled with rooftui, measured 20" in text  # where they came from, and when
     for entry in ("kernels at L1 AI", "kernels at L2 AI", "kernels at HBM AI",
                   "Arithmetic intensity (FLOP/byte)", "Performance (FLOP/s)"):
         assert entry in text
@@ -165,8 +167,9 @@ def test_plot_figure_of_two_gpus_has_a_panel_per_gpu_each_with_its_own_roofs(tmp
     rooftui("plot", *reports, "--svg", str(svg), "--png", str(png))
     text = svg.read_text()
     assert "NVIDIA H200" in text and "NVIDIA H100 80GB HBM3" in text
-    # the second GPU's HBM peak was halved in its copy of the report
-    assert text.count("HBM 4.81 TB/s (report)") == 2 and text.count("HBM 2.41 TB/s (report)") == 2
+    # the H200 against its bundled measured ceilings; the second GPU against its
+    # report's HBM peak, which was halved in its copy (the report says 4.81 TB/s)
+    assert text.count("HBM 4.56 TB/s (empirical)") == 2 and text.count("HBM 2.41 TB/s (report)") == 2
     assert imread(png).shape[:2] == (975, 3600)  # two 12-inch panels side by side
 
 
@@ -176,4 +179,4 @@ def test_plot_into_a_missing_folder_is_one_line_and_exit_2(tmp_path, capsys):
         rooftui("plot", str(known_answer()), "--png", str(png))
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert err == f"rooftui: {png}: cannot write: No such file or directory — choose another output path"
+    assert err.startswith(f"rooftui: {png}: no such folder") and len(err.splitlines()) == 1

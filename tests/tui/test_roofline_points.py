@@ -121,9 +121,11 @@ async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ce
         table.cursor_row = other
         await pilot.pause()
         assert canvas.device != first
-        # The two devices' HBM roofs really differ, so the test can tell them apart.
-        h200, h100 = (per_device[d].bandwidth("hbm").value for d in canvas.devices)
-        assert h100 == h200 / 2
+        # The two devices' HBM roofs really differ (the H200's measured ceilings ship
+        # with rooftui; the other GPU has its report's halved peak), so the test can
+        # tell them apart.
+        h200, h100 = (per_device[d].bandwidth("hbm") for d in canvas.devices)
+        assert (h200.method, h100.method) == ("empirical", "report") and h200.value != h100.value
 
 
 def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
@@ -149,3 +151,21 @@ def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background(
     assert STYLES["roof-label"].color is None and STYLES["roof-label"].bold
     assert STYLES["roof"].color is None
     assert STYLES["selected"].bgcolor is not None and STYLES["selected"].color is not None
+
+
+def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
+    from rooftui.model.ceilings import CeilingSet
+    from rooftui.views.tui.roofline_model import build_figure
+    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from tests.tui.synthetic import CEILINGS, kernel_table
+
+    without_l2 = CeilingSet(CEILINGS.device, tuple(c for c in CEILINGS.ceilings if c.level != "l2"),
+                            source="tests")
+    figure = build_figure(kernel_table(repeat=2), without_l2, pipelines=["fp64", "fp32", "tensor_fp16"])
+    assert figure.missing == ["no L2 roof: pass --ceilings or run rooftui measure"]
+    assert "l2" not in {roof.key for roof in figure.roofs}
+    pane = RooflinePane()
+    assert pane.must_say(figure, [])[0] == "no L2 roof: pass --ceilings or run rooftui measure"
+    # a level switched off is not "missing"
+    hbm_only = build_figure(kernel_table(repeat=2), without_l2, levels=("hbm",), pipelines=["fp64"])
+    assert hbm_only.missing == []

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis.ceilings import missing_roofs, source_text
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
 from rooftui.views.tui.format import decade, si
@@ -48,6 +49,7 @@ class Roof:
     label: str  # value and source, for the legend
     xs: tuple[float, float]
     ys: tuple[float, float]
+    source: str = ""  # where its value came from and when: "bundled with rooftui, measured 2026-11-29"
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +75,7 @@ class RooflineFigure:
     tags: dict = field(default_factory=dict)  # row label -> short tag of the heaviest kernels
     below: int = 0  # kernels drawn on the bottom edge, slower than the axis shows
     zero_ai: int = 0  # kernels not plotted: no FLOP (zero-AI) or no time
+    missing: list[str] = field(default_factory=list)  # "no L2 roof: pass --ceilings or ..."
 
 
 def method_word(method: str) -> str:
@@ -86,8 +89,8 @@ def _log(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str, float, str]]:
-    """(pipelines joined by "+", FLOP/s, label) per distinct peak, highest first.
+def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str, float, str, str]]:
+    """(pipelines joined by "+", FLOP/s, label, source) per distinct peak, highest first.
 
     Pipelines with the same peak (FP64 and FP32 on an H100) share one line.
     """
@@ -102,7 +105,9 @@ def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str
         names = " · ".join(PIPELINE_LABELS.get(c.precision, c.name) for c in group)
         methods = "/".join(sorted({method_word(c.method) for c in group}))
         unit = group[0].unit
-        roofs.append(("+".join(c.precision for c in group), value, f"{names} {si(value, unit)} ({methods})"))
+        label = f"{names} {si(value, unit)} ({methods})"
+        source = " / ".join(dict.fromkeys(source_text(c) for c in group))
+        roofs.append(("+".join(c.precision for c in group), value, label, source))
     return roofs
 
 
@@ -127,6 +132,30 @@ def _merge_per_cell(xs, ys, x_range, y_range, cells) -> tuple[np.ndarray, np.nda
         x_range[0] + (cx + 0.5) / cols * (x_range[1] - x_range[0]),
         y_range[0] + (cy + 0.5) / rows * (y_range[1] - y_range[0]),
     )
+
+
+def roof_sources(roofs: list[Roof]) -> str:
+    """Where the roofs came from, in one line: "roofs: bundled with rooftui, measured
+    2026-11-29", or per source when they differ ("L1, HBM: ...; FP64: ...")."""
+    by_source: dict[str, list[str]] = {}
+    for roof in roofs:
+        if roof.source:
+            by_source.setdefault(roof.source, []).append(short_name(roof))
+    if len(by_source) == 1:
+        return f"roofs: {next(iter(by_source))}"
+    return "; ".join(f"{', '.join(names)}: {source}" for source, names in by_source.items())
+
+
+def short_name(roof: Roof) -> str:
+    """The roof's name alone: "L2", "FP64 · FP32"."""
+    return LEVEL_LABELS.get(roof.key) or " · ".join(PIPELINE_LABELS.get(p, p) for p in roof.key.split("+"))
+
+
+def _missing_roofs(ceilings: CeilingSet, levels, pipelines) -> list[str]:
+    """What the analysis says is missing (``analysis.ceilings.missing_roofs``), for the
+    levels and pipelines shown: the plot must say a roof is absent, not just omit it."""
+    return [miss.message for miss in missing_roofs(ceilings.device.name, ceilings, pipelines)
+            if miss.kind == "compute" or miss.roof in levels]
 
 
 def plotted_rows(frame: pd.DataFrame) -> np.ndarray:
@@ -161,15 +190,9 @@ def device_labels(frame: pd.DataFrame) -> np.ndarray:
 
 
 def ceilings_per_device(run) -> dict[str, CeilingSet]:
-    """Each device's ceilings, keyed as ``device_labels`` spells the device.
-
-    ``run`` is a ``rooftui.analysis.Run`` (or anything with ``ceilings_by_device``);
-    ``Run.ceilings_for(device)``, where present, has the last word."""
-    by_device = dict(getattr(run, "ceilings_by_device", {}) or {})
-    lookup = getattr(run, "ceilings_for", None)
-    if callable(lookup):
-        by_device = {device: lookup(device) for device in by_device}
-    return by_device
+    """Each device's ceilings (``Run.ceilings_by_device``), keyed as ``device_labels``
+    spells the device; empty without a run (then one set of ceilings is used)."""
+    return dict(getattr(run, "ceilings_by_device", None) or {})
 
 
 def _y_floor(y: np.ndarray, time: np.ndarray, y_hi: float, rows: int) -> float:
@@ -261,13 +284,13 @@ def build_figure(
                 label,
                 (start, end),
                 (start + log_b, end + log_b),
+                source_text(ceiling),
             )
         )
-    for key, value, label in compute:
+    for key, value, label, source in compute:
         log_p = math.log10(value)
         start = log_p - math.log10(fastest) if fastest else x_lo
-        tag = label
-        roofs.append(Roof(key, "compute", tag, label, (max(start, x_lo), x_hi), (log_p, log_p)))
+        roofs.append(Roof(key, "compute", label, label, (max(start, x_lo), x_hi), (log_p, log_p), source))
 
     points: list[PointSeries] = []
     individual = min(individual_limit, len(plotted))
@@ -320,6 +343,7 @@ def build_figure(
         y_ticks=_ticks(y_lo, y_hi, cells[1], 0),
         note="; ".join(notes),
         tags={labels[i]: str(i + 1) for i in range(min(tag_count, len(plotted)))},
+        missing=_missing_roofs(ceilings, levels, pipelines),
         below=below,
         zero_ai=skipped,
     )

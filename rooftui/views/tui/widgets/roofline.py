@@ -8,6 +8,8 @@ switches) against that device's own ceilings, and says which in its top row.
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 from rich.style import Style
 from rich.text import Text
@@ -24,7 +26,7 @@ from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_layout import ASCII, UNICODE, Layout, PointCell, lay_out, nearest_in_order
-from rooftui.views.tui.roofline_model import Roof, RooflineFigure, build_figure, device_labels
+from rooftui.views.tui.roofline_model import Roof, RooflineFigure, build_figure, device_labels, roof_sources
 
 # The paper's colours: L1 red, L2 green, HBM blue; merged points are dimmer.
 LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
@@ -288,15 +290,19 @@ class RooflinePane(Vertical):
             self.post_message(self.LegendOverflow(overflow))
 
     def must_say(self, figure: RooflineFigure, unlabelled: list[Roof]) -> list[str]:
-        """What the plot leaves unsaid: kernels not drawn or drawn on the edge, and
-        every roof whose value and source are not written beside it."""
-        parts = []
+        """What the plot leaves unsaid: roofs with no source at all, kernels not drawn
+        or drawn on the edge, and every roof whose value and source are not written
+        beside it."""
+        parts = list(figure.missing)
         if figure.note:
             below = " (" + (ASCII if self.ascii_mode else UNICODE).markers["below"]["hbm"] + ")"
             parts.append(figure.note.replace("on the bottom edge", "on the bottom edge" + below))
-        if not any(r.kind == "bandwidth" for r in figure.roofs):
-            parts.append("no memory ceilings for the levels shown")
+        if not any(r.kind == "bandwidth" for r in figure.roofs) and not figure.missing:
+            parts.append("no memory level shown")
         parts += [roof.label for roof in unlabelled]
+        sources = roof_sources(figure.roofs)
+        if sources:
+            parts.append(sources)
         return parts
 
     def legend(
@@ -305,17 +311,12 @@ class RooflinePane(Vertical):
         """The legend text, and the must-say part that did not fit in ``width`` × 3."""
         markers = ASCII_MARKERS if self.ascii_mode else UNICODE_MARKERS
         mode = "grouped by name" if grouped else "single invocations"
-        room = width * self.LEGEND_ROWS - len(mode) - 3
-        essential = self.must_say(figure, unlabelled)
         shown, left_over = [], []
-        used = 0
-        for part in essential:
-            cost = len(part) + 3
-            if used + cost <= room:
-                shown.append(part)
-                used += cost
-            else:
-                left_over.append(part)
+        for part in self.must_say(figure, unlabelled):
+            # Wrapped at spaces as the legend wraps; a part goes under the plot only if
+            # everything up to it still fits in the legend's rows.
+            lines = textwrap.wrap(" · ".join([mode, *shown, part]), width)
+            (shown if len(lines) <= self.LEGEND_ROWS else left_over).append(part)
         text = Text(mode + " · ")
         for part in shown:
             text.append(part, style="bold")
