@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rooftui.views.tui.roofline_layout import ASCII, UNICODE, lay_out
-from rooftui.views.tui.roofline_model import build_figure
+from rooftui.views.tui.roofline_model import EXPLORER_HEADROOM, build_figure
 
 REPO = Path(__file__).resolve().parents[2]
 INPUTS = {
@@ -42,8 +42,9 @@ def figure_for(view, grouped: bool, size: tuple[int, int]):
     state.grouped = grouped
     positions = state.positions()
     frame = state.plot_rows(positions)
+    # as the explorer's canvas builds it
     return build_figure(frame, run.ceilings, pipelines=state.shown_pipelines(), cells=size,
-                        selected=state.rows(positions).iloc[0])
+                        selected=state.rows(positions).iloc[0], zoom=True, headroom=EXPLORER_HEADROOM)
 
 
 def point_cells(figure, layout) -> set[tuple[int, int]]:
@@ -159,7 +160,7 @@ def test_slow_kernels_with_little_time_sit_on_the_bottom_edge_and_are_counted():
     slow = frame.iloc[[0]].assign(flop_rate=1.0e3, flops=1.0, time_s=1e-9).set_axis([999])
     import pandas as pd
 
-    figure = build_figure(pd.concat([frame, slow]), ceilings, pipelines=["fp64"])
+    figure = build_figure(pd.concat([frame, slow]), ceilings, pipelines=["fp64"], zoom=True)
     assert figure.y_range[0] > 3  # the axis does not reach down to 1 kFLOP/s
     below = [s for s in figure.points if s.emphasis == "below"]
     assert {s.level for s in below} == {"l1", "l2", "hbm"} and all(list(s.kernels) == [999] for s in below)

@@ -38,7 +38,8 @@ TAG_COUNT = 5  # the heaviest kernels get a short tag on the plot and in the tab
 EDGE_SHARES = (0.0, 0.01, 0.02, 0.05)
 ROWS_PER_DECADE = 2
 MIN_DECADES = 3  # the FLOP/s axis spans at least this much
-HEADROOM = 0.2  # decades above the highest roof
+HEADROOM = 0.4  # decades above the highest roof
+EXPLORER_HEADROOM = 0.2  # the explorer's: rows are scarce at 80x24
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,8 @@ def build_figure(
     individual_limit: int = INDIVIDUAL_LIMIT,
     heavy_count: int = HEAVY_COUNT,
     tag_count: int = TAG_COUNT,
-    zoom: bool = True,
+    zoom: bool = False,
+    headroom: float = HEADROOM,
 ) -> RooflineFigure:
     """The roofline of ``frame``'s kernels under ``ceilings``.
 
@@ -229,7 +231,8 @@ def build_figure(
     switched on; ``cells`` is the plot area in character cells, the resolution
     at which kernels beyond ``individual_limit`` are merged and by which the
     FLOP/s axis is zoomed (``zoom``: the slowest kernels, at most 5% of the time
-    together, may go on the bottom edge).
+    together, may go on the bottom edge); ``headroom`` is the space above the
+    highest roof, in decades.
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
@@ -259,7 +262,7 @@ def build_figure(
         x_lo, x_hi = -2, 3
     finite = np.isfinite(y_all)
     y_finite = y_all[finite]
-    y_hi = math.log10(top) + HEADROOM if top else (y_finite.max() + 0.5 if y_finite.size else 15)
+    y_hi = math.log10(top) + headroom if top else (y_finite.max() + 0.5 if y_finite.size else 15)
     if y_finite.size:
         y_hi = max(y_hi, y_finite.max() + 0.2)
     if not y_finite.size:

@@ -26,7 +26,14 @@ from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_layout import ASCII, UNICODE, Layout, PointCell, lay_out, nearest_in_order
-from rooftui.views.tui.roofline_model import Roof, RooflineFigure, build_figure, device_labels, roof_sources
+from rooftui.views.tui.roofline_model import (
+    EXPLORER_HEADROOM,
+    Roof,
+    RooflineFigure,
+    build_figure,
+    device_labels,
+    roof_sources,
+)
 
 # The paper's colours: L1 red, L2 green, HBM blue; merged points are dimmer.
 LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
@@ -172,7 +179,9 @@ class RooflineCanvas(Widget, can_focus=True):
             return None
         width, height = self.size
         cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
-        self.figure = build_figure(**self._figure_inputs(), cells=cells)
+        # Zoomed, and little room above the top roof: rows are scarce at 80x24.
+        self.figure = build_figure(**self._figure_inputs(), cells=cells, zoom=True,
+                                   headroom=EXPLORER_HEADROOM)
         self.redraw()
         self.post_message(self.Drawn())
         return self.figure
