@@ -3,7 +3,6 @@ explorer's screen as an SVG screenshot, and its table as CSV, without a terminal
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
@@ -135,6 +134,8 @@ def plot(
                           inputs=[*reports, load_options.ceilings])
     with outputs.writing():
         if screenshot_path is not None:
+            import asyncio  # only here: `rooftui --help` stays fast
+
             screenshot = outputs.temporary(screenshot_path)
             asyncio.run(_export_screenshot(reports, load_options, view, screenshot, _size(size), ascii_mode))
             make_xml_valid(screenshot)
