@@ -114,7 +114,7 @@ def load_run(
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.ingest.parallel import start_reading
     from rooftui.model.columns import FLOAT_PIPELINES
-    from rooftui.model.kernel_table import build_kernel_table
+    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
     if fp16_rule not in m.FP16_RULES:
         raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
@@ -177,6 +177,7 @@ def load_run(
         notes.append(m.UNKNOWN_ARCH_NOTE)
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
         notes.append(m.fp16_note(fp16_rule))
+    notes.extend(register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
     parts, missing_roof_list = [], []

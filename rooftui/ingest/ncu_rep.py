@@ -40,6 +40,7 @@ from rooftui.ingest.ncu_rep_records import checked_report
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
+from rooftui.model.metrics import REGISTER_MOVES
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
@@ -224,6 +225,7 @@ def to_raw_report(fetched: Fetched) -> RawReport:
         "block": identity["block"],
         "stream": _integers(identity["stream"]),
         "nvtx": identity["nvtx"],
+        REGISTER_MOVES: np.array(identity["register_moves"], dtype=np.float64),  # None -> NaN
     })
 
     notes: list[str] = []

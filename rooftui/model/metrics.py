@@ -101,6 +101,15 @@ def cuda_core_terms(fp16_rule: str = DEFAULT_FP16_RULE) -> dict[str, tuple[tuple
 
 CUDA_CORE_TERMS = cuda_core_terms()
 
+# HFMA2 register moves (HFMA2.MMA Rd, -RZ, RZ, imm, imm: ptxas's constant loads),
+# thread executions, counted by rooftui from the SASS and the per-instruction counts
+# of ncu's SourceCounters section (rooftui.ingest.sass_moves); NaN when a report has
+# no instruction-level data. ncu's hfma counter counts each as one hfma, so the FP16
+# rule above gave each the hfma weight; that weight is taken out again. [KA] on sm_90
+# (register_moves.cu): moves-only FP32/FP64 kernels then have no FP16 FLOPs, and
+# __hfma2 math keeps exactly its FLOPs, alone or beside the moves.
+REGISTER_MOVES = "rooftui__hfma2_register_moves"
+
 # Bytes per memory level: requests at the L1TEX and L2 tag stages and DRAM traffic,
 # the levels of the hierarchical roofline [YANG]; L1 verified exactly [KA].
 BYTES = {

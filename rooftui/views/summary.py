@@ -26,7 +26,8 @@ CSV_COLUMNS = (
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
-    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "phase",
+    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "register_moves",
+    "phase",
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
@@ -50,6 +51,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
+            "register_moves": row.get("register_moves"),
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
@@ -128,20 +130,12 @@ def short_pipeline(pipeline: str) -> str:
 
 def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
                  per_name: bool = False) -> None:
-    """A table that fits 80 columns, then Table III and the ceilings used."""
+    """The kernel table in the console's width, then Table III and the ceilings used.
+    Every column but the name is as wide as its longest cell, so no number is ever
+    cut; the name gets the rest of the width (and no more than its longest)."""
     total = float(run.kernels["time_s"].sum())
-    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
-                  collapse_padding=True, padding=(0, 1, 0, 0))
-    # Column widths include the one-space gap on their right; the name gets the rest.
-    widths = {"time": 7, "%": 4, "FLOP/s": 7, "AI L1": 6, "L2": 6, "HBM": 6, "pipe": 9,
-              "phase": 9, "bound": 11}
-    name_width = max(9, console.width - sum(widths.values()) - (5 if grouped else 0) - 1)
-    table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
-    if grouped:
-        table.add_column("n", justify="right", width=4)
-    for title, width in widths.items():
-        table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
-                         no_wrap=True, width=width, overflow="ellipsis")
+    titles = ["time", "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    lines = []
     for row in rows.to_dict("records"):
         approximate = row["fp16_approximate"] and row["pipeline"] == "fp16"
         pipe = short_pipeline(row["pipeline"]) + ("~" if approximate else "")
@@ -159,8 +153,20 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
                   intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
+        lines.append(cells)
+    titles = ["kernel", *(["n"] if grouped else []), *titles]
+    widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
+    others = sum(width + 1 for width in widths[1:])
+    name_width = max(9, min(widths[0], console.width - others - 1))
+    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
+                  collapse_padding=True, padding=(0, 1, 0, 0))
+    table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
+    for title, width in zip(titles[1:], widths[1:]):
+        table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
+                         no_wrap=True, width=width)
+    for cells in lines:
         table.add_row(*cells)
-    console.print(table)
+    console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
         "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         "approximate); phase * inferred; bound: binding roof and % of it reached (blank: "

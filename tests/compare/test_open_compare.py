@@ -1,7 +1,7 @@
 """`rooftui A B --compare` opens the compare screen on the two runs."""
 
 from rooftui.cli import cli
-from rooftui.views.tui import compare_screen
+from rooftui.views.tui.screens import compare as compare_screen
 from tests.conftest import DEEPCAM
 
 

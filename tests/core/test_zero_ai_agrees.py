@@ -31,7 +31,7 @@ WORK = re.compile(r"^smsp?__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred
 
 
 def test_every_sample_is_covered():
-    assert len(SAMPLES) == 17
+    assert len(SAMPLES) == 18
     assert {p.name for p in SAMPLES} >= {"deepcam_amp.ncu-rep.xz", "known_answer_basic.ncu-rep.xz"}
 
 
