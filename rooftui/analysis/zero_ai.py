@@ -25,6 +25,12 @@ def launch_is_zero_ai(kernels: pd.DataFrame) -> np.ndarray:
     return kernels["zero_ai"].astype("boolean").fillna(False).to_numpy(dtype=bool)
 
 
+def unknown_launches(kernels: pd.DataFrame) -> int:
+    """Launches (one row per invocation) whose zero-AI is unknown: no work seen, but a
+    FLOP counter the architecture needs is missing from the report."""
+    return int(kernels["zero_ai"].astype("boolean").isna().sum())
+
+
 def launches(rows: pd.DataFrame) -> np.ndarray:
     """Zero-AI launches per row: invocations count 0 or 1, grouped rows their own."""
     if LAUNCHES in rows.columns:

@@ -85,6 +85,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "kernels": int(len(run.kernels)),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
+            "zero_ai_unknown": zero_ai.unknown_launches(run.kernels),
             "time_s": float(run.kernels["time_s"].sum()),
             "phases": {str(p): int(n) for p, n in phases[phases != ""].value_counts(sort=False).items()},
             "no_phase": int((phases == "").sum()),
@@ -181,6 +182,10 @@ def _render_table3(run: Run, console: Console) -> None:
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
+    unknown = zero_ai.unknown_launches(run.kernels)
+    if unknown:
+        console.print(f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "
+                      "counter is missing from the report (see the note); not counted above[/yellow]")
 
 
 def _render_ceilings(run: Run, console: Console) -> None:

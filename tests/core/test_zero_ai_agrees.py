@@ -31,7 +31,7 @@ WORK = re.compile(r"^smsp?__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred
 
 
 def test_every_sample_is_covered():
-    assert len(SAMPLES) == 16
+    assert len(SAMPLES) >= 16
     assert {p.name for p in SAMPLES} >= {"deepcam_amp.ncu-rep.xz", "known_answer_basic.ncu-rep.xz"}
 
 
@@ -40,7 +40,7 @@ def counted_from_the_metrics(path) -> int | None:
     (None unless the report holds every CUDA-core counter as a count)."""
     raw = read_report(path).kernels
     columns = [c for c in raw.columns if WORK.match(c)]
-    if sum(c.startswith("smsp__sass") for c in columns) < 9:
+    if len(columns) < 9 + 6:  # 3 ops × 3 precisions on CUDA cores, 6 Tensor source types
         return None
     work = raw[columns].astype(float)
     known = work.notna().any(axis=1)
@@ -130,6 +130,7 @@ def test_group_keeps_unknown_flops_unknown():
     groups = grouped_kernels(run)
     assert groups["zero_ai"].isna().all() and (groups["zero_ai_launches"] == 0).all()
     assert to_json(run, groups)["summary"]["zero_ai"] == 0
+    assert to_json(run, groups)["summary"]["zero_ai_unknown"] == len(run.kernels) == 15
     assert all(k["zero_ai"] is None for k in to_json(run, groups)["kernels"])
     # one launch unknown, one without work: not zero-AI, not "not zero-AI" either
     two = run.kernels.head(2).assign(name="k", zero_ai=pd.array([pd.NA, True], dtype="boolean"))
@@ -137,6 +138,22 @@ def test_group_keeps_unknown_flops_unknown():
 
     row = group_by_name(two).iloc[0]
     assert row["zero_ai"] is pd.NA and row["zero_ai_launches"] == 1
+
+
+def test_a_missing_tensor_counter_leaves_zero_ai_unknown_not_zero(tmp_path):
+    """Without the Tensor Core counters a WMMA GEMM shows no work at all; it must not be
+    counted zero-AI, and neither can the copy (its Tensor work is not known either)."""
+    frame = pd.read_csv(KNOWN / "known_answer.raw-base.csv", dtype=str, keep_default_na=False)
+    path = tmp_path / "no_tensor_counters.raw-base.csv"
+    tensor = [c for c in frame.columns if c.startswith("sm__ops_path_tensor")]
+    frame.drop(columns=tensor).to_csv(path, index=False)
+    run = load_run([path])
+    rows = run.kernels.set_index("name")
+    for name in ("wmma_gemm", "wmma_gemm_int8", "copy_f32"):
+        assert rows.loc[name, "zero_ai"] is pd.NA, name
+    assert not rows.loc["daxpy", "zero_ai"]  # work seen: known not zero-AI
+    assert zero_ai_table(run.kernels).iloc[-1]["zero_ai"] == 0
+    assert to_json(run, run.kernels)["summary"]["zero_ai_unknown"] == 6  # 5 GEMMs and the copy
 
 
 def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables():
