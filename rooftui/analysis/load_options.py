@@ -24,6 +24,9 @@ class LoadOptions:
     phase_specs: tuple[str, ...] = ()
     infer_phases: bool = True
     skip_invalid: bool = False
+    gpu: str | None = None  # the GPU of exports that do not say it (older ncu, summaries)
+    arch: str | None = None  # the same, as sm_XY
+    fp16_rule: str = "packed"  # or "paper": hadd + hmul + 2·hfma (model.metrics.FP16_RULES)
 
     def load(self, paths: Sequence[str | Path], *, ceilings: str | Path | None = None,
              progress: Progress | None = None) -> Run:
@@ -33,4 +36,5 @@ class LoadOptions:
 
         phases = PhaseConfig.from_options(tuple(self.phase_specs), infer=self.infer_phases)
         return load_run(list(paths), ceilings=ceilings if ceilings is not None else self.ceilings,
-                        phases=phases, skip_invalid=self.skip_invalid, progress=progress)
+                        phases=phases, skip_invalid=self.skip_invalid, progress=progress,
+                        gpu=self.gpu, arch=self.arch, fp16_rule=self.fp16_rule)

@@ -21,21 +21,29 @@ TIME = "zero_ai_time_s"  # grouped rows: the time of those launches
 
 
 def launch_is_zero_ai(kernels: pd.DataFrame) -> np.ndarray:
-    """Per launch (one row per invocation): known to be zero-AI."""
+    """Per kernel-table row: known to be zero-AI."""
     return kernels["zero_ai"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+
+
+def _row_launches(kernels: pd.DataFrame) -> np.ndarray:
+    """Launches a kernel-table row stands for: 1, or ``launches`` for rows joined per
+    kernel name (one-metric-per-run collections whose launch order differs)."""
+    if "launches" in kernels.columns:
+        return kernels["launches"].to_numpy(dtype=np.int64)
+    return np.ones(len(kernels), dtype=np.int64)
 
 
 def unknown_launches(kernels: pd.DataFrame) -> int:
     """Launches (one row per invocation) whose zero-AI is unknown: no work seen, but a
     FLOP counter the architecture needs is missing from the report."""
-    return int(kernels["zero_ai"].astype("boolean").isna().sum())
+    return int(_row_launches(kernels)[kernels["zero_ai"].astype("boolean").isna().to_numpy()].sum())
 
 
 def launches(rows: pd.DataFrame) -> np.ndarray:
     """Zero-AI launches per row: invocations count 0 or 1, grouped rows their own."""
     if LAUNCHES in rows.columns:
         return rows[LAUNCHES].to_numpy(dtype=np.int64)
-    return launch_is_zero_ai(rows).astype(np.int64)
+    return launch_is_zero_ai(rows) * _row_launches(rows)
 
 
 def time_s(rows: pd.DataFrame) -> np.ndarray:
@@ -49,7 +57,7 @@ def launch_counts(rows: pd.DataFrame) -> np.ndarray:
     """Launches per row: ``count`` for grouped rows, 1 for invocations."""
     if "count" in rows.columns:
         return rows["count"].to_numpy(dtype=np.int64)
-    return np.ones(len(rows), dtype=np.int64)
+    return _row_launches(rows)
 
 
 def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -58,7 +66,7 @@ def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     ``zero_ai_launches`` and ``zero_ai_time_s``."""
     state = kernels["zero_ai"].astype("boolean")
     frame = kernels[keys].assign(
-        _zero=launch_is_zero_ai(kernels).astype(np.int64),
+        _zero=launches(kernels),
         _zero_time=time_s(kernels),
         _not_zero=(state == False).fillna(False).to_numpy(dtype=bool),  # noqa: E712 (NA-aware)
         _unknown=state.isna().to_numpy(dtype=bool),

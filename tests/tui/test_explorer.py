@@ -508,7 +508,7 @@ async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, samp
 
     release = threading.Event()
 
-    def slow_load_run(paths, ceilings=None, progress=None):
+    def slow_load_run(paths, ceilings=None, progress=None, **options):
         progress(1, 2, "first report read")
         release.wait(10)
         return sample_run
