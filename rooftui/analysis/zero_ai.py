@@ -2,8 +2,9 @@
 
 A launch is zero-AI when it is known to have done no floating-point operation and
 no integer Tensor Core operation (``kernel_table.add_derived``: ``zero_ai`` is
-True). A launch whose FLOP counters are missing has ``zero_ai`` unknown (NA) and
-is not counted as zero-AI. A grouped row counts the zero-AI launches it holds
+True). A launch for which the report has none of the counters has ``zero_ai`` unknown (NA)
+and is not counted as zero-AI; one judged without some counters is said
+(``judged_without_note``). A grouped row counts the zero-AI launches it holds
 (``zero_ai_launches`` of ``count``); its own ``zero_ai`` is True only when every
 launch is known to be zero-AI, False when one is known not to be, else unknown.
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from rooftui.model.columns import FLOAT_PIPELINES, PIPELINE_LABELS, flop_column
 
 LAUNCHES = "zero_ai_launches"  # grouped rows: launches that are zero-AI
 TIME = "zero_ai_time_s"  # grouped rows: the time of those launches
@@ -33,9 +36,16 @@ def _row_launches(kernels: pd.DataFrame) -> np.ndarray:
     return np.ones(len(kernels), dtype=np.int64)
 
 
+def judged_without(kernels: pd.DataFrame) -> list[str]:
+    """The pipelines whose counters are missing for some launch counted zero-AI: such a
+    launch did none of the work the report counts, but may have done this."""
+    zero = launch_is_zero_ai(kernels)
+    return [pipeline for pipeline in (*FLOAT_PIPELINES, "tensor_int8")
+            if kernels.loc[zero, flop_column(pipeline)].isna().any()]
+
+
 def unknown_launches(kernels: pd.DataFrame) -> int:
-    """Launches (one row per invocation) whose zero-AI is unknown: no work seen, but a
-    FLOP counter the architecture needs is missing from the report."""
+    """Launches whose zero-AI is unknown: the report has none of their work counters."""
     return int(_row_launches(kernels)[kernels["zero_ai"].astype("boolean").isna().to_numpy()].sum())
 
 
@@ -90,3 +100,13 @@ def filter_mask(rows: pd.DataFrame, mode: str) -> np.ndarray:
     if mode == "hide":
         return launch_counts(rows) - zero > 0
     return np.ones(len(rows), dtype=bool)
+
+
+def judged_without_note(kernels: pd.DataFrame) -> str | None:
+    """The one-line note when zero-AI launches were judged without some counters."""
+    missing = judged_without(kernels)
+    if not missing:
+        return None
+    names = ", ".join(PIPELINE_LABELS[p] for p in missing)
+    return (f"zero-AI is judged without {names} counters (not in the report): a launch counted "
+            "zero-AI did none of the work the report counts, but may have done this")

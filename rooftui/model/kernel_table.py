@@ -176,14 +176,15 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
 
     table["pipeline"] = dominant_pipeline(table)
-    # Zero-AI (rooftui.analysis.zero_ai): known to have done no floating-point and no
-    # integer Tensor Core work. Some work seen: not zero-AI; none seen but a counter the
-    # architecture needs is missing (its FLOPs are NaN): unknown, never zero-AI.
+    # Zero-AI (rooftui.analysis.zero_ai): no floating-point and no integer Tensor Core
+    # work in the counters the report has; unknown when it has none of them. A launch
+    # judged without some counters is said (analysis.zero_ai.judged_without): the paper's
+    # own PyTorch runs, for one, collected no FP64 counters.
     work = table[flop_columns + ["ops_tensor_int8"]]
-    some_work = work.fillna(0.0).sum(axis=1) > 0
-    all_known = work.notna().all(axis=1)
-    table["zero_ai"] = pd.Series(np.where(some_work, False, np.where(all_known, True, pd.NA)),
-                                 index=table.index, dtype="boolean")
+    known = work.notna().any(axis=1)
+    total_work = work.fillna(0.0).sum(axis=1)
+    table["zero_ai"] = pd.Series(np.where(known, total_work == 0, pd.NA), index=table.index,
+                                 dtype="boolean")
     table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0
     return table
 
