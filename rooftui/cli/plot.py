@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
@@ -114,6 +113,8 @@ def plot(
     with outputs.writing():
         if svg_path is not None:
             svg_file = outputs.temporary(svg_path)
+            import asyncio
+
             rows = asyncio.run(_export_svg(reports, load_options, view, svg_file, _size(size), ascii_mode))
             make_xml_valid(svg_file)
         else:

@@ -176,15 +176,17 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
 
     table["pipeline"] = dominant_pipeline(table)
-    # Zero-AI (rooftui.analysis.zero_ai): no floating-point and no integer Tensor Core
-    # work in the counters the report has; unknown when it has none of them. A launch
-    # judged without some counters is said (analysis.zero_ai.judged_without): the paper's
-    # own PyTorch runs, for one, collected no FP64 counters.
-    work = table[flop_columns + ["ops_tensor_int8"]]
-    known = work.notna().any(axis=1)
-    total_work = work.fillna(0.0).sum(axis=1)
-    table["zero_ai"] = pd.Series(np.where(known, total_work == 0, pd.NA), index=table.index,
-                                 dtype="boolean")
+    # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
+    # and none shows work; any known work makes it False. A launch whose Tensor Core
+    # (or CUDA-core) counters are all missing is unknown, never guessed: a Tensor Core
+    # kernel profiled without Tensor counters is not zero-AI.
+    tensor = [c for c in flop_columns if "tensor" in c] + ["ops_tensor_int8"]
+    cores = [c for c in flop_columns if c not in tensor]
+    work = table[cores + tensor]
+    did_work = (work.fillna(0.0) > 0).any(axis=1)
+    both_known = table[cores].notna().any(axis=1) & table[tensor].notna().any(axis=1)
+    zero = np.where(did_work, False, np.where(both_known, True, pd.NA))
+    table["zero_ai"] = pd.Series(zero, index=table.index, dtype="boolean")
     table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0
     return table
 

@@ -37,11 +37,13 @@ def test_every_sample_is_covered():
 
 def counted_from_the_metrics(path) -> int | None:
     """Zero-AI launches counted from the report's own counters, without rooftui's tables
-    (None unless the report holds every CUDA-core counter as a count)."""
+    (None unless the report holds every CUDA-core counter and Tensor Core counts)."""
     raw = read_report(path).kernels
     columns = [c for c in raw.columns if WORK.match(c)]
     if len(columns) < 9 + 6:  # 3 ops × 3 precisions on CUDA cores, 6 Tensor source types
         return None
+    if not any(c.startswith("sm__ops_path_tensor") for c in columns):
+        return None  # no Tensor Core counts: zero-AI is unknown (the spellings report)
     work = raw[columns].astype(float)
     known = work.notna().any(axis=1)
     return int((known & (work.fillna(0).sum(axis=1) == 0)).sum())
@@ -72,11 +74,12 @@ def test_zero_ai_launches_agree_across_every_output(path, expected):
     per_launch = to_json(run, run.kernels)
     groups = grouped_kernels(run)
     grouped = to_json(run, groups)
-    assert per_launch["summary"]["zero_ai"] == zero
-    assert per_launch["summary"]["zero_ai_counted"] == "per launch"
-    # `summary --group`: Table III per kernel name, as the paper's authors counted, and said
-    assert grouped["summary"]["zero_ai_counted"] == "per kernel name"
-    assert grouped["summary"]["zero_ai"] == sum(k["count"] for k in grouped["kernels"] if k["zero_ai"])
+    assert per_launch["summary"]["zero_ai"] == grouped["summary"]["zero_ai"] == zero
+    assert per_launch["summary"]["zero_ai_counted"] == grouped["summary"]["zero_ai_counted"] == "per launch"
+    # --zero-ai-by name: Table III per kernel name, as the paper's authors counted, and said
+    by_name = to_json(run, groups, per_name=True)["summary"]
+    assert by_name["zero_ai_counted"] == "per kernel name"
+    assert by_name["zero_ai"] == sum(k["count"] for k in grouped["kernels"] if k["zero_ai"])
     assert sum(k["zero_ai"] is True for k in per_launch["kernels"]) == zero
     assert sum(k["zero_ai_launches"] for k in grouped["kernels"]) == zero
     assert sum(k["count"] for k in grouped["kernels"]) == launches
@@ -145,19 +148,29 @@ def test_group_keeps_unknown_flops_unknown():
     assert row["zero_ai"] is pd.NA and row["zero_ai_launches"] == 1
 
 
-def test_zero_ai_judged_without_some_counters_is_said(tmp_path):
-    """Without the Tensor Core counters a WMMA GEMM shows no work in the counters the report
-    has. It is counted zero-AI as the paper counts (its PyTorch runs had no FP64
-    counters), and a note names the counters the judgement lacked."""
+def test_without_tensor_counters_zero_ai_is_unknown_and_counted_so(tmp_path):
+    """Without the Tensor Core counters a WMMA GEMM shows no work at all: unknown, never
+    zero-AI, and the summary says how many launches are unknown."""
     frame = pd.read_csv(KNOWN / "known_answer.raw-base.csv", dtype=str, keep_default_na=False)
     path = tmp_path / "no_tensor_counters.raw-base.csv"
     tensor = [c for c in frame.columns if c.startswith("sm__ops_path_tensor")]
     frame.drop(columns=tensor).to_csv(path, index=False)
     run = load_run([path])
     rows = run.kernels.set_index("name")
-    assert rows.loc["wmma_gemm", "zero_ai"] and not rows.loc["daxpy", "zero_ai"]
+    for name in ("wmma_gemm", "wmma_gemm_int8", "copy_f32"):
+        assert rows.loc[name, "zero_ai"] is pd.NA, name
+    assert not rows.loc["daxpy", "zero_ai"]  # work seen: known not zero-AI
+    assert zero_ai_table(run.kernels).iloc[-1]["zero_ai"] == 0
+    assert to_json(run, run.kernels)["summary"]["zero_ai_unknown"] == 6  # 5 GEMMs and the copy
+
+
+def test_zero_ai_judged_without_some_counters_is_said():
+    """ncu's --set roofline has no sm__ops_path_tensor_src_fp8.sum: its copy kernel is
+    zero-AI by every other counter, and a note says the FP8 Tensor count was missing."""
+    run = load_run([KNOWN / "known_answer_roofline.raw.csv"])
+    assert run.kernels.set_index("name").loc["copy_f32", "zero_ai"]
     note = next(n for n in run.notes if n.startswith("zero-AI is judged without"))
-    assert "without Tensor FP64, Tensor TF32, Tensor FP16, Tensor BF16, Tensor FP8, Tensor INT8 " in note
+    assert note.startswith("zero-AI is judged without Tensor FP8 counters (not in the report)")
     complete = load_run([KNOWN / "known_answer.raw-base.csv"])
     assert not any(n.startswith("zero-AI is judged") for n in complete.notes)
 
@@ -173,3 +186,13 @@ def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables():
     text = console.export_text()
     assert re.search(r"^ \(none\)\s+15\s+1\s", text, re.MULTILINE)
     assert "(none)" in text.split("Zero-AI kernels")[0]  # the kernel rows too
+
+
+def test_tensor_kernels_profiled_without_tensor_counters_are_not_zero_ai():
+    # The spellings report has every CUDA-core counter but no Tensor Core FLOP counter:
+    # its wmma kernels did Tensor work nobody counted, so zero-AI is unknown, not True.
+    run = load_run([KNOWN / "known_answer.spellings.raw-base.csv"])
+    wmma = run.kernels[run.kernels["name"].str.startswith("wmma_gemm")]
+    assert len(wmma) == 5 and wmma["zero_ai"].isna().all()
+    assert not run.kernels["zero_ai"].fillna(False).any()
+    assert zero_ai_table(run.kernels).iloc[-1]["zero_ai"] == 0
