@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from rooftui.analysis import zero_ai
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 
 if TYPE_CHECKING:  # imported where used: `rooftui --help` reads this module's choices
@@ -152,6 +151,8 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict |
     if spec.pipeline is not None:
         keep &= text_is("pipeline", spec.pipeline.__eq__)
     if spec.zero_ai != "all":
+        from rooftui.analysis import zero_ai
+
         keep &= zero_ai.filter_mask(frame, spec.zero_ai)
     if spec.phase is not None:
         keep &= text_is("phase", spec.phase.__eq__)
@@ -232,6 +233,8 @@ class Totals:
 def totals(frame: pd.DataFrame) -> Totals:
     """Totals of ``frame``; grouped frames count their ``count`` invocations and
     their ``zero_ai_launches`` (``rooftui.analysis.zero_ai``)."""
+    from rooftui.analysis import zero_ai
+
     zero = zero_ai.launches(frame)
     return Totals(
         rows=len(frame),
@@ -246,5 +249,7 @@ def totals(frame: pd.DataFrame) -> Totals:
 
 def top_by_time(frame: pd.DataFrame, n: int) -> pd.DataFrame:
     """The ``n`` rows with the most time, heaviest first."""
+    import numpy as np
+
     order = np.argsort(-frame["time_s"].to_numpy(dtype=float), kind="stable")[:n]
     return frame.iloc[order]
