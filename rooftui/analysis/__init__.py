@@ -108,6 +108,7 @@ def load_run(
     """
     import pandas as pd
 
+    from rooftui.analysis import zero_ai
     from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
@@ -175,6 +176,9 @@ def load_run(
                      + "; ".join(sorted(derivation.respelled)))
     if derivation.unknown_arch:
         notes.append(m.UNKNOWN_ARCH_NOTE)
+    judged = zero_ai.judged_without_note(kernels)
+    if judged:
+        notes.append(judged)
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
         notes.append(m.fp16_note(fp16_rule))
     notes.extend(register_move_notes(kernels))

@@ -76,6 +76,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "kernels": int(overall["kernels"]),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
+            "zero_ai_unknown": zero_ai.unknown_launches(run.kernels),
             # per launch (the one definition); --zero-ai-by name: per kernel name, as the
             # paper's authors counted their Table III
             "zero_ai_counted": zero_ai_counted(run, per_name),
@@ -196,6 +197,10 @@ def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
+    unknown = zero_ai.unknown_launches(run.kernels)
+    if unknown:
+        console.print(f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "
+                      "counter is missing from the report (see the note); not counted above[/yellow]")
 
 
 def _render_ceilings(run: Run, console: Console) -> None:
