@@ -20,7 +20,8 @@ from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop
 from rooftui.views.formats import intensity, percent, seconds, si
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
+    "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
+    "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
@@ -55,6 +56,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
+            "launches": row.get("launches", 1),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "phase": row.get("phase"), "phase_inferred": row.get("phase_inferred"),

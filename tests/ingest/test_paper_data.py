@@ -179,3 +179,12 @@ def test_json_says_which_fp16_rule_was_used(pytorch_dir):
     launch = next(launch for launch in LAUNCHES if launch["name"] == RELU)
     assert relu["flops"]["fp16"] == (launch[SASS.format("hadd")] + launch[SASS.format("hmul")]
                                      + 2 * launch[SASS.format("hfma")])
+
+
+def test_rows_that_stand_for_several_launches_say_how_many(tensorflow_dir):
+    result = run_cli("summary", tensorflow_dir, "--gpu", "V100", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    launches = {k["demangled"]: k["launches"] for k in doc["kernels"]}
+    assert launches == {name: sums["Count"] for name, sums in by_name().items()}
+    assert doc["summary"]["kernels"] == len(LAUNCHES)
