@@ -3,33 +3,47 @@ time and FLOPs per phase and per pipeline."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from rooftui.analysis import zero_ai
+
 ALL = "all"
+NO_PHASE_LABEL = "(none)"  # how tables show launches without a phase (JSON: null)
+
+
+def phase_label(phase: object) -> str:
+    """A phase as tables show it: "(none)" for launches without one."""
+    return phase if isinstance(phase, str) and phase else NO_PHASE_LABEL
 
 
 def zero_ai_table(kernels: pd.DataFrame, groups: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per phase and overall: invocations, zero-AI invocations and their share of time.
 
-    With ``groups`` (``group_by_name`` of ``kernels``) a launch counts as zero-AI when
-    its kernel's group is: zero-AI counted per kernel name, as the paper's authors
-    did (their Table III). A row standing for several launches (``launches``, from a
-    per-name join) counts that many.
-    Columns: phase, kernels, zero_ai, zero_ai_share (of invocations), time_s,
-    zero_ai_time_s, zero_ai_time_share. The last row is ``all``.
+    ``kernels`` has one row per invocation, or per kernel name for a per-name join
+    (its ``launches`` column counts the launches a row stands for). Zero-AI is decided
+    per launch (``analysis.zero_ai``); with ``groups`` (``group_by_name`` of ``kernels``)
+    a launch counts as zero-AI when its kernel's group is: zero-AI counted per kernel
+    name, as the paper's authors did for their Table III.
+    Columns: phase ("" for launches without one: show it with ``phase_label``), kernels,
+    zero_ai, zero_ai_share (of invocations), time_s, zero_ai_time_s, zero_ai_time_share.
+    The last row is ``all``.
     """
     rows = []
     if groups is not None:
         key = pd.MultiIndex.from_frame(kernels[["device", "name"]])
-        by_name = groups.set_index(["device", "name"])["zero_ai"]
-        zero = pd.Series(by_name.reindex(key).to_numpy(), index=kernels.index).fillna(False).astype(bool)
+        by_name = groups.set_index(["device", "name"])["zero_ai"].astype("boolean")
+        zero = by_name.reindex(key).fillna(False).to_numpy(dtype=bool)
     else:
-        zero = kernels["zero_ai"].fillna(False).astype(bool)
-    weight = kernels["launches"] if "launches" in kernels else pd.Series(1, index=kernels.index)
-    masks = [(p, kernels["phase"] == p) for p in _phases(kernels)] + [(ALL, kernels.index == kernels.index)]
+        zero = zero_ai.launch_is_zero_ai(kernels)
+    weight = (kernels["launches"].to_numpy(dtype=np.int64) if "launches" in kernels
+              else np.ones(len(kernels), dtype=np.int64))
+    phase_of = kernels["phase"].to_numpy(dtype=object)
+    masks = [(p, phase_of == p) for p in _phases(kernels)] + [(ALL, np.ones(len(kernels), bool))]
+    seconds = kernels["time_s"].to_numpy(dtype=float)
     for phase, mask in masks:
-        time = float(kernels.loc[mask, "time_s"].sum())
-        zero_time = float(kernels.loc[mask & zero, "time_s"].sum())
+        time = float(seconds[mask].sum())
+        zero_time = float(seconds[mask & zero].sum())
         count, zero_count = int(weight[mask].sum()), int(weight[mask & zero].sum())
         rows.append({"phase": phase, "kernels": count, "zero_ai": zero_count,
                      "zero_ai_share": zero_count / count if count else 0.0,

@@ -43,10 +43,10 @@ def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[st
     """A missing or empty report fails here, before the explorer takes the terminal."""
     if ctx.resilient_parsing:  # shell completion: nothing is opened
         return reports
-    from rooftui.ingest.files import check_readable
+    from rooftui.ingest.files import check_readable, is_directory
 
     for report in reports:
-        if not Path(report).is_dir():  # a directory is for the reader to judge
+        if not is_directory(Path(report)):  # a directory is for the reader to judge
             check_readable(Path(report))
     return reports
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rooftui.errors import InputError
+from rooftui.errors import InputError, reading
 from rooftui.ingest.csv_common import RAW_HINT, read_prologue
-from rooftui.ingest.files import check_readable, logical_name
+from rooftui.ingest.files import check_readable, head, logical_name
 from rooftui.ingest.report import RawReport
 
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
@@ -29,6 +29,11 @@ def read_reports(path: str | Path) -> list[RawReport]:
 def read_report(path: str | Path) -> RawReport:
     """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
     path = Path(path)
+    with reading(path):
+        return _read_report(path)
+
+
+def _read_report(path: Path) -> RawReport:
     check_readable(path)
     name = logical_name(path)
     if name.endswith(".ncu-rep"):
@@ -51,11 +56,4 @@ def read_report(path: str | Path) -> RawReport:
 
 
 def _is_binary(path: Path) -> bool:
-    from rooftui.ingest.files import open_binary
-
-    try:
-        with open_binary(path) as handle:
-            head = handle.read(4096)
-    except (OSError, EOFError) as err:
-        raise InputError(f"cannot read the file ({err})", path, "check it was copied whole") from None
-    return b"\x00" in head
+    return b"\x00" in head(path, 4096)
