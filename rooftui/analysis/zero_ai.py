@@ -25,11 +25,19 @@ def launch_is_zero_ai(kernels: pd.DataFrame) -> np.ndarray:
     return kernels["zero_ai"].astype("boolean").fillna(False).to_numpy(dtype=bool)
 
 
+def _weight(rows: pd.DataFrame) -> np.ndarray:
+    """Launches each kernel-table row stands for: 1, or all launches of one kernel name
+    where only those are known (a per-name join of one-metric runs, a --print-summary export)."""
+    if "launches" in rows.columns:
+        return rows["launches"].to_numpy(dtype=np.int64)
+    return np.ones(len(rows), dtype=np.int64)
+
+
 def launches(rows: pd.DataFrame) -> np.ndarray:
     """Zero-AI launches per row: invocations count 0 or 1, grouped rows their own."""
     if LAUNCHES in rows.columns:
         return rows[LAUNCHES].to_numpy(dtype=np.int64)
-    return launch_is_zero_ai(rows).astype(np.int64)
+    return launch_is_zero_ai(rows).astype(np.int64) * _weight(rows)
 
 
 def time_s(rows: pd.DataFrame) -> np.ndarray:
@@ -40,10 +48,11 @@ def time_s(rows: pd.DataFrame) -> np.ndarray:
 
 
 def launch_counts(rows: pd.DataFrame) -> np.ndarray:
-    """Launches per row: ``count`` for grouped rows, 1 for invocations."""
+    """Launches per row: ``count`` for grouped rows, 1 for invocations (``launches``
+    for a row that stands for several)."""
     if "count" in rows.columns:
         return rows["count"].to_numpy(dtype=np.int64)
-    return np.ones(len(rows), dtype=np.int64)
+    return _weight(rows)
 
 
 def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -52,7 +61,7 @@ def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     ``zero_ai_launches`` and ``zero_ai_time_s``."""
     state = kernels["zero_ai"].astype("boolean")
     frame = kernels[keys].assign(
-        _zero=launch_is_zero_ai(kernels).astype(np.int64),
+        _zero=launches(kernels),
         _zero_time=time_s(kernels),
         _not_zero=(state == False).fillna(False).to_numpy(dtype=bool),  # noqa: E712 (NA-aware)
         _unknown=state.isna().to_numpy(dtype=bool),
