@@ -142,7 +142,13 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         value = term.factor * metric_values(raw, term.metric, time_ns, log)
         previous = tensor_by_pipeline.get(term.pipeline)
         tensor_by_pipeline[term.pipeline] = value if previous is None else previous + value
-    unknown = np.nan if arch is None else 0.0
+    unknown: float | pd.Series = 0.0
+    if arch is None:
+        # Without an architecture the FLOPs per Tensor instruction are unknown, but a
+        # launch that issued no instruction to the Tensor pipe did no Tensor work on
+        # any GPU [NCU: inst_executed_pipe_tensor]: its Tensor FLOPs are known to be 0.
+        issued = metric_values(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
+        unknown = pd.Series(np.where(issued == 0, 0.0, np.nan), index=raw.index)
     for pipeline in FLOAT_PIPELINES:
         if pipeline.startswith("tensor_"):
             out[flop_column(pipeline)] = tensor_by_pipeline.get(pipeline, unknown)
@@ -212,7 +218,7 @@ def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
     table = add_derived(pd.concat([identity, work], axis=1))
     # Without an architecture the Tensor FLOPs are unknown, so a launch with no
     # CUDA-core work may still have done Tensor work: neither zero-AI nor "none".
-    undecided = (table["cc"] == "") & (table["pipeline"] == "none")
+    undecided = (table["cc"] == "") & (table["pipeline"] == "none") & table["flops_tensor"].isna()
     table.loc[undecided, "zero_ai"] = pd.NA
     table.loc[undecided, "pipeline"] = "unknown"
     return table.reset_index(drop=True), log
