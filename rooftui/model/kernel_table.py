@@ -39,7 +39,8 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     Tried per launch, first that gives a value: the metric under each of its
     spellings (``metrics.SPELLINGS``), then from the rates ncu's sections store
     [NCU]: ``X.sum.per_cycle_elapsed`` × the unit's ``cycles_elapsed.avg`` (the SM's
-    for smsp__/l1tex__ counters: one clock domain), or × clock × duration;
+    for smsp__/l1tex__ counters: one clock, equal cycle counts on every known-answer
+    launch), or × clock × duration;
     ``X.sum.per_second`` × duration.
     """
     value = pd.Series(np.nan, index=raw.index)
