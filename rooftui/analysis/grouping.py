@@ -27,7 +27,6 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
-    out["launches"] = out["count"]
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
     for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",

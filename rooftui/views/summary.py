@@ -59,7 +59,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
-            "launches": row.get("launches", 1),
+            "launches": row["count"] if "count" in row else row.get("launches", 1),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
