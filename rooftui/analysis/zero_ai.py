@@ -64,7 +64,8 @@ def time_s(rows: pd.DataFrame) -> np.ndarray:
 
 
 def launch_counts(rows: pd.DataFrame) -> np.ndarray:
-    """Launches per row: ``count`` for grouped rows, 1 for invocations."""
+    """Launches per row: ``count`` for grouped rows, 1 for invocations (``launches``
+    for a row that stands for several)."""
     if "count" in rows.columns:
         return rows["count"].to_numpy(dtype=np.int64)
     return _row_launches(rows)

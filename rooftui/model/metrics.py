@@ -214,9 +214,11 @@ ARCHITECTURES: tuple[Architecture, ...] = (
 )
 
 
+TENSOR_PIPE_INSTRUCTIONS = "sm__inst_executed_pipe_tensor.sum"  # every architecture [NCU]
 UNKNOWN_ARCH_NOTE = (
     "the export does not say which GPU it came from, so Tensor Core FLOPs (whose counters "
-    "differ per architecture) are blank: pass --gpu NAME (e.g. --gpu V100) or --arch sm_XY"
+    "differ per architecture) are blank, except 0 where no instruction went to the Tensor "
+    "pipe: pass --gpu NAME (e.g. --gpu V100) or --arch sm_XY"
 )
 
 

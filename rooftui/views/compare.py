@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rooftui.analysis import Run
+from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.compare import HOWS, METHODS, SIDE_COLUMNS, Comparison
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.formats import intensity, json_safe, percent, seconds, si
@@ -103,7 +103,7 @@ def _run_json(run: Run, label: str) -> dict[str, Any]:
         "reports": [report.path for report in run.reports],
         "devices": [{"name": name, "cc": c.device.cc} for name, c in run.ceilings_by_device.items()],
         "ceilings": {name: [c.to_dict() for c in s.ceilings] for name, s in run.ceilings_by_device.items()},
-        "launches": int(len(run.kernels)),
+        "launches": int(zero_ai.launch_counts(run.kernels).sum()),
         "kernels": int(run.kernels.groupby(["device", "name"]).ngroups),
         "time_s": float(run.kernels["time_s"].sum()),
     }
@@ -193,8 +193,9 @@ def render(comparison: Comparison, console: Console, top: int = 15, level: str =
 
 def _describe(run: Run, label: str) -> str:
     kernels = run.kernels
+    launches = int(zero_ai.launch_counts(kernels).sum())
     return (f"{label}: {', '.join(run.devices)}, {kernels.groupby(['device', 'name']).ngroups} kernels, "
-            f"{len(kernels)} launches, {seconds(float(kernels['time_s'].sum()))}")
+            f"{launches} launches, {seconds(float(kernels['time_s'].sum()))}")
 
 
 def _render_header(comparison: Comparison, console: Console) -> None:

@@ -22,7 +22,8 @@ from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
+    "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
+    "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
@@ -49,6 +50,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
+            "launches": row["count"] if "count" in row else row.get("launches", 1),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "register_moves": row.get("register_moves"),
