@@ -103,9 +103,10 @@ def _to_raw_report(document: dict, path: Path, has_signature: bool) -> RawReport
     rows = document["kernels"]
     if not rows:
         if has_signature:
-            raise InputError("the report holds no profiled kernels", path,
-                             "check ncu's filters (-k, --launch-count, --profile-from-start) "
-                             "and re-run it")
+            raise InputError("the report holds no profiled kernels (cut short before its first "
+                             "result, or ncu profiled none)", path,
+                             "if it was copied, copy it whole; else check ncu's filters "
+                             "(-k, --launch-count, --profile-from-start) and re-run it")
         raise InputError("not an Nsight Compute report (no kernels could be read from it)", path,
                          "pass an .ncu-rep written by `ncu -o`, or its CSV export")
     kernels = pd.DataFrame({

@@ -18,13 +18,14 @@ format has no record count or trailer, so nothing can tell (said in the README).
 
 from __future__ import annotations
 
+import os
 import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from rooftui.errors import InputError
-from rooftui.ingest.files import decompressed_copy
+from rooftui.ingest.files import compression, decompressed_copy
 
 SIGNATURE = b"NVR\0"
 # The DeepCAM AMP step (179 launches, 152 MB) has 513 records; 1M records is ~500k launches.
@@ -79,6 +80,28 @@ class RecordChain:
                 self._remaining -= take
                 if self._remaining == 0:
                     self._end()
+
+    def walk(self, path: Path) -> None:
+        """Check an uncompressed report in place: headers are read, other records skipped
+        by seeking (milliseconds for a report of hundreds of MB)."""
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            self.feed(handle.read(4))
+            position = 4
+            while self.has_signature and position < size:
+                if self._remaining < 0 or self._header is not None:
+                    want = 4 - len(self._prefix) if self._remaining < 0 else self._remaining
+                    chunk = handle.read(min(want, size - position, _MAX_HEADER_BYTES))
+                    self.feed(chunk)
+                    position += len(chunk)
+                else:
+                    skip = min(self._remaining, size - position)
+                    handle.seek(skip, os.SEEK_CUR)
+                    self.size += skip
+                    self._remaining -= skip
+                    position += skip
+                    if self._remaining == 0:
+                        self._end()
 
     def _begin(self, length: int) -> None:
         self.records += 1
@@ -159,5 +182,9 @@ def checked_report(path: Path) -> Iterator[tuple[Path, bool]]:
     record chain during that one pass, deletes the copy afterwards (SIGTERM included).
     """
     chain = RecordChain(path)
+    if compression(path) is None:
+        chain.walk(path)
+        yield path, chain.finish()
+        return
     with decompressed_copy(path, suffix=".ncu-rep", inspect=chain.feed) as report:
         yield report, chain.finish()
