@@ -39,6 +39,7 @@ DEFAULT_INPUT_LIMIT = 4 << 30  # bytes; ROOFTUI_MAX_INPUT_BYTES overrides it
 MAX_LINE_BYTES = 64 << 20
 _TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a row" check
 _COPY_CHUNK = 1 << 20
+_READ_BUFFER = 1 << 16  # small: sniffing a file's head decompresses little more than the head
 _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
 
 _DECOMPRESSORS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
@@ -144,7 +145,7 @@ def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = 
     cap = input_limit() if limit is None else min(limit, input_limit())
     guarded = _GuardedStream(stream, path, compressed=decompress is not None, limit=cap,
                              max_line=max_line)
-    return io.BufferedReader(guarded, buffer_size=_COPY_CHUNK)
+    return io.BufferedReader(guarded, buffer_size=_READ_BUFFER)
 
 
 def open_text(path: Path, *, limit: int | None = None) -> IO[str]:
