@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from rooftui.errors import InputError
 
@@ -42,7 +42,13 @@ _COPY_CHUNK = 1 << 20
 _READ_BUFFER = 1 << 16  # small: sniffing a file's head decompresses little more than the head
 _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
 
-_DECOMPRESSORS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
+class _Readable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+_DECOMPRESSORS: dict[str, Callable[[IO[bytes]], _Readable]] = {
     ".xz": lambda raw: lzma.LZMAFile(raw),
     ".gz": lambda raw: gzip.GzipFile(fileobj=raw),
     ".bz2": lambda raw: bz2.BZ2File(raw),
@@ -139,9 +145,9 @@ def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = 
     except BaseException:
         os.close(fd)
         raise
-    raw: IO[bytes] = open(fd, "rb", buffering=_COPY_CHUNK)
+    raw = open(fd, "rb", buffering=_COPY_CHUNK)
     decompress = _DECOMPRESSORS.get(path.suffix if compressed_as is None else compressed_as)
-    stream = decompress(raw) if decompress else raw
+    stream: _Readable = decompress(raw) if decompress else raw
     cap = input_limit() if limit is None else min(limit, input_limit())
     guarded = _GuardedStream(stream, path, compressed=decompress is not None, limit=cap,
                              max_line=max_line)
@@ -184,7 +190,7 @@ def head(path: Path, size: int = 4096) -> bytes:
 class _GuardedStream(io.RawIOBase):
     """A read-only stream that counts bytes against the cap, keeps the tail and names errors."""
 
-    def __init__(self, inner: IO[bytes], path: Path, compressed: bool, limit: int,
+    def __init__(self, inner: _Readable, path: Path, compressed: bool, limit: int,
                  max_line: int | None):
         self._inner = inner
         self._path = path
