@@ -32,6 +32,8 @@ SIGNATURE = b"NVR\0"
 MAX_RECORDS = 1_000_000
 _MAX_HEADER_BYTES = 1 << 20  # headers are tens of bytes to ~16 KB; larger ones are not parsed
 _RERUN = "re-copy the report or re-run ncu"
+_LENGTH = struct.Struct("<I")
+_SEEK_PAST = 1 << 20  # records larger than this are skipped, not read, when checking in place
 
 
 class RecordChain:
@@ -65,11 +67,16 @@ class RecordChain:
         i, n = 0, len(view)
         while i < n:
             if self._remaining < 0:
+                if not self._prefix and n - i >= 4:  # the common case: the prefix is whole here
+                    (length,) = _LENGTH.unpack_from(view, i)
+                    i += 4
+                    self._begin(length)
+                    continue
                 take = min(4 - len(self._prefix), n - i)
                 self._prefix += bytes(view[i:i + take])
                 i += take
                 if len(self._prefix) == 4:
-                    (length,) = struct.unpack("<I", self._prefix)
+                    (length,) = _LENGTH.unpack(self._prefix)
                     self._prefix = b""
                     self._begin(length)
             else:
@@ -82,26 +89,26 @@ class RecordChain:
                     self._end()
 
     def walk(self, path: Path) -> None:
-        """Check an uncompressed report in place: headers are read, other records skipped
-        by seeking (milliseconds for a report of hundreds of MB)."""
+        """Check an uncompressed report in place: large records that are not headers are
+        skipped by seeking (milliseconds for a report of hundreds of MB)."""
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            self.feed(handle.read(4))
-            position = 4
-            while self.has_signature and position < size:
-                if self._remaining < 0 or self._header is not None:
-                    want = 4 - len(self._prefix) if self._remaining < 0 else self._remaining
-                    chunk = handle.read(min(want, size - position, _MAX_HEADER_BYTES))
-                    self.feed(chunk)
-                    position += len(chunk)
-                else:
-                    skip = min(self._remaining, size - position)
+            position = 0
+            while position < size and self.has_signature is not False:
+                if self._remaining > _SEEK_PAST and self._header is None:
+                    skip = min(self._remaining, size - position)  # a cut file ends inside it
                     handle.seek(skip, os.SEEK_CUR)
+                    position += skip
                     self.size += skip
                     self._remaining -= skip
-                    position += skip
                     if self._remaining == 0:
                         self._end()
+                    continue
+                chunk = handle.read(min(_SEEK_PAST, size - position))
+                if not chunk:
+                    break
+                self.feed(chunk)
+                position += len(chunk)
 
     def _begin(self, length: int) -> None:
         self.records += 1
