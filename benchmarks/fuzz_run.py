@@ -46,7 +46,7 @@ def main() -> int:
                         help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
     kinds = tuple(args.kinds.split(",")) if args.kinds else None
-    batch = list(_bombs()) if args.bombs else list(cases(args.seed, args.cases, kinds))
+    batch = _bombs() if args.bombs else list(cases(args.seed, args.cases, kinds))
     deadline = time.perf_counter() + args.budget if args.budget else float("inf")
 
     def one(case: Case):
@@ -55,11 +55,15 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
             if args.in_process:
                 return run_in_process(case, Path(folder))
-            return run_subprocess(case, Path(folder), args.timeout)
+            outcome = run_subprocess(case, Path(folder), args.timeout)
+            if args.bombs:  # slow: say each as it ends
+                print(f"{case.label}: exit {outcome.returncode}, {outcome.peak_rss_bytes / 2**20:.0f} MiB "
+                      f"peak, {outcome.seconds:.1f} s, {outcome.stderr.strip()[:150]!r}", flush=True)
+            return outcome
 
     started = time.perf_counter()
-    if args.in_process:
-        outcomes = [one(case) for case in batch]
+    if args.in_process or args.jobs == 1:
+        outcomes = [one(case) for case in batch]  # lazily: a bomb is made just before its run
     else:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(one, batch))
@@ -129,8 +133,6 @@ def _bombs():
     cases_ = [
         ("csv.gz: 4.5 GiB of blank lines (over the 4 GiB cap)", "bomb.csv.gz", base, b"\n", 9 << 29,
          ["summary", "{dir}/bomb.csv.gz"]),
-        ("csv.xz: 2 GiB of blank lines (under the cap)", "bomb.csv.xz", base, b"\n", 2 << 30,
-         ["summary", "{dir}/bomb.csv.xz"]),
         ("csv.gz: one 2 GiB line", "line.csv.gz", base, b"x", 2 << 30, ["summary", "{dir}/line.csv.gz"]),
         ("ceilings json.gz: 3 GiB of spaces", "c.json.gz", b"", b" ", 3 << 30,
          ["summary", str(KNOWN / "known_answer.raw-base.csv"), "--ceilings", "{dir}/c.json.gz"]),
