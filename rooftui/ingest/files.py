@@ -149,8 +149,10 @@ def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = 
     decompress = _DECOMPRESSORS.get(path.suffix if compressed_as is None else compressed_as)
     stream: _Readable = decompress(raw) if decompress else raw
     cap = input_limit() if limit is None else min(limit, input_limit())
+    fix = ("set ROOFTUI_MAX_INPUT_BYTES to a larger number of bytes if the file is genuine"
+           if cap == input_limit() else "a file of this kind is far smaller: check it is the right file")
     guarded = _GuardedStream(stream, path, compressed=decompress is not None, limit=cap,
-                             max_line=max_line)
+                             max_line=max_line, limit_fix=fix)
     return io.BufferedReader(guarded, buffer_size=_READ_BUFFER)
 
 
@@ -191,11 +193,12 @@ class _GuardedStream(io.RawIOBase):
     """A read-only stream that counts bytes against the cap, keeps the tail and names errors."""
 
     def __init__(self, inner: _Readable, path: Path, compressed: bool, limit: int,
-                 max_line: int | None):
+                 max_line: int | None, limit_fix: str = ""):
         self._inner = inner
         self._path = path
         self._compressed = compressed
         self._limit = limit
+        self._limit_fix = limit_fix
         self._max_line = max_line
         self._line_bytes = 0  # bytes since the last newline
         self.read_bytes = 0
@@ -222,8 +225,7 @@ class _GuardedStream(io.RawIOBase):
             what = "decompresses to" if self._compressed else "is"
             raise InputError(
                 f"{what} more than {self._limit:,} bytes, rooftui's limit for one input",
-                self._path, "set ROOFTUI_MAX_INPUT_BYTES to a larger number of bytes "
-                "if the file is genuine")
+                self._path, self._limit_fix)
         if self._max_line is not None:
             newline = data.rfind(b"\n")
             self._line_bytes = n - 1 - newline if newline >= 0 else self._line_bytes + n
