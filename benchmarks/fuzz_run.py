@@ -42,6 +42,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
     parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
     parser.add_argument("--json", type=Path, help="write the summary here")
+    parser.add_argument("--jsonl", type=Path, help="append one line per finished case here")
     parser.add_argument("--budget", type=float, default=0,
                         help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
@@ -54,8 +55,16 @@ def main() -> int:
             return None
         with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
             if args.in_process:
-                return run_in_process(case, Path(folder))
-            outcome = run_subprocess(case, Path(folder), args.timeout)
+                outcome = run_in_process(case, Path(folder))
+            else:
+                outcome = run_subprocess(case, Path(folder), args.timeout)
+            if args.jsonl:  # kept case by case: a run stopped midway keeps what it did
+                with args.jsonl.open("a") as log:
+                    log.write(json.dumps({"seed": args.seed, "kind": case.kind, "label": case.label,
+                                          "argv": case.argv, "exit": outcome.returncode,
+                                          "problems": outcome.problems,
+                                          "rss_mb": round(outcome.peak_rss_bytes / 2**20, 1),
+                                          "seconds": round(outcome.seconds, 2)}) + "\n")
             if args.bombs:  # slow: say each as it ends
                 print(f"{case.label}: exit {outcome.returncode}, {outcome.peak_rss_bytes / 2**20:.0f} MiB "
                       f"peak, {outcome.seconds:.1f} s, {outcome.stderr.strip()[:150]!r}", flush=True)
