@@ -47,7 +47,7 @@ def main() -> int:
                         help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
     kinds = tuple(args.kinds.split(",")) if args.kinds else None
-    batch = _bombs() if args.bombs else list(cases(args.seed, args.cases, kinds))
+    batch = _bombs() if args.bombs else cases(args.seed, args.cases, kinds)  # made as needed
     deadline = time.perf_counter() + args.budget if args.budget else float("inf")
 
     def one(case: Case):
@@ -72,7 +72,11 @@ def main() -> int:
 
     started = time.perf_counter()
     if args.in_process or args.jobs == 1:
-        outcomes = [one(case) for case in batch]  # lazily: a bomb is made just before its run
+        outcomes = []
+        for case in batch:  # lazily: each case is made just before its run
+            if time.perf_counter() > deadline:
+                break
+            outcomes.append(one(case))
     else:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(one, batch))
