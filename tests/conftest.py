@@ -14,6 +14,22 @@ KNOWN = SAMPLES / "known_answer"
 DEEPCAM = SAMPLES / "deepcam"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _empty_data_dir_for_the_session(tmp_path_factory):
+    """Ceilings that `rooftui measure` saved on this machine never change a test's answer
+    (session fixtures load runs before any function-scoped fixture runs)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data-session")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory, monkeypatch):
+    """Every test gets its own empty user data directory: what one test saves there
+    (a fake `rooftui measure` result) is seen by no other, nor written to the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
 @pytest.fixture(scope="session")
 def expected():
     """The known answers, written by kernels/known_answer itself on the GPU."""
@@ -44,6 +60,25 @@ def invoke_cli(*args, env=None):
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _report_cache_of_the_session(tmp_path_factory):
+    """Module- and session-scoped fixtures load reports too: never into the user's cache."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
+
+
+@pytest.fixture(autouse=True)
+def _report_cache_per_test(tmp_path_factory, monkeypatch):
+    """Each test starts with an empty report cache of its own (rooftui.ingest.cache),
+    beside its tmp_path rather than in it, so tests may list their tmp_path."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.hookimpl(tryfirst=True)

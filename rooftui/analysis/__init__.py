@@ -2,29 +2,28 @@
 
 Reads every report, builds the kernel table, picks ceilings per device, and adds
 bounds and phases. Each step lives in its own module; this one only wires them.
+Importing this package loads no pandas (the steps are imported when used), so
+commands that import it for their options start fast (`rooftui --help`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from rooftui.analysis.ceilings import choose_ceilings
-from rooftui.analysis.phases import PhaseConfig, assign_phases
-from rooftui.analysis.roofline import add_bounds
-from rooftui.errors import InputError, MissingMetricsError
-from rooftui.ingest import read_report
-from rooftui.ingest.ceilings import load_ceilings
-from rooftui.ingest.report import RawReport
+from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.kernel_table import build_kernel_table
 
-Progress = Callable[[int, int, str], None]
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rooftui.analysis.ceilings import MissingRoof
+    from rooftui.analysis.phases import PhaseConfig
+    from rooftui.ingest.parallel import Progress, Reading
+    from rooftui.ingest.report import RawReport
 
 
 @dataclass
@@ -32,10 +31,12 @@ class Run:
     """Everything loaded from one or more reports."""
 
     kernels: pd.DataFrame  # the kernel table, one row per invocation
-    ceilings_by_device: dict[str, CeilingSet]
+    ceilings_by_device: dict[str, CeilingSet]  # by the kernel table's ``device`` value
     reports: list[RawReport]
     notes: list[str] = field(default_factory=list)
     missing_metrics: list[str] = field(default_factory=list)
+    missing_roofs: list[MissingRoof] = field(default_factory=list)
+    fp16_rule: str = m.DEFAULT_FP16_RULE  # how FP16 CUDA-core FLOPs were counted
 
     @property
     def ceilings(self) -> CeilingSet:
@@ -46,34 +47,102 @@ class Run:
     def devices(self) -> list[str]:
         return list(self.ceilings_by_device)
 
+    def ceilings_for(self, device: str) -> CeilingSet:
+        """The ceilings of ``device`` (a value of the kernel table's ``device`` column,
+        "" for a report that does not name its GPU)."""
+        if device in self.ceilings_by_device:
+            return self.ceilings_by_device[device]
+        unnamed = [c for label, c in self.ceilings_by_device.items() if not c.device.name]
+        if not device and len(unnamed) == 1:
+            return unnamed[0]
+        raise KeyError(f"no GPU {device!r} in this run (have: {', '.join(self.ceilings_by_device)})")
+
+    def missing_roof_messages(self, device: str | None = None) -> list[str]:
+        """One line per roof without a source ("no L2 roof: pass --ceilings or run rooftui
+        measure"), for ``device`` or for every GPU (then prefixed by the GPU when there
+        are several)."""
+        several = device is None and len(self.ceilings_by_device) > 1
+        return [f"{miss.device}: {miss.message}" if several else miss.message
+                for miss in self.missing_roofs if device is None or miss.device == device]
+
+
+Ceilings = str | Path | CeilingSet
+
 
 def load_run(
     paths: Sequence[str | Path],
-    ceilings: str | Path | CeilingSet | None = None,
+    ceilings: Ceilings | Sequence[Ceilings] | None = None,
     phases: PhaseConfig | None = None,
     infer_phases: bool = True,
     skip_invalid: bool = False,
     progress: Progress | None = None,
+    find_measured: bool = True,
+    gpu: str | None = None,
+    arch: str | None = None,
+    fp16_rule: str = m.DEFAULT_FP16_RULE,
+    cache: bool | None = None,
+    reading: Reading | None = None,
 ) -> Run:
     """Load reports into one kernel table with bounds and phases.
 
+    ``ceilings``: a ceilings file (or set) for every GPU, or several, each used for the
+    GPU it was measured on (by name, then device index). Roofs they lack come from
+    ceilings ``rooftui measure`` saved for the GPU model, then measured ones bundled
+    with rooftui (both skipped with ``find_measured=False``), then the report's peaks,
+    then the datasheet (``analysis.ceilings.choose_ceilings``).
+
+    ``gpu`` ("V100") and ``arch`` ("sm_70") name the GPU of reports that do not say
+    (older exports have no device or CC column); a report's own values win.
+    ``fp16_rule`` is "packed" (ncu's roofline section) or "paper" (hadd + hmul + 2·hfma).
+
+    Reports are read in parallel, from the report cache where it has them (``cache``:
+    None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
+    called with (reports done, reports in all, what) as each report is read, then
+    once more with what = "analysing". ``reading``: the reading of ``paths`` already
+    started with ``rooftui.ingest.parallel.start_reading`` (a command starts it before
+    importing pandas, so the reader processes work meanwhile). A directory of
+    one-metric runs is one report; files given one by one with disjoint metrics are
+    joined (``ingest.metric_runs``).
+
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
+    import pandas as pd
+
+    from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
+    from rooftui.analysis.phases import PhaseConfig, assign_phases
+    from rooftui.analysis.roofline import add_bounds
+    from rooftui.ingest.metric_runs import combine_runs
+    from rooftui.ingest.parallel import start_reading
+    from rooftui.model.columns import FLOAT_PIPELINES
+    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
+
+    if fp16_rule not in m.FP16_RULES:
+        raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
+                         "use " + " or ".join(m.FP16_RULES))
+    given_cc = _given_compute_capability(gpu, arch)
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
-    given = load_ceilings(ceilings) if isinstance(ceilings, (str, Path)) else ceilings
-    reports, frames, notes = [], [], []
+    if ceilings is None:
+        given_sets: list[CeilingSet] = []
+    elif isinstance(ceilings, (str, Path, CeilingSet)):
+        given_sets = [_as_ceiling_set(ceilings)]
+    else:
+        given_sets = [_as_ceiling_set(c) for c in ceilings]
+    reading = reading or start_reading(paths, cache=cache)
+    read = reading.result(progress)
+    is_dir = [Path(path).is_dir() for path in paths]
+    from_dirs = [report for report, d in zip(read, is_dir) if d]
+    from_files = [report for report, d in zip(read, is_dir) if not d]
+    reports = from_dirs + combine_runs(from_files)
+    frames, notes = [], []
     next_id = 0
-    for i, path in enumerate(paths):
-        if progress:
-            progress(i, len(paths), str(path))
-        report = read_report(path)
-        reports.append(report)
+    for report in reports:
         frame = report.kernels.copy()
         frame["report"] = report.path
         frame["id"] = frame["ncu_id"].astype(int) + next_id
         next_id = int(frame["id"].max()) + 1
+        frame = _fill_gpu(frame, gpu, given_cc, report, notes)
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
         notes += [f"{report.path}: {note}" for note in report.notes]
@@ -81,30 +150,49 @@ def load_run(
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
     raw["device"] = raw["device"].fillna("").astype(str)
-    kernels, derivation = build_kernel_table(raw)
-    if m.TIME in derivation.missing:
-        raise MissingMetricsError(f"no {m.TIME} in the report(s)", ", ".join(map(str, paths)),
-                                  "collect it: " + ncu_command_hint())
-    missing = sorted(derivation.missing)
+    gpu_names = raw["device"].copy()
+    raw["device"] = _device_labels(raw)
+    kernels, derivation = build_kernel_table(raw, fp16_rule)
+    known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")
+    if kernels["time_s"].isna().all():
+        raise MissingMetricsError(
+            f"no {m.TIME}, nor elapsed cycles and clock ({m.SM_CYCLES}, {m.SM_CLOCK}), "
+            "nor gpu__time_active in the report(s)", ", ".join(map(str, paths)),
+            "collect them: " + ncu_command_hint(known_cc))
+    missing = sorted(derivation.missing - {m.TIME})
     if missing:
         notes.append("missing metrics (their quantities are blank): " + ", ".join(missing)
-                     + ". Collect them with: " + ncu_command_hint())
+                     + ". Collect them with: " + ncu_command_hint(known_cc))
+    derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
+    if derived_time:
+        notes.append(f"no {m.TIME} for some or all launches: time " + "; ".join(derived_time)
+                     + " (each launch's time_source says which)")
     if derivation.derived:
-        notes.append("derived from rates × elapsed cycles or time: " + ", ".join(sorted(derivation.derived)))
-    if kernels["fp16_approximate"].any():
-        notes.append(m.FP16_NOTE)
+        notes.append("derived from rates × elapsed cycles or time: " + "; ".join(sorted(derivation.derived)))
+    if derivation.respelled:
+        notes.append("read under another spelling of the same count (metrics.SPELLINGS): "
+                     + "; ".join(sorted(derivation.respelled)))
+    if derivation.unknown_arch:
+        notes.append(m.UNKNOWN_ARCH_NOTE)
+    if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
+        notes.append(m.fp16_note(fp16_rule))
+    notes.extend(register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
-    parts = []
+    parts, missing_roof_list = [], []
     for (device, cc), index in kernels.groupby(["device", "cc"], sort=False).groups.items():
         label = device or f"unnamed GPU (cc {cc})"
-        if given is not None and given.device.name and device and given.device.name != device:
-            notes.append(f"ceilings file is for {given.device.name}, kernels ran on {device}")
-        chosen = choose_ceilings(raw.loc[index], device, cc, given)
+        name = str(gpu_names.loc[index[0]])
+        given = _given_for(given_sets, name, _device_index(raw.loc[index]), label, notes)
+        if given is not None and given.device.name and name and given.device.name != name:
+            notes.append(f"ceilings file is for {given.device.name}, kernels ran on {name}")
+        chosen = choose_ceilings(raw.loc[index], name, cc, given, find_measured, notes)
         by_device[label] = chosen
         parts.append(add_bounds(kernels.loc[index].copy(), chosen))
-        if not chosen.ceilings:
-            notes.append(f"no ceilings for {label}: pass --ceilings FILE (see `rooftui measure`)")
+        used = kernels.loc[index, "pipeline"].unique()
+        missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used])
+    for miss in missing_roof_list:
+        notes.append(f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message)
     if len(by_device) > 1:
         notes.append("several GPUs in the input: " + ", ".join(by_device)
                      + "; each is analysed against its own ceilings")
@@ -113,7 +201,54 @@ def load_run(
     if kernels["phase_inferred"].any():
         notes.append(f"{int(kernels['phase_inferred'].sum())} launches without an NVTX phase had "
                      "their phase inferred from launch order (--no-infer-phases turns this off)")
-    return Run(kernels, by_device, reports, notes, missing)
+    return Run(kernels, by_device, reports, notes, missing, missing_roof_list, fp16_rule)
+
+
+def _as_ceiling_set(ceilings: Ceilings) -> CeilingSet:
+    from rooftui.ingest.ceilings import load_ceilings
+
+    return ceilings if isinstance(ceilings, CeilingSet) else load_ceilings(ceilings)
+
+
+def _device_labels(raw: pd.DataFrame) -> pd.Series:
+    """The kernel table's ``device``: the GPU's name, and where one name covers several
+    GPUs of one machine (ncu's device index), "NAME [device N]" so each keeps its roofs."""
+    import pandas as pd
+
+    names = raw["device"]
+    if "device_index" not in raw:
+        return names
+    index = pd.to_numeric(raw["device_index"], errors="coerce")
+    several = index.groupby(names).transform("nunique") > 1
+    if not several.any():
+        return names
+    labelled = names + " [device " + index.astype("Int64").astype(str) + "]"
+    return names.where(~several, labelled)
+
+
+def _device_index(raw: pd.DataFrame) -> int | None:
+    import pandas as pd
+
+    if "device_index" not in raw:
+        return None
+    values = pd.to_numeric(raw["device_index"], errors="coerce").dropna().unique()
+    return int(values[0]) if len(values) == 1 else None
+
+
+def _given_for(given: list[CeilingSet], name: str, index: int | None, label: str,
+               notes: list[str]) -> CeilingSet | None:
+    """The ceilings file for one GPU: the only one given, else the one measured on a GPU
+    of that name (and device index, when several have the name)."""
+    if len(given) <= 1:
+        return given[0] if given else None
+    same_name = [c for c in given if c.device.name == name]
+    if len(same_name) > 1:
+        same_name = [c for c in same_name if c.device.index == index]
+    if len(same_name) == 1:
+        return same_name[0]
+    notes.append(f"{label}: {'several' if same_name else 'none'} of the ceilings files given "
+                 "match this GPU; its roofs come from the next sources")
+    return None
 
 
 def ncu_command_hint(cc: str = "9.0") -> str:
@@ -123,10 +258,63 @@ def ncu_command_hint(cc: str = "9.0") -> str:
             "-o REPORT APP` (`rooftui metrics --ncu-command` prints it for your GPU)")
 
 
+def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
+    """The compute capability --arch or --gpu names ("" for neither); they must agree."""
+    from rooftui.profile.gpus import compute_capability_of_arch, compute_capability_of_gpu
+
+    from_arch = compute_capability_of_arch(arch) if arch else ""
+    from_gpu = compute_capability_of_gpu(gpu) if gpu else ""
+    if from_arch and from_gpu and from_arch != from_gpu:
+        raise InputError(f"--gpu {gpu} is compute capability {from_gpu}, --arch {arch} is {from_arch}",
+                         None, "pass one of them, or two that agree")
+    return from_arch or from_gpu
+
+
+_CC_MAJOR, _CC_MINOR = ("device__attribute_compute_capability_major",
+                         "device__attribute_compute_capability_minor")
+
+
+def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
+              notes: list[str]) -> pd.DataFrame:
+    """CC where the export lacks the column: from its own device attributes, else its
+    device name (NVIDIA's table in ``profile.gpus``), else --gpu/--arch; the device
+    name from --gpu where the export has none."""
+    from rooftui.profile.gpus import compute_capability_of_gpu
+
+    own_cc = frame["cc"].fillna("").astype(str)
+    if _CC_MAJOR in frame and _CC_MINOR in frame:
+        major, minor = frame[_CC_MAJOR], frame[_CC_MINOR]
+        from_attributes = (major.astype("Int64").astype(str) + "." + minor.astype("Int64").astype(str))
+        own_cc = own_cc.where((own_cc != "") | major.isna() | minor.isna(), from_attributes)
+    named = frame["device"].fillna("").astype(str)
+    for name in named[(own_cc == "") & (named != "")].unique():
+        try:
+            own_cc = own_cc.where((own_cc != "") | (named != name), compute_capability_of_gpu(name))
+        except RooftuiError:
+            pass  # a GPU not in the table: --gpu/--arch or blank Tensor FLOPs
+    frame["cc"] = own_cc
+    if cc:
+        if ((own_cc != "") & (own_cc != cc)).any():
+            notes.append(f"{report.path}: the export says compute capability "
+                         f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})")
+        frame["cc"] = own_cc.where(own_cc != "", cc)
+    if gpu:
+        own = frame["device"].fillna("").astype(str)
+        frame["device"] = own.where(own != "", gpu)
+    return frame
+
+
 def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: list[str]) -> pd.DataFrame:
     """Refuse zero or non-finite durations and infinite counts, or drop them with --skip-invalid."""
+    import numpy as np
+
     numeric = frame.select_dtypes(include="number")
-    bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0) if m.TIME in frame else None
+    bad_time = None
+    if m.TIME in frame:
+        bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0)
+    elif m.SM_CYCLES in frame and m.SM_CLOCK in frame:  # the paper's time, cycles / clock
+        derived = frame[m.SM_CYCLES].astype(float) / frame[m.SM_CLOCK].astype(float)
+        bad_time = ~np.isfinite(derived) | (derived <= 0)
     bad_inf = np.isinf(numeric).any(axis=1)
     bad = bad_inf if bad_time is None else (bad_time | bad_inf)
     if not bad.any():
@@ -147,7 +335,10 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
 
 def grouped_kernels(run: Run) -> pd.DataFrame:
     """``group_by_name`` of the run's kernels, with bounds against each device's ceilings."""
+    import pandas as pd
+
     from rooftui.analysis.grouping import group_by_name
+    from rooftui.analysis.roofline import add_bounds
 
     groups = group_by_name(run.kernels)
     parts = []

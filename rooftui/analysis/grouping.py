@@ -5,33 +5,39 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis import zero_ai
 from rooftui.model.columns import BYTE_COLUMNS, FLOP_COLUMNS, LEVELS, flop_column
 from rooftui.model.kernel_table import dominant_pipeline
 
-_SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS)
+_SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS,
+           "register_moves")
 
 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     """One row per (device, kernel name): count, total and mean time, summed work.
 
     Intensities, rates and the pipeline are recomputed from the sums (not
-    averaged), the phase is that of the longest invocation, zero-AI holds only if it
-    holds for every invocation. The kernel-table columns keep their meaning.
+    averaged), the phase is that of the longest invocation. ``zero_ai_launches`` of
+    ``count`` are zero-AI; ``zero_ai`` holds only if every invocation is known to be
+    (``rooftui.analysis.zero_ai``). The kernel-table columns keep their meaning.
     """
     if kernels.empty:
-        return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float))
+        empty = {zero_ai.LAUNCHES: pd.Series(dtype=int), zero_ai.TIME: pd.Series(dtype=float)}
+        return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float), **empty)
     keys = ["device", "name"]
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
-    out["count"] = grouped.size()
+    out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
     for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
-                   "phase", "phase_inferred", "sm_clock_hz"):
+                   "phase", "phase_inferred", "sm_clock_hz", "time_source"):
         if column in heaviest:
             out[column] = heaviest[column]
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
-    out["zero_ai"] = grouped["zero_ai"].all()
+    zero = zero_ai.group_columns(kernels, keys)
+    for column in ("zero_ai", zero_ai.LAUNCHES, zero_ai.TIME):
+        out[column] = zero[column]
     out["fp16_approximate"] = grouped["fp16_approximate"].any()
     for level in LEVELS:
         moved = out[f"bytes_{level}"]

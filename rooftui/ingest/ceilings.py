@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from rooftui.errors import CeilingsError, reading
 from rooftui.ingest.files import check_readable, open_text
-from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, Ceiling, CeilingSet, Device
+from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, STAMP_KEYS, Ceiling, CeilingSet, Device
 
 _HINT = "see the README's \"Ceilings file\" section, or write one with `rooftui measure`"
 _LEVELS = ("l1", "smem", "l2", "hbm")
@@ -101,15 +102,34 @@ def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
             raise CeilingsError(f"{where}: a compute ceiling needs \"precision\"", path, _HINT)
         if kind == "bandwidth" and level not in _LEVELS:
             raise CeilingsError(f"{where}: \"level\" must be one of {_LEVELS}", path, _HINT)
-        known = {"name", "kind", "precision", "level", "value", "unit", "method"}
+        known = {"name", "kind", "precision", "level", "value", "unit", "method", *STAMP_KEYS}
         extra = {k: v for k, v in entry.items() if k not in known}
         name = _text(entry.get("name"), f"{where}.name", path)
         ceilings.append(Ceiling(name or str(precision or level), kind, value,
                                 method, precision=precision, level=level, extra=extra))
+    measurement = doc.get("measurement")
+    index = measurement.get("device_index") if isinstance(measurement, dict) else None
     return CeilingSet(
         Device(_text(device.get("name"), "device.name", path),
-               _text(device.get("cc"), "device.cc", path), sm_count, dict(clocks)),
-        tuple(ceilings), source=_text(doc.get("source"), "source", path) or str(path))
+               _text(device.get("cc"), "device.cc", path), sm_count, dict(clocks),
+               index if isinstance(index, int) and not isinstance(index, bool) else None),
+        tuple(ceilings), source=_text(doc.get("source"), "source", path) or str(path),
+        measured_at=_measured_at(doc), origin=str(path))
+
+
+def _measured_at(doc: dict[str, Any]) -> str | None:
+    """``measured_at`` (ISO 8601), or for files written before it existed, the time of
+    the first clock reading ``rooftui measure`` recorded (Unix seconds)."""
+    if isinstance(doc.get("measured_at"), str):
+        return doc["measured_at"]
+    measurement = doc.get("measurement")
+    readings = measurement.get("clocks_reported") if isinstance(measurement, dict) else None
+    first = readings[0] if isinstance(readings, list) and readings else None
+    stamp = first.get("time") if isinstance(first, dict) else None
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and math.isfinite(stamp) \
+            and 0 < stamp < 1e11:
+        return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
+    return None
 
 
 def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
@@ -132,7 +152,8 @@ def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
         ceilings.append(Ceiling(name, "compute", value * 1e9, "empirical", precision=precision))
     if not ceilings:
         raise CeilingsError("the ERT file lists no ceilings", path, _HINT)
-    return CeilingSet(Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}")
+    return CeilingSet(Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}",
+                      origin=str(path))
 
 
 def _ert_pairs(data: Any, where: str, path: Path) -> list[tuple[str, float]]:

@@ -28,7 +28,9 @@ NVTX_PUSH_POP_PREFIX = "thread Domain:Push/Pop_Range"
 DISPLAY_NAME = "device__attribute_display_name"
 _QUOTED = re.compile(r'"([^"]*)"')
 
-_MAX_PROLOGUE_LINES = 200  # ``==PROF==`` lines ncu may print before the table
+# ncu run live prints the table after the program's own output (40 lines of
+# TensorFlow logging in the paper's runs); a training log can be longer, but not endless.
+_PROLOGUE_LINES = 20_000
 RAW_HINT = "export it with `ncu --import REPORT.ncu-rep --csv --page raw > FILE.csv`"
 
 
@@ -55,11 +57,12 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
     ``ncu --csv`` run live prints ``==PROF==`` lines before the table; they are skipped.
     """
     with open_text(path) as handle:
-        for skipped in range(_MAX_PROLOGUE_LINES):
+        for skipped in range(_PROLOGUE_LINES):
             line = handle.readline()
             if not line:
                 break
-            if line.startswith('"ID"') or line.startswith("ID,"):
+            # "ID" leads every per-launch export; "Process ID" a --print-summary one.
+            if line.startswith(('"ID"', "ID,", '"Process ID"', "Process ID,")):
                 header = next(csv.reader([line]))
                 check_header(header, path)
                 second = handle.readline()

@@ -14,18 +14,21 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from rooftui.analysis import Run
-from rooftui.analysis.summary import zero_ai_table
+from rooftui.analysis import Run, zero_ai
+from rooftui.analysis.ceilings import source_text
+from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s",
+    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
-    "flop_rate", "pipeline", "zero_ai", "fp16_approximate", "phase", "phase_inferred", "nvtx",
+    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "register_moves",
+    "phase",
+    "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
 
@@ -40,7 +43,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
+def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, Any]:
     """The documented JSON document for ``rows`` (invocations or groups) of ``run``."""
     first = run.ceilings
     kernels = []
@@ -55,39 +58,67 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
                       "tensor_int8_ops": row["ops_tensor_int8"]},
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
-            "flop_rate": row["flop_rate"],
+            "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
-            "phase": row.get("phase"), "phase_inferred": row.get("phase_inferred"),
+            "register_moves": row.get("register_moves"),
+            "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
         }
         if "count" in row:
             entry["count"] = row["count"]
             entry["time_mean_s"] = row["time_mean_s"]
+            entry["zero_ai_launches"] = row.get("zero_ai_launches")
         kernels.append(entry)
-    table3 = zero_ai_table(run.kernels)
+    table3 = table_iii(run, per_name)
     overall = table3.iloc[-1]
+    phases = run.kernels["phase"].fillna("")
     doc = {
         "device": {"name": first.device.name, "cc": first.device.cc},
         "devices": [{"name": name, "cc": c.device.cc} for name, c in run.ceilings_by_device.items()],
-        "ceilings": [c.to_dict() for c in first.ceilings],
+        "ceilings": [c.to_dict() for c in first.ceilings],  # the first GPU's, as before
+        "ceilings_by_device": {name: [c.to_dict() for c in ceilings.ceilings]
+                               for name, ceilings in run.ceilings_by_device.items()},
+        "missing_roofs": [miss.to_dict() for miss in run.missing_roofs],
         "kernels": kernels,
         "summary": {
-            "kernels": int(len(run.kernels)),
+            "kernels": int(overall["kernels"]),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
+            # per launch (the one definition); --zero-ai-by name: per kernel name, as the
+            # paper's authors counted their Table III
+            "zero_ai_counted": zero_ai_counted(run, per_name),
             "time_s": float(run.kernels["time_s"].sum()),
-            "phases": {str(p): int(n) for p, n in run.kernels["phase"].value_counts(sort=False).items()},
-            "table3": table3.to_dict("records"),
+            "phases": {str(p): int(n) for p, n in phases[phases != ""].value_counts(sort=False).items()},
+            "no_phase": int((phases == "").sum()),
+            "table3": [{**row, "phase": row["phase"] or None} for row in table3.to_dict("records")],
         },
         "notes": run.notes,
+        "fp16_rule": run.fp16_rule,
     }
     return _nan_to_none(doc)
 
 
-def dumps_json(run: Run, rows: pd.DataFrame) -> str:
-    return json.dumps(to_json(run, rows), indent=1)
+def table_iii(run: Run, per_name: bool = False) -> pd.DataFrame:
+    """Table III of the run: zero-AI per launch, or with ``per_name`` per kernel name (a
+    launch counts as zero-AI when its kernel's launches together did no FLOP)."""
+    if not per_name:
+        return zero_ai_table(run.kernels)
+    from rooftui.analysis.grouping import group_by_name
+
+    return zero_ai_table(run.kernels, group_by_name(run.kernels))
+
+
+def zero_ai_counted(run: Run, per_name: bool) -> str:
+    """How Table III counted: "per launch", or "per kernel name" (asked for, or a per-name
+    join of runs whose launches cannot be told apart)."""
+    joined = "launches" in run.kernels and bool((run.kernels["launches"] > 1).any())
+    return "per kernel name" if per_name or joined else "per launch"
+
+
+def dumps_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> str:
+    return json.dumps(to_json(run, rows, per_name), indent=1)
 
 
 def _nan_to_none(obj: Any) -> Any:
@@ -111,25 +142,18 @@ def short_pipeline(pipeline: str) -> str:
     return _SHORT_PIPE.get(pipeline, PIPELINE_LABELS.get(pipeline, pipeline))
 
 
-def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) -> None:
-    """A table that fits 80 columns, then Table III and the ceilings used."""
+def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
+                 per_name: bool = False) -> None:
+    """The kernel table in the console's width, then Table III and the ceilings used.
+    Every column but the name is as wide as its longest cell, so no number is ever
+    cut; the name gets the rest of the width (and no more than its longest)."""
     total = float(run.kernels["time_s"].sum())
-    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
-                  collapse_padding=True, padding=(0, 1, 0, 0))
-    # Column widths include the one-space gap on their right; the name gets the rest.
-    widths = {"time": 7, "%": 4, "FLOP/s": 7, "AI L1": 6, "L2": 6, "HBM": 6, "pipe": 9,
-              "phase": 9, "bound": 11}
-    name_width = max(9, console.width - sum(widths.values()) - (5 if grouped else 0) - 1)
-    table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
-    if grouped:
-        table.add_column("n", justify="right", width=4)
-    for title, width in widths.items():
-        table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
-                         no_wrap=True, width=width, overflow="ellipsis")
+    titles = ["time", "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    lines = []
     for row in rows.to_dict("records"):
         approximate = row["fp16_approximate"] and row["pipeline"] == "fp16"
         pipe = short_pipeline(row["pipeline"]) + ("~" if approximate else "")
-        phase = (row.get("phase") or "") + ("*" if row.get("phase_inferred") else "")
+        phase = phase_label(row.get("phase")) + ("*" if row.get("phase_inferred") else "")
         bound = row.get("bound") or ""
         for long, short in _SHORT_PIPE.items():
             bound = bound.replace(PIPELINE_LABELS[long], short)
@@ -143,29 +167,63 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
                   intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
+        lines.append(cells)
+    titles = ["kernel", *(["n"] if grouped else []), *titles]
+    widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
+    others = sum(width + 1 for width in widths[1:])
+    name_width = max(9, min(widths[0], console.width - others - 1))
+    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
+                  collapse_padding=True, padding=(0, 1, 0, 0))
+    table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
+    for title, width in zip(titles[1:], widths[1:]):
+        table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
+                         no_wrap=True, width=width)
+    for cells in lines:
         table.add_row(*cells)
-    console.print(table)
+    console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
         "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
-        "approximate); phase * inferred; bound: binding roof and % of it reached[/dim]")
-    _render_table3(run, console)
+        "approximate); phase * inferred; bound: binding roof and % of it reached (blank: "
+        "unknown)[/dim]")
+    if grouped:
+        _render_mixed_groups(rows, console)
+    _render_table3(run, console, per_name)
     _render_ceilings(run, console)
 
 
-def _render_table3(run: Run, console: Console) -> None:
-    table = Table(title="Zero-AI kernels (Table III)", box=None, header_style="bold", title_justify="left")
+def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
+    """Groups holding both zero-AI launches and others: how many of each."""
+    zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
+    for name, n, m in zip(rows["name"], zero, count):
+        if 0 < n < m:
+            console.print(f"[dim]{markup_escaped(name)}: zero-AI launches {n} of {m}[/dim]")
+
+
+def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
+    counted = zero_ai_counted(run, per_name)
+    title = "Zero-AI kernels (Table III" + (f", zero-AI {counted})" if counted != "per launch" else ")")
+    table = Table(title=title, box=None, header_style="bold", title_justify="left")
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
-    for row in zero_ai_table(run.kernels).to_dict("records"):
-        table.add_row(plain(row["phase"] or "(none)"), str(row["kernels"]), str(row["zero_ai"]),
+    for row in table_iii(run, per_name).to_dict("records"):
+        table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
 
 
 def _render_ceilings(run: Run, console: Console) -> None:
+    """Per GPU, its roofs grouped by where they came from, then the roofs it lacks and
+    the caveats of report peaks no kernel can reach."""
     for device, ceilings in run.ceilings_by_device.items():
-        parts = [f"{markup_escaped(c.name.split(' (')[0])} {si(c.value, c.unit)}"
-                 f"[dim] {markup_escaped(c.method)}[/dim]" for c in ceilings.ceilings]
-        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)} "
-                      f"(cc {markup_escaped(ceilings.device.cc)}): " + ", ".join(parts))
+        by_source: dict[str, list[str]] = {}
+        for c in ceilings.ceilings:
+            by_source.setdefault(source_text(c), []).append(f"{c.label} {si(c.value, c.unit)}")
+        parts = [f"{', '.join(roofs)} [dim]({source})[/dim]" for source, roofs in by_source.items()]
+        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)} (cc {ceilings.device.cc}): "
+                      + "; ".join(parts))
+        for c in ceilings.ceilings:
+            if c.caveat:
+                console.print(f"[yellow]{markup_escaped(c.name)}:[/yellow] {markup_escaped(c.caveat)}")
+        for message in run.missing_roof_messages(device):
+            console.print(f"[yellow]{markup_escaped(message)}[/yellow]")
