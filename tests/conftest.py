@@ -14,6 +14,22 @@ KNOWN = SAMPLES / "known_answer"
 DEEPCAM = SAMPLES / "deepcam"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _empty_data_dir_for_the_session(tmp_path_factory):
+    """Ceilings that `rooftui measure` saved on this machine never change a test's answer
+    (session fixtures load runs before any function-scoped fixture runs)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data-session")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory, monkeypatch):
+    """Every test gets its own empty user data directory: what one test saves there
+    (a fake `rooftui measure` result) is seen by no other, nor written to the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+
+
 @pytest.fixture(scope="session")
 def expected():
     """The known answers, written by kernels/known_answer itself on the GPU."""

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 from rooftui.errors import InputError, MissingMetricsError
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
+from rooftui.model.columns import FLOAT_PIPELINES
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from rooftui.analysis.ceilings import MissingRoof
     from rooftui.analysis.phases import PhaseConfig
     from rooftui.ingest.parallel import Progress, Reading
     from rooftui.ingest.report import RawReport
@@ -30,10 +32,11 @@ class Run:
     """Everything loaded from one or more reports."""
 
     kernels: pd.DataFrame  # the kernel table, one row per invocation
-    ceilings_by_device: dict[str, CeilingSet]
+    ceilings_by_device: dict[str, CeilingSet]  # by the kernel table's ``device`` value
     reports: list[RawReport]
     notes: list[str] = field(default_factory=list)
     missing_metrics: list[str] = field(default_factory=list)
+    missing_roofs: list[MissingRoof] = field(default_factory=list)
 
     @property
     def ceilings(self) -> CeilingSet:
@@ -44,18 +47,46 @@ class Run:
     def devices(self) -> list[str]:
         return list(self.ceilings_by_device)
 
+    def ceilings_for(self, device: str) -> CeilingSet:
+        """The ceilings of ``device`` (a value of the kernel table's ``device`` column,
+        "" for a report that does not name its GPU)."""
+        if device in self.ceilings_by_device:
+            return self.ceilings_by_device[device]
+        unnamed = [c for label, c in self.ceilings_by_device.items() if not c.device.name]
+        if not device and len(unnamed) == 1:
+            return unnamed[0]
+        raise KeyError(f"no GPU {device!r} in this run (have: {', '.join(self.ceilings_by_device)})")
+
+    def missing_roof_messages(self, device: str | None = None) -> list[str]:
+        """One line per roof without a source ("no L2 roof: pass --ceilings or run rooftui
+        measure"), for ``device`` or for every GPU (then prefixed by the GPU when there
+        are several)."""
+        several = device is None and len(self.ceilings_by_device) > 1
+        return [f"{miss.device}: {miss.message}" if several else miss.message
+                for miss in self.missing_roofs if device is None or miss.device == device]
+
+
+Ceilings = str | Path | CeilingSet
+
 
 def load_run(
     paths: Sequence[str | Path],
-    ceilings: str | Path | CeilingSet | None = None,
+    ceilings: Ceilings | Sequence[Ceilings] | None = None,
     phases: PhaseConfig | None = None,
     infer_phases: bool = True,
     skip_invalid: bool = False,
     progress: Progress | None = None,
+    find_measured: bool = True,
     cache: bool | None = None,
     reading: Reading | None = None,
 ) -> Run:
     """Load reports into one kernel table with bounds and phases.
+
+    ``ceilings``: a ceilings file (or set) for every GPU, or several, each used for the
+    GPU it was measured on (by name, then device index). Roofs they lack come from
+    ceilings ``rooftui measure`` saved for the GPU model, then measured ones bundled
+    with rooftui (both skipped with ``find_measured=False``), then the report's peaks,
+    then the datasheet (``analysis.ceilings.choose_ceilings``).
 
     Reports are read in parallel, from the report cache where it has them (``cache``:
     None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
@@ -68,17 +99,21 @@ def load_run(
     """
     import pandas as pd
 
-    from rooftui.analysis.ceilings import choose_ceilings
+    from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
-    from rooftui.ingest.ceilings import load_ceilings
     from rooftui.ingest.parallel import start_reading
     from rooftui.model.kernel_table import build_kernel_table
 
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
-    given = load_ceilings(ceilings) if isinstance(ceilings, (str, Path)) else ceilings
+    if ceilings is None:
+        given_sets: list[CeilingSet] = []
+    elif isinstance(ceilings, (str, Path, CeilingSet)):
+        given_sets = [_as_ceiling_set(ceilings)]
+    else:
+        given_sets = [_as_ceiling_set(c) for c in ceilings]
     reading = reading or start_reading(paths, cache=cache)
     reports = reading.result(progress)
     frames, notes = [], []
@@ -95,6 +130,8 @@ def load_run(
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
     raw["device"] = raw["device"].fillna("").astype(str)
+    gpu_names = raw["device"].copy()
+    raw["device"] = _device_labels(raw)
     kernels, derivation = build_kernel_table(raw)
     if m.TIME in derivation.missing:
         raise MissingMetricsError(f"no {m.TIME} in the report(s)", ", ".join(map(str, paths)),
@@ -109,16 +146,20 @@ def load_run(
         notes.append(m.FP16_NOTE)
 
     by_device: dict[str, CeilingSet] = {}
-    parts = []
+    parts, missing_roof_list = [], []
     for (device, cc), index in kernels.groupby(["device", "cc"], sort=False).groups.items():
         label = device or f"unnamed GPU (cc {cc})"
-        if given is not None and given.device.name and device and given.device.name != device:
-            notes.append(f"ceilings file is for {given.device.name}, kernels ran on {device}")
-        chosen = choose_ceilings(raw.loc[index], device, cc, given)
+        name = str(gpu_names.loc[index[0]])
+        given = _given_for(given_sets, name, _device_index(raw.loc[index]), label, notes)
+        if given is not None and given.device.name and name and given.device.name != name:
+            notes.append(f"ceilings file is for {given.device.name}, kernels ran on {name}")
+        chosen = choose_ceilings(raw.loc[index], name, cc, given, find_measured, notes)
         by_device[label] = chosen
         parts.append(add_bounds(kernels.loc[index].copy(), chosen))
-        if not chosen.ceilings:
-            notes.append(f"no ceilings for {label}: pass --ceilings FILE (see `rooftui measure`)")
+        used = kernels.loc[index, "pipeline"].unique()
+        missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used])
+    for miss in missing_roof_list:
+        notes.append(f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message)
     if len(by_device) > 1:
         notes.append("several GPUs in the input: " + ", ".join(by_device)
                      + "; each is analysed against its own ceilings")
@@ -127,7 +168,54 @@ def load_run(
     if kernels["phase_inferred"].any():
         notes.append(f"{int(kernels['phase_inferred'].sum())} launches without an NVTX phase had "
                      "their phase inferred from launch order (--no-infer-phases turns this off)")
-    return Run(kernels, by_device, reports, notes, missing)
+    return Run(kernels, by_device, reports, notes, missing, missing_roof_list)
+
+
+def _as_ceiling_set(ceilings: Ceilings) -> CeilingSet:
+    from rooftui.ingest.ceilings import load_ceilings
+
+    return ceilings if isinstance(ceilings, CeilingSet) else load_ceilings(ceilings)
+
+
+def _device_labels(raw: pd.DataFrame) -> pd.Series:
+    """The kernel table's ``device``: the GPU's name, and where one name covers several
+    GPUs of one machine (ncu's device index), "NAME [device N]" so each keeps its roofs."""
+    import pandas as pd
+
+    names = raw["device"]
+    if "device_index" not in raw:
+        return names
+    index = pd.to_numeric(raw["device_index"], errors="coerce")
+    several = index.groupby(names).transform("nunique") > 1
+    if not several.any():
+        return names
+    labelled = names + " [device " + index.astype("Int64").astype(str) + "]"
+    return names.where(~several, labelled)
+
+
+def _device_index(raw: pd.DataFrame) -> int | None:
+    import pandas as pd
+
+    if "device_index" not in raw:
+        return None
+    values = pd.to_numeric(raw["device_index"], errors="coerce").dropna().unique()
+    return int(values[0]) if len(values) == 1 else None
+
+
+def _given_for(given: list[CeilingSet], name: str, index: int | None, label: str,
+               notes: list[str]) -> CeilingSet | None:
+    """The ceilings file for one GPU: the only one given, else the one measured on a GPU
+    of that name (and device index, when several have the name)."""
+    if len(given) <= 1:
+        return given[0] if given else None
+    same_name = [c for c in given if c.device.name == name]
+    if len(same_name) > 1:
+        same_name = [c for c in same_name if c.device.index == index]
+    if len(same_name) == 1:
+        return same_name[0]
+    notes.append(f"{label}: {'several' if same_name else 'none'} of the ceilings files given "
+                 "match this GPU; its roofs come from the next sources")
+    return None
 
 
 def ncu_command_hint(cc: str = "9.0") -> str:

@@ -1,21 +1,29 @@
 """Which ceilings a run is measured against, and where each came from.
 
-Order of preference: a ceilings file the user gives (measured by ``rooftui
-measure`` or ERT); else the report's own ``*.peak_sustained`` metrics × the clock
-the kernels ran at; else the datasheet table. Each ceiling keeps its ``method``
-("empirical", "report", "spec") so every view can say where it came from.
+Order of preference (``choose_ceilings``): a ceilings file the user gives; the
+ceilings ``rooftui measure`` saved for this GPU model; measured ceilings bundled
+with rooftui; the report's own ``*.peak_sustained`` metrics × the clock the kernels
+ran at; the datasheet table. Each ceiling keeps its ``method`` ("empirical",
+"report", "spec") and is stamped with its source, so every view can say where it
+came from and when it was measured. Roofs that no source has are listed by
+``missing_roofs``, with the one-line fix.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from rooftui.errors import CeilingsError
+from rooftui.ingest.measured_ceilings import find_bundled, find_saved
 from rooftui.model import metrics as m
-from rooftui.model.ceilings import Ceiling, CeilingSet, Device
+from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet, Device
+from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
 from rooftui.model.spec import _LABELS, spec_ceilings
-
-_LEVEL_LABELS = {"l1": "L1", "l2": "L2", "hbm": "HBM"}
 
 
 def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
@@ -46,28 +54,108 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
     for level, metric in m.BYTES.items():
         value = peak(metric)
         if np.isfinite(value) and value > 0:
-            ceilings.append(Ceiling(f"{_LEVEL_LABELS[level]} (report peak)", "bandwidth", value,
+            ceilings.append(Ceiling(f"{LEVEL_LABELS[level]} (report peak)", "bandwidth", value,
                                     "report", level=level))
     return ceilings
 
 
-def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet | None) -> CeilingSet:
-    """The ceilings for one device's kernels: the file's, completed by the report's
-    peaks, completed by the datasheet — a roof missing from one source is taken
-    from the next, each labelled with its method."""
-    sources = [] if given is None else [list(given.ceilings)]
-    sources.append(report_ceilings(raw, device, cc))
-    spec = spec_ceilings(device, cc)
-    if spec is not None:
-        sources.append(list(spec.ceilings))
+# Report peaks that no kernel can reach: ncu's peak for the byte counters rooftui reads
+# is the rate of their tag stage, not what loads can stream. Compared on the H200 with
+# `rooftui measure` (sample_data/ceilings/h200.json) and ncu's own peaks
+# (sample_data/known_answer/known_answer_roofline.*, sample_data/deepcam/*):
+# tests/core/test_ceiling_sources.py pins these ratios.
+UNREACHABLE_REPORT_PEAKS = {
+    "l1": ("ncu's l1tex__t_bytes peak is the L1TEX tag stage (512 B/cycle/SM); loads stream "
+           "at most 128 B/cycle/SM (H200: 32.1 TB/s measured, 0.24 of this peak)"),
+    "l2": ("ncu's lts__t_bytes peak is the L2 tag stage of every slice (9,024 B/cycle on the "
+           "H200); loads reach 0.58 of it (H200: 8.98 of 15.4 TB/s measured)"),
+}
+MISSING_ROOF_FIX = "pass --ceilings or run rooftui measure"
+
+
+def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet | None,
+                    find_measured: bool = True, notes: list[str] | None = None) -> CeilingSet:
+    """The ceilings for one device's kernels, each roof from the first source that has it:
+
+    1. ``given`` (``--ceilings FILE``);
+    2. what ``rooftui measure`` saved for this GPU model (user data directory);
+    3. measurements bundled with rooftui for this GPU model;
+    4. the report's own peaks (those no kernel can reach carry a caveat);
+    5. the datasheet.
+
+    2 and 3 are skipped with ``find_measured=False``. Each ceiling is stamped with its
+    source, file and measurement time; problems reading a saved file go to ``notes``.
+    """
+    sources: list[tuple[str, CeilingSet | None]] = [("file", given)]
+    if find_measured:
+        try:
+            saved = find_saved(device, cc)
+        except CeilingsError as err:
+            saved = None
+            if notes is not None:
+                notes.append(f"skipped the saved ceilings: {err}")
+        sources += [("saved", saved), ("bundled", find_bundled(device, cc))]
+    peaks = report_ceilings(raw, device, cc)
+    sources.append(("report", CeilingSet(Device(device, cc), tuple(peaks), source="report peaks")))
+    sources.append(("datasheet", spec_ceilings(device, cc)))
     chosen: dict[tuple[str, str], Ceiling] = {}
-    for ceilings in sources:
-        for ceiling in ceilings:
+    for source, found in sources:
+        if found is None:
+            continue
+        for ceiling in found.ceilings:
             key = (ceiling.kind, ceiling.precision or ceiling.level or "")
-            chosen.setdefault(key, ceiling)
+            if key not in chosen:
+                chosen[key] = _stamped(ceiling, source, found)
     methods = sorted({c.method for c in chosen.values()})
     clocks = {}
     if m.SM_CLOCK in raw and raw[m.SM_CLOCK].notna().any():
         clocks["sm"] = float(np.nanmedian(raw[m.SM_CLOCK].astype(float)))
     return CeilingSet(Device(device, cc, clocks_hz=clocks), tuple(chosen.values()),
                       source="+".join(methods))
+
+
+def _stamped(ceiling: Ceiling, source: str, found: CeilingSet) -> Ceiling:
+    caveat = ""
+    if source == "report" and ceiling.kind == "bandwidth":
+        caveat = UNREACHABLE_REPORT_PEAKS.get(ceiling.level or "", "")
+    name = f"{ceiling.label} (report peak, unreachable)" if caveat else ceiling.name
+    measured_at = found.measured_at if ceiling.method == "empirical" else None
+    return replace(ceiling, name=name, source=source, origin=found.origin, measured_at=measured_at,
+                   caveat=caveat)
+
+
+def source_text(ceiling: Ceiling) -> str:
+    """Where a roof came from, in a few words: "bundled measurement, 2026-11-29"."""
+    text = SOURCE_LABELS.get(ceiling.source, ceiling.method)
+    if ceiling.source == "file" and ceiling.origin:
+        text = Path(ceiling.origin).name
+    if ceiling.measured_at:
+        text += f", measured {ceiling.measured_at[:10]}"
+    if ceiling.caveat:
+        text += ", unreachable"
+    return text
+
+
+@dataclass(frozen=True)
+class MissingRoof:
+    """A roof the run has no source for; bounds at that level are unknown."""
+
+    device: str
+    kind: str  # "bandwidth" | "compute"
+    roof: str  # "l2" or a pipeline name
+    message: str  # "no L2 roof: pass --ceilings or run rooftui measure"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"device": self.device, "kind": self.kind, "roof": self.roof, "message": self.message}
+
+
+def missing_roofs(device: str, ceilings: CeilingSet, pipelines: Iterable[str]) -> list[MissingRoof]:
+    """The memory levels without a bandwidth roof, and the ``pipelines`` (those the
+    device's kernels use) without a compute roof."""
+    missing = [MissingRoof(device, "bandwidth", level, f"no {LEVEL_LABELS[level]} roof: {MISSING_ROOF_FIX}")
+               for level in LEVELS if ceilings.bandwidth(level) is None]
+    for pipeline in pipelines:
+        if pipeline in PIPELINE_LABELS and pipeline != "none" and ceilings.compute(pipeline) is None:
+            missing.append(MissingRoof(device, "compute", pipeline,
+                                       f"no {PIPELINE_LABELS[pipeline]} roof: {MISSING_ROOF_FIX}"))
+    return missing

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from rooftui.analysis import zero_ai
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 
 if TYPE_CHECKING:  # imported where used: `rooftui --help` reads this module's choices
@@ -151,8 +152,7 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict |
     if spec.pipeline is not None:
         keep &= text_is("pipeline", spec.pipeline.__eq__)
     if spec.zero_ai != "all":
-        zero = frame["zero_ai"].to_numpy(dtype=bool)
-        keep &= zero if spec.zero_ai == "only" else ~zero
+        keep &= zero_ai.filter_mask(frame, spec.zero_ai)
     if spec.phase is not None:
         keep &= text_is("phase", spec.phase.__eq__)
     if spec.ai_min is not None or spec.ai_max is not None:
@@ -224,24 +224,23 @@ class Totals:
     invocations: int
     time_s: float
     flops: float
-    zero_ai_rows: int  # grouped rows count as zero-AI only if every launch was
-    zero_ai_invocations: int
+    zero_ai_rows: int  # rows holding a zero-AI launch
+    zero_ai_invocations: int  # zero-AI launches, as Table III counts them
     zero_ai_time_s: float
 
 
 def totals(frame: pd.DataFrame) -> Totals:
-    """Totals of ``frame``; grouped frames count their ``count`` invocations."""
-    counts = frame["count"] if "count" in frame.columns else pd.Series(1, index=frame.index)
-    zero = frame["zero_ai"].to_numpy(dtype=bool)
-    time = frame["time_s"].to_numpy(dtype=float)
+    """Totals of ``frame``; grouped frames count their ``count`` invocations and
+    their ``zero_ai_launches`` (``rooftui.analysis.zero_ai``)."""
+    zero = zero_ai.launches(frame)
     return Totals(
         rows=len(frame),
-        invocations=int(counts.sum()),
-        time_s=float(time.sum()),
+        invocations=int(zero_ai.launch_counts(frame).sum()),
+        time_s=float(frame["time_s"].to_numpy(dtype=float).sum()),
         flops=float(frame["flops"].sum()),
-        zero_ai_rows=int(zero.sum()),
-        zero_ai_invocations=int(counts.to_numpy()[zero].sum()),
-        zero_ai_time_s=float(time[zero].sum()),
+        zero_ai_rows=int((zero > 0).sum()),
+        zero_ai_invocations=int(zero.sum()),
+        zero_ai_time_s=float(zero_ai.time_s(frame).sum()),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis import zero_ai
 from rooftui.model.columns import BYTE_COLUMNS, FLOP_COLUMNS, LEVELS, flop_column
 from rooftui.model.kernel_table import dominant_pipeline
 
@@ -15,11 +16,13 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     """One row per (device, kernel name): count, total and mean time, summed work.
 
     Intensities, rates and the pipeline are recomputed from the sums (not
-    averaged), the phase is that of the longest invocation, zero-AI holds only if it
-    holds for every invocation. The kernel-table columns keep their meaning.
+    averaged), the phase is that of the longest invocation. ``zero_ai_launches`` of
+    ``count`` are zero-AI; ``zero_ai`` holds only if every invocation is known to be
+    (``rooftui.analysis.zero_ai``). The kernel-table columns keep their meaning.
     """
     if kernels.empty:
-        return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float))
+        empty = {zero_ai.LAUNCHES: pd.Series(dtype=int), zero_ai.TIME: pd.Series(dtype=float)}
+        return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float), **empty)
     keys = ["device", "name"]
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
@@ -31,7 +34,9 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
         if column in heaviest:
             out[column] = heaviest[column]
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
-    out["zero_ai"] = grouped["zero_ai"].all()
+    zero = zero_ai.group_columns(kernels, keys)
+    for column in ("zero_ai", zero_ai.LAUNCHES, zero_ai.TIME):
+        out[column] = zero[column]
     out["fp16_approximate"] = grouped["fp16_approximate"].any()
     for level in LEVELS:
         moved = out[f"bytes_{level}"]

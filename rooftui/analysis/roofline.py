@@ -7,6 +7,8 @@ pipelines, the rate at which its FLOP mix would run with every pipeline at its
 peak, flops / Σ_p(flops_p / P_p). The binding roof is the lowest attainable
 rate over the levels. Zero-AI kernels have no compute roof: their bound is the
 level whose bandwidth they use most, and their fraction is that utilisation.
+A kernel whose AI (or, zero-AI, whose traffic) at some level has no roof to meet
+has an unknown bound (""): that level might bind it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,13 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     level_labels = np.array([LEVEL_LABELS[lvl] for lvl in LEVELS], dtype=object)[binding]
     labels = np.where(memory, level_labels, pipelines)
     bound[has] = labels[has]
+    # A level without a roof might be the binding one: then the bound is unknown,
+    # never the lowest of the levels that do have a roof.
+    unroofed = [level for level in LEVELS if ceilings.bandwidth(level) is None]
+    for level in unroofed:
+        unknown = table[f"ai_{level}"].notna()
+        bound[unknown] = ""
+        fraction[unknown] = np.nan
 
     # Zero-AI kernels: the level whose bandwidth they use most.
     zero = table["zero_ai"].fillna(False).astype(bool) & (table["time_s"] > 0)
@@ -77,6 +86,11 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
             best = usage.fillna(-np.inf).idxmax(axis=1)
             bound[best.index] = best.map(LEVEL_LABELS)
             fraction[best.index] = usage.max(axis=1)
+        # Bytes at a level without a roof: that level might be the one used most.
+        for level in unroofed:
+            unknown = zero & (table[f"bytes_{level}"] > 0)
+            bound[unknown] = ""
+            fraction[unknown] = np.nan
     table["bound"] = bound
     table["roof_fraction"] = fraction
     return table

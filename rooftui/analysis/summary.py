@@ -3,23 +3,35 @@ time and FLOPs per phase and per pipeline."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from rooftui.analysis import zero_ai
+
 ALL = "all"
+NO_PHASE_LABEL = "(none)"  # how tables show launches without a phase (JSON: null)
+
+
+def phase_label(phase: object) -> str:
+    """A phase as tables show it: "(none)" for launches without one."""
+    return phase if isinstance(phase, str) and phase else NO_PHASE_LABEL
 
 
 def zero_ai_table(kernels: pd.DataFrame) -> pd.DataFrame:
     """Per phase and overall: invocations, zero-AI invocations and their share of time.
 
-    Columns: phase, kernels, zero_ai, zero_ai_share (of invocations), time_s,
-    zero_ai_time_s, zero_ai_time_share. The last row is ``all``.
+    ``kernels`` has one row per invocation. Columns: phase ("" for launches without
+    one: show it with ``phase_label``), kernels, zero_ai, zero_ai_share (of
+    invocations), time_s, zero_ai_time_s, zero_ai_time_share. The last row is ``all``.
     """
     rows = []
-    zero = kernels["zero_ai"].fillna(False).astype(bool)
-    groups = [(p, kernels["phase"] == p) for p in _phases(kernels)] + [(ALL, kernels.index == kernels.index)]
+    zero = zero_ai.launch_is_zero_ai(kernels)
+    phase_of = kernels["phase"].to_numpy(dtype=object)
+    groups = [(p, phase_of == p) for p in _phases(kernels)] + [(ALL, np.ones(len(kernels), bool))]
+    seconds = kernels["time_s"].to_numpy(dtype=float)
     for phase, mask in groups:
-        time = float(kernels.loc[mask, "time_s"].sum())
-        zero_time = float(kernels.loc[mask & zero, "time_s"].sum())
+        time = float(seconds[mask].sum())
+        zero_time = float(seconds[mask & zero].sum())
         count, zero_count = int(mask.sum()), int((mask & zero).sum())
         rows.append({"phase": phase, "kernels": count, "zero_ai": zero_count,
                      "zero_ai_share": zero_count / count if count else 0.0,

@@ -28,7 +28,8 @@ from rooftui.model.ceilings import CeilingSet
     "out",
     default="ceilings_%h_%d.json",
     show_default=True,
-    help="Ceilings JSON to write; %h is the host name, %d the device index.",
+    help="Ceilings JSON to write; %h is the host name, %d the device index. A copy always goes "
+    "to the user's data directory ($XDG_DATA_HOME/rooftui/ceilings), where every command finds it.",
 )
 @click.option(
     "--ert", is_flag=True, help="Also write ERT's roofline.json beside --out (<out>.roofline.json)."
@@ -84,6 +85,7 @@ def measure(
     from rooftui.measure.gpu import device_count
     from rooftui.measure.results import ceilings_document, ert_document, write_json
 
+    runner.check_installation()  # the kernels first: a broken install is not a GPU problem
     if device == "all":
         count = device_count()
 
@@ -129,8 +131,13 @@ def measure(
         ceiling_set, record = runner.measure_device(index, plan, progress, wgmma_blocks_per_sm, (lbo, sbo))
 
     out_path = runner.expand_out(out, index)
-    write_json(out_path, ceilings_document(ceiling_set, record))
+    document = ceilings_document(ceiling_set, record)
+    write_json(out_path, document)
     written = [str(out_path)]
+    # Also where every command looks for this GPU model's ceilings without --ceilings.
+    from rooftui.ingest.measured_ceilings import save_measured
+
+    written.append(str(save_measured(document)))
     if ert:
         ert_path = out_path.with_name(out_path.name.removesuffix(".json") + ".roofline.json")
         write_json(ert_path, ert_document(ceiling_set))

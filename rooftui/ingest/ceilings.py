@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from rooftui.errors import CeilingsError
 from rooftui.ingest.files import check_readable, open_text
-from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, Ceiling, CeilingSet, Device
+from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, STAMP_KEYS, Ceiling, CeilingSet, Device
 
 _HINT = "see the README's \"Ceilings file\" section, or write one with `rooftui measure`"
 _LEVELS = ("l1", "smem", "l2", "hbm")
@@ -58,14 +60,28 @@ def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
             raise CeilingsError(f"{where}: a compute ceiling needs \"precision\"", path, _HINT)
         if kind == "bandwidth" and level not in _LEVELS:
             raise CeilingsError(f"{where}: \"level\" must be one of {_LEVELS}", path, _HINT)
-        known = {"name", "kind", "precision", "level", "value", "unit", "method"}
+        known = {"name", "kind", "precision", "level", "value", "unit", "method", *STAMP_KEYS}
         extra = {k: v for k, v in entry.items() if k not in known}
         ceilings.append(Ceiling(str(entry.get("name") or precision or level), kind, float(value),
                                 method, precision=precision, level=level, extra=extra))
+    index = (doc.get("measurement") or {}).get("device_index")
     return CeilingSet(
         Device(str(device.get("name", "")), str(device.get("cc", "")), device.get("sm_count"),
-               dict(device.get("clocks_hz") or {})),
-        tuple(ceilings), source=str(doc.get("source") or path))
+               dict(device.get("clocks_hz") or {}), index if isinstance(index, int) else None),
+        tuple(ceilings), source=str(doc.get("source") or path), measured_at=_measured_at(doc),
+        origin=str(path))
+
+
+def _measured_at(doc: dict[str, Any]) -> str | None:
+    """``measured_at`` (ISO 8601), or for files written before it existed, the time of
+    the first clock reading ``rooftui measure`` recorded (Unix seconds)."""
+    if isinstance(doc.get("measured_at"), str):
+        return doc["measured_at"]
+    readings = (doc.get("measurement") or {}).get("clocks_reported") or [{}]
+    stamp = readings[0].get("time") if isinstance(readings[0], dict) else None
+    if isinstance(stamp, (int, float)) and math.isfinite(stamp):
+        return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
+    return None
 
 
 def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
@@ -90,7 +106,8 @@ def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
                                 precision=precision))
     if not ceilings:
         raise CeilingsError("the ERT file lists no ceilings", path, _HINT)
-    return CeilingSet(Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}")
+    return CeilingSet(Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}",
+                      origin=str(path))
 
 
 def _ert_precision(name: str) -> str:

@@ -11,6 +11,8 @@ import numpy as np
 from rooftui.measure.compute import CheckFailed, Timing
 from rooftui.measure.gpu import Gpu, clock_hz
 
+SWEEP_SOURCE = "bandwidth_sweep.cu"  # in rooftui/measure/cuda/
+SMEM_SOURCE = "shared_memory.cu"
 SWEEP_THREADS = 1024
 SWEEP_BLOCKS_PER_SM = 1  # one chunk per SM, so the working set per SM is exact
 SWEEP_LOADS_IN_FLIGHT = 8
@@ -65,7 +67,7 @@ class BandwidthRunner:
             "SWEEP_BLOCKS_PER_SM": SWEEP_BLOCKS_PER_SM,
             "SWEEP_LOADS_IN_FLIGHT": SWEEP_LOADS_IN_FLIGHT,
         }
-        module = gpu.compile("bandwidth_sweep.cu", defines)
+        module = gpu.compile(SWEEP_SOURCE, defines)
         self.fill = module.get_kernel("fill_words")
         self.read = {
             "ca": module.get_kernel("read_sweep_l1"),
@@ -158,7 +160,7 @@ def shared_memory_blocks_per_sm(max_threads_per_sm: int, max_shared_per_sm: int)
 def measure_shared_memory(gpu: Gpu, timing: Timing) -> SharedMemoryResult:
     blocks_per_sm = shared_memory_blocks_per_sm(gpu.info.max_threads_per_sm, gpu.info.max_shared_per_sm)
     module = gpu.compile(
-        "shared_memory.cu",
+        SMEM_SOURCE,
         {
             "SMEM_THREADS": SMEM_THREADS,
             "SMEM_BLOCKS_PER_SM": blocks_per_sm,

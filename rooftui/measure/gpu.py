@@ -1,7 +1,7 @@
 """One GPU, driven through NVIDIA's cuda-python (``cuda.core``).
 
 The only module of ``rooftui.measure`` that touches CUDA. It opens a device,
-compiles the kernels in ``kernels/measure/`` with NVRTC (cached per device and
+compiles the kernels in ``rooftui/measure/cuda/`` with NVRTC (cached per device and
 source hash), allocates, launches, times with CUDA events and copies results
 back. Works with cuda.core's ``experimental`` namespace (0.1 to 0.x) and the
 top-level one (1.x).
@@ -9,10 +9,13 @@ top-level one (1.x).
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
+import importlib.resources
 import os
 import re
 import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,8 @@ import numpy as np
 
 from rooftui.errors import GpuUnavailableError
 
-KERNEL_DIR = Path(__file__).resolve().parents[2] / "kernels" / "measure"
+# The CUDA C++ sources ship inside the package (a wheel too) and are read as resources.
+KERNELS = importlib.resources.files("rooftui.measure") / "cuda"
 INSTALL_HINT = "install the GPU extra: pip install 'rooftui[gpu]'"
 NEEDS_GPU = "run it on a machine with an NVIDIA GPU and its driver (check CUDA_VISIBLE_DEVICES)"
 
@@ -61,8 +65,28 @@ def _check(result: tuple, what: str, fix: str | None = None) -> tuple:
     return result[1:]
 
 
+def visible_gpus() -> int:
+    """How many NVIDIA GPUs the driver shows this process, asked of libcuda itself (ctypes),
+    so that a machine without a GPU hears so whether or not cuda-python is installed."""
+    library = "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
+    try:
+        libcuda = ctypes.CDLL(library)
+    except OSError:
+        raise GpuUnavailableError(f"no NVIDIA GPU found (no NVIDIA driver: {library} cannot be loaded)",
+                                  fix=NEEDS_GPU) from None
+    status = libcuda.cuInit(0)
+    if status != 0:  # CUDA_ERROR_NO_DEVICE (100) when CUDA_VISIBLE_DEVICES hides every GPU
+        raise GpuUnavailableError(f"no NVIDIA GPU found (cuInit returned CUDA error {status})",
+                                  fix=NEEDS_GPU)
+    count = ctypes.c_int(0)
+    if libcuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
+        raise GpuUnavailableError("no NVIDIA GPU found", fix=NEEDS_GPU)
+    return count.value
+
+
 def device_count() -> int:
     """How many CUDA devices this process sees; GpuUnavailableError if none or no driver."""
+    visible_gpus()
     _import_core()
     try:
         driver = _driver()
@@ -120,8 +144,8 @@ class Gpu:
     """An opened device with one stream; everything it launches runs in order on it."""
 
     def __init__(self, index: int):
-        self.core = _import_core()
         count = device_count()
+        self.core = _import_core()
         if not 0 <= index < count:
             raise GpuUnavailableError(f"no CUDA device {index}: this machine has {count}")
         self.device = self.core.Device(index)
@@ -146,9 +170,9 @@ class Gpu:
 
     # ---- compiling ---------------------------------------------------------
     def compile(self, source: str, defines: dict[str, int], arch_suffix: str = "") -> Any:
-        """Compile ``kernels/measure/<source>`` to a cubin for this device (cached)."""
+        """Compile ``rooftui/measure/cuda/<source>`` to a cubin for this device (cached)."""
         arch = f"sm_{self.info.arch}{arch_suffix}"
-        text = inline_headers((KERNEL_DIR / source).read_text())
+        text = inline_headers(kernel_text(source))
         options = ["-std=c++17", f"-arch={arch}"] + [f"-D{k}={v}" for k, v in sorted(defines.items())]
         key = hashlib.sha256(
             "\0".join([text, *options, self.info.name, self._versions()]).encode()
@@ -254,6 +278,26 @@ def inline_headers(text: str) -> str:
         if name in seen:
             return ""
         seen.add(name)
-        return _LOCAL_INCLUDE.sub(expand, (KERNEL_DIR / name).read_text().replace("#pragma once", ""))
+        return _LOCAL_INCLUDE.sub(expand, kernel_text(name).replace("#pragma once", ""))
 
     return _LOCAL_INCLUDE.sub(expand, text)
+
+
+def kernel_text(name: str) -> str:
+    """The source of one measure kernel or header, e.g. ``fma_cuda_cores.cu``."""
+    return (KERNELS / name).read_text(encoding="utf-8")
+
+
+def check_kernels(names: list[str]) -> None:
+    """Raise unless every kernel source (and each header it includes) is installed:
+    a broken install says so before any GPU work starts."""
+    missing = []
+    for name in names:
+        try:
+            inline_headers(kernel_text(name))
+        except FileNotFoundError as err:
+            missing.append(Path(err.filename or name).name)
+    if missing:
+        raise GpuUnavailableError(
+            f"the measure kernels are missing from this installation ({', '.join(sorted(missing))} "
+            f"not in {KERNELS})", fix="reinstall rooftui (pip install --force-reinstall rooftui)")

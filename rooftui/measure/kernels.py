@@ -1,4 +1,4 @@
-"""What each micro-kernel in ``kernels/measure/`` does, and how many operations one launch performs.
+"""What each micro-kernel in ``rooftui/measure/cuda/`` does, and how many operations one launch performs.
 
 The loop constants (chains, unroll, threads, blocks per SM) live here and are
 passed to the compiler as ``-D`` defines, so the operation counts below are
@@ -35,7 +35,7 @@ class ComputeKernel:
     """One compute micro-kernel: which pipeline it measures and how it counts."""
 
     function: str  # the extern "C" kernel name
-    source: str  # file in kernels/measure/
+    source: str  # file in rooftui/measure/cuda/
     precision: str  # pipeline name (rooftui.model.columns), plus "bf16" for BF16 FMA
     name: str  # ceiling name
     instruction: str  # what it issues, for the log and the ceiling's method note

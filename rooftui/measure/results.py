@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from rooftui import __version__
 from rooftui.errors import CeilingsError
 from rooftui.measure import kernels as K
-from rooftui.measure.bandwidth import SharedMemoryResult, Sweep
+from rooftui.measure.bandwidth import SMEM_SOURCE, SharedMemoryResult, Sweep
 from rooftui.measure.compute import ComputeResult
 from rooftui.measure.plateaus import Plateau, first_plateau, last_plateau
 from rooftui.model.ceilings import SCHEMA, Ceiling, CeilingSet, Device
@@ -25,7 +26,7 @@ def compute_ceiling(results: list[ComputeResult]) -> Ceiling:
     extra: dict[str, Any] = {
         "clock_hz": best.clock_hz,
         "instruction": spec.instruction,
-        "kernel": f"kernels/measure/{spec.source}:{spec.function}",
+        "kernel": f"rooftui/measure/cuda/{spec.source}:{spec.function}",
         "launch": {"grid": best.grid, "block": best.block, "trips": best.trips},
         "ops_per_launch": best.ops_per_launch,
         "seconds": best.seconds,
@@ -120,7 +121,7 @@ def bandwidth_ceilings(
                     level="smem",
                     extra={
                         "clock_hz": smem.clock_hz,
-                        "kernel": "kernels/measure/shared_memory.cu:smem_read",
+                        "kernel": f"rooftui/measure/cuda/{SMEM_SOURCE}:smem_read",
                         "launch": {"grid": smem.grid, "block": smem.block, "passes": smem.passes},
                         "bytes_per_launch": smem.bytes_per_launch,
                         "seconds": smem.seconds,
@@ -134,8 +135,17 @@ def bandwidth_ceilings(
 def ceilings_document(ceiling_set: CeilingSet, measurement: dict[str, Any]) -> dict[str, Any]:
     """The JSON document: the shared schema, plus how the run went under ``measurement``."""
     doc = ceiling_set.to_dict()
+    doc["measured_at"] = measured_at(measurement)
     doc["measurement"] = measurement
     return doc
+
+
+def measured_at(measurement: dict[str, Any]) -> str:
+    """When the run started (ISO 8601, UTC): the first clock reading's time, else now."""
+    readings = measurement.get("clocks_reported") or [{}]
+    stamp = readings[0].get("time")
+    when = datetime.fromtimestamp(stamp, timezone.utc) if isinstance(stamp, (int, float)) else None
+    return (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
 
 
 def ert_document(ceiling_set: CeilingSet) -> dict[str, Any]:

@@ -14,14 +14,16 @@ from typing import Any
 
 from rooftui.measure import kernels as K
 from rooftui.measure.bandwidth import (
+    SMEM_SOURCE,
     SWEEP_BLOCKS_PER_SM,
+    SWEEP_SOURCE,
     BandwidthRunner,
     measure_shared_memory,
     working_sets,
 )
 from rooftui.measure.clocks import read_reported_clocks
 from rooftui.measure.compute import ComputeResult, ComputeRunner, Timing
-from rooftui.measure.gpu import Gpu
+from rooftui.measure.gpu import Gpu, check_kernels
 from rooftui.measure.results import SOURCE, bandwidth_ceilings, compute_ceiling, with_theoretical
 from rooftui.model.ceilings import CeilingSet, Device
 
@@ -78,6 +80,16 @@ class Progress:
             self._log(line)
 
 
+def kernel_sources() -> list[str]:
+    """Every CUDA source file a measurement compiles."""
+    return sorted({SWEEP_SOURCE, SMEM_SOURCE, *(k.source for k in K.compute_kernels())})
+
+
+def check_installation() -> None:
+    """Fail early, before any GPU work, when the kernel sources are not installed."""
+    check_kernels(kernel_sources())
+
+
 def measure_device(
     index: int,
     plan: Plan,
@@ -87,6 +99,7 @@ def measure_device(
 ) -> tuple[CeilingSet, dict[str, Any]]:
     """Measure every ceiling of GPU ``index``; returns the ceilings and the run's record."""
     started = time.perf_counter()
+    check_installation()
     gpu = Gpu(index)
     info = gpu.info
     progress.log(

@@ -17,7 +17,12 @@ the loader and ``rooftui measure``::
 ``precision`` is a pipeline name from ``rooftui.model.columns`` (``fp64``,
 ``tensor_fp16``, ...); ``level`` is ``l1``, ``smem``, ``l2`` or ``hbm``.
 ``method`` is ``empirical`` (measured), ``spec`` (datasheet) or ``report``
-(the profiled report's own ``*.peak_sustained`` metrics).
+(the profiled report's own ``*.peak_sustained`` metrics). A top-level
+``measured_at`` (ISO 8601, UTC) says when ``rooftui measure`` ran.
+
+When a run picks its ceilings, each one is stamped with where it was found
+(``source``, one of ``SOURCES``), the file (``origin``), when it was measured
+and, for report peaks no kernel can reach, a ``caveat``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,17 @@ from typing import Any
 SCHEMA = "rooftui.ceilings/1"
 KINDS = ("compute", "bandwidth")
 METHODS = ("empirical", "spec", "report")
+# Where a run found a ceiling, in the order they are tried (analysis.ceilings).
+SOURCES = ("file", "saved", "bundled", "report", "datasheet")
+SOURCE_LABELS = {
+    "file": "--ceilings file",
+    "saved": "saved by rooftui measure",
+    "bundled": "bundled with rooftui",
+    "report": "report peak",
+    "datasheet": "datasheet",
+}
+# Keys a run adds to each ceiling; never part of a ceilings file's own entries.
+STAMP_KEYS = ("source", "origin", "measured_at", "caveat")
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,16 @@ class Ceiling:
     precision: str | None = None  # compute ceilings: a pipeline name
     level: str | None = None  # bandwidth ceilings: "l1" | "smem" | "l2" | "hbm"
     extra: dict[str, Any] = field(default_factory=dict, compare=False)  # curve, clock, notes
+    # Where a run found it (set by analysis.ceilings, empty in a ceilings file).
+    source: str = field(default="", compare=False)  # one of SOURCES
+    origin: str = field(default="", compare=False)  # the file it came from
+    measured_at: str | None = field(default=None, compare=False)  # ISO 8601, UTC
+    caveat: str = field(default="", compare=False)  # e.g. a report peak no kernel reaches
+
+    @property
+    def label(self) -> str:
+        """The roof's name without its "(report peak)"-style suffix: "L2", "Tensor FP16"."""
+        return self.name.split(" (")[0]
 
     @property
     def unit(self) -> str:
@@ -56,6 +82,10 @@ class Ceiling:
             out["level"] = self.level
         out.update(value=self.value, unit=self.unit, method=self.method)
         out.update(self.extra)
+        for key in STAMP_KEYS:
+            value = getattr(self, key)
+            if value:
+                out[key] = value
         return out
 
 
@@ -65,6 +95,7 @@ class Device:
     cc: str  # "9.0"
     sm_count: int | None = None
     clocks_hz: dict[str, float] = field(default_factory=dict, compare=False)
+    index: int | None = field(default=None, compare=False)  # the GPU's index where it was measured
 
 
 @dataclass(frozen=True)
@@ -74,6 +105,8 @@ class CeilingSet:
     device: Device
     ceilings: tuple[Ceiling, ...]
     source: str = ""
+    measured_at: str | None = field(default=None, compare=False)  # ISO 8601 UTC: when measured
+    origin: str = field(default="", compare=False)  # the file it was read from
 
     def compute(self, precision: str) -> Ceiling | None:
         return next((c for c in self.ceilings if c.kind == "compute" and c.precision == precision), None)
@@ -87,9 +120,8 @@ class CeilingSet:
             device["sm_count"] = self.device.sm_count
         if self.device.clocks_hz:
             device["clocks_hz"] = dict(self.device.clocks_hz)
-        return {
-            "schema": SCHEMA,
-            "device": device,
-            "source": self.source,
-            "ceilings": [c.to_dict() for c in self.ceilings],
-        }
+        out: dict[str, Any] = {"schema": SCHEMA, "device": device, "source": self.source}
+        if self.measured_at:
+            out["measured_at"] = self.measured_at
+        out["ceilings"] = [c.to_dict() for c in self.ceilings]
+        return out

@@ -12,19 +12,23 @@ from typing import Any
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from rooftui.analysis import Run
-from rooftui.analysis.summary import zero_ai_table
+from rooftui.analysis import Run, zero_ai
+from rooftui.analysis.ceilings import source_text
+from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import intensity, percent, seconds, si
+from rooftui.views.text import printable
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
-    "flop_rate", "pipeline", "zero_ai", "fp16_approximate", "phase", "phase_inferred", "nvtx",
+    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "phase",
+    "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
 
@@ -57,28 +61,34 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "flop_rate": row["flop_rate"],
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
-            "phase": row.get("phase"), "phase_inferred": row.get("phase_inferred"),
+            "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
         }
         if "count" in row:
             entry["count"] = row["count"]
             entry["time_mean_s"] = row["time_mean_s"]
+            entry["zero_ai_launches"] = row.get("zero_ai_launches")
         kernels.append(entry)
     table3 = zero_ai_table(run.kernels)
     overall = table3.iloc[-1]
+    phases = run.kernels["phase"].fillna("")
     doc = {
         "device": {"name": first.device.name, "cc": first.device.cc},
         "devices": [{"name": name, "cc": c.device.cc} for name, c in run.ceilings_by_device.items()],
-        "ceilings": [c.to_dict() for c in first.ceilings],
+        "ceilings": [c.to_dict() for c in first.ceilings],  # the first GPU's, as before
+        "ceilings_by_device": {name: [c.to_dict() for c in ceilings.ceilings]
+                               for name, ceilings in run.ceilings_by_device.items()},
+        "missing_roofs": [miss.to_dict() for miss in run.missing_roofs],
         "kernels": kernels,
         "summary": {
             "kernels": int(len(run.kernels)),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
             "time_s": float(run.kernels["time_s"].sum()),
-            "phases": {str(p): int(n) for p, n in run.kernels["phase"].value_counts(sort=False).items()},
-            "table3": table3.to_dict("records"),
+            "phases": {str(p): int(n) for p, n in phases[phases != ""].value_counts(sort=False).items()},
+            "no_phase": int((phases == "").sum()),
+            "table3": [{**row, "phase": row["phase"] or None} for row in table3.to_dict("records")],
         },
         "notes": run.notes,
     }
@@ -128,7 +138,7 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
     for row in rows.to_dict("records"):
         approximate = row["fp16_approximate"] and row["pipeline"] == "fp16"
         pipe = short_pipeline(row["pipeline"]) + ("~" if approximate else "")
-        phase = (row.get("phase") or "") + ("*" if row.get("phase_inferred") else "")
+        phase = phase_label(row.get("phase")) + ("*" if row.get("phase_inferred") else "")
         bound = row.get("bound") or ""
         for long, short in _SHORT_PIPE.items():
             bound = bound.replace(PIPELINE_LABELS[long], short)
@@ -146,9 +156,20 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
     console.print(table)
     console.print(
         "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
-        "approximate); phase * inferred; bound: binding roof and % of it reached[/dim]")
+        "approximate); phase * inferred; bound: binding roof and % of it reached (blank: "
+        "unknown)[/dim]")
+    if grouped:
+        _render_mixed_groups(rows, console)
     _render_table3(run, console)
     _render_ceilings(run, console)
+
+
+def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
+    """Groups holding both zero-AI launches and others: how many of each."""
+    zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
+    for name, n, m in zip(rows["name"], zero, count):
+        if 0 < n < m:
+            console.print(f"[dim]{escape(printable(name))}: zero-AI launches {n} of {m}[/dim]")
 
 
 def _render_table3(run: Run, console: Console) -> None:
@@ -156,14 +177,24 @@ def _render_table3(run: Run, console: Console) -> None:
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
     for row in zero_ai_table(run.kernels).to_dict("records"):
-        table.add_row(row["phase"] or "(none)", str(row["kernels"]), str(row["zero_ai"]),
+        table.add_row(phase_label(row["phase"]), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
 
 
 def _render_ceilings(run: Run, console: Console) -> None:
+    """Per GPU, its roofs grouped by where they came from, then the roofs it lacks and
+    the caveats of report peaks no kernel can reach."""
     for device, ceilings in run.ceilings_by_device.items():
-        parts = [f"{c.name.split(' (')[0]} {si(c.value, c.unit)}[dim] {c.method}[/dim]"
-                 for c in ceilings.ceilings]
-        console.print(f"[bold]Ceilings[/bold] {device} (cc {ceilings.device.cc}): " + ", ".join(parts))
+        by_source: dict[str, list[str]] = {}
+        for c in ceilings.ceilings:
+            by_source.setdefault(source_text(c), []).append(f"{c.label} {si(c.value, c.unit)}")
+        parts = [f"{', '.join(roofs)} [dim]({source})[/dim]" for source, roofs in by_source.items()]
+        console.print(f"[bold]Ceilings[/bold] {escape(printable(device))} (cc {ceilings.device.cc}): "
+                      + "; ".join(parts))
+        for c in ceilings.ceilings:
+            if c.caveat:
+                console.print(f"[yellow]{escape(c.name)}:[/yellow] {escape(c.caveat)}")
+        for message in run.missing_roof_messages(device):
+            console.print(f"[yellow]{escape(printable(message))}[/yellow]")

@@ -56,7 +56,10 @@ def test_rooftui_ceilings_file_round_trips_and_takes_precedence(tmp_path):
     assert loaded.bandwidth("hbm").extra["curve"] == [[1e9, 4.4e12]]
     run = load_run([BASE], ceilings=path)
     assert run.ceilings.compute("fp64").method == "empirical"
-    assert run.ceilings.compute("fp32").method == "report"  # not in the file: the report's peak
+    assert run.ceilings.compute("fp64").source == "file"
+    # not in the file: the H200 measurement bundled with rooftui, then the report's peak
+    assert run.ceilings.compute("fp32").source == "bundled"
+    assert load_run([BASE], ceilings=path, find_measured=False).ceilings.compute("fp32").method == "report"
     daxpy = run.kernels.set_index("name").loc["daxpy"]
     assert daxpy["roof_hbm"] == pytest.approx(daxpy["ai_hbm"] * 4.4e12)
 
@@ -86,7 +89,7 @@ def test_ceilings_file_errors_name_the_entry(tmp_path):
 
 
 def test_without_a_file_the_report_peaks_are_used():
-    ceilings = load_run([BASE]).ceilings
+    ceilings = load_run([BASE], find_measured=False).ceilings
     fp32 = ceilings.compute("fp32")
     assert fp32.method == "report"
     clock = fp32.value / (16_896 * 2)
@@ -101,7 +104,7 @@ def test_without_a_file_the_report_peaks_are_used():
 
 
 def test_without_peaks_in_the_report_the_datasheet_fills_in():
-    ceilings = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"]).ceilings
+    ceilings = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"], find_measured=False).ceilings
     assert ceilings.compute("fp32").method == "report"
     assert ceilings.compute("tensor_fp16").method == "spec"
     assert ceilings.compute("tensor_fp16").value == 989.4e12

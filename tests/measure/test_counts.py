@@ -15,7 +15,7 @@ import pytest
 from rooftui.measure import bandwidth as B
 from rooftui.measure import compute as C
 from rooftui.measure import kernels as K
-from rooftui.measure.gpu import KERNEL_DIR
+from rooftui.measure.gpu import kernel_text
 
 SPECS = {k.function: k for k in K.compute_kernels()}
 
@@ -59,11 +59,11 @@ def test_unroll_is_even_so_a_and_minus_a_cancel():
 
 def test_host_hash_matches_the_cuda_sources():
     for source in ("tensor_mma_sync.cu", "tensor_wgmma.cu"):
-        text = (KERNEL_DIR / source).read_text()
+        text = kernel_text(source)
         assert f"{K.HASH_MULTIPLIER}u" in text
         assert "values[4] = {" + ", ".join(str(v) for v in K.A_VALUES) + "}" in text
         assert "(h >> 13) & 3u" in text
-    assert "(lane * 64u + e) * 2654435761u" in (KERNEL_DIR / "tensor_mma_sync.cu").read_text()
+    assert "(lane * 64u + e) * 2654435761u" in kernel_text("tensor_mma_sync.cu")
 
 
 def test_expected_tensor_sums_are_not_zero():
@@ -79,7 +79,7 @@ def test_buffer_checksum_closed_form_matches_summing_the_words():
     words = 1 << 16
     data = (np.arange(words, dtype=np.uint64) * B.FILL_MULTIPLIER) & 0xFFFFFFFF
     assert B.filled_sum(words) == int(data.sum()) & 0xFFFFFFFF
-    fill = (KERNEL_DIR / "bandwidth_sweep.cu").read_text()
+    fill = kernel_text("bandwidth_sweep.cu")
     assert re.search(rf"#define FILL_MULTIPLIER {B.FILL_MULTIPLIER}u", fill)
 
 

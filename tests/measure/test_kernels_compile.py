@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from importlib.resources import as_file
 
 import pytest
 
 from rooftui.measure import bandwidth as B
 from rooftui.measure import kernels as K
-from rooftui.measure.gpu import KERNEL_DIR
+from rooftui.measure.gpu import KERNELS
 
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed on this machine")
@@ -34,12 +35,13 @@ def nvcc(source: str, arch: str, out_kind: str, tmp_path) -> subprocess.Complete
     target = f"-gencode=arch=compute_{arch},code=sm_{arch}" if arch.endswith("a") else f"-arch=sm_{arch}"
     defines = [f"-D{k}={v}" for k, v in SOURCES[source].items()]
     out = tmp_path / f"{source}.{arch}.{out_kind}"
-    return subprocess.run(
-        [NVCC, target, f"-{out_kind}", "-o", str(out), *defines, str(KERNEL_DIR / source)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    with as_file(KERNELS) as kernel_dir:
+        return subprocess.run(
+            [NVCC, target, f"-{out_kind}", "-o", str(out), *defines, str(kernel_dir / source)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
 
 @needs_nvcc

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -30,3 +32,25 @@ def test_measure_without_a_gpu_is_one_line_and_exit_2(tmp_path):
     assert "cuda" in lines[0].lower() or "gpu" in lines[0].lower()
     assert "Traceback" not in done.stderr
     assert not out.exists()
+
+
+def test_every_measure_kernel_and_header_is_read_from_the_package():
+    from rooftui.measure.gpu import inline_headers, kernel_text
+    from rooftui.measure.runner import kernel_sources
+
+    for source in kernel_sources():
+        text = inline_headers(kernel_text(source))
+        assert "__global__" in text and '#include "' not in text, source
+
+
+def test_a_missing_kernel_source_is_named_before_any_gpu_work(tmp_path, monkeypatch):
+    from rooftui.errors import GpuUnavailableError
+    from rooftui.measure import gpu
+    from rooftui.measure.runner import check_installation
+
+    for source in gpu.KERNELS.iterdir():  # a copy of the kernels without one header
+        if source.name != "clock_stamp.cuh":
+            (tmp_path / source.name).write_text(source.read_text())
+    monkeypatch.setattr(gpu, "KERNELS", tmp_path)
+    with pytest.raises(GpuUnavailableError, match="missing from this installation.*clock_stamp.cuh"):
+        check_installation()

@@ -30,11 +30,13 @@ def rooftui_command() -> str:
 
 
 class Tmux:
-    """One detached tmux session running ``command``; it says how the command
-    exited and stays open a while so the last screen can be read."""
+    """One detached tmux session running ``command``, on a tmux server of its own
+    (``-L``: the user's tmux server is never touched); it says how the command exited
+    and stays open a while so the last screen can be read."""
 
     def __init__(self, command: str, cwd: Path, width: int, height: int, env: dict[str, str]):
         self.session = f"rooftui-test-{uuid.uuid4().hex[:8]}"
+        self.tmux = ["tmux", "-L", self.session]
         environment = " ".join(f"{key}={shlex.quote(value)}" for key, value in env.items())
         # COLUMNS/LINES inherited from pytest would override the window's size.
         shell = (
@@ -42,11 +44,11 @@ class Tmux:
             "echo rooftui-exited-$?; sleep 60"
         )
         size = ["-x", str(width), "-y", str(height)]
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.session, *size, shell], check=True)
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.session, *size, shell], check=True)
 
     def screen(self) -> str:
         return subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.session],
+            [*self.tmux, "capture-pane", "-p", "-t", self.session],
             check=True,
             capture_output=True,
             text=True,
@@ -65,11 +67,11 @@ class Tmux:
         """Press ``keys`` one at a time, at a person's pace: each key is handled
         before the next arrives (focus moves are not instant)."""
         for key in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.session, key], check=True)
+            subprocess.run([*self.tmux, "send-keys", "-t", self.session, key], check=True)
             time.sleep(0.2)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.session], check=False)
+        subprocess.run([*self.tmux, "kill-server"], check=False)
 
 
 @pytest.fixture

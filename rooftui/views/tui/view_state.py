@@ -82,7 +82,7 @@ class LoadedRun:
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
 PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
-TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai"]
+TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
 @dataclass
@@ -130,7 +130,7 @@ class ViewState:
         return self._columns(PLOT_COLUMNS, positions)
 
     def totals(self, positions: np.ndarray) -> Totals:
-        return totals(self._columns(TOTAL_COLUMNS, positions))
+        return totals(self._columns([c for c in TOTAL_COLUMNS if c in self.all_rows], positions))
 
     def present_pipelines(self) -> list[str]:
         """Floating-point pipelines some kernel of the run uses, in display order."""

@@ -175,7 +175,7 @@ class ExplorerScreen(Screen):
         )
         text = (
             f"{shown} · {duration(total.time_s)} "
-            f"({percent(share)}) · 0-AI: {total.zero_ai_rows:,} ({percent(zero_share)} time)"
+            f"({percent(share)}) · 0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"
             f" · by {sorted_by}{arrow}"
         )
         if not state.spec.is_empty:

@@ -1,0 +1,78 @@
+"""Zero-AI, defined once: per launch, as the paper's Table III counts.
+
+A launch is zero-AI when it is known to have done no floating-point operation and
+no integer Tensor Core operation (``kernel_table.add_derived``: ``zero_ai`` is
+True). A launch whose FLOP counters are missing has ``zero_ai`` unknown (NA) and
+is not counted as zero-AI. A grouped row counts the zero-AI launches it holds
+(``zero_ai_launches`` of ``count``); its own ``zero_ai`` is True only when every
+launch is known to be zero-AI, False when one is known not to be, else unknown.
+
+Every count the views show (Table III, the summary, the JSON, the explorer's
+status line and its zero-AI filter) comes from these functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+LAUNCHES = "zero_ai_launches"  # grouped rows: launches that are zero-AI
+TIME = "zero_ai_time_s"  # grouped rows: the time of those launches
+
+
+def launch_is_zero_ai(kernels: pd.DataFrame) -> np.ndarray:
+    """Per launch (one row per invocation): known to be zero-AI."""
+    return kernels["zero_ai"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+
+
+def launches(rows: pd.DataFrame) -> np.ndarray:
+    """Zero-AI launches per row: invocations count 0 or 1, grouped rows their own."""
+    if LAUNCHES in rows.columns:
+        return rows[LAUNCHES].to_numpy(dtype=np.int64)
+    return launch_is_zero_ai(rows).astype(np.int64)
+
+
+def time_s(rows: pd.DataFrame) -> np.ndarray:
+    """Seconds spent in zero-AI launches per row."""
+    if TIME in rows.columns:
+        return rows[TIME].to_numpy(dtype=float)
+    return np.where(launch_is_zero_ai(rows), rows["time_s"].to_numpy(dtype=float), 0.0)
+
+
+def launch_counts(rows: pd.DataFrame) -> np.ndarray:
+    """Launches per row: ``count`` for grouped rows, 1 for invocations."""
+    if "count" in rows.columns:
+        return rows["count"].to_numpy(dtype=np.int64)
+    return np.ones(len(rows), dtype=np.int64)
+
+
+def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per group of ``kernels`` (invocations) by ``keys``: ``zero_ai`` (True when every
+    launch is known zero-AI, False when one is known not to be, else NA),
+    ``zero_ai_launches`` and ``zero_ai_time_s``."""
+    state = kernels["zero_ai"].astype("boolean")
+    frame = kernels[keys].assign(
+        _zero=launch_is_zero_ai(kernels).astype(np.int64),
+        _zero_time=time_s(kernels),
+        _not_zero=(state == False).fillna(False).to_numpy(dtype=bool),  # noqa: E712 (NA-aware)
+        _unknown=state.isna().to_numpy(dtype=bool),
+    )
+    grouped = frame.groupby(keys, sort=False, dropna=False)
+    out = pd.DataFrame({LAUNCHES: grouped["_zero"].sum(), TIME: grouped["_zero_time"].sum()})
+    not_zero, unknown = grouped["_not_zero"].any(), grouped["_unknown"].any()
+    zero_ai = pd.Series(pd.NA, index=out.index, dtype="boolean")
+    zero_ai[not_zero] = False
+    zero_ai[~not_zero & ~unknown] = True
+    out["zero_ai"] = zero_ai
+    return out
+
+
+def filter_mask(rows: pd.DataFrame, mode: str) -> np.ndarray:
+    """``mode`` "only": rows holding a zero-AI launch; "hide": rows holding a launch
+    that is not (known to be) zero-AI; anything else keeps every row."""
+    zero = launches(rows)
+    if mode == "only":
+        return zero > 0
+    if mode == "hide":
+        return launch_counts(rows) - zero > 0
+    return np.ones(len(rows), dtype=bool)

@@ -1,0 +1,152 @@
+"""One zero-AI definition everywhere (issue 11 item 4, issue 10 item 9): on every sample
+the zero-AI launch count is the same in Table III, the summary text and JSON (per
+launch and grouped), the explorer's status-line totals and its zero-AI filter, and it
+equals a count made straight from the ncu metrics or the known answers."""
+
+import io
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import DEEPCAM, KNOWN
+from rich.console import Console
+
+from rooftui.analysis import grouped_kernels, load_run
+from rooftui.analysis.filters import KernelFilter
+from rooftui.analysis.summary import zero_ai_table
+from rooftui.ingest import read_report
+from rooftui.views.summary import render_table, to_json
+from rooftui.views.tui.view_state import LoadedRun, ViewState
+
+# The basic and roofline details CSVs are left out: they do not load today ("the last row
+# has 16 fields, the header 20"), a details-reader bug reported to the lead.
+NOT_LOADING = {"known_answer_basic.details.csv", "known_answer_roofline.details.csv"}
+SAMPLES = sorted(p for p in [*DEEPCAM.iterdir(), *KNOWN.iterdir()]
+                 if re.search(r"\.(csv|ncu-rep)(\.xz)?$", p.name) and p.name not in NOT_LOADING)
+# ncu's counts of floating-point and Tensor Core work: a launch with all of them 0 did none
+WORK = re.compile(r"^smsp?__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred_on\.sum$"
+                  r"|^sm__ops_path_tensor_src_(fp16|bf16_dst_fp32|tf32_dst_fp32|fp64|fp8|int8)\.sum$")
+
+
+def test_every_sample_is_covered():
+    assert len(SAMPLES) == 16
+    assert {p.name for p in SAMPLES} >= {"deepcam_amp.ncu-rep.xz", "known_answer_basic.ncu-rep.xz"}
+
+
+def counted_from_the_metrics(path) -> int | None:
+    """Zero-AI launches counted from the report's own counters, without rooftui's tables
+    (None unless the report holds every CUDA-core counter as a count)."""
+    raw = read_report(path).kernels
+    columns = [c for c in raw.columns if WORK.match(c)]
+    if sum(c.startswith("smsp__sass") for c in columns) < 9:
+        return None
+    work = raw[columns].astype(float)
+    known = work.notna().any(axis=1)
+    return int((known & (work.fillna(0).sum(axis=1) == 0)).sum())
+
+
+def status_totals(run, grouped: bool, zero_ai: str = "all"):
+    """The numbers the explorer's status line shows (its ViewState.totals)."""
+    state = ViewState(LoadedRun.from_run(run), grouped=grouped, spec=KernelFilter(zero_ai=zero_ai))
+    return state.totals(state.positions())
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_zero_ai_launches_agree_across_every_output(path, expected):
+    run = load_run([path])
+    launches = len(run.kernels)
+    table3 = zero_ai_table(run.kernels).iloc[-1]
+    zero, zero_time = int(table3["zero_ai"]), float(table3["zero_ai_time_s"])
+    assert table3["kernels"] == launches
+
+    independent = counted_from_the_metrics(path)
+    if independent is not None:
+        assert zero == independent
+    if path.parent == KNOWN and run.kernels["zero_ai"].notna().all():
+        # the known answers: kernels that did no floating-point or Tensor Core work
+        assert zero == sum(all(k[f] == 0 for f in k if f.startswith("flops_")) for k in expected.values())
+
+    per_launch = to_json(run, run.kernels)
+    groups = grouped_kernels(run)
+    grouped = to_json(run, groups)
+    assert per_launch["summary"]["zero_ai"] == grouped["summary"]["zero_ai"] == zero
+    assert sum(k["zero_ai"] is True for k in per_launch["kernels"]) == zero
+    assert sum(k["zero_ai_launches"] for k in grouped["kernels"]) == zero
+    assert sum(k["count"] for k in grouped["kernels"]) == launches
+    for kernel in grouped["kernels"]:
+        assert 0 <= kernel["zero_ai_launches"] <= kernel["count"]
+        if kernel["zero_ai"] is not None:  # known: zero-AI exactly when every launch is
+            assert kernel["zero_ai"] is (kernel["zero_ai_launches"] == kernel["count"])
+
+    for is_grouped in (False, True):
+        shown = status_totals(run, is_grouped)
+        assert (shown.invocations, shown.zero_ai_invocations) == (launches, zero)
+        assert shown.zero_ai_time_s == pytest.approx(zero_time)
+        only = status_totals(run, is_grouped, "only")
+        assert only.zero_ai_invocations == zero and only.zero_ai_time_s == pytest.approx(zero_time)
+    assert status_totals(run, False, "only").invocations == zero
+    assert status_totals(run, False, "hide").invocations == launches - zero
+
+    console = Console(record=True, width=120, file=io.StringIO())
+    render_table(run, groups.head(5), console, grouped=True)
+    text = console.export_text()
+    assert re.search(rf"^ all\s+{launches}\s+{zero}\s", text, re.MULTILINE), text
+
+
+def test_the_deepcam_amp_step_has_34_zero_ai_launches_some_in_groups_with_fp16_ones():
+    run = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"])
+    groups = grouped_kernels(run)
+    mixed = groups[(groups["zero_ai_launches"] > 0) & (groups["zero_ai_launches"] < groups["count"])]
+    assert int(groups["zero_ai_launches"].sum()) == 34 and len(run.kernels) == 179
+    assert len(mixed) > 0 and not mixed["zero_ai"].any()
+    assert int(groups["zero_ai"].astype(bool).sum()) == 6  # names none of whose launches did work
+    console = Console(record=True, width=200, file=io.StringIO())
+    render_table(run, groups, console, grouped=True)
+    first = mixed.iloc[0]
+    text = console.export_text()
+    assert f"zero-AI launches {first['zero_ai_launches']} of {first['count']}" in text
+
+
+def test_int8_tensor_work_is_not_zero_ai_anywhere():
+    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+    int8 = run.kernels.set_index("name").loc["wmma_gemm_int8"]
+    assert int8["ops_tensor_int8"] == 2_147_483_648 and int8["flops"] == 0
+    assert int8["zero_ai"] is np.False_ or int8["zero_ai"] is False
+    group = grouped_kernels(run).set_index("name").loc["wmma_gemm_int8"]
+    assert not group["zero_ai"] and group["zero_ai_launches"] == 0
+    doc = to_json(run, run.kernels)
+    assert next(k for k in doc["kernels"] if k["name"] == "wmma_gemm_int8")["zero_ai"] is False
+    state = ViewState(LoadedRun.from_run(run), grouped=False, spec=KernelFilter(zero_ai="only"))
+    assert "wmma_gemm_int8" not in set(state.rows()["name"])
+
+
+def test_group_keeps_unknown_flops_unknown():
+    """#10 item 9: a report without FLOP counters (ncu's basic set) has no zero-AI launch,
+    grouped or not; a group is zero-AI only when every launch is known to have no FLOPs."""
+    run = load_run([KNOWN / "known_answer_basic.raw.csv"])
+    assert run.kernels["zero_ai"].isna().all()
+    groups = grouped_kernels(run)
+    assert groups["zero_ai"].isna().all() and (groups["zero_ai_launches"] == 0).all()
+    assert to_json(run, groups)["summary"]["zero_ai"] == 0
+    assert all(k["zero_ai"] is None for k in to_json(run, groups)["kernels"])
+    # one launch unknown, one without work: not zero-AI, not "not zero-AI" either
+    two = run.kernels.head(2).assign(name="k", zero_ai=pd.array([pd.NA, True], dtype="boolean"))
+    from rooftui.analysis.grouping import group_by_name
+
+    row = group_by_name(two).iloc[0]
+    assert row["zero_ai"] is pd.NA and row["zero_ai_launches"] == 1
+
+
+def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables():
+    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+    doc = json.loads(json.dumps(to_json(run, run.kernels)))
+    assert {k["phase"] for k in doc["kernels"]} == {None}
+    assert doc["summary"]["phases"] == {} and doc["summary"]["no_phase"] == 15
+    assert [row["phase"] for row in doc["summary"]["table3"]] == [None, "all"]
+    console = Console(record=True, width=120, file=io.StringIO())
+    render_table(run, run.kernels, console, grouped=False)
+    text = console.export_text()
+    assert re.search(r"^ \(none\)\s+15\s+1\s", text, re.MULTILINE)
+    assert "(none)" in text.split("Zero-AI kernels")[0]  # the kernel rows too
