@@ -21,6 +21,7 @@ REPORTS = [
     KNOWN / "known_answer.raw-base.csv",
     KNOWN / "known_answer_roofline.raw.csv",  # ncu's roofline set: counts derived from rates
     KNOWN / "known_answer_basic.raw.csv",  # ncu's basic set: time only
+    KNOWN / "known_answer.spellings.raw-base.csv",  # both sm__ and smsp__ spellings
 ]
 
 
