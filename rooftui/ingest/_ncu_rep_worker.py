@@ -54,10 +54,16 @@ class LaunchTable:
         self.identity: dict[str, list] = {name: [] for name in IDENTITY_FIELDS}
         self.values = [array("d", [math.nan]) * launches for _ in metric_names]
         self.units: list[str | None] = [None] * len(metric_names)  # None: in no launch yet
+        # Whether a column holds numbers, from the first launch that has it: a metric's
+        # kind is fixed by its name (checked on the sample reports), so it is asked once.
+        self.numeric: list[bool | None] = [None] * len(metric_names)
         self.row = 0
 
     def add(self, action, demangled: int) -> None:
-        """Read one launch: its identity facts, then each wanted metric by name."""
+        """Read one launch: its identity facts, then each wanted metric by name.
+
+        More per-launch facts (a SASS count, say) go here: one call on ``action`` and
+        one list in ``document()``."""
         for name, value in _identity(action, demangled).items():
             self.identity[name].append(value)
         row = self.row
@@ -65,12 +71,15 @@ class LaunchTable:
             metric = action.metric_by_name(name)
             if metric is None or not metric.has_value():
                 continue
-            value = _number(metric)
-            if value is None:  # a string (the device name): an identity fact, not a column
-                continue
-            self.values[column][row] = value
-            if self.units[column] is None:
-                self.units[column] = metric.unit()
+            numeric = self.numeric[column]
+            if numeric is None:
+                numeric = self.numeric[column] = metric.kind() != metric.ValueKind_STRING
+                if numeric:  # a string (the device name) is an identity fact, not a column
+                    self.units[column] = metric.unit()
+            if numeric:
+                # as_double() of an integer metric is the nearest double, as float() of
+                # its as_uint64() is: the float64 column would round it so anyway.
+                self.values[column][row] = metric.as_double()
         self.row += 1
 
     def document(self) -> dict:
@@ -96,15 +105,6 @@ def read(path: str) -> dict:
         for action_index in range(result_range.num_actions()):
             table.add(result_range.action_by_idx(action_index), demangled)
     return table.document()
-
-
-def _number(metric) -> float | None:
-    kind = metric.kind()
-    if kind in (metric.ValueKind_UINT64, metric.ValueKind_UINT32):
-        return float(metric.as_uint64())  # the nearest double, as a float64 column holds it
-    if kind == metric.ValueKind_STRING:
-        return None
-    return metric.as_double()
 
 
 def _fact(action, name: str) -> object:
