@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rooftui.errors import InputError, MissingMetricsError
+from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES
@@ -37,6 +37,7 @@ class Run:
     notes: list[str] = field(default_factory=list)
     missing_metrics: list[str] = field(default_factory=list)
     missing_roofs: list[MissingRoof] = field(default_factory=list)
+    fp16_rule: str = m.DEFAULT_FP16_RULE  # how FP16 CUDA-core FLOPs were counted
 
     @property
     def ceilings(self) -> CeilingSet:
@@ -77,6 +78,9 @@ def load_run(
     skip_invalid: bool = False,
     progress: Progress | None = None,
     find_measured: bool = True,
+    gpu: str | None = None,
+    arch: str | None = None,
+    fp16_rule: str = m.DEFAULT_FP16_RULE,
     cache: bool | None = None,
     reading: Reading | None = None,
 ) -> Run:
@@ -87,6 +91,10 @@ def load_run(
     ceilings ``rooftui measure`` saved for the GPU model, then measured ones bundled
     with rooftui (both skipped with ``find_measured=False``), then the report's peaks,
     then the datasheet (``analysis.ceilings.choose_ceilings``).
+
+    ``gpu`` ("V100") and ``arch`` ("sm_70") name the GPU of reports that do not say
+    (older exports have no device or CC column); a report's own values win.
+    ``fp16_rule`` is "packed" (ncu's roofline section) or "paper" (hadd + hmul + 2·hfma).
 
     Reports are read in parallel, from the report cache where it has them (``cache``:
     None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
@@ -102,9 +110,14 @@ def load_run(
     from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
+    from rooftui.ingest.metric_runs import combine_runs
     from rooftui.ingest.parallel import start_reading
     from rooftui.model.kernel_table import build_kernel_table
 
+    if fp16_rule not in m.FP16_RULES:
+        raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
+                         "use " + " or ".join(m.FP16_RULES))
+    given_cc = _given_compute_capability(gpu, arch)
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
     phases = phases or PhaseConfig(infer=infer_phases)
@@ -115,14 +128,21 @@ def load_run(
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
     reading = reading or start_reading(paths, cache=cache)
-    reports = reading.result(progress)
     frames, notes = [], []
     next_id = 0
+    loaded, given_files = [], []
+    for path, found in zip(paths, reading.result(progress)):
+        if Path(path).is_dir():
+            loaded += found
+        else:
+            given_files += found
+    reports = loaded + combine_runs(given_files)
     for report in reports:
         frame = report.kernels.copy()
         frame["report"] = report.path
         frame["id"] = frame["ncu_id"].astype(int) + next_id
         next_id = int(frame["id"].max()) + 1
+        frame = _fill_gpu(frame, gpu, given_cc, report, notes)
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
         notes += [f"{report.path}: {note}" for note in report.notes]
@@ -132,18 +152,30 @@ def load_run(
     raw["device"] = raw["device"].fillna("").astype(str)
     gpu_names = raw["device"].copy()
     raw["device"] = _device_labels(raw)
-    kernels, derivation = build_kernel_table(raw)
-    if m.TIME in derivation.missing:
-        raise MissingMetricsError(f"no {m.TIME} in the report(s)", ", ".join(map(str, paths)),
-                                  "collect it: " + ncu_command_hint())
-    missing = sorted(derivation.missing)
+    kernels, derivation = build_kernel_table(raw, fp16_rule)
+    known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")
+    if kernels["time_s"].isna().all():
+        raise MissingMetricsError(
+            f"no {m.TIME}, nor elapsed cycles and clock ({m.SM_CYCLES}, {m.SM_CLOCK}), "
+            "nor gpu__time_active in the report(s)", ", ".join(map(str, paths)),
+            "collect them: " + ncu_command_hint(known_cc))
+    missing = sorted(derivation.missing - {m.TIME})
     if missing:
         notes.append("missing metrics (their quantities are blank): " + ", ".join(missing)
-                     + ". Collect them with: " + ncu_command_hint())
+                     + ". Collect them with: " + ncu_command_hint(known_cc))
+    derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
+    if derived_time:
+        notes.append(f"no {m.TIME} for some or all launches: time " + "; ".join(derived_time)
+                     + " (each launch's time_source says which)")
     if derivation.derived:
-        notes.append("derived from rates × elapsed cycles or time: " + ", ".join(sorted(derivation.derived)))
-    if kernels["fp16_approximate"].any():
-        notes.append(m.FP16_NOTE)
+        notes.append("derived from rates × elapsed cycles or time: " + "; ".join(sorted(derivation.derived)))
+    if derivation.respelled:
+        notes.append("read under another spelling of the same count (metrics.SPELLINGS): "
+                     + "; ".join(sorted(derivation.respelled)))
+    if derivation.unknown_arch:
+        notes.append(m.UNKNOWN_ARCH_NOTE)
+    if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
+        notes.append(m.fp16_note(fp16_rule))
 
     by_device: dict[str, CeilingSet] = {}
     parts, missing_roof_list = [], []
@@ -168,7 +200,7 @@ def load_run(
     if kernels["phase_inferred"].any():
         notes.append(f"{int(kernels['phase_inferred'].sum())} launches without an NVTX phase had "
                      "their phase inferred from launch order (--no-infer-phases turns this off)")
-    return Run(kernels, by_device, reports, notes, missing, missing_roof_list)
+    return Run(kernels, by_device, reports, notes, missing, missing_roof_list, fp16_rule)
 
 
 def _as_ceiling_set(ceilings: Ceilings) -> CeilingSet:
@@ -225,12 +257,62 @@ def ncu_command_hint(cc: str = "9.0") -> str:
             "-o REPORT APP` (`rooftui metrics --ncu-command` prints it for your GPU)")
 
 
+def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
+    """The compute capability --arch or --gpu names ("" for neither); they must agree."""
+    from rooftui.profile.gpus import compute_capability_of_arch, compute_capability_of_gpu
+
+    from_arch = compute_capability_of_arch(arch) if arch else ""
+    from_gpu = compute_capability_of_gpu(gpu) if gpu else ""
+    if from_arch and from_gpu and from_arch != from_gpu:
+        raise InputError(f"--gpu {gpu} is compute capability {from_gpu}, --arch {arch} is {from_arch}",
+                         None, "pass one of them, or two that agree")
+    return from_arch or from_gpu
+
+
+_CC_MAJOR, _CC_MINOR = m.CC_ATTRIBUTES
+
+
+def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
+              notes: list[str]) -> pd.DataFrame:
+    """CC where the export lacks the column: from its own device attributes, else its
+    device name (NVIDIA's table in ``profile.gpus``), else --gpu/--arch; the device
+    name from --gpu where the export has none."""
+    from rooftui.profile.gpus import compute_capability_of_gpu
+
+    own_cc = frame["cc"].fillna("").astype(str)
+    if _CC_MAJOR in frame and _CC_MINOR in frame:
+        major, minor = frame[_CC_MAJOR], frame[_CC_MINOR]
+        from_attributes = (major.astype("Int64").astype(str) + "." + minor.astype("Int64").astype(str))
+        own_cc = own_cc.where((own_cc != "") | major.isna() | minor.isna(), from_attributes)
+    named = frame["device"].fillna("").astype(str)
+    for name in named[(own_cc == "") & (named != "")].unique():
+        try:
+            own_cc = own_cc.where((own_cc != "") | (named != name), compute_capability_of_gpu(name))
+        except RooftuiError:
+            pass  # a GPU not in the table: --gpu/--arch or blank Tensor FLOPs
+    frame["cc"] = own_cc
+    if cc:
+        if ((own_cc != "") & (own_cc != cc)).any():
+            notes.append(f"{report.path}: the export says compute capability "
+                         f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})")
+        frame["cc"] = own_cc.where(own_cc != "", cc)
+    if gpu:
+        own = frame["device"].fillna("").astype(str)
+        frame["device"] = own.where(own != "", gpu)
+    return frame
+
+
 def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: list[str]) -> pd.DataFrame:
     """Refuse zero or non-finite durations and infinite counts, or drop them with --skip-invalid."""
     import numpy as np
 
     numeric = frame.select_dtypes(include="number")
-    bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0) if m.TIME in frame else None
+    bad_time = None
+    if m.TIME in frame:
+        bad_time = ~np.isfinite(frame[m.TIME]) | (frame[m.TIME] <= 0)
+    elif m.SM_CYCLES in frame and m.SM_CLOCK in frame:  # the paper's time, cycles / clock
+        derived = frame[m.SM_CYCLES].astype(float) / frame[m.SM_CLOCK].astype(float)
+        bad_time = ~np.isfinite(derived) | (derived <= 0)
     bad_inf = np.isinf(numeric).any(axis=1)
     bad = bad_inf if bad_time is None else (bad_time | bad_inf)
     if not bad.any():
@@ -242,6 +324,9 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
         raise InputError(f"{int(bad.sum())} kernel(s) with {what} (first: ID {int(first['ncu_id'])}, "
                          f"{str(first['kernel_name'])[:60]})", report.path,
                          "re-profile them, or pass --skip-invalid to leave them out")
+    if bad.all():
+        raise InputError(f"every kernel ({int(bad.sum())}) has {what}: none is left to show",
+                         report.path, "re-profile them; check the export is of a finished run")
     notes.append(f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}")
     return frame.loc[~bad]
 

@@ -29,7 +29,7 @@ from rooftui.model.spec import _LABELS, spec_ceilings
 def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
     """Peaks from the report itself: ``X.peak_sustained`` (per cycle) × the unit's clock
     (median over the kernels), × FLOPs per instruction for CUDA-core FMAs [NCU]."""
-    arch = m.architecture_for(cc)
+    arch = m.architecture_for(cc) if cc else None  # unknown: no Tensor peaks, never guessed
 
     def clock(unit: str) -> float:
         column = m.UNIT_CLOCKS.get(unit)
@@ -47,7 +47,7 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
     for precision, terms in m.CUDA_CORE_TERMS.items():
         fma_metric, flops_per_fma = terms[-1]
         found.append((precision, peak(fma_metric) * flops_per_fma))
-    for term in arch.tensor:
+    for term in arch.tensor if arch else ():
         found.append((term.pipeline, peak(term.metric) * term.factor * term.peak_factor))
     ceilings = [Ceiling(f"{_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
                 for p, v in found if np.isfinite(v) and v > 0]

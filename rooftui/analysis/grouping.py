@@ -26,11 +26,11 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     keys = ["device", "name"]
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
-    out["count"] = grouped.size()
+    out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
     for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
-                   "phase", "phase_inferred", "sm_clock_hz"):
+                   "phase", "phase_inferred", "sm_clock_hz", "time_source"):
         if column in heaviest:
             out[column] = heaviest[column]
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch

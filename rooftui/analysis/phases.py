@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from rooftui.errors import InputError
 from rooftui.model.frames import map_unique
 
 UNLABELLED = ""
@@ -44,7 +45,13 @@ class PhaseConfig:
         phases = []
         for spec in specs:
             name, _, pattern = spec.partition("=")
-            phases.append((name.strip(), pattern.strip() or re.escape(name.strip())))
+            pattern = pattern.strip() or re.escape(name.strip())
+            try:
+                re.compile(pattern)
+            except re.error as err:
+                raise InputError(f"--phase {spec}: not a regular expression ({err})", None,
+                                 "write it as NAME=REGEX, e.g. --phase 'forward=fwd|forward'") from None
+            phases.append((name.strip(), pattern))
         return cls(tuple(phases), infer)
 
     def phase_of(self, nvtx: str) -> str:

@@ -17,22 +17,34 @@ def phase_label(phase: object) -> str:
     return phase if isinstance(phase, str) and phase else NO_PHASE_LABEL
 
 
-def zero_ai_table(kernels: pd.DataFrame) -> pd.DataFrame:
+def zero_ai_table(kernels: pd.DataFrame, groups: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per phase and overall: invocations, zero-AI invocations and their share of time.
 
-    ``kernels`` has one row per invocation. Columns: phase ("" for launches without
-    one: show it with ``phase_label``), kernels, zero_ai, zero_ai_share (of
-    invocations), time_s, zero_ai_time_s, zero_ai_time_share. The last row is ``all``.
+    ``kernels`` has one row per invocation, or per kernel name for a per-name join
+    (its ``launches`` column counts the launches a row stands for). Zero-AI is decided
+    per launch (``analysis.zero_ai``); with ``groups`` (``group_by_name`` of ``kernels``)
+    a launch counts as zero-AI when its kernel's group is: zero-AI counted per kernel
+    name, as the paper's authors did for their Table III.
+    Columns: phase ("" for launches without one: show it with ``phase_label``), kernels,
+    zero_ai, zero_ai_share (of invocations), time_s, zero_ai_time_s, zero_ai_time_share.
+    The last row is ``all``.
     """
     rows = []
-    zero = zero_ai.launch_is_zero_ai(kernels)
+    if groups is not None:
+        key = pd.MultiIndex.from_frame(kernels[["device", "name"]])
+        by_name = groups.set_index(["device", "name"])["zero_ai"].astype("boolean")
+        zero = by_name.reindex(key).fillna(False).to_numpy(dtype=bool)
+    else:
+        zero = zero_ai.launch_is_zero_ai(kernels)
+    weight = (kernels["launches"].to_numpy(dtype=np.int64) if "launches" in kernels
+              else np.ones(len(kernels), dtype=np.int64))
     phase_of = kernels["phase"].to_numpy(dtype=object)
-    groups = [(p, phase_of == p) for p in _phases(kernels)] + [(ALL, np.ones(len(kernels), bool))]
+    masks = [(p, phase_of == p) for p in _phases(kernels)] + [(ALL, np.ones(len(kernels), bool))]
     seconds = kernels["time_s"].to_numpy(dtype=float)
-    for phase, mask in groups:
+    for phase, mask in masks:
         time = float(seconds[mask].sum())
         zero_time = float(seconds[mask & zero].sum())
-        count, zero_count = int(mask.sum()), int((mask & zero).sum())
+        count, zero_count = int(weight[mask].sum()), int(weight[mask & zero].sum())
         rows.append({"phase": phase, "kernels": count, "zero_ai": zero_count,
                      "zero_ai_share": zero_count / count if count else 0.0,
                      "time_s": time, "zero_ai_time_s": zero_time,
@@ -46,7 +58,8 @@ def phase_table(kernels: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for phase in _phases(kernels):
         part = kernels[kernels["phase"] == phase]
-        rows.append({"phase": phase, "kernels": len(part), "inferred": int(part["phase_inferred"].sum()),
+        rows.append({"phase": phase, "kernels": _launches(part),
+                     "inferred": int(part["phase_inferred"].sum()),
                      "time_s": float(part["time_s"].sum()),
                      "time_share": float(part["time_s"].sum()) / total if total else 0.0,
                      "flops": float(part["flops"].sum())})
@@ -57,10 +70,16 @@ def pipeline_table(kernels: pd.DataFrame) -> pd.DataFrame:
     """Per dominant pipeline: kernels, time and its share, FLOPs."""
     total = float(kernels["time_s"].sum())
     grouped = kernels.groupby("pipeline", sort=False)
-    out = pd.DataFrame({"kernels": grouped.size(), "time_s": grouped["time_s"].sum(),
+    counts = grouped["launches"].sum() if "launches" in kernels else grouped.size()
+    out = pd.DataFrame({"kernels": counts, "time_s": grouped["time_s"].sum(),
                         "flops": grouped["flops"].sum()})
     out["time_share"] = out["time_s"] / total if total else 0.0
     return out.sort_values("time_s", ascending=False).reset_index()
+
+
+def _launches(kernels: pd.DataFrame) -> int:
+    """Launches in ``kernels``: a row may stand for several (a per-name join)."""
+    return int(kernels["launches"].sum()) if "launches" in kernels else len(kernels)
 
 
 def _phases(kernels: pd.DataFrame) -> list[str]:

@@ -16,6 +16,7 @@ from click.shell_completion import CompletionItem
 from click_default_group import DefaultGroup
 
 from rooftui import __version__
+from rooftui.cli.errors import echo_error, install_signal_handlers, last_resort, take_debug_flag
 from rooftui.errors import RooftuiError
 
 # name -> "module:attribute"; each module holds one click command.
@@ -113,19 +114,24 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: user-fixable problems become one line on stderr and exit code 2."""
+    """Entry point: user-fixable problems become one line on stderr and exit code 2;
+    anything else one line and exit code 1 (``rooftui.cli.errors``)."""
+    argv, debug = take_debug_flag(argv)
+    install_signal_handlers()
     try:
         cli.main(args=argv, prog_name="rooftui", standalone_mode=False)
     except RooftuiError as err:
-        click.echo(f"rooftui: {err}", err=True)
+        echo_error(str(err))
         sys.exit(err.exit_code)
     except click.exceptions.Abort:
-        click.echo("rooftui: aborted", err=True)
+        echo_error("aborted")
         sys.exit(130)
     except click.ClickException as err:  # bad usage: one line, like every other input error
         ctx = getattr(err, "ctx", None)
         command = f" {ctx.info_name}" if ctx is not None and ctx.info_name != "rooftui" else ""
-        click.echo(f"rooftui: {err.format_message()} (see rooftui{command} --help)", err=True)
+        echo_error(f"{err.format_message()} (see rooftui{command} --help)")
         sys.exit(2)
     except click.exceptions.Exit as err:
         sys.exit(err.exit_code)
+    except Exception as err:  # noqa: BLE001 - the last resort: one line, not a traceback
+        last_resort(err, debug)

@@ -6,12 +6,12 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import report_options
 from rooftui.cli.progress import load_progress
 from rooftui.model.columns import LEVELS
+from rooftui.views.text import printable, safe_console
 
 
 def run_label(path: str) -> str:
@@ -62,8 +62,10 @@ def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: st
     from rooftui.views.compare import dumps_json, render, to_csv
 
     if output_format == "table":
-        render(comparison, Console(width=max(80, Console().width), soft_wrap=False), top=top, level=level)
+        console = safe_console(soft_wrap=False)
+        console.width = max(80, console.width)
+        render(comparison, console, top=top, level=level)
     else:
         sys.stdout.write(to_csv(comparison) if output_format == "csv" else dumps_json(comparison) + "\n")
     for note in comparison.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {printable(note)}", err=True)

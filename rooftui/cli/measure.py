@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rooftui.model.ceilings import CeilingSet
+from rooftui.views.text import markup_escaped, plain, printable, safe_console
 
 
 @click.command("measure")
@@ -167,8 +168,9 @@ def _si(value: float, unit: str) -> str:
 
 
 def ceilings_table(ceiling_set: CeilingSet) -> Table:
+    device = ceiling_set.device
     table = Table(
-        title=f"{ceiling_set.device.name} (cc {ceiling_set.device.cc}) ceilings",
+        title=f"{markup_escaped(device.name)} (cc {markup_escaped(device.cc)}) ceilings",
         title_justify="left",
     )
     for column in ("ceiling", "value", "SM clock", "how", "of theoretical"):
@@ -183,11 +185,11 @@ def ceilings_table(ceiling_set: CeilingSet) -> Table:
             how = f"{how}, plateau {_bytes(lo)}–{_bytes(hi)}"
         fraction = c.extra.get("fraction_of_theoretical")
         table.add_row(
-            c.name,
+            plain(c.name),
             _si(c.value, c.unit),
-            f"{clock / 1e6:.0f} MHz" if clock else "",
-            how,
-            f"{fraction:.1%}" if fraction else "",
+            f"{clock / 1e6:.0f} MHz" if isinstance(clock, (int, float)) and clock else "",
+            plain(how),
+            f"{fraction:.1%}" if isinstance(fraction, (int, float)) and fraction else "",
         )
     return table
 
@@ -215,19 +217,19 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
             curves.setdefault(c.extra.get("loads", c.name), c.extra["curve"])
     if not curves:
         click.echo("no bandwidth curve in this file")
-        Console().print(ceilings_table(ceiling_set))
+        safe_console().print(ceilings_table(ceiling_set))
         return
     cols, rows = shutil.get_terminal_size((120, 40))
     plt.clear_figure()
     plt.plotsize(width or min(cols, 140), height or max(20, min(rows - 4, 36)))
-    plt.title(f"{ceiling_set.device.name}: read bandwidth vs working set")
+    plt.title(f"{printable(ceiling_set.device.name)}: read bandwidth vs working set")
     xs_all, ys_all = [], []
     for label, curve in curves.items():
         xs = [math.log10(ws) for ws, _ in curve]
         ys = [math.log10(bw) for _, bw in curve]
         xs_all += xs
         ys_all += ys
-        plt.plot(xs, ys, marker="braille", label=label)
+        plt.plot(xs, ys, marker="braille", label=printable(label))
     x_lo, x_hi = min(xs_all), max(xs_all)
     bandwidths = [c for c in ceiling_set.ceilings if c.kind == "bandwidth"]
     for i, c in enumerate(bandwidths):
@@ -237,7 +239,7 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
         # labels on the right half, where the legend (top left) is not; alternating
         # positions keep two close ceilings (L1 and shared memory) both readable
         x_label = x_hi - (0.62 if i % 2 else 0.3) * (x_hi - x_lo)
-        plt.text(f"{c.name} {_si(c.value, 'B/s')}", x=x_label, y=level, color="gray")
+        plt.text(f"{printable(c.name)} {_si(c.value, 'B/s')}", x=x_label, y=level, color="gray")
     y_lo, y_hi = min(ys_all), max(ys_all)
     plt.xlim(x_lo, x_hi)
     plt.ylim(y_lo - 0.05, y_hi + 0.25 * (y_hi - y_lo))  # headroom for the legend
@@ -253,4 +255,4 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
     plt.xlabel("working set (log scale)")
     plt.ylabel("bandwidth (log scale)")
     click.echo(plt.build())
-    Console().print(ceilings_table(ceiling_set))
+    safe_console().print(ceilings_table(ceiling_set))

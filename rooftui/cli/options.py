@@ -26,6 +26,15 @@ REPORT_OPTIONS = (
                  help="Leave launches without an NVTX phase unlabelled."),
     click.option("--skip-invalid", "skip_invalid", is_flag=True,
                  help="Leave out kernels with zero or non-finite duration instead of failing."),
+    click.option("--gpu", "gpu", default=None, metavar="NAME",
+                 help="The GPU (V100, A100, H100, ...) of exports that do not say which they came "
+                      "from (older ncu, one-metric runs); a report's own device wins."),
+    click.option("--arch", "arch", default=None, metavar="sm_XY",
+                 help="The same as --gpu, as an architecture (sm_70, sm_80, sm_90)."),
+    click.option("--fp16-rule", "fp16_rule", type=click.Choice(["packed", "paper"]), default="packed",
+                 show_default=True,
+                 help="FP16 CUDA-core FLOPs: every half instruction packed (ncu's roofline section) "
+                      "or the paper's hadd + hmul + 2·hfma, to reproduce its numbers."),
     click.option("--no-cache", "no_cache", is_flag=True,
                  help="Read every report afresh, neither using nor filling the report cache "
                       "(~/.cache/rooftui; also ROOFTUI_NO_CACHE=1)."),
@@ -37,10 +46,10 @@ def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[st
     """A missing or empty report fails here, before the explorer takes the terminal."""
     if ctx.resilient_parsing:  # shell completion: nothing is opened
         return reports
-    from rooftui.ingest.files import check_readable
+    from rooftui.ingest.files import check_readable, is_directory
 
     for report in reports:
-        if not Path(report).is_dir():  # a directory is for the reader to judge
+        if not is_directory(Path(report)):  # a directory is for the reader to judge
             check_readable(Path(report))
     return reports
 

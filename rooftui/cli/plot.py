@@ -8,8 +8,10 @@ import click
 
 from rooftui.analysis.filter_spec import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
 from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.outputs import OutputFiles, make_xml_valid
 from rooftui.errors import InputError
 from rooftui.model.columns import LEVELS
+from rooftui.views.text import printable
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -107,17 +109,22 @@ def plot(
         "sort_column": sort_column,
         "sort_descending": not ascending,
     }
-    if svg_path is not None:
-        import asyncio
+    outputs = OutputFiles([svg_path, csv_path], inputs=[*reports, load_options.ceilings])
+    with outputs.writing():
+        if svg_path is not None:
+            import asyncio
 
-        rows = asyncio.run(_export_svg(reports, load_options, view, svg_path, _size(size), ascii_mode))
-    else:
-        rows = _rows_without_ui(reports, load_options, view)
+            svg_file = outputs.temporary(svg_path)
+            rows = asyncio.run(_export_svg(reports, load_options, view, svg_file, _size(size), ascii_mode))
+            make_xml_valid(svg_file)
+        else:
+            rows = _rows_without_ui(reports, load_options, view)
+        if csv_path is not None:
+            rows.to_csv(outputs.temporary(csv_path), index=False)
     if csv_path is not None:
-        rows.to_csv(csv_path, index=False)
-        click.echo(f"wrote {len(rows):,} rows to {csv_path}")
+        click.echo(f"wrote {len(rows):,} rows to {printable(csv_path)}")
     if svg_path is not None:
-        click.echo(f"wrote {svg_path}")
+        click.echo(f"wrote {printable(svg_path)}")
 
 
 def _check_view(state, view) -> None:

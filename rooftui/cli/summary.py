@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
 
 from rooftui.analysis import grouped_kernels
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import report_options, reports_argument
 from rooftui.cli.progress import load_progress
 from rooftui.errors import InputError
+from rooftui.views.text import printable, safe_console
 
 
 @click.command()
@@ -34,7 +34,8 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
     if output_format == "table":
         limit, total = top or 30, len(rows)
         rows = rows.sort_values("time_s", ascending=False).head(limit)
-        console = Console(width=max(80, Console().width), soft_wrap=False)
+        console = safe_console(soft_wrap=False)
+        console.width = max(80, console.width)
         render_table(run, rows, console, grouped=group)
         if total > limit:
             console.print(f"[dim]{limit} of {total} rows, by time; --top N for more, "
@@ -44,4 +45,4 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
             rows = rows.sort_values("time_s", ascending=False).head(top)
         sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows) + "\n")
     for note in run.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {printable(note)}", err=True)

@@ -7,6 +7,8 @@ import os
 
 import click
 
+from rooftui.views.text import printable
+
 # Above this, reading takes seconds (about 40 MB/s): say so before the screen opens.
 LARGE_TRACE_BYTES = 50_000_000
 
@@ -36,7 +38,7 @@ def timeline(trace: str, output_format: str, tui: bool) -> None:
     from rooftui.timeline import analyze_trace
 
     if tui and _size(trace) > LARGE_TRACE_BYTES:  # the screen waits for the analysis
-        click.echo(f"rooftui: reading {trace} ({_size(trace) / 1e6:,.0f} MB)…", err=True)
+        click.echo(f"rooftui: reading {printable(trace)} ({_size(trace) / 1e6:,.0f} MB)…", err=True)
     analysis = analyze_trace(trace)
     if tui:
         from rooftui.views.tui.timeline_screen import run_timeline_app
@@ -45,8 +47,7 @@ def timeline(trace: str, output_format: str, tui: bool) -> None:
     elif output_format == "json":
         click.echo(json.dumps(analysis.to_json(), indent=2, ensure_ascii=False))
     else:
-        from rich.console import Console
-
         from rooftui.timeline.report import findings_table
+        from rooftui.views.text import safe_console
 
-        Console().print(findings_table(analysis))
+        safe_console().print(findings_table(analysis))

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rooftui.errors import InputError
-from rooftui.ingest.files import check_readable, logical_name
+from rooftui.errors import InputError, reading
+from rooftui.ingest.files import check_readable, head, logical_name
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
@@ -19,9 +19,25 @@ if TYPE_CHECKING:
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
 
 
+def read_reports(path: str | Path) -> list[RawReport]:
+    """The reports in ``path``: one for a file; for a directory of one-metric runs of
+    one program, their join (``rooftui.ingest.metric_runs``)."""
+    path = Path(path)
+    if path.is_dir():
+        from rooftui.ingest.metric_runs import read_directory
+
+        return read_directory(path)
+    return [read_report(path)]
+
+
 def read_report(path: str | Path) -> RawReport:
     """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
     path = Path(path)
+    with reading(path):
+        return _read_report(path)
+
+
+def _read_report(path: Path) -> RawReport:
     check_readable(path)
     name = logical_name(path)
     if name.endswith(".ncu-rep"):
@@ -35,19 +51,15 @@ def read_report(path: str | Path) -> RawReport:
                          "pass an .ncu-rep report or " + RAW_HINT)
     from rooftui.ingest.details_csv import looks_like_details, read_details_csv
     from rooftui.ingest.raw_csv import read_raw_csv
+    from rooftui.ingest.summary_csv import looks_like_summary, read_summary_csv
 
     _, header, _ = read_prologue(path)
+    if looks_like_summary(header):
+        return read_summary_csv(path)
     if looks_like_details(header):
         return read_details_csv(path)
     return read_raw_csv(path)
 
 
 def _is_binary(path: Path) -> bool:
-    from rooftui.ingest.files import open_binary
-
-    try:
-        with open_binary(path) as handle:
-            head = handle.read(4096)
-    except (OSError, EOFError) as err:
-        raise InputError(f"cannot read the file ({err})", path, "check it was copied whole") from None
-    return b"\x00" in head
+    return b"\x00" in head(path, 4096)

@@ -8,36 +8,80 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from rooftui.errors import CeilingsError
+from rooftui.errors import CeilingsError, reading
 from rooftui.ingest.files import check_readable, open_text
 from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, STAMP_KEYS, Ceiling, CeilingSet, Device
 
 _HINT = "see the README's \"Ceilings file\" section, or write one with `rooftui measure`"
 _LEVELS = ("l1", "smem", "l2", "hbm")
 # ERT names its bandwidth ceilings after the level; its FLOP ceiling is "FP64 GFLOPs" etc.
+# A ceilings file is a few KB; a larger one is not a ceilings file (or a bomb).
+MAX_CEILINGS_BYTES = 16 << 20
 _ERT_LEVELS = {"l1": "l1", "l2": "l2", "dram": "hbm", "hbm": "hbm", "shared": "smem", "smem": "smem"}
 
 
 def load_ceilings(path: str | Path) -> CeilingSet:
     """Read a rooftui ceilings JSON or an ERT roofline.json."""
     path = Path(path)
-    check_readable(path)
-    try:
-        with open_text(path) as handle:
-            doc = json.load(handle)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise CeilingsError(f"not valid JSON ({err.msg} at line {err.lineno})", path, _HINT) from None
+    doc = read_json_object(path)
+    with reading(path, CeilingsError, _HINT):
+        if "empirical" in doc:
+            return _from_ert(doc, path)
+        return _from_rooftui(doc, path)
+
+
+def read_json_object(path: Path) -> dict[str, Any]:
+    """A ceilings file's JSON object: at most MAX_CEILINGS_BYTES, one-line errors."""
+    check_readable(path, empty_fix=_HINT)
+    with reading(path, CeilingsError, _HINT):
+        try:
+            with open_text(path, limit=MAX_CEILINGS_BYTES) as handle:
+                doc = json.load(handle)
+        except json.JSONDecodeError as err:
+            raise CeilingsError(f"not valid JSON ({err.msg} at line {err.lineno})", path,
+                                _HINT) from None
+        except ValueError as err:  # e.g. an integer of more than 4,300 digits
+            raise CeilingsError(f"not valid JSON ({err})", path, _HINT) from None
     if not isinstance(doc, dict):
         raise CeilingsError("expected a JSON object", path, _HINT)
-    if "empirical" in doc:
-        return _from_ert(doc, path)
-    return _from_rooftui(doc, path)
+    return doc
+
+
+def positive_number(value: Any, where: str, path: Path) -> float:
+    """A ceiling value: a finite number > 0 (not a boolean, not a string), as float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise CeilingsError(f"{where} must be a number, not {json.dumps(value)[:40]}", path, _HINT)
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not (math.isfinite(number) and number > 0):
+        raise CeilingsError(f"{where} must be a positive, finite number (got {number:g})", path,
+                            _HINT)
+    return number
+
+
+def _text(value: Any, where: str, path: Path) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise CeilingsError(f"{where} must be a string", path, _HINT)
+    return str(value)
 
 
 def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
     if doc.get("schema", SCHEMA) != SCHEMA:
         raise CeilingsError(f"unknown schema {doc.get('schema')!r}, expected {SCHEMA!r}", path, _HINT)
     device = doc.get("device") or {}
+    if not isinstance(device, dict):
+        raise CeilingsError("\"device\" must be an object", path, _HINT)
+    clocks = device.get("clocks_hz") or {}
+    if not isinstance(clocks, dict):
+        raise CeilingsError("\"device.clocks_hz\" must be an object", path, _HINT)
+    sm_count = device.get("sm_count")
+    if sm_count is not None and (isinstance(sm_count, bool) or not isinstance(sm_count, int)
+                                 or not 0 < sm_count < 1_000_000):
+        raise CeilingsError("\"device.sm_count\" must be a positive whole number", path, _HINT)
     entries = doc.get("ceilings")
     if not isinstance(entries, list) or not entries:
         raise CeilingsError("no \"ceilings\" list", path, _HINT)
@@ -47,29 +91,30 @@ def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
         if not isinstance(entry, dict):
             raise CeilingsError(f"{where} is not an object", path, _HINT)
         kind, method = entry.get("kind"), entry.get("method", "empirical")
-        value = entry.get("value")
         if kind not in KINDS:
             raise CeilingsError(f"{where}: \"kind\" must be one of {KINDS}", path, _HINT)
         if method not in METHODS:
             raise CeilingsError(f"{where}: \"method\" must be one of {METHODS}", path, _HINT)
-        if not isinstance(value, (int, float)) or not value > 0 or value == float("inf"):
-            raise CeilingsError(f"{where}: \"value\" must be a positive number", path, _HINT)
+        value = positive_number(entry.get("value"), f"{where}.value", path)
         precision = entry.get("precision") if kind == "compute" else None
         level = entry.get("level") if kind == "bandwidth" else None
-        if kind == "compute" and not precision:
+        if kind == "compute" and (not precision or not isinstance(precision, str)):
             raise CeilingsError(f"{where}: a compute ceiling needs \"precision\"", path, _HINT)
         if kind == "bandwidth" and level not in _LEVELS:
             raise CeilingsError(f"{where}: \"level\" must be one of {_LEVELS}", path, _HINT)
         known = {"name", "kind", "precision", "level", "value", "unit", "method", *STAMP_KEYS}
         extra = {k: v for k, v in entry.items() if k not in known}
-        ceilings.append(Ceiling(str(entry.get("name") or precision or level), kind, float(value),
+        name = _text(entry.get("name"), f"{where}.name", path)
+        ceilings.append(Ceiling(name or str(precision or level), kind, value,
                                 method, precision=precision, level=level, extra=extra))
-    index = (doc.get("measurement") or {}).get("device_index")
+    measurement = doc.get("measurement")
+    index = measurement.get("device_index") if isinstance(measurement, dict) else None
     return CeilingSet(
-        Device(str(device.get("name", "")), str(device.get("cc", "")), device.get("sm_count"),
-               dict(device.get("clocks_hz") or {}), index if isinstance(index, int) else None),
-        tuple(ceilings), source=str(doc.get("source") or path), measured_at=_measured_at(doc),
-        origin=str(path))
+        Device(_text(device.get("name"), "device.name", path),
+               _text(device.get("cc"), "device.cc", path), sm_count, dict(clocks),
+               index if isinstance(index, int) and not isinstance(index, bool) else None),
+        tuple(ceilings), source=_text(doc.get("source"), "source", path) or str(path),
+        measured_at=_measured_at(doc), origin=str(path))
 
 
 def _measured_at(doc: dict[str, Any]) -> str | None:
@@ -77,9 +122,12 @@ def _measured_at(doc: dict[str, Any]) -> str | None:
     the first clock reading ``rooftui measure`` recorded (Unix seconds)."""
     if isinstance(doc.get("measured_at"), str):
         return doc["measured_at"]
-    readings = (doc.get("measurement") or {}).get("clocks_reported") or [{}]
-    stamp = readings[0].get("time") if isinstance(readings[0], dict) else None
-    if isinstance(stamp, (int, float)) and math.isfinite(stamp):
+    measurement = doc.get("measurement")
+    readings = measurement.get("clocks_reported") if isinstance(measurement, dict) else None
+    first = readings[0] if isinstance(readings, list) and readings else None
+    stamp = first.get("time") if isinstance(first, dict) else None
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and math.isfinite(stamp) \
+            and 0 < stamp < 1e11:
         return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
     return None
 
@@ -95,19 +143,33 @@ def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
         raise CeilingsError("ERT file without empirical.gbytes.data / empirical.gflops.data",
                             path, _HINT) from None
     ceilings = []
-    for name, value in gbytes:
-        level = _ERT_LEVELS.get(str(name).lower().split()[0], str(name).lower())
+    for name, value in _ert_pairs(gbytes, "empirical.gbytes.data", path):
+        level = _ERT_LEVELS.get((name.lower().split() or [""])[0], name.lower())
         if level in _LEVELS:
-            ceilings.append(Ceiling(str(name), "bandwidth", float(value) * 1e9, "empirical",
-                                    level=level))
-    for name, value in gflops:
-        precision = _ert_precision(str(name))
-        ceilings.append(Ceiling(str(name), "compute", float(value) * 1e9, "empirical",
-                                precision=precision))
+            ceilings.append(Ceiling(name, "bandwidth", value * 1e9, "empirical", level=level))
+    for name, value in _ert_pairs(gflops, "empirical.gflops.data", path):
+        precision = _ert_precision(name)
+        ceilings.append(Ceiling(name, "compute", value * 1e9, "empirical", precision=precision))
     if not ceilings:
         raise CeilingsError("the ERT file lists no ceilings", path, _HINT)
     return CeilingSet(Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}",
                       origin=str(path))
+
+
+def _ert_pairs(data: Any, where: str, path: Path) -> list[tuple[str, float]]:
+    """ERT's ``[[name, value], ...]`` lists, each value a positive number (GB/s, GFLOP/s)."""
+    if not isinstance(data, list):
+        raise CeilingsError(f"{where} must be a list of [name, value] pairs", path, _HINT)
+    pairs = []
+    for i, pair in enumerate(data):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise CeilingsError(f"{where}[{i}] must be a [name, value] pair", path, _HINT)
+        name = _text(pair[0], f"{where}[{i}][0]", path)
+        value = positive_number(pair[1], f"{where}[{i}][1]", path)
+        if not math.isfinite(value * 1e9):
+            raise CeilingsError(f"{where}[{i}][1] is too large", path, _HINT)
+        pairs.append((name, value))
+    return pairs
 
 
 def _ert_precision(name: str) -> str:

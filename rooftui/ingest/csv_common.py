@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 
 from rooftui.errors import InputError
-from rooftui.ingest.files import compression, open_text
+from rooftui.ingest.files import compression, open_binary, open_text, tail_of
+from rooftui.ingest.validate import check_header, check_last_row
 
 # ncu's column -> rooftui's identity column (rooftui.ingest.report.IDENTITY_COLUMNS).
 IDENTITY_FROM_NCU = {
@@ -27,6 +28,9 @@ NVTX_PUSH_POP_PREFIX = "thread Domain:Push/Pop_Range"
 DISPLAY_NAME = "device__attribute_display_name"
 _QUOTED = re.compile(r'"([^"]*)"')
 
+# ncu run live prints the table after the program's own output (40 lines of
+# TensorFlow logging in the paper's runs); a training log can be longer, but not endless.
+_PROLOGUE_LINES = 20_000
 RAW_HINT = "export it with `ncu --import REPORT.ncu-rep --csv --page raw > FILE.csv`"
 
 
@@ -53,47 +57,43 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
     ``ncu --csv`` run live prints ``==PROF==`` lines before the table; they are skipped.
     """
     with open_text(path) as handle:
-        skipped = 0
-        for line in handle:
-            if line.startswith('"ID"') or line.startswith("ID,"):
+        for skipped in range(_PROLOGUE_LINES):
+            line = handle.readline()
+            if not line:
+                break
+            # "ID" leads every per-launch export; "Process ID" a --print-summary one.
+            if line.startswith(('"ID"', "ID,", '"Process ID"', "Process ID,")):
                 header = next(csv.reader([line]))
+                check_header(header, path)
                 second = handle.readline()
                 row2 = next(csv.reader([second])) if second.strip() else None
                 return skipped, header, row2
-            skipped += 1
-            if skipped > 200:
-                break
     raise InputError(
         "not an Nsight Compute CSV export (no \"ID\" header line found)", path, RAW_HINT
     )
 
 
-def check_last_line(path: Path, header_fields: int) -> None:
-    """A CSV cut off mid-row (a killed export, a partial copy) is refused, not half-read."""
-    tail = _last_line(path)
-    if not tail.endswith("\n"):
-        raise InputError("the CSV ends in the middle of a row (truncated?)", path,
-                         f"re-export the whole report; {RAW_HINT}")
-    fields = next(csv.reader([tail]), [])
-    if fields and len(fields) != header_fields:
-        raise InputError(
-            f"the last row has {len(fields)} fields, the header {header_fields} (truncated?)",
-            path, f"re-export the whole report; {RAW_HINT}")
+def check_last_line(path: Path, header_fields: int, tail: bytes | None = None) -> None:
+    """A CSV cut off mid-row (a killed export, a partial copy) is refused, not half-read.
+
+    ``tail``: the file's end as a reader already saw it (``files.tail_of``), so a
+    compressed export is not decompressed a second time; without it, it is read here.
+    """
+    if tail is None:
+        tail = _tail(path)
+    check_last_row(tail, header_fields, path, RAW_HINT)
 
 
-def _last_line(path: Path) -> str:
+def _tail(path: Path) -> bytes:
     if compression(path) is None:  # seek: no second pass over a large file
-        with open(path, "rb") as handle:
-            size = handle.seek(0, io.SEEK_END)
-            handle.seek(max(0, size - (1 << 20)))
-            chunk = handle.read().decode("utf-8", errors="replace")
-        lines = chunk.splitlines(keepends=True)
-        return lines[-1] if lines else ""
-    last = ""
-    with open_text(path) as handle:
-        for line in handle:
-            last = line
-    return last
+        with open(path, "rb") as plain:
+            size = plain.seek(0, io.SEEK_END)
+            plain.seek(max(0, size - (1 << 16)))
+            return plain.read()
+    with open_binary(path) as handle:
+        while handle.read(1 << 20):
+            pass
+        return tail_of(handle) or b""
 
 
 def cc_text(value: object) -> str:

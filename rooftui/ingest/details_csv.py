@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from rooftui.errors import InputError
-from rooftui.ingest import units
 from rooftui.ingest.csv_common import (
     DISPLAY_NAME,
     IDENTITY_FROM_NCU,
@@ -18,8 +17,16 @@ from rooftui.ingest.csv_common import (
     parse_nvtx,
     read_prologue,
 )
-from rooftui.ingest.files import open_text
+from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.ingest.validate import (
+    check_duplicate_metrics,
+    check_metric_counts,
+    identity_numbers,
+    launch_ids,
+    numeric_cells,
+    unit_factor,
+)
 from rooftui.model.frames import map_unique
 
 DETAILS_HINT = "export it with `ncu --import REPORT.ncu-rep --csv --page details --print-units base`"
@@ -27,7 +34,7 @@ _LONG = ("Metric Name", "Metric Unit", "Metric Value")
 
 
 def looks_like_details(header: list[str]) -> bool:
-    return all(column in header for column in _LONG)
+    return "Metric Name" in header  # the reader names any other column it lacks
 
 
 def read_details_csv(path: Path) -> RawReport:
@@ -35,30 +42,36 @@ def read_details_csv(path: Path) -> RawReport:
     if not looks_like_details(header):
         raise InputError("not a details-page ncu CSV export (no \"Metric Name\" column)", path,
                          DETAILS_HINT)
-    check_last_line(path, len(header))
+    missing = [column for column in ("Kernel Name", *_LONG) if column not in header]
+    if missing:
+        raise InputError(f"a details-page export without the {', '.join(missing)} column(s)", path,
+                         DETAILS_HINT)
     nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
     wanted = [h for h in IDENTITY_FROM_NCU if h in header] + list(_LONG)
     if nvtx_column:
         wanted.append(nvtx_column)
+    handle = open_text(path)
     try:
-        with open_text(path) as handle:
+        with handle:
             long = pd.read_csv(handle, skiprows=list(range(skip)), usecols=wanted, dtype=str,
                                keep_default_na=False)
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
+        check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"
         raise InputError(f"cannot parse the CSV ({str(err).strip()[:120]})", path, DETAILS_HINT) from None
+    check_last_line(path, len(header), tail_of(handle))
+    notes: list[str] = []
+    ids, trailing = launch_ids(long["ID"], path, notes, per_row=False)
+    long = long.iloc[: len(long) - trailing].assign(ID=ids)
     if long.empty:
         raise InputError("the export lists no kernels", path,
                          "check ncu's filters (-k, --launch-count) and re-export")
-
-    long["ID"] = pd.to_numeric(long["ID"], errors="coerce")
+    check_metric_counts(long["ID"], path)
     identity = long.drop_duplicates("ID").set_index("ID")
     kernels = pd.DataFrame({ours: identity[ncu] for ncu, ours in IDENTITY_FROM_NCU.items()
                             if ncu in identity and ncu != "ID"})
     kernels.insert(0, "ncu_id", identity.index.astype(int))
-    for column in ("process_id", "device_index", "stream"):
-        if column in kernels:
-            kernels[column] = pd.to_numeric(kernels[column], errors="coerce")
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
+    identity_numbers(kernels, path, notes)
     kernels["nvtx"] = map_unique(identity[nvtx_column], parse_nvtx) if nvtx_column else ""
 
     relevant = long[long["Metric Name"].map(is_relevant_metric)]
@@ -67,9 +80,13 @@ def read_details_csv(path: Path) -> RawReport:
     kernels["device"] = device.reindex(kernels.index).fillna("").astype(str) if len(device) else ""
 
     numeric = relevant[names != DISPLAY_NAME]
-    values = pd.to_numeric(numeric["Metric Value"].str.replace(",", "", regex=False)
-                           .replace({"n/a": "", "N/A": ""}), errors="coerce")
-    factors = numeric["Metric Unit"].map(lambda unit: units.factor(unit) or 1.0)
+    check_duplicate_metrics(numeric["ID"], numeric["Metric Name"], numeric["Metric Value"], path)
+    values = pd.Series(numeric_cells(numeric["Metric Value"], "Metric Value",
+                                     numeric["ID"].to_numpy(), path, notes), index=numeric.index)
+    first_of_unit = numeric.drop_duplicates("Metric Unit")[["Metric Unit", "Metric Name"]]
+    factor_of = {unit: unit_factor(unit, name, path)
+                 for unit, name in first_of_unit.itertuples(index=False)}
+    factors = numeric["Metric Unit"].map(factor_of).astype(np.float64)
     exact = bool((factors == 1.0).all())
     scaled = pd.DataFrame({"ID": numeric["ID"], "name": numeric["Metric Name"],
                            "value": values * factors})
@@ -77,7 +94,7 @@ def read_details_csv(path: Path) -> RawReport:
                               dropna=False)
     wide = wide.reindex(kernels.index).astype(np.float64)
     out = pd.concat([kernels, wide], axis=1).reset_index(drop=True)
-    notes = [] if exact else [
-        "auto-scaled units: ncu's details page prints about 3 significant digits; "
-        "export with --print-units base for exact bytes and times"]
+    if not exact:
+        notes.append("auto-scaled units: ncu's details page prints about 3 significant digits; "
+                     "export with --print-units base for exact bytes and times")
     return RawReport(str(path), "details-csv", out, exact, notes)

@@ -6,8 +6,8 @@ code, and a damaged report must cost the user a one-line error, not the process.
 
 Two things ``ncu_report`` does not do, done here:
 - a report cut short (a partial copy, a killed ncu) loads without complaint, with
-  the kernels before the cut only; ``_check_complete`` walks the file's records
-  and refuses it;
+  the kernels before the cut only; ``ncu_rep_records.checked_report`` walks the
+  file's records (while decompressing, if compressed) and refuses it;
 - it has no process ID, so ``process_id`` is NaN.
 
 ``kernel_name`` is ``ncu_report``'s demangled name. For plain C functions and
@@ -22,12 +22,9 @@ import importlib.util
 import io
 import os
 import pickle
-import shutil
 import signal
-import struct
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -38,13 +35,13 @@ from typing import TYPE_CHECKING
 from rooftui.errors import InputError
 from rooftui.ingest import units
 from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT, IDENTITY_FIELDS
-from rooftui.ingest.files import check_readable, compression, open_binary
+from rooftui.ingest.files import check_readable
+from rooftui.ingest.ncu_rep_records import checked_report
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
-_SIGNATURE = b"NVR\0"  # every .ncu-rep starts so, then length-prefixed records
 _RERUN = "re-copy the report or re-run ncu"
 
 
@@ -76,8 +73,7 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetche
         raise InputError("cannot read .ncu-rep reports: the ncu-report package is missing", path,
                          "pip install ncu-report, or export the report to CSV with "
                          "`ncu --import REPORT.ncu-rep --csv --page raw`")
-    with _uncompressed(path) as report:
-        has_signature = _check_complete(report, path)
+    with checked_report(path) as (report, has_signature):
         size = report.stat().st_size
         if timeout_s is None:
             timeout_s = 60.0 + size / 1e6
@@ -139,52 +135,6 @@ def _available_memory() -> float:
 
 
 _READER_MEMORY = MemoryGate()
-
-
-@contextmanager
-def _uncompressed(path: Path) -> Iterator[Path]:
-    """The report itself, or a temporary decompressed copy deleted afterwards."""
-    if compression(path) is None:
-        yield path
-        return
-    handle, name = tempfile.mkstemp(suffix=".ncu-rep", prefix="rooftui-")
-    temporary = Path(name)
-    try:
-        try:
-            with os.fdopen(handle, "wb") as out, open_binary(path) as source:
-                shutil.copyfileobj(source, out, 1 << 20)
-        except (OSError, EOFError) as err:  # lzma/gzip/bz2 errors are OSError or EOFError
-            where = f"decompressing it into {tempfile.gettempdir()}"
-            raise InputError(f"{where} failed ({_one_line(err)})", path,
-                             "check the compressed file is whole, or set TMPDIR to a disk "
-                             "with room for the uncompressed report") from None
-        yield temporary
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _check_complete(report: Path, path: Path) -> bool:
-    """Refuse a report that ends inside a record; return whether it has ncu's signature.
-
-    After the 4-byte signature a report is a chain of records, each a little-endian
-    uint32 length and that many bytes; a whole report ends exactly after its last
-    record (checked on reports of ncu 2025.3). Reading 4 bytes per record, this
-    costs milliseconds even for large reports.
-    """
-    size = report.stat().st_size
-    with open(report, "rb") as handle:
-        if handle.read(4) != _SIGNATURE:
-            return False
-        offset = 4
-        while offset + 4 <= size:
-            handle.seek(offset)
-            (length,) = struct.unpack("<I", handle.read(4))
-            offset += 4 + length
-    if offset != size:
-        raise InputError(
-            f"the report is truncated ({size:,} bytes; its last record needs {offset:,})",
-            path, _RERUN)
-    return True
 
 
 def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: float) -> dict:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from rooftui.errors import InputError
-from rooftui.ingest import units
 from rooftui.ingest.csv_common import (
     DISPLAY_NAME,
     IDENTITY_FROM_NCU,
@@ -24,8 +22,9 @@ from rooftui.ingest.csv_common import (
     parse_nvtx,
     read_prologue,
 )
-from rooftui.ingest.files import open_text
+from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
 from rooftui.model.frames import map_unique
 
 
@@ -37,7 +36,6 @@ def read_raw_csv(path: Path) -> RawReport:
     skip, header, row2 = read_prologue(path)
     if not looks_like_raw(header):
         raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
-    check_last_line(path, len(header))
     has_units_row = row2 is not None and row2 and row2[0] == ""
     unit_of = dict(zip(header, row2)) if has_units_row else {}
 
@@ -47,40 +45,42 @@ def read_raw_csv(path: Path) -> RawReport:
     if nvtx_column:
         wanted.append(nvtx_column)
     skip_rows = list(range(skip)) + ([skip + 1] if has_units_row else [])
+    handle = open_text(path)
     try:
-        with open_text(path) as handle:
+        with handle:
             frame = pd.read_csv(
                 handle, skiprows=skip_rows, usecols=wanted, thousands=",",
                 na_values=["n/a", "N/A"], keep_default_na=True, low_memory=False,
                 dtype={DISPLAY_NAME: str, "Kernel Name": str, "Grid Size": str, "Block Size": str},
             )
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
+        check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"
         raise InputError(f"cannot parse the CSV ({_first_line(err)})", path, RAW_HINT) from None
+    check_last_line(path, len(header), tail_of(handle))
+    notes: list[str] = []
+    ids, trailing = launch_ids(frame["ID"], path, notes)
+    frame = frame.iloc[: len(frame) - trailing].assign(ID=ids)
     if frame.empty:
         raise InputError("the export lists no kernels", path,
                          "check ncu's filters (-k, --launch-count) and re-export")
 
     kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
+    identity_numbers(kernels, path, notes)
     kernels["device"] = frame[DISPLAY_NAME].astype(str) if DISPLAY_NAME in frame else ""
     kernels["nvtx"] = map_unique(frame[nvtx_column], parse_nvtx) if nvtx_column else ""
 
     exact = True
-    notes: list[str] = []
     metrics = {}
     for name in metric_columns:
         if name == DISPLAY_NAME:
             continue
-        column = pd.to_numeric(frame[name], errors="coerce").astype(float)
-        unit = unit_of.get(name, "")
-        f = units.factor(unit)
-        if f is None:
-            notes.append(f"{name}: unknown unit {unit!r}, values taken as printed")
-            f = 1.0
+        column = numeric_cells(frame[name], name, ids, path, notes)
+        f = unit_factor(unit_of.get(name, ""), name, path)
         if f != 1.0:
             exact = False
             column = column * f
-        metrics[name] = column.to_numpy(dtype=np.float64)
+        metrics[name] = column
     kernels = pd.concat([kernels.reset_index(drop=True), pd.DataFrame(metrics)], axis=1)
     if not exact:
         notes.append("auto-scaled units: ncu printed about 6 significant digits; "

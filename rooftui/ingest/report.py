@@ -23,6 +23,9 @@ IDENTITY_COLUMNS = (
     "stream",  # int
     "nvtx",  # str: push/pop ranges of the launching thread, outermost first, " > " joined
 )
+# Optional: how many launches a row stands for (absent = 1). Readers of data that
+# cannot be split per launch (a per-name join, a --print-summary export) set it.
+LAUNCHES = "launches"
 
 # The metrics every reader keeps: those rooftui's formulas, rate derivations and
 # report ceilings read (one list, in rooftui.model.metrics); the rest of a report
@@ -45,7 +48,7 @@ class RawReport:
     """
 
     path: str
-    format: str  # "raw-csv" | "details-csv" | "ncu-rep"
+    format: str  # "raw-csv" | "details-csv" | "ncu-rep" | "metric-runs" | "summary-csv"
     kernels: pd.DataFrame
     exact: bool  # False when the export rounded values (auto-scaled units)
     notes: list[str] = field(default_factory=list)

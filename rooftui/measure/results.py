@@ -177,29 +177,60 @@ def write_json(path: Path, document: dict[str, Any]) -> None:
 
 
 def read_ceilings(path: Path) -> CeilingSet:
-    """Read a ceilings file back (what ``--show`` draws)."""
-    try:
-        doc = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        raise CeilingsError(f"cannot read a ceilings file: {err}", path=path) from err
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+    """Read a ceilings file back (what ``--show`` draws); one-line errors for bad files."""
+    from rooftui.ingest.ceilings import read_json_object
+
+    path = Path(path)
+    doc = read_json_object(path)
+    if doc.get("schema") != SCHEMA:
         raise CeilingsError(f"not a {SCHEMA} file", path=path)
     try:
         d = doc["device"]
-        device = Device(d["name"], d["cc"], d.get("sm_count"), dict(d.get("clocks_hz", {})))
+        device = Device(str(d["name"]), str(d["cc"]), d.get("sm_count"), dict(d.get("clocks_hz", {})))
         base = {"name", "kind", "precision", "level", "value", "unit", "method"}
         ceilings = tuple(
             Ceiling(
-                name=c["name"],
+                name=str(c["name"]),
                 kind=c["kind"],
-                value=float(c["value"]),
+                value=_positive(c["value"], f"ceilings[{i}].value", path),
                 method=c["method"],
                 precision=c.get("precision"),
                 level=c.get("level"),
-                extra={k: v for k, v in c.items() if k not in base},
+                extra=_checked_extra({k: v for k, v in c.items() if k not in base}, i, path),
             )
-            for c in doc["ceilings"]
+            for i, c in enumerate(doc["ceilings"])
         )
-    except (KeyError, TypeError, ValueError) as err:
-        raise CeilingsError(f"malformed ceilings file ({err!r})", path=path) from err
-    return CeilingSet(device=device, ceilings=ceilings, source=doc.get("source", ""))
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise CeilingsError(f"malformed ceilings file ({type(err).__name__}: {err})", path=path) from None
+    return CeilingSet(device=device, ceilings=ceilings, source=str(doc.get("source", "")))
+
+
+def _positive(value: object, where: str, path: Path) -> float:
+    from rooftui.ingest.ceilings import positive_number
+
+    return positive_number(value, where, path)
+
+
+def _checked_extra(extra: dict, index: int, path: Path) -> dict:
+    """What ``--show`` draws from: labels are strings, curves and plateaus positive numbers."""
+    for key in ("loads", "instruction", "kernel"):
+        if key in extra and not isinstance(extra[key], str):
+            raise CeilingsError(f"ceilings[{index}].{key} must be a string", path=path)
+    plateau = extra.get("plateau")
+    if plateau is not None:
+        span = plateau.get("working_set_bytes") if isinstance(plateau, dict) else None
+        if not isinstance(span, list) or len(span) != 2:
+            raise CeilingsError(f"ceilings[{index}].plateau.working_set_bytes must be a pair",
+                                path=path)
+        for k in (0, 1):
+            _positive(span[k], f"ceilings[{index}].plateau.working_set_bytes[{k}]", path)
+    curve = extra.get("curve")
+    if curve is not None:
+        if not isinstance(curve, list):
+            raise CeilingsError(f"ceilings[{index}].curve must be a list of pairs", path=path)
+        for j, point in enumerate(curve):
+            if not isinstance(point, list) or len(point) != 2:
+                raise CeilingsError(f"ceilings[{index}].curve[{j}] must be a pair", path=path)
+            for k in (0, 1):
+                _positive(point[k], f"ceilings[{index}].curve[{j}][{k}]", path)
+    return extra

@@ -19,54 +19,136 @@ from rooftui.model.names import short_name
 
 @dataclass
 class Derivation:
-    """What a report lacked: metrics derived from rates, and metrics missing outright."""
+    """What a report lacked: metrics derived from rates or other spellings, metrics
+    missing outright, how time was obtained, and whether the architecture was unknown."""
 
     derived: set[str] = field(default_factory=set)
+    respelled: set[str] = field(default_factory=set)
     missing: set[str] = field(default_factory=set)
+    time_sources: set[str] = field(default_factory=set)
+    unknown_arch: bool = False
+
+
+def _column(raw: pd.DataFrame, name: str) -> pd.Series | None:
+    return raw[name].astype(float) if name in raw else None
 
 
 def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Derivation) -> pd.Series:
-    """A count metric, read directly or derived from the rates ncu's sections store.
+    """A count metric, read directly or derived; NaN where nothing gives it.
 
-    ``X.sum.per_cycle_elapsed × <unit>__cycles_elapsed.avg`` [NCU] or
-    ``X.sum.per_second × gpu__time_duration``. NaN where neither is there.
+    Tried per launch, first that gives a value: the metric under each of its
+    spellings (``metrics.SPELLINGS``), then from the rates ncu's sections store
+    [NCU]: ``X.sum.per_cycle_elapsed`` × the unit's ``cycles_elapsed.avg`` (the SM's
+    for smsp__/l1tex__ counters: one clock domain), or × clock × duration;
+    ``X.sum.per_second`` × duration.
     """
-    if metric in raw:
-        return raw[metric].astype(float)
-    per_cycle, cycles, per_second = m.rate_sources(metric)
-    if per_cycle in raw and cycles in raw:
-        log.derived.add(metric)
-        return raw[per_cycle].astype(float) * raw[cycles].astype(float)
-    if per_second in raw:
-        log.derived.add(metric)
-        return raw[per_second].astype(float) * time_ns * 1e-9
-    log.missing.add(metric)
-    return pd.Series(np.nan, index=raw.index)
+    value = pd.Series(np.nan, index=raw.index)
+    names = m.spellings(metric)
+    candidates: list[tuple[str, pd.Series | None]] = [(name, _column(raw, name)) for name in names]
+    seconds = time_ns * 1e-9
+    for name in names:
+        unit = name.split("__", 1)[0]
+        per_cycle = _column(raw, f"{name}.per_cycle_elapsed")
+        if per_cycle is not None:
+            for cycles_name in dict.fromkeys((f"{unit}__cycles_elapsed.avg", m.SM_CYCLES
+                                              if unit in ("sm", "smsp", "l1tex") else "")):
+                cycles = _column(raw, cycles_name) if cycles_name else None
+                if cycles is not None:
+                    candidates.append((f"{name}.per_cycle_elapsed × {cycles_name}", per_cycle * cycles))
+            clock = _column(raw, m.UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second"))
+            if clock is not None:
+                candidates.append((f"{name}.per_cycle_elapsed × clock × duration",
+                                   per_cycle * clock * seconds))
+        per_second = _column(raw, f"{name}.per_second")
+        if per_second is not None:
+            candidates.append((f"{name}.per_second × duration", per_second * seconds))
+    for how, candidate in candidates:
+        if candidate is None:
+            continue
+        fills = value.isna() & candidate.notna()
+        if fills.any():
+            value = value.where(~fills, candidate)
+            if how in names[1:]:
+                log.respelled.add(f"{metric} = {how}")
+            elif how != metric:
+                log.derived.add(f"{metric} = {how}")
+    if value.isna().all():
+        log.missing.add(metric)
+    return value
 
 
-def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation) -> pd.DataFrame:
-    """The kernel-table columns for launches of one architecture."""
-    arch = m.architecture_for(cc)
+def bytes_values(raw: pd.DataFrame, level: str, metric: str, time_ns: pd.Series,
+                 log: Derivation) -> pd.Series:
+    """Bytes at one level: the bytes metric, else sector counts × 32 (``metrics.BYTES_FROM_SECTORS``)."""
+    quiet = Derivation()
+    value = metric_values(raw, metric, time_ns, quiet)
+    for terms in m.BYTES_FROM_SECTORS[level]:
+        if not value.isna().any() or not all(term in raw for term in terms):
+            continue
+        sectors = sum(raw[term].astype(float) for term in terms)
+        fills = value.isna() & sectors.notna()
+        if fills.any():
+            value = value.where(~fills, sectors * m.SECTOR_BYTES)
+            log.derived.add(f"{metric} = {m.SECTOR_BYTES} × " + " + ".join(terms))
+    log.derived |= quiet.derived
+    log.respelled |= quiet.respelled
+    if value.isna().all():
+        log.missing.add(metric)
+    return value
+
+
+def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Series]:
+    """Each launch's duration in ns and where it came from (``metrics.TIME`` first,
+    then elapsed cycles / clock, then gpu__time_active)."""
+    value = pd.Series(np.nan, index=raw.index)
+    source = pd.Series("", index=raw.index, dtype=object)
+    candidates: list[tuple[str, pd.Series | None]] = [(m.TIME, _column(raw, m.TIME))]
+    for cycles, clock in m.TIME_FROM_CYCLES:
+        c, f = _column(raw, cycles), _column(raw, clock)
+        if c is not None and f is not None:
+            candidates.append((f"derived: {cycles} / {clock}", c / f.where(f > 0) * 1e9))
+    candidates += [(f"derived: {name}", _column(raw, name)) for name in m.TIME_ACTIVE]
+    for how, candidate in candidates:
+        if candidate is None:
+            continue
+        fills = value.isna() & candidate.notna()
+        if fills.any():
+            value = value.where(~fills, candidate)
+            source = source.where(~fills, how)
+            log.time_sources.add(how)
+    if value.isna().all():
+        log.missing.add(m.TIME)
+    return value, source
+
+
+def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
+                fp16_rule: str = m.DEFAULT_FP16_RULE) -> pd.DataFrame:
+    """The kernel-table columns for launches of one architecture ("" when unknown:
+    its Tensor Core FLOPs are left blank, never guessed)."""
+    arch = m.architecture_for(cc) if cc else None
+    if arch is None:
+        log.unknown_arch = True
     out = pd.DataFrame(index=raw.index)
-    time_ns = metric_values(raw, m.TIME, pd.Series(np.nan, index=raw.index), log)
+    time_ns, out["time_source"] = time_values(raw, log)
     out["time_s"] = time_ns * 1e-9
 
-    for precision, terms in m.CUDA_CORE_TERMS.items():
+    for precision, terms in m.cuda_core_terms(fp16_rule).items():
         total = pd.Series(0.0, index=raw.index)
         for metric, factor in terms:
             total = total + factor * metric_values(raw, metric, time_ns, log)
         out[f"flops_{precision}"] = total
     tensor_by_pipeline: dict[str, pd.Series] = {}
-    for term in arch.tensor:
+    for term in arch.tensor if arch else ():
         value = term.factor * metric_values(raw, term.metric, time_ns, log)
         previous = tensor_by_pipeline.get(term.pipeline)
         tensor_by_pipeline[term.pipeline] = value if previous is None else previous + value
+    unknown = np.nan if arch is None else 0.0
     for pipeline in FLOAT_PIPELINES:
         if pipeline.startswith("tensor_"):
-            out[flop_column(pipeline)] = tensor_by_pipeline.get(pipeline, 0.0)
-    out["ops_tensor_int8"] = tensor_by_pipeline.get("tensor_int8", 0.0)
+            out[flop_column(pipeline)] = tensor_by_pipeline.get(pipeline, unknown)
+    out["ops_tensor_int8"] = tensor_by_pipeline.get("tensor_int8", unknown)
     for level, metric in m.BYTES.items():
-        out[f"bytes_{level}"] = metric_values(raw, metric, time_ns, log)
+        out[f"bytes_{level}"] = bytes_values(raw, level, metric, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
     return out
 
@@ -103,11 +185,13 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def build_kernel_table(raw: pd.DataFrame) -> tuple[pd.DataFrame, Derivation]:
+def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
+                       ) -> tuple[pd.DataFrame, Derivation]:
     """The kernel table for the launches in ``raw`` (one or more reports' rows,
     with the identity columns of ``rooftui.ingest.report`` plus ``report`` and ``id``)."""
     log = Derivation()
-    parts = [kernel_rows(group, cc, log) for cc, group in raw.groupby("cc", sort=False, dropna=False)]
+    parts = [kernel_rows(group, "" if pd.isna(cc) else str(cc), log, fp16_rule)
+             for cc, group in raw.groupby("cc", sort=False, dropna=False)]
     work = pd.concat(parts).reindex(raw.index) if parts else pd.DataFrame(index=raw.index)
     identity = pd.DataFrame({
         "id": raw["id"].astype(int),
@@ -121,6 +205,14 @@ def build_kernel_table(raw: pd.DataFrame) -> tuple[pd.DataFrame, Derivation]:
         "block": raw.get("block", pd.Series("", index=raw.index)).astype(str),
         "stream": pd.to_numeric(raw.get("stream", pd.Series(np.nan, index=raw.index)), errors="coerce"),
         "nvtx": raw["nvtx"].fillna("").astype(str),
+        "launches": pd.to_numeric(raw.get("launches", pd.Series(1, index=raw.index)),
+                                  errors="coerce").fillna(1).astype(int),
+        "time_source": work.pop("time_source") if "time_source" in work else "",
     })
     table = add_derived(pd.concat([identity, work], axis=1))
+    # Without an architecture the Tensor FLOPs are unknown, so a launch with no
+    # CUDA-core work may still have done Tensor work: neither zero-AI nor "none".
+    undecided = (table["cc"] == "") & (table["pipeline"] == "none")
+    table.loc[undecided, "zero_ai"] = pd.NA
+    table.loc[undecided, "pipeline"] = "unknown"
     return table.reset_index(drop=True), log

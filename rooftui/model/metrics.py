@@ -12,6 +12,10 @@ Sources (each entry below names its own):
           sm__inst_executed_pipe_tensor.sum × 512.
   [KA]    rooftui's known-answer kernels (kernels/known_answer), profiled on an
           H200 (sample_data/known_answer); tests/test_known_answers.py pins them.
+  [NERSC] NERSC's roofline-on-nvidia-gpus scripts (custom-scripts/postprocess.py)
+          and the paper's own post-processing (GitHub cyanguwa/DeepLearningProfiling,
+          postprocess-PT.ipynb): time = sm__cycles_elapsed.avg /
+          sm__cycles_elapsed.avg.per_second, counters spelt sm__sass_*.
 """
 
 from __future__ import annotations
@@ -30,6 +34,35 @@ UNIT_CLOCKS = {
 }
 DISPLAY_NAME = "device__attribute_display_name"  # free: device attributes cost no pass
 
+# Time when a report has no gpu__time_duration, in order of preference: elapsed
+# cycles / the clock they ran at [NERSC] (the SM, GPC or whole-GPU clock domain:
+# [NCU] names each unit's cycles_elapsed and its .per_second), else the time the
+# GPU was active on the kernel [NCU].
+TIME_FROM_CYCLES: tuple[tuple[str, str], ...] = (
+    (SM_CYCLES, SM_CLOCK),
+    ("gpc__cycles_elapsed.max", "gpc__cycles_elapsed.avg.per_second"),
+    ("gpu__cycles_elapsed.max", "gpu__cycles_elapsed.avg.per_second"),
+)
+TIME_ACTIVE = ("gpu__time_active.sum", "gpu__time_active.avg")  # ns
+
+# Other spellings of the same count: a counter summed at another unit level is the
+# same total, since every SMSP belongs to exactly one SM and .sum adds all instances
+# [NCU, "Metrics Structure": unit__counter.sum]. ncu 2019.5-2020.x reports and
+# NERSC's scripts [NERSC] use the sm__ spelling of the sass counters, rooftui the
+# smsp__ one; pipe_tensor is the other way round. Both spellings of each are
+# collected in the known-answer report and pinned by tests/ingest/test_spellings.py.
+SPELLINGS: dict[str, tuple[str, ...]] = {
+    **{f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum":
+       (f"sm__sass_thread_inst_executed_op_{op}_pred_on.sum",)
+       for op in ("dadd", "dmul", "dfma", "fadd", "fmul", "ffma", "hadd", "hmul", "hfma")},
+    "sm__inst_executed_pipe_tensor.sum": ("smsp__inst_executed_pipe_tensor.sum",),
+}
+
+
+def spellings(metric: str) -> tuple[str, ...]:
+    """``metric`` and the other names ncu gives the same count, rooftui's first."""
+    return (metric, *SPELLINGS.get(metric, ()))
+
 # FLOPs on CUDA cores, per thread instruction. FP64/FP32: add + mul + 2·fma [YANG],
 # exact on the known-answer daxpy, saxpy, add_mul and FMA loops [KA].
 # FP16: every half instruction is taken as packed (HADD2/HMUL2/HFMA2: 2, 2 and 4
@@ -41,14 +74,26 @@ DISPLAY_NAME = "device__attribute_display_name"  # free: device attributes cost 
 # FP64 loops). Hence FP16 CUDA-core FLOPs are always marked approximate.
 # BF16 on CUDA cores has no counter of its own: HFMA2.BF16 is counted by the hfma
 # counter [KA: a __nv_bfloat162 loop, exact], so "fp16" here means FP16 and BF16.
-_FACTORS = {"fp64": (1.0, 1.0, 2.0), "fp32": (1.0, 1.0, 2.0), "fp16": (2.0, 2.0, 4.0)}
-CUDA_CORE_TERMS: dict[str, tuple[tuple[str, float], ...]] = {
-    precision: tuple(
-        (f"smsp__sass_thread_inst_executed_op_{letter}{op}_pred_on.sum", factor)
-        for op, factor in zip(("add", "mul", "fma"), _FACTORS[precision])
-    )
-    for precision, letter in (("fp64", "d"), ("fp32", "f"), ("fp16", "h"))
-}
+# --fp16-rule paper counts half instructions like FP32 ones (hadd + hmul + 2·hfma),
+# the rule of the paper's and NERSC's post-processing [YANG][NERSC], to reproduce
+# their published numbers; "packed" (the default) is the rule above.
+FP16_RULES = {"packed": (2.0, 2.0, 4.0), "paper": (1.0, 1.0, 2.0)}
+DEFAULT_FP16_RULE = "packed"
+
+
+def cuda_core_terms(fp16_rule: str = DEFAULT_FP16_RULE) -> dict[str, tuple[tuple[str, float], ...]]:
+    """Per precision: (counter, FLOPs per thread instruction) for add, mul and fma."""
+    factors = {"fp64": (1.0, 1.0, 2.0), "fp32": (1.0, 1.0, 2.0), "fp16": FP16_RULES[fp16_rule]}
+    return {
+        precision: tuple(
+            (f"smsp__sass_thread_inst_executed_op_{letter}{op}_pred_on.sum", factor)
+            for op, factor in zip(("add", "mul", "fma"), factors[precision])
+        )
+        for precision, letter in (("fp64", "d"), ("fp32", "f"), ("fp16", "h"))
+    }
+
+
+CUDA_CORE_TERMS = cuda_core_terms()
 
 # Bytes per memory level: requests at the L1TEX and L2 tag stages and DRAM traffic,
 # the levels of the hierarchical roofline [YANG]; L1 verified exactly [KA].
@@ -58,6 +103,17 @@ BYTES = {
     "hbm": "dram__bytes.sum",
 }
 
+# Where a report has sector counts instead of bytes (a --print-summary export of
+# sector metrics): bytes = sectors × 32, a sector being 32 bytes at L1TEX, L2 and
+# DRAM [NCU, "Memory Workload Analysis": sectors]. DRAM as read + write sectors
+# where the total is absent. Each entry is summed terms.
+SECTOR_BYTES = 32
+BYTES_FROM_SECTORS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "l1": (("l1tex__t_sectors.sum",),),
+    "l2": (("lts__t_sectors.sum",),),
+    "hbm": (("dram__sectors.sum",), ("dram__sectors_read.sum", "dram__sectors_write.sum")),
+}
+
 FP16_NOTE = (
     "FP16 CUDA-core FLOPs are approximate: ncu counts a packed HFMA2 (two FMAs) like a "
     "scalar HFMA (one), and the compiler also emits HFMA2.MMA as a register move in "
@@ -65,6 +121,15 @@ FP16_NOTE = (
     "instruction as packed: hadd and hmul 2 FLOPs, hfma 4. BF16 on CUDA cores is counted "
     "with FP16 (ncu's hfma counter takes HFMA2.BF16)."
 )
+FP16_PAPER_NOTE = (
+    "FP16 CUDA-core FLOPs by the paper's rule (--fp16-rule paper): hadd and hmul 1 FLOP, "
+    "hfma 2, as the paper and NERSC's scripts count; approximate like every FP16 count "
+    "(ncu counts a packed HFMA2 like a scalar HFMA). BF16 on CUDA cores is counted with FP16."
+)
+
+
+def fp16_note(fp16_rule: str) -> str:
+    return FP16_PAPER_NOTE if fp16_rule == "paper" else FP16_NOTE
 
 
 @dataclass(frozen=True)
@@ -134,12 +199,24 @@ ARCHITECTURES: tuple[Architecture, ...] = (
 )
 
 
+UNKNOWN_ARCH_NOTE = (
+    "the export does not say which GPU it came from, so Tensor Core FLOPs (whose counters "
+    "differ per architecture) are blank: pass --gpu NAME (e.g. --gpu V100) or --arch sm_XY"
+)
+
+
 def architecture_for(cc: str) -> Architecture:
-    """The architecture of compute capability ``cc`` ("9.0"); the nearest older one if unknown."""
+    """The architecture of compute capability ``cc`` ("9.0"); the nearest older one if unknown.
+
+    ``cc`` must be known: a report that does not say is never taken for any
+    architecture (callers check ``cc`` first and leave its Tensor FLOPs blank).
+    """
+    if not cc:
+        raise ValueError("architecture_for needs a compute capability")
     for arch in ARCHITECTURES:
         if cc in arch.cc:
             return arch
-    major = int(float(cc)) if cc else 9
+    major = int(float(cc))
     older = [a for a in ARCHITECTURES if min(a.cc_major) <= major] or [ARCHITECTURES[0]]
     return older[-1]
 
@@ -163,30 +240,43 @@ def peak_metrics(arch: Architecture) -> list[str]:
             fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
 
 
-def rate_sources(count: str) -> tuple[str, str, str]:
-    """The rates ncu's sections store instead of the count ``count``, and the cycles that
-    turn the first back into it: ``(X.per_cycle_elapsed, <unit>__cycles_elapsed.avg,
-    X.per_second)``; X = rate × cycles, or X = rate × gpu__time_duration [NCU]."""
-    unit = count.split("__", 1)[0]
-    return f"{count}.per_cycle_elapsed", f"{unit}__cycles_elapsed.avg", f"{count}.per_second"
+# The compute capability where an export has no CC column (rooftui.analysis).
+CC_ATTRIBUTES = ("device__attribute_compute_capability_major",
+                 "device__attribute_compute_capability_minor")
+
+
+def rate_sources(metric: str) -> tuple[str, ...]:
+    """What ``kernel_table.metric_values`` derives the count ``metric`` (one spelling)
+    from where a report lacks it: ``X.per_cycle_elapsed`` × the unit's (or the SM's)
+    ``cycles_elapsed.avg`` or × its clock × duration, or ``X.per_second`` × duration [NCU]."""
+    unit = metric.split("__", 1)[0]
+    cycles = [f"{unit}__cycles_elapsed.avg"] + ([SM_CYCLES] if unit in ("sm", "smsp", "l1tex") else [])
+    clock = UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second")
+    return (f"{metric}.per_cycle_elapsed", *cycles, clock, f"{metric}.per_second")
 
 
 def metrics_read() -> tuple[str, ...]:
     """Every metric, by ncu's full name, that a reader keeps from a report: what the
-    formulas of every architecture count, the rates they are derived from when a
-    report lacks a count (``rate_sources``), the clocks and ``.peak_sustained`` peaks
-    of a report's own ceilings, and the device's name. The detail pane shows these.
+    formulas of every architecture count, under each spelling, the rates and sector
+    counts they are derived from when a report lacks a count (``rate_sources``,
+    ``BYTES_FROM_SECTORS``), the time's fallbacks, the clocks and ``.peak_sustained``
+    peaks of a report's own ceilings, and the device's name and compute capability.
+    The explorer's detail pane shows these, as read.
 
     A formula that reads a metric not listed here gets NaN from every report:
-    tests/ingest/test_metrics_read.py checks the list covers what the formulas use.
+    tests/ingest/test_metrics_read.py loads exports keeping every metric and keeping
+    only these, and requires the same numbers.
     """
-    counts = [TIME]
-    counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
+    counts = [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
     counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
     counts += list(BYTES.values())
-    names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME]
+    names = [TIME, SM_CYCLES, SM_CLOCK, *UNIT_CLOCKS.values(), DISPLAY_NAME, *CC_ATTRIBUTES]
+    names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
     for count in counts:
-        names += [count, *rate_sources(count)]
+        for spelling in spellings(count):
+            names += [spelling, *rate_sources(spelling)]
+    names += [term for alternatives in BYTES_FROM_SECTORS.values() for terms in alternatives
+              for term in terms]
     for arch in ARCHITECTURES:
         names += peak_metrics(arch)
     return tuple(dict.fromkeys(names))

@@ -38,6 +38,7 @@ def find_steps(trace: Trace) -> tuple[list[Step], int | None]:
     ranges = trace.host_ranges
     codes = trace.codes_where(lambda name: _STEP_NAME.match(name) is not None)
     rows = np.flatnonzero(np.isin(ranges.name, codes) & (ranges.is_annotation == 1))
+    rows = rows[ranges.end[rows] > ranges.start[rows]]  # a zero-length step has no time to share
     if len(rows):
         rows = rows[np.argsort(ranges.start[rows], kind="stable")]
         steps = [

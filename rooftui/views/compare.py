@@ -20,6 +20,7 @@ from rooftui.analysis.compare import SIDE_COLUMNS, Comparison
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.summary import short_pipeline
+from rooftui.views.text import markup_escaped, plain, printable
 
 SCHEMA = "rooftui.compare/1"
 METHOD_WORDS = {"exact": "same", "parameters": "params", "operation": "op"}
@@ -201,8 +202,8 @@ def _describe(run: Run, label: str) -> str:
 
 
 def _render_header(comparison: Comparison, console: Console) -> None:
-    console.print(Text("A " + _describe(comparison.run_a, comparison.label_a)))
-    console.print(Text("B " + _describe(comparison.run_b, comparison.label_b)))
+    console.print(plain("A " + _describe(comparison.run_a, comparison.label_a)))
+    console.print(plain("B " + _describe(comparison.run_b, comparison.label_b)))
     total_a, total_b = comparison.total_time("a"), comparison.total_time("b")
     counts = comparison.kernels["method"].value_counts()
     console.print(Text.assemble(
@@ -234,7 +235,7 @@ def _render_operations(comparison: Comparison, console: Console, top: int) -> No
         table.add_column(title, justify="left" if title == "pipeline" else "right", width=width, no_wrap=True,
                          overflow="ellipsis")
     for row in comparison.operations.head(top).to_dict("records"):
-        table.add_row(row["phase"] or "(none)", row["operation"],
+        table.add_row(plain(row["phase"] or "(none)"), plain(row["operation"]),
                       both(count_text(row["count_a"]), count_text(row["count_b"])),
                       time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
                       both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"])))
@@ -271,7 +272,7 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
         else:
             names = ["A " + row["name_a"], "B " + row["name_b"]]
         for name in names:
-            console.print(Text(_cut(name, name_width), style="dim"), no_wrap=True, crop=True)
+            console.print(Text(_cut(printable(name), name_width), style="dim"), no_wrap=True, crop=True)
     _more(console, len(matched), top)
     console.print(Text("how: same = same name; params = same name but template, precision or tile "
                        "parameters; op = same operation and phase, paired by time rank", style="dim"))
@@ -293,7 +294,7 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
     for side, frame in (("a", comparison.only_a), ("b", comparison.only_b)):
         label = comparison.label_a if side == "a" else comparison.label_b
         console.print()
-        table = _table(f"Only in {side.upper()} ({label}): {len(frame)} kernels, "
+        table = _table(f"Only in {side.upper()} ({markup_escaped(label)}): {len(frame)} kernels, "
                        f"{seconds(float(frame[f'time_s_{side}'].sum()))}")
         columns = (("n", 4), ("time", 6), ("FLOP/s", 6), ("pipeline", 8), ("phase", 9))
         table.add_column("kernel", no_wrap=True, overflow="ellipsis",
@@ -302,9 +303,9 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
             justify = "left" if title in ("pipeline", "phase") else "right"
             table.add_column(title, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
         for row in frame.head(top).to_dict("records"):
-            table.add_row(row[f"name_{side}"], count_text(row[f"count_{side}"]),
+            table.add_row(plain(row[f"name_{side}"]), count_text(row[f"count_{side}"]),
                           time_text(row[f"time_s_{side}"]), rate_text(row[f"flop_rate_{side}"]),
-                          pipeline_text(row[f"pipeline_{side}"]), row[f"phase_{side}"])
+                          pipeline_text(row[f"pipeline_{side}"]), plain(row[f"phase_{side}"]))
         console.print(table)
         _more(console, len(frame), top)
 
@@ -332,7 +333,7 @@ def _totals(title: str, frame: pd.DataFrame, key: str) -> Table:
         table.add_column(column, justify="right", no_wrap=True)
     for row in frame.to_dict("records"):
         name = pipeline_text(row[key]) if key == "pipeline" else (row[key] or "(none)")
-        table.add_row(name, both(count_text(row["kernels_a"]), count_text(row["kernels_b"])),
+        table.add_row(plain(name), both(count_text(row["kernels_a"]), count_text(row["kernels_b"])),
                       time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
                       percent(_float(row["time_share_a"])), percent(_float(row["time_share_b"])),
                       si(_float(row["flops_a"]), "").replace(" ", ""),
@@ -353,7 +354,7 @@ def zero_ai_totals(comparison: Comparison) -> Table:
         table.add_column(column, justify="right", no_wrap=True)
     for row in comparison.zero_ai.to_dict("records"):
         launches = both(count_text(row["kernels_a"]), count_text(row["kernels_b"]))
-        table.add_row(row["phase"] or "(none)", launches,
+        table.add_row(plain(row["phase"] or "(none)"), launches,
                       count_text(row["zero_ai_a"]), percent(_float(row["zero_ai_share_a"])),
                       percent(_float(row["zero_ai_time_share_a"])),
                       count_text(row["zero_ai_b"]), percent(_float(row["zero_ai_share_b"])),
@@ -369,10 +370,10 @@ def _render_ceilings(comparison: Comparison, console: Console) -> None:
             parts = [f"{c.name.split(' (')[0]} {si(c.value, c.unit)}" for c in ceilings.ceilings]
             lines.setdefault(f"{device}: " + ", ".join(parts), []).append(side)
     for line, sides in lines.items():
-        console.print(Text(f"Ceilings {' and '.join(sides)}, {line}", style="dim"))
+        console.print(plain(f"Ceilings {' and '.join(sides)}, {line}", style="dim"))
     for note in comparison.notes:
         if note.startswith("different GPUs"):
-            console.print(Text(note, style="italic"))
+            console.print(plain(note, style="italic"))
 
 
 def _more(console: Console, total: int, shown: int) -> None:

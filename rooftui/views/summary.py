@@ -12,7 +12,6 @@ from typing import Any
 
 import pandas as pd
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from rooftui.analysis import Run, zero_ai
@@ -20,10 +19,10 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import intensity, percent, seconds, si
-from rooftui.views.text import printable
+from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s",
+    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
@@ -58,7 +57,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
                       "tensor_int8_ops": row["ops_tensor_int8"]},
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
-            "flop_rate": row["flop_rate"],
+            "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
@@ -70,7 +69,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             entry["time_mean_s"] = row["time_mean_s"]
             entry["zero_ai_launches"] = row.get("zero_ai_launches")
         kernels.append(entry)
-    table3 = zero_ai_table(run.kernels)
+    table3 = table_iii(run, grouped="count" in rows)
     overall = table3.iloc[-1]
     phases = run.kernels["phase"].fillna("")
     doc = {
@@ -82,17 +81,29 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
         "missing_roofs": [miss.to_dict() for miss in run.missing_roofs],
         "kernels": kernels,
         "summary": {
-            "kernels": int(len(run.kernels)),
+            "kernels": int(overall["kernels"]),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
+            # per launch by default; with --group per kernel name, as the paper's Table III
+            "zero_ai_counted": "per kernel name" if "count" in rows else "per launch",
             "time_s": float(run.kernels["time_s"].sum()),
             "phases": {str(p): int(n) for p, n in phases[phases != ""].value_counts(sort=False).items()},
             "no_phase": int((phases == "").sum()),
             "table3": [{**row, "phase": row["phase"] or None} for row in table3.to_dict("records")],
         },
         "notes": run.notes,
+        "fp16_rule": run.fp16_rule,
     }
     return _nan_to_none(doc)
+
+
+def table_iii(run: Run, grouped: bool) -> pd.DataFrame:
+    """Table III of the run; with ``grouped`` zero-AI is decided per kernel name."""
+    if not grouped:
+        return zero_ai_table(run.kernels)
+    from rooftui.analysis.grouping import group_by_name
+
+    return zero_ai_table(run.kernels, group_by_name(run.kernels))
 
 
 def dumps_json(run: Run, rows: pd.DataFrame) -> str:
@@ -145,13 +156,13 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         fraction = row.get("roof_fraction")
         if bound and fraction == fraction and fraction is not None:
             bound = f"{bound} {100 * fraction:.0f}%"
-        cells = [row["name"]]
+        cells = [plain(row["name"])]
         if grouped:
             cells.append(str(row["count"]))
         share = row["time_s"] / total if total else float("nan")
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
-                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), pipe, phase, bound]
+                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
         table.add_row(*cells)
     console.print(table)
     console.print(
@@ -160,7 +171,7 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         "unknown)[/dim]")
     if grouped:
         _render_mixed_groups(rows, console)
-    _render_table3(run, console)
+    _render_table3(run, console, grouped)
     _render_ceilings(run, console)
 
 
@@ -169,15 +180,17 @@ def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
     zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
     for name, n, m in zip(rows["name"], zero, count):
         if 0 < n < m:
-            console.print(f"[dim]{escape(printable(name))}: zero-AI launches {n} of {m}[/dim]")
+            console.print(f"[dim]{markup_escaped(name)}: zero-AI launches {n} of {m}[/dim]")
 
 
-def _render_table3(run: Run, console: Console) -> None:
-    table = Table(title="Zero-AI kernels (Table III)", box=None, header_style="bold", title_justify="left")
+def _render_table3(run: Run, console: Console, grouped: bool = False) -> None:
+    per_name = grouped or bool((run.kernels["launches"] > 1).any())
+    title = "Zero-AI kernels (Table III" + (", zero-AI per kernel name)" if per_name else ")")
+    table = Table(title=title, box=None, header_style="bold", title_justify="left")
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
-    for row in zero_ai_table(run.kernels).to_dict("records"):
-        table.add_row(phase_label(row["phase"]), str(row["kernels"]), str(row["zero_ai"]),
+    for row in table_iii(run, grouped).to_dict("records"):
+        table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
@@ -191,10 +204,10 @@ def _render_ceilings(run: Run, console: Console) -> None:
         for c in ceilings.ceilings:
             by_source.setdefault(source_text(c), []).append(f"{c.label} {si(c.value, c.unit)}")
         parts = [f"{', '.join(roofs)} [dim]({source})[/dim]" for source, roofs in by_source.items()]
-        console.print(f"[bold]Ceilings[/bold] {escape(printable(device))} (cc {ceilings.device.cc}): "
+        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)} (cc {ceilings.device.cc}): "
                       + "; ".join(parts))
         for c in ceilings.ceilings:
             if c.caveat:
-                console.print(f"[yellow]{escape(c.name)}:[/yellow] {escape(c.caveat)}")
+                console.print(f"[yellow]{markup_escaped(c.name)}:[/yellow] {markup_escaped(c.caveat)}")
         for message in run.missing_roof_messages(device):
-            console.print(f"[yellow]{escape(printable(message))}[/yellow]")
+            console.print(f"[yellow]{markup_escaped(message)}[/yellow]")

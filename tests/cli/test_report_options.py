@@ -106,7 +106,8 @@ def test_every_hint_in_an_error_message_names_an_option_of_the_command():
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.parametrize("flag", ["--ceilings", "--phase", "--no-infer-phases", "--skip-invalid"])
+@pytest.mark.parametrize("flag", ["--ceilings", "--phase", "--no-infer-phases", "--skip-invalid",
+                                  "--gpu", "--arch", "--fp16-rule"])
 def test_a_report_option_is_the_same_option_on_every_command_that_loads_reports(flag):
     declared = set()
     for name in REPORT_COMMANDS:

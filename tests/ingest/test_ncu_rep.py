@@ -207,7 +207,7 @@ def test_truncated_xz_stream_is_an_input_error(tmp_path):
     cut = tmp_path / "cut.ncu-rep.xz"
     data = (DATA / "nested_nvtx.ncu-rep.xz").read_bytes()
     cut.write_bytes(data[: len(data) // 2])
-    with pytest.raises(InputError, match="decompressing it .* failed"):
+    with pytest.raises(InputError, match="the .xz file is truncated"):
         read_ncu_rep(cut)
 
 

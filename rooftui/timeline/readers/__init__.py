@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rooftui.errors import InputError
+from rooftui.ingest.files import check_readable, path_error
 from rooftui.timeline.readers.kineto import KinetoJsonReader
 from rooftui.timeline.trace import Trace
 
@@ -34,10 +35,13 @@ READERS: list[TraceReader] = [KinetoJsonReader()]
 def read_trace(path: str | Path) -> Trace:
     """Read a trace file with the first reader that takes it; InputError if none can."""
     path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", path=path)
-    if path.is_dir():
+    try:
+        is_folder = path.is_dir()
+    except OSError as err:  # a name too long, a folder without permission
+        raise path_error(err, path) from None
+    if is_folder:
         raise InputError("is a folder, not a trace file", path=path)
+    check_readable(path, empty_fix="pass the trace file torch.profiler wrote")
     for reader in READERS:
         if reader.can_read(path):
             return reader.read(path)

@@ -24,16 +24,16 @@ onto GPU streams), ``python_function`` and the rest are skipped.
 
 from __future__ import annotations
 
-import gzip
 import io
+import math
 import re
-import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rooftui.errors import InputError
+from rooftui.errors import InputError, reading
+from rooftui.ingest.files import check_readable, open_binary
 from rooftui.timeline.readers.json_stream import JsonStreamError, iter_array_items
 from rooftui.timeline.trace import (
     GpuKind,
@@ -67,26 +67,26 @@ class KinetoJsonReader:
         return path.name.endswith(self.suffixes)
 
     def read(self, path: Path) -> Trace:
-        if path.stat().st_size == 0:
-            raise InputError("the file is empty", path=path)
-        try:
-            with _open_text(path) as stream:
-                return _read_events(stream, str(path))
-        except JsonStreamError as err:
-            what = "the trace is truncated" if err.truncated else "not a Kineto JSON trace"
-            raise InputError(f"{what}: {err}", path=path) from None
-        except (gzip.BadGzipFile, EOFError, zlib.error) as err:
-            raise InputError(f"the gzip file is damaged or truncated ({err})", path=path) from None
-        except UnicodeDecodeError:
-            raise InputError("not a Kineto JSON trace: not UTF-8 text", path=path) from None
-        except OSError as err:  # unreadable: permissions, I/O errors
-            raise InputError(f"cannot read it ({err.strerror or err})", path=path) from None
+        check_readable(path, empty_fix=_FIX)
+        with reading(path, fix=_FIX):
+            try:
+                with _open_text(path) as stream:
+                    return _read_events(stream, str(path))
+            except JsonStreamError as err:
+                what = "the trace is truncated" if err.truncated else "not a Kineto JSON trace"
+                raise InputError(f"{what}: {err}", path, _FIX) from None
+            except UnicodeDecodeError:
+                raise InputError("not a Kineto JSON trace: not UTF-8 text", path, _FIX) from None
+
+
+_FIX = "pass the .json or .json.gz that torch.profiler wrote, copied whole"
 
 
 def _open_text(path: Path) -> io.TextIOBase:
-    with path.open("rb") as probe:
+    """The trace as text, gzip'd or not by its content; streamed and capped (``ingest.files``)."""
+    with open_binary(path, compressed_as="") as probe:
         magic = probe.read(2)
-    raw = gzip.open(path, "rb") if magic == b"\x1f\x8b" else path.open("rb")
+    raw = open_binary(path, compressed_as=".gz" if magic == b"\x1f\x8b" else "")
     return io.TextIOWrapper(raw, encoding="utf-8-sig")  # a BOM, if an editor added one
 
 
@@ -102,8 +102,8 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
 
     def thread_id(tid: Any) -> int:
         # Kineto's tids are ints; some exporters write strings ("stream 7").
-        if isinstance(tid, int):
-            return tid
+        if isinstance(tid, int) and not isinstance(tid, bool):
+            return _int64(tid)
         return thread_codes.setdefault(tid, -1 - len(thread_codes))
 
     other_keys: dict[str, Any] = {}
@@ -115,8 +115,7 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
                     _note_metadata(event, thread_id, thread_names, device_names)
                 continue
             category = event.get("cat")
-            start = event["ts"]
-            end = start + event.get("dur", 0)
+            start, end = _span(event)
             gpu_kind = _GPU_CATEGORIES.get(category)
             if gpu_kind is not None:
                 args = event.get("args", {})
@@ -124,30 +123,30 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
                     start,
                     end,
                     gpu_kind,
-                    intern(event["name"], len(names)),
+                    intern(_name(event), len(names)),
                     _number(args.get("device", event.get("pid", 0))),
                     _number(args.get("stream", event.get("tid", 0))),
-                    int(args.get("correlation", -1)),
-                    int(args.get("bytes", -1)),
+                    _int64(args.get("correlation", -1)),
+                    _int64(args.get("bytes", -1)),
                 )
             elif category in _HOST_CALL_CATEGORIES:
                 add_call(
                     start,
                     end,
                     thread_id(event.get("tid", 0)),
-                    intern(event["name"], len(names)),
-                    int(event.get("args", {}).get("correlation", -1)),
+                    intern(_name(event), len(names)),
+                    _int64(event.get("args", {}).get("correlation", -1)),
                 )
             elif category in _OPERATOR_CATEGORIES or category in _ANNOTATION_CATEGORIES:
                 add_range(
                     start,
                     end,
                     thread_id(event.get("tid", 0)),
-                    intern(event["name"], len(names)),
+                    intern(_name(event), len(names)),
                     category in _ANNOTATION_CATEGORIES,
                 )
-        except (KeyError, TypeError, ValueError, AttributeError):
-            skipped += 1
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+            skipped += 1  # every value is checked before a row is appended: no half rows
 
     gpu_table, call_table, range_table = gpu.build(), calls.build(), ranges.build()
     origin = _earliest(gpu_table.start, call_table.start, range_table.start)
@@ -172,14 +171,48 @@ def _read_events(stream: io.TextIOBase, source: str) -> Trace:
     )
 
 
+# Longest event kept, in Kineto's microseconds (~28 hours): a longer or negative
+# duration is damage, and one such event would make every idle share absurd.
+MAX_EVENT_US = 1e11
+
+
+def _span(event: dict) -> tuple[float, float]:
+    """An event's (start, end) in microseconds; ValueError/TypeError for unusable times."""
+    ts, dur = event["ts"], event.get("dur", 0)
+    for value in (ts, dur):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError("a time is not a number")
+    start, length = float(ts), float(dur)
+    if not (math.isfinite(start) and abs(start) < 2**53 and 0 <= length <= MAX_EVENT_US):
+        raise ValueError("a time out of range")
+    return start, start + length
+
+
+def _name(event: dict) -> str:
+    name = event["name"]
+    if not isinstance(name, str):
+        raise TypeError("a name that is not a string")
+    return name
+
+
+def _int64(value: Any) -> int:
+    """An integer field that fits the int64 columns (OverflowError otherwise)."""
+    if isinstance(value, bool):
+        raise TypeError("a boolean where a number belongs")
+    number = int(value)
+    if not -(2**63) <= number < 2**63:
+        raise OverflowError("an integer beyond int64")
+    return number
+
+
 def _number(value: Any) -> int:
     """An id Kineto writes as 7, "7" or "stream 7": its trailing number."""
     if isinstance(value, int):
-        return value
+        return _int64(value)
     digits = _TRAILING_NUMBER.search(str(value))
     if digits is None:
         raise ValueError(f"no number in {value!r}")
-    return int(digits.group())
+    return _int64(digits.group())
 
 
 def _note_metadata(event: dict, thread_id, thread_names: dict, device_names: dict) -> None:

@@ -102,7 +102,8 @@ def describe(
         ("NVTX", str(row.get("nvtx") or "–")),
     ]
     time_s = _number(row["time_s"])
-    work = [("time", duration(time_s))]
+    source = str(row.get("time_source") or "")  # "derived: ..." when the report had no duration
+    work = [("time", duration(time_s) + (f" ({source})" if source.startswith("derived") else ""))]
     if "time_share" in row.index:
         work.append(("share of run time", percent(_number(row["time_share"]))))
     if grouped:
@@ -121,7 +122,9 @@ def describe(
         work.append((f"bytes {LEVEL_LABELS[level]}", si(_number(row.get(f"bytes_{level}")), "B")))
     pipeline = str(row.get("pipeline", "none"))
     work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
-    work.append(("zero AI", "yes — no floating-point operation" if row.get("zero_ai") else "no"))
+    zero = row.get("zero_ai")
+    work.append(("zero AI", "unknown" if zero is None or pd.isna(zero)
+                 else "yes — no floating-point operation" if zero else "no"))
     binding = str(row.get("bound", "–"))
     work.append(("binding roof", f"{binding} at {percent(_number(row.get('roof_fraction')))}"))
 

@@ -1,0 +1,150 @@
+"""The long fuzz run: thousands of damaged and hostile inputs through rooftui, every rule checked.
+
+    python benchmarks/fuzz_run.py --cases 10000 --seed 1 --jobs 2            # real CLI, subprocesses
+    python benchmarks/fuzz_run.py --cases 10000 --seed 1 --in-process         # faster, no memory figure
+    python benchmarks/fuzz_run.py --bombs                                     # full-size bombs, default cap
+
+Cases come from tests/fuzz/generators.py (seeded: the same seed, the same cases).
+Each is checked for: exit code 0 or 2 (1 = the last-resort handler = a bug), no
+traceback, errors on one line, no raw control characters on stdout (table outputs)
+or stderr, inputs unchanged, no temporary or partial output left, a time limit
+(hang), and -- in subprocess mode -- the peak RSS of the run. Prints one line per
+failure class with an example and a summary; ``--json FILE`` writes the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import lzma
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from fuzz.generators import KNOWN, Case, cases  # noqa: E402
+from fuzz.runner import run_in_process, run_subprocess  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="subprocesses at once")
+    parser.add_argument("--kinds", default="", help="comma-separated subset of input kinds")
+    parser.add_argument("--in-process", action="store_true", help="no subprocess, no memory figure")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
+    parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
+    parser.add_argument("--json", type=Path, help="write the summary here")
+    parser.add_argument("--budget", type=float, default=0,
+                        help="seconds: start no new case after this (0: no limit)")
+    args = parser.parse_args()
+    kinds = tuple(args.kinds.split(",")) if args.kinds else None
+    batch = list(_bombs()) if args.bombs else list(cases(args.seed, args.cases, kinds))
+    deadline = time.perf_counter() + args.budget if args.budget else float("inf")
+
+    def one(case: Case):
+        if time.perf_counter() > deadline:
+            return None
+        with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
+            if args.in_process:
+                return run_in_process(case, Path(folder))
+            return run_subprocess(case, Path(folder), args.timeout)
+
+    started = time.perf_counter()
+    if args.in_process:
+        outcomes = [one(case) for case in batch]
+    else:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            outcomes = list(pool.map(one, batch))
+    wall = time.perf_counter() - started
+    outcomes = [o for o in outcomes if o is not None]
+
+    classes: collections.Counter = collections.Counter()
+    example: dict = {}
+    for index, outcome in enumerate(outcomes):
+        for problem in outcome.problems:
+            key = (outcome.case.kind, outcome.case.label.split(":")[0], problem.split(":")[0])
+            classes[key] += 1
+            example.setdefault(key, (index, outcome.case.argv, outcome.stderr.strip()[-200:]))
+    by_kind = collections.Counter(o.case.kind for o in outcomes)
+    codes = collections.Counter(o.returncode for o in outcomes)
+    peak = max((o.peak_rss_bytes for o in outcomes), default=0)
+    summary = {
+        "cases": len(outcomes), "seed": args.seed,
+        "mode": "in-process" if args.in_process else "subprocess",
+        "wall_s": round(wall, 1), "by_kind": dict(by_kind),
+        "exit_codes": {str(k): v for k, v in codes.items()},
+        "failing_cases": sum(1 for o in outcomes if o.problems),
+        "tracebacks": sum("traceback" in o.problems for o in outcomes),
+        "last_resort": sum(o.returncode == 1 for o in outcomes),
+        "hangs": sum(any(p.startswith("hang") for p in o.problems) for o in outcomes),
+        "raw_escapes": sum(any("raw control" in p for p in o.problems) for o in outcomes),
+        "inputs_changed": sum(any(p.startswith("input changed") for p in o.problems) for o in outcomes),
+        "left_behind": sum(any(p.startswith(("files left", "partial")) for p in o.problems)
+                           for o in outcomes),
+        "peak_rss_mb": round(peak / 2**20, 1),
+        "slowest_s": round(max((o.seconds for o in outcomes), default=0), 2),
+    }
+    if args.bombs:
+        summary["bombs"] = [{"label": o.case.label, "exit": o.returncode,
+                             "rss_mb": round(o.peak_rss_bytes / 2**20), "seconds": round(o.seconds, 1),
+                             "stderr": o.stderr.strip()[:160]} for o in outcomes]
+    for key, count in classes.most_common():
+        print(count, *key, example[key])
+    print(json.dumps(summary, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=1) + "\n")
+    return 1 if classes else 0
+
+
+def _bombs():
+    """Full-size bombs with rooftui's default cap: memory must stay bounded (the issue's cases)."""
+    import gzip
+
+    base = (KNOWN / "known_answer.raw-base.csv").read_bytes()
+    default_cap = {"ROOFTUI_MAX_INPUT_BYTES": ""}  # the default cap, not the fuzz one
+
+    def packed(prefix: bytes, filler: bytes, total: int, suffix: str) -> bytes:
+        packer = lzma.LZMACompressor(preset=1) if suffix == ".xz" else zlib_gzip()
+        out = [packer.compress(prefix)]
+        block = filler * ((1 << 24) // len(filler))
+        for _ in range(total // len(block)):
+            out.append(packer.compress(block))
+        return b"".join(out) + packer.flush()
+
+    def zlib_gzip():
+        import zlib
+
+        return zlib.compressobj(1, zlib.DEFLATED, 31)  # gzip framing
+
+    kernel = (b'{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1000, "dur": 5,'
+              b' "args": {"device": 0, "stream": 7, "correlation": 1}},')
+    cases_ = [
+        ("csv.gz: 4.5 GiB of blank lines (over the 4 GiB cap)", "bomb.csv.gz", base, b"\n", 9 << 29,
+         ["summary", "{dir}/bomb.csv.gz"]),
+        ("csv.xz: 2 GiB of blank lines (under the cap)", "bomb.csv.xz", base, b"\n", 2 << 30,
+         ["summary", "{dir}/bomb.csv.xz"]),
+        ("csv.xz: one 2 GiB line", "line.csv.xz", base, b"x", 2 << 30, ["summary", "{dir}/line.csv.xz"]),
+        ("ceilings json.xz: 3 GiB of spaces", "c.json.xz", b"", b" ", 3 << 30,
+         ["summary", str(KNOWN / "known_answer.raw-base.csv"), "--ceilings", "{dir}/c.json.xz"]),
+        ("ncu-rep.xz: 3 GiB of empty records", "r.ncu-rep.xz", b"NVR\0", b"\0", 3 << 30,
+         ["summary", "{dir}/r.ncu-rep.xz"]),
+        ("trace json.gz: 1 GiB of kernel events", "t.json.gz", b'{"traceEvents": [', kernel, 1 << 30,
+         ["timeline", "{dir}/t.json.gz"]),
+    ]
+    for label, name, prefix, filler, total, argv in cases_:
+        data = packed(prefix, filler, total, Path(name).suffix)
+        if name.endswith(".json.gz"):  # close the array so the trace is valid JSON
+            data += gzip.compress(b'{"ph": "M"}]}')
+        yield Case("bomb", label, {name: data}, argv, env=default_cap)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

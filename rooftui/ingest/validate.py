@@ -1,0 +1,220 @@
+"""Structural checks on what the CSV readers parsed: the table, not just its syntax.
+
+A CSV parser accepts many files that are not what ncu wrote: a header naming a column
+twice, a ``==PROF==`` line or a second export pasted into the table, a row cut short,
+rows lost at a cut, a counter that is negative or ``inf``, a unit nobody knows. Each
+check here either refuses the file with one line naming the row or column and the fix,
+or -- where the rest of the table is sound -- leaves the one bad value blank and says
+so in a note naming its row and column. A bad cell never blanks its whole column.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rooftui.errors import InputError
+from rooftui.ingest import units
+
+REEXPORT = "re-export the whole report from ncu (`ncu --import REPORT.ncu-rep --csv ...`)"
+_NOT_A_NUMBER = ("", "n/a", "N/A", "nan", "NaN")  # ncu prints n/a for values it has not
+
+
+def check_header(header: Sequence[str], path: str | Path) -> None:
+    """Refuse a header that names a column twice (two exports joined, or a hand edit)."""
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise InputError(f"the header names column {_quote(name)} twice", path, REEXPORT)
+        seen.add(name)
+
+
+def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
+               per_row: bool = True) -> tuple[np.ndarray, int]:
+    """ncu's ID column as int64, and how many trailing non-table lines to drop.
+
+    Trailing ``==PROF==``/``==WARNING==`` lines (ncu run live prints them after the
+    table) are dropped; anything else that is not a whole number -- a ``==PROF==`` line
+    inside the table, a second header, an empty ID -- refuses the file. A repeated ID
+    refuses it too (a duplicated row would be counted twice). IDs that go down or skip
+    numbers are said in a note: rows were lost, or the export was filtered.
+    """
+    textual = not pd.api.types.is_numeric_dtype(ids)
+    text = ids.astype(str).str.strip() if textual else ids
+    trailing = 0
+    if textual:
+        tool_lines = text.str.startswith("==").to_numpy()
+        while trailing < len(text) and tool_lines[len(text) - 1 - trailing]:
+            trailing += 1
+        text = text.iloc[: len(text) - trailing]
+    numbers = pd.to_numeric(text, errors="coerce")
+    bad = numbers.isna() | (numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        cell = str(text.iloc[row])
+        what = ("an ncu message line inside the table" if cell.startswith("==")
+                else f"ID {_quote(cell)} is not a launch number")
+        raise InputError(f"table row {row + 1}: {what}", path, REEXPORT)
+    values = numbers.to_numpy(dtype=np.int64)
+    starts = np.r_[True, values[1:] != values[:-1]] if len(values) else np.zeros(0, dtype=bool)
+    sequence = values if per_row else values[starts]
+    duplicated = pd.Series(sequence).duplicated()
+    if duplicated.any():
+        first = int(sequence[int(np.flatnonzero(duplicated.to_numpy())[0])])
+        raise InputError(f"ID {first} appears in more than one row (a duplicated row, or two "
+                         "exports joined)", path, "pass each export as its own file; " + REEXPORT)
+    steps = np.diff(sequence)
+    if len(steps) and (steps != 1).any():
+        at = int(np.flatnonzero(steps != 1)[0])
+        notes.append(f"launch IDs go from {sequence[at]} to {sequence[at + 1]}: rows are "
+                     "missing (a filtered export, or a damaged file)")
+    return values, trailing
+
+
+def numeric_cells(values: pd.Series, column: str, ids: np.ndarray, path: str | Path,
+                  notes: list[str]) -> np.ndarray:
+    """One metric column as float64; cells that are no count are left blank, with a note.
+
+    Accepts ncu's forms (``1,234``, ``n/a``, empty). Text that is no number, negative
+    values and ``inf``/``nan`` written out are blanked one by one, never the column.
+    """
+    if not pd.api.types.is_numeric_dtype(values):
+        text = values.astype(str).str.strip().str.replace(",", "", regex=False)
+        absent = values.isna() | text.isin(_NOT_A_NUMBER)
+        numbers = pd.to_numeric(text.where(~absent), errors="coerce").astype(np.float64)
+        unreadable = numbers.isna() & ~absent
+    else:
+        numbers = values.astype(np.float64)
+        text, unreadable = None, pd.Series(False, index=values.index)
+    array = numbers.to_numpy(dtype=np.float64, copy=True)
+    with np.errstate(invalid="ignore"):
+        negative = array < 0
+    infinite = np.isinf(array)
+    bad = unreadable.to_numpy() | negative | infinite
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        shown = text.iloc[row] if text is not None else repr(float(array[row]))
+        notes.append(f"{column}: {int(bad.sum())} value(s) that are no count left blank "
+                     f"(first: ID {ids[row]}, {_quote(str(shown))})")
+        array[bad] = np.nan
+    return array
+
+
+IDENTITY_NUMBERS = ("process_id", "device_index", "stream")
+
+
+_CC = re.compile(r"^\d{1,2}\.\d{1,2}$")
+
+
+def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) -> None:
+    """Process ID, device and stream as whole numbers (float, NaN where blank), in place;
+    kernel names as text; compute capabilities as ``MAJOR.MINOR``.
+
+    A cell that is no whole number from 0 to 2**53 (``x``, ``-3``, a 400-digit number)
+    or no compute capability (``9.0.1``) is left blank with a note naming the launch,
+    rather than refusing the file.
+    """
+    if "kernel_name" in kernels:
+        kernels["kernel_name"] = kernels["kernel_name"].fillna("").astype(str)
+    if "cc" in kernels and len(kernels):
+        cc = kernels["cc"].fillna("").astype(str)
+        bad = (~cc.str.match(_CC) & (cc != "")).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            notes.append(f"CC: {int(bad.sum())} value(s) that are no compute capability "
+                         f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
+                         f"{_quote(cc.iloc[row])})")
+        kernels["cc"] = cc.where(~bad, "")
+    for column in IDENTITY_NUMBERS:
+        if column not in kernels:
+            continue
+        values = kernels[column]
+        text = values.astype(str).str.strip()
+        absent = values.isna() | text.isin(_NOT_A_NUMBER)
+        numbers = pd.to_numeric(text.where(~absent), errors="coerce").astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            bad = (~absent & (numbers.isna() | (numbers < 0) | (numbers > 2**53)
+                              | (numbers % 1 != 0))).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            notes.append(f"{column}: {int(bad.sum())} value(s) that are no whole number "
+                         f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
+                         f"{_quote(str(text.iloc[row]))})")
+        kernels[column] = numbers.where(~bad).to_numpy()
+
+
+def unit_factor(unit: str, column: str, path: str | Path) -> float:
+    """The factor to base units for ``unit``; a unit rooftui does not know refuses the file.
+
+    Taking an unknown unit as x1 would silently give wrong times or bytes.
+    """
+    factor = units.factor(unit)
+    if factor is None:
+        raise InputError(f"{column} is in unit {_quote(unit)}, which rooftui does not know",
+                         path, "re-export with `ncu --import REPORT.ncu-rep --csv --print-units base ...`, "
+                         "or report the unit")
+    return factor
+
+
+def check_last_row(tail: bytes | None, header_fields: int, path: str | Path, hint: str) -> None:
+    """Refuse a CSV whose last row was cut (a killed export, a partial copy).
+
+    A missing final newline alone is accepted (the last row is whole); trailing
+    ``==PROF==`` lines are skipped. ``tail`` is the end of the file as the reader saw it.
+    """
+    if not tail:
+        return
+    lines = [line for line in tail.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    while lines and lines[-1].startswith("=="):
+        lines.pop()
+    if not lines:
+        return
+    last = lines[-1]
+    fields = next(csv.reader([last]), [])
+    open_quote = last.count('"') % 2 == 1
+    if open_quote or (fields and len(fields) < header_fields):
+        raise InputError(f"the CSV is truncated: its last row has {len(fields)} of "
+                         f"{header_fields} fields", path, f"re-export the whole report; {hint}")
+
+
+def check_metric_counts(ids: pd.Series, path: str | Path) -> None:
+    """Details page: refuse a file whose last kernel has fewer metric rows than every other.
+
+    ncu writes the same sections and metrics for every launch of one export, so a cut
+    at a row boundary shows as a short last kernel.
+    """
+    counts = ids.value_counts(sort=False).reindex(pd.unique(ids))
+    if len(counts) < 2:
+        return
+    others, last = counts.iloc[:-1], int(counts.iloc[-1])
+    if others.nunique() == 1 and last < int(others.iloc[0]):
+        raise InputError(f"the CSV is truncated: the last kernel (ID {counts.index[-1]}) has "
+                         f"{last} of {int(others.iloc[0])} metric rows", path,
+                         "re-export the whole report; `ncu --import REPORT.ncu-rep --csv "
+                         "--page details --print-units base`")
+
+
+def check_duplicate_metrics(ids: pd.Series, names: pd.Series, values: pd.Series,
+                            path: str | Path) -> None:
+    """Details page: the same metric of the same launch twice with two values is refused."""
+    frame = pd.DataFrame({"id": ids.to_numpy(), "name": names.to_numpy(),
+                          "value": values.to_numpy()})
+    repeated = frame[frame.duplicated(["id", "name"], keep=False)]
+    if repeated.empty:
+        return
+    clashing = repeated.groupby(["id", "name"], sort=False)["value"].nunique()
+    clashing = clashing[clashing > 1]
+    if len(clashing):
+        kernel, name = clashing.index[0]
+        raise InputError(f"kernel ID {kernel} has two different values of {_quote(name)} "
+                         "(a duplicated or edited row)", path, REEXPORT)
+
+
+def _quote(text: str) -> str:
+    shown = text if len(text) <= 60 else text[:59] + "…"
+    return f"'{shown}'"  # escaped for the terminal where it is printed (rooftui.cli.errors)

@@ -1,0 +1,153 @@
+"""Run fuzz cases and say what went wrong: in-process (CI) or through the real CLI (long runs).
+
+Checked for every case: the exit code is 0 or 2 (1 means the last-resort handler: a bug);
+no traceback; an error is exactly one line; no control character reaches stdout (table
+outputs) or stderr raw; every input is unchanged afterwards; no file is left behind
+(temporary copies, partial outputs). The subprocess runner also bounds time and
+reports each run's peak memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fuzz.generators import Case
+
+# Small enough that a bomb of BOMB_BYTES hits it; large enough for every real sample.
+FUZZ_INPUT_LIMIT = 2 << 20
+_RAW_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+@dataclass
+class Outcome:
+    case: Case
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float = 0.0
+    peak_rss_bytes: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def write_case(case: Case, folder: Path) -> tuple[list[str], dict[Path, str]]:
+    """Write the case's files into ``folder``; its argv and the inputs' hashes."""
+    (folder / "out").mkdir(parents=True, exist_ok=True)
+    (folder / "tmp").mkdir(exist_ok=True)
+    hashes = {}
+    for name, data in case.files.items():
+        path = folder / name
+        path.write_bytes(data)
+        hashes[path] = hashlib.sha256(data).hexdigest()
+    return [a.replace("{dir}", str(folder)) for a in case.argv], hashes
+
+
+def run_in_process(case: Case, folder: Path) -> Outcome:
+    """``rooftui.cli.main`` in this process, stdout/stderr captured (what CI runs)."""
+    from rooftui.cli import main
+
+    argv, hashes = write_case(case, folder)
+    out, err = io.StringIO(), io.StringIO()
+    saved_env = dict(os.environ)
+    saved_tempdir = tempfile.tempdir
+    os.environ.update({"ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
+                       "COLUMNS": "100", **case.env})
+    tempfile.tempdir = str(folder / "tmp")
+    # main() turns SIGTERM into an exception: keep this process's own handling.
+    saved_signals = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGHUP)}
+    code = 0
+    started = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(argv)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        tempfile.tempdir = saved_tempdir
+        for number, handler in saved_signals.items():
+            signal.signal(number, handler)
+    outcome = Outcome(case, code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+    check(outcome, folder, hashes)
+    return outcome
+
+
+def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcome:
+    """The real ``python -m rooftui`` in a child process, with its peak memory."""
+    argv, hashes = write_case(case, folder)
+    env = {**os.environ, "ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
+           "COLUMNS": "100", "TMPDIR": str(folder / "tmp"), **case.env}
+    root = Path(__file__).resolve().parents[2]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "rooftui", *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, cwd=folder)
+    chunks: dict[str, bytes] = {}
+
+    def drain(name: str, stream) -> None:
+        chunks[name] = stream.read()
+
+    readers = [threading.Thread(target=drain, args=(n, s)) for n, s in
+               (("out", child.stdout), ("err", child.stderr))]
+    for reader in readers:
+        reader.start()
+    timer = threading.Timer(timeout_s, child.kill)
+    timer.start()
+    _, status, usage = os.wait4(child.pid, 0)
+    timer.cancel()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    for reader in readers:
+        reader.join()
+    outcome = Outcome(case, child.returncode,
+                      chunks.get("out", b"").decode("utf-8", errors="replace"),
+                      chunks.get("err", b"").decode("utf-8", errors="replace"),
+                      time.perf_counter() - started,
+                      usage.ru_maxrss * (1024 if sys.platform != "darwin" else 1))
+    if child.returncode == -9:
+        outcome.problems.append(f"hang: killed after {timeout_s:.0f} s")
+    check(outcome, folder, hashes)
+    return outcome
+
+
+def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
+    problems = outcome.problems
+    code, stdout, stderr = outcome.returncode, outcome.stdout, outcome.stderr
+    if code not in (0, 2):
+        problems.append(f"exit code {code}" + (" (last-resort handler: a bug)" if code == 1 else ""))
+    if "Traceback" in stderr:
+        problems.append("traceback")
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if code == 2 and len(lines) != 1:
+        problems.append(f"error on {len(lines)} lines")
+    if _RAW_CONTROL.search(stderr):
+        problems.append("raw control character on stderr")
+    if not outcome.case.exact_stdout and _RAW_CONTROL.search(stdout):
+        problems.append("raw control character on stdout")
+    for path, digest in hashes.items():
+        if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            problems.append(f"input changed: {path.name}")
+    left = [p.name for p in (folder / "tmp").iterdir()]
+    left += [p.name for p in folder.iterdir() if p.name.startswith(".rooftui-")]
+    outputs = list((folder / "out").iterdir())
+    left += [p.name for p in outputs if p.name.startswith(".rooftui-")]
+    if code != 0 and any(not p.name.startswith(".rooftui-") for p in outputs):
+        problems.append("partial output after an error")
+    if left:
+        problems.append(f"files left behind: {', '.join(sorted(left))[:80]}")
+
+
+def peak_rss_of_this_process() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

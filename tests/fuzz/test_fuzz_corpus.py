@@ -1,0 +1,93 @@
+"""The seeded fuzz corpus in CI (a few seconds), the last-resort handler, and a real terminal.
+
+The long run (thousands of cases through the real CLI, with peak memory) is
+``benchmarks/fuzz_run.py``; see tests/fuzz/README.md.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+
+import pytest
+
+from fuzz.generators import cases
+from fuzz.helpers import BASE, edited_base, rooftui
+from fuzz.runner import run_in_process
+
+SEED = 20261130
+CI_CASES = 35  # 5 per input kind
+
+
+def test_no_fuzz_case_reaches_the_last_resort_handler_or_breaks_a_rule(tmp_path):
+    failures = []
+    for index, case in enumerate(cases(SEED, CI_CASES)):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        outcome = run_in_process(case, folder)
+        if outcome.problems:
+            failures.append((index, case.kind, case.label, case.argv, outcome.problems,
+                             outcome.stderr[-300:]))
+    assert not failures, failures
+
+
+def test_an_unexpected_exception_is_one_line_exit_1_with_the_debug_hint(tmp_path, monkeypatch,
+                                                                        capsys):
+    import rooftui.analysis as analysis
+    from rooftui.cli import main
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom\x1b]0;x\x07\nsecond line")
+
+    monkeypatch.setattr(analysis, "load_run", broken)
+    with pytest.raises(SystemExit) as exit_:
+        main(["summary", str(BASE)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 1
+    assert err.count("\n") == 1 and "\x1b" not in err
+    assert "internal error: RuntimeError: boom\\e]0;x" in err and "--debug" in err
+    with pytest.raises(SystemExit):
+        main(["summary", str(BASE), "--debug"])
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_summary_on_a_terminal_prints_an_osc52_kernel_name_escaped(tmp_path):
+    def edit(header, rows):
+        rows[2][header.index("Kernel Name")] = "pwn\x1b]52;c;cm0gLXJmIH4=\x07(int)"
+
+    path = edited_base(tmp_path, edit)
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120"}
+    env.pop("NO_COLOR", None)
+    child = subprocess.Popen([sys.executable, "-m", "rooftui", "summary", str(path)],
+                             stdin=follower, stdout=follower, stderr=follower, env=env,
+                             cwd=BASE.parents[2], close_fds=True)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert child.wait(timeout=120) == 0, seen[-500:]
+    assert b"\x1b]" not in seen  # no OSC sequence of any kind reached the terminal
+    assert b"pwn\\e]52;c;cm0gLXJmIH4=" in seen
+
+
+def test_the_fuzz_runner_would_see_a_raw_escape(tmp_path):
+    """The checks themselves can fail: a raw ESC on stdout is reported."""
+    from fuzz.generators import Case
+    from fuzz.runner import Outcome, check
+
+    outcome = Outcome(Case("t", "t", {}, []), 0, "x\x1b]52;c;x\x07", "")
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "out").mkdir()
+    check(outcome, tmp_path, {})
+    assert outcome.problems == ["raw control character on stdout"]
+    assert rooftui(tmp_path, "summary", BASE).problems == []
