@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import FLOAT_PIPELINES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,7 +100,9 @@ def load_run(
     called with (reports done, reports in all, what) as each report is read, then
     once more with what = "analysing". ``reading``: the reading of ``paths`` already
     started with ``rooftui.ingest.parallel.start_reading`` (a command starts it before
-    importing pandas, so the reader processes work meanwhile).
+    importing pandas, so the reader processes work meanwhile). A directory of
+    one-metric runs is one report; files given one by one with disjoint metrics are
+    joined (``ingest.metric_runs``).
 
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
@@ -112,7 +113,8 @@ def load_run(
     from rooftui.analysis.roofline import add_bounds
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.ingest.parallel import start_reading
-    from rooftui.model.kernel_table import build_kernel_table
+    from rooftui.model.columns import FLOAT_PIPELINES
+    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
     if fp16_rule not in m.FP16_RULES:
         raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
@@ -128,15 +130,12 @@ def load_run(
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
     reading = reading or start_reading(paths, cache=cache)
+    from_dirs, from_files = [], []
+    for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one
+        (from_dirs if Path(path).is_dir() else from_files).extend(found)
+    reports = from_dirs + combine_runs(from_files)
     frames, notes = [], []
     next_id = 0
-    loaded, given_files = [], []
-    for path, found in zip(paths, reading.result(progress)):
-        if Path(path).is_dir():
-            loaded += found
-        else:
-            given_files += found
-    reports = loaded + combine_runs(given_files)
     for report in reports:
         frame = report.kernels.copy()
         frame["report"] = report.path
@@ -176,6 +175,7 @@ def load_run(
         notes.append(m.UNKNOWN_ARCH_NOTE)
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
         notes.append(m.fp16_note(fp16_rule))
+    notes.extend(register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
     parts, missing_roof_list = [], []
@@ -269,7 +269,8 @@ def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
     return from_arch or from_gpu
 
 
-_CC_MAJOR, _CC_MINOR = m.CC_ATTRIBUTES
+_CC_MAJOR, _CC_MINOR = ("device__attribute_compute_capability_major",
+                         "device__attribute_compute_capability_minor")
 
 
 def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,

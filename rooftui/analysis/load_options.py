@@ -28,7 +28,7 @@ class LoadOptions:
     gpu: str | None = None  # the GPU of exports that do not say it (older ncu, summaries)
     arch: str | None = None  # the same, as sm_XY
     fp16_rule: str = "packed"  # or "paper": hadd + hmul + 2·hfma (model.metrics.FP16_RULES)
-    no_cache: bool = False  # read every report afresh (rooftui.ingest.cache)
+    no_cache: bool = False
 
     def start(self, paths: Sequence[str | Path]) -> Reading:
         """Start reading ``paths`` for a later ``load`` (a command loading two runs starts both)."""
@@ -50,5 +50,4 @@ class LoadOptions:
         phases = PhaseConfig.from_options(tuple(self.phase_specs), infer=self.infer_phases)
         return load_run(list(paths), ceilings=ceilings if ceilings is not None else self.ceilings,
                         phases=phases, skip_invalid=self.skip_invalid, progress=progress,
-                        gpu=self.gpu, arch=self.arch, fp16_rule=self.fp16_rule,
-                        reading=reading)
+                        gpu=self.gpu, arch=self.arch, fp16_rule=self.fp16_rule, reading=reading)

@@ -54,7 +54,7 @@ def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: st
 
     comparison = compare_runs(run_a, run_b, label_a or run_label(report_a), label_b or run_label(report_b))
     if tui:
-        from rooftui.views.tui.compare_screen import CompareApp
+        from rooftui.views.tui.screens.compare import CompareApp
 
         CompareApp(comparison).run()
         return

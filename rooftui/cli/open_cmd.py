@@ -20,10 +20,11 @@ from rooftui.cli.options import report_options, reports_argument
     help="PyTorch profiler trace (Kineto JSON) of the same run: press t for its timeline.",
 )
 @click.option(
-    "--ascii",
+    "--ascii/--unicode",
     "ascii_mode",
-    is_flag=True,
-    help="Only ASCII characters, for terminals without Unicode.",
+    default=None,
+    help="Only ASCII characters, or Unicode (braille, box lines) even where the locale "
+    "is not UTF-8 or TERM cannot draw them (vt100, linux...), where ASCII is the default.",
 )
 @click.option(
     "--compare",
@@ -31,7 +32,11 @@ from rooftui.cli.options import report_options, reports_argument
     help="With two reports A B: the compare screen (what changed from A to B) instead.",
 )
 def open_cmd(
-    reports: tuple[str, ...], load_options: LoadOptions, trace: Path | None, ascii_mode: bool, compare: bool
+    reports: tuple[str, ...],
+    load_options: LoadOptions,
+    trace: Path | None,
+    ascii_mode: bool | None,
+    compare: bool,
 ) -> None:
     """Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.
 
@@ -39,6 +44,12 @@ def open_cmd(
     ceilings `rooftui measure` measured on that H200. Press ? in the app for every key.
     NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
+    if ascii_mode is None:
+        import os
+
+        from rooftui.views.tui.ascii import terminal_wants_ascii
+
+        ascii_mode = terminal_wants_ascii(os.environ)
     if compare:
         _open_compare(reports, load_options, trace, ascii_mode)
         return
@@ -73,6 +84,6 @@ def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Pa
     readings = [load_options.start([path]) for path in reports]  # both read at once
     run_a, run_b = (load_options.load([path], reading=r) for path, r in zip(reports, readings))
     comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))
-    from rooftui.views.tui.compare_screen import CompareApp
+    from rooftui.views.tui.screens.compare import CompareApp
 
     CompareApp(comparison, ascii_mode=ascii_mode).run()

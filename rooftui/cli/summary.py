@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +15,9 @@ from rooftui.cli.progress import load_progress
 from rooftui.errors import InputError
 from rooftui.views.text import printable, safe_console
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 @click.command()
 @reports_argument
@@ -21,8 +26,15 @@ from rooftui.views.text import printable, safe_console
 @click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True)
 @click.option("--top", type=int, default=0, help="Only the N kernels with the most time (table: 30).")
+@click.option("--zero-ai-by", "zero_ai_by", type=click.Choice(["launch", "name"]), default="launch",
+              show_default=True,
+              help="Table III's zero-AI count: per launch, or per kernel name (a launch counts when "
+                   "its kernel's launches together did no FLOP), as the paper's authors counted.")
+@click.option("--width", type=click.IntRange(min=0), default=None,
+              help="Table width in columns, 0 for no limit. Default: the terminal's width; "
+                   "when piped, COLUMNS or no limit.")
 def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
-            top: int) -> None:
+            top: int, zero_ai_by: str, width: int | None) -> None:
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
@@ -34,15 +46,29 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
     if output_format == "table":
         limit, total = top or 30, len(rows)
         rows = rows.sort_values("time_s", ascending=False).head(limit)
-        console = safe_console(soft_wrap=False)
-        console.width = max(80, console.width)
-        render_table(run, rows, console, grouped=group)
+        console = table_console(width)
+        render_table(run, rows, console, grouped=group, per_name=zero_ai_by == "name")
         if total > limit:
             console.print(f"[dim]{limit} of {total} rows, by time; --top N for more, "
                           "--format csv for all[/dim]")
     else:
         if top:
             rows = rows.sort_values("time_s", ascending=False).head(top)
-        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows) + "\n")
+        per_name = zero_ai_by == "name"
+        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows, per_name) + "\n")
     for note in run.notes:
         click.echo(f"note: {printable(note)}", err=True)
+
+
+# "No limit": wide enough for any kernel name; the table is only as wide as its cells.
+NO_LIMIT = 100_000
+
+
+def table_console(width: int | None) -> Console:
+    """A console as wide as ``--width`` (0: no limit), else COLUMNS, else the terminal;
+    piped, with neither, there is no terminal to fit, so no limit: names stay whole."""
+    if width is None and "COLUMNS" not in os.environ and not sys.stdout.isatty():
+        width = 0
+    if width == 0:
+        return safe_console(width=NO_LIMIT, soft_wrap=True)
+    return safe_console(width=width, soft_wrap=False)

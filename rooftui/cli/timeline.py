@@ -41,7 +41,7 @@ def timeline(trace: str, output_format: str, tui: bool) -> None:
         click.echo(f"rooftui: reading {printable(trace)} ({_size(trace) / 1e6:,.0f} MB)…", err=True)
     analysis = analyze_trace(trace)
     if tui:
-        from rooftui.views.tui.timeline_screen import run_timeline_app
+        from rooftui.views.tui.screens.timeline import run_timeline_app
 
         run_timeline_app(analysis)
     elif output_format == "json":

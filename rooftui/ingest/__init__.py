@@ -31,8 +31,14 @@ def read_reports(path: str | Path) -> list[RawReport]:
 
 
 def read_report(path: str | Path) -> RawReport:
-    """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
+    """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed),
+    or a directory of one-metric runs of one program as their join."""
     path = Path(path)
+    if path.is_dir():
+        from rooftui.ingest.metric_runs import read_directory
+
+        (joined,) = read_directory(path)
+        return joined
     with reading(path):
         return _read_report(path)
 

@@ -12,7 +12,8 @@ pickle holds builtins only (the parent refuses any other type), column by column
     {"launches": N,
      "identity": {"kernel_name": [N str], "device_index": [N int|None], "stream": [...],
                   "grid": [N "(x, y, z)"], "block": [...], "device": [...], "cc": [N "9.0"],
-                  "nvtx": [N "outer > inner"]},
+                  "nvtx": [N "outer > inner"],
+                  "register_moves": [N int|None: HFMA2 register moves (ingest.sass_moves)]},
      "metrics": [names found in at least one launch], "units": [ncu's unit of each],
      "values": bytes: len(metrics) × N float64, one metric after another, NaN where absent}
 
@@ -29,6 +30,7 @@ import pickle
 import sys
 from array import array
 
+from rooftui.ingest.sass_moves import MoveCounter
 from rooftui.model.metrics import metrics_read
 
 EXIT_READER_FAILED = 1
@@ -42,7 +44,8 @@ _IDENTITY_METRICS = (
     "device__attribute_display_name",
     "device__attribute_compute_capability_major", "device__attribute_compute_capability_minor",
 )
-IDENTITY_FIELDS = ("kernel_name", "device_index", "stream", "grid", "block", "device", "cc", "nvtx")
+IDENTITY_FIELDS = ("kernel_name", "device_index", "stream", "grid", "block", "device", "cc", "nvtx",
+                   "register_moves")
 
 
 class LaunchTable:
@@ -54,32 +57,25 @@ class LaunchTable:
         self.identity: dict[str, list] = {name: [] for name in IDENTITY_FIELDS}
         self.values = [array("d", [math.nan]) * launches for _ in metric_names]
         self.units: list[str | None] = [None] * len(metric_names)  # None: in no launch yet
-        # Whether a column holds numbers, from the first launch that has it: a metric's
-        # kind is fixed by its name (checked on the sample reports), so it is asked once.
-        self.numeric: list[bool | None] = [None] * len(metric_names)
         self.row = 0
+        self.moves = MoveCounter()
 
-    def add(self, action, demangled: int) -> None:
-        """Read one launch: its identity facts, then each wanted metric by name.
-
-        More per-launch facts (a SASS count, say) go here: one call on ``action`` and
-        one list in ``document()``."""
+    def add(self, action, demangled: int, mangled: int) -> None:
+        """Read one launch: its identity facts, then each wanted metric by name."""
         for name, value in _identity(action, demangled).items():
             self.identity[name].append(value)
+        self.identity["register_moves"].append(self.moves.count(action, action.name(mangled)))
         row = self.row
         for column, name in enumerate(self.metric_names):
             metric = action.metric_by_name(name)
             if metric is None or not metric.has_value():
                 continue
-            numeric = self.numeric[column]
-            if numeric is None:
-                numeric = self.numeric[column] = metric.kind() != metric.ValueKind_STRING
-                if numeric:  # a string (the device name) is an identity fact, not a column
-                    self.units[column] = metric.unit()
-            if numeric:
-                # as_double() of an integer metric is the nearest double, as float() of
-                # its as_uint64() is: the float64 column would round it so anyway.
-                self.values[column][row] = metric.as_double()
+            value = _number(metric)
+            if value is None:  # a string (the device name): an identity fact, not a column
+                continue
+            self.values[column][row] = value
+            if self.units[column] is None:
+                self.units[column] = metric.unit()
         self.row += 1
 
     def document(self) -> dict:
@@ -99,12 +95,21 @@ def read(path: str) -> dict:
     context = ncu_report.load_report(path)
     ranges = [context.range_by_idx(i) for i in range(context.num_ranges())]
     table = LaunchTable(sum(r.num_actions() for r in ranges), metrics_read())
-    demangled = ncu_report.IAction.NameBase_DEMANGLED
+    demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
     # ncu numbers launches across the whole report, from 0, in this order.
     for result_range in ranges:
         for action_index in range(result_range.num_actions()):
-            table.add(result_range.action_by_idx(action_index), demangled)
+            table.add(result_range.action_by_idx(action_index), demangled, mangled)
     return table.document()
+
+
+def _number(metric) -> float | None:
+    kind = metric.kind()
+    if kind in (metric.ValueKind_UINT64, metric.ValueKind_UINT32):
+        return float(metric.as_uint64())  # the nearest double, as a float64 column holds it
+    if kind == metric.ValueKind_STRING:
+        return None
+    return metric.as_double()
 
 
 def _fact(action, name: str) -> object:

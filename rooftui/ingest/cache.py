@@ -59,10 +59,13 @@ class ReportCache:
         self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
 
     def key(self, path: str | Path) -> str | None:
-        """The entry name of the report at ``path`` as it is now; None if it cannot be stat'ed."""
+        """The entry name of the report at ``path`` as it is now; None if it cannot be
+        stat'ed or is a directory of runs (its files can change without its mtime)."""
         try:
             stat = os.stat(path)
         except OSError:
+            return None
+        if Path(path).is_dir():
             return None
         identity = [FORMAT, __version__, _code_digest(), str(Path(path).resolve()),
                     stat.st_size, stat.st_mtime_ns, stat.st_ino]

@@ -40,6 +40,7 @@ from rooftui.ingest.ncu_rep_records import checked_report
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
+from rooftui.model.metrics import REGISTER_MOVES
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
@@ -83,11 +84,9 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetche
 
 
 def _reader_memory(report_bytes: int) -> int:
-    """What one reader child may take at its peak. ncu_report holds the whole report
-    once a launch is read, and keeps ~0.5 MB more per launch read (freeing nothing
-    before the process ends): 250 MB for the 153 MB DeepCAM sample (179 launches),
-    578 MB for a 151 MB DeepLabv3 report (942 launches). 4x covers both."""
-    return 4 * report_bytes + 100_000_000
+    """What one reader child may take at its peak: ncu_report holds about 1.6 bytes
+    per byte of report (244 MB for the 153 MB DeepCAM sample), plus the interpreter."""
+    return 2 * report_bytes + 100_000_000
 
 
 class MemoryGate:
@@ -226,6 +225,7 @@ def to_raw_report(fetched: Fetched) -> RawReport:
         "block": identity["block"],
         "stream": _integers(identity["stream"]),
         "nvtx": identity["nvtx"],
+        REGISTER_MOVES: np.array(identity["register_moves"], dtype=np.float64),  # None -> NaN
     })
 
     notes: list[str] = []

@@ -8,7 +8,9 @@ the clipboard (ESC, CSI, OSC 0/52). JSON and CSV outputs keep the exact text.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported where used: this module stays cheap to import
@@ -30,6 +32,65 @@ def printable(text: object) -> str:
     """`text` with every control character shown as an escape: "\\e]52;c;..." not ESC ]52."""
     s = text if isinstance(text, str) else str(text)
     return _CONTROL.sub(_escape, s)
+
+
+def short_names(names: Iterable[str], width: int, ellipsis: str = "…") -> dict[str, str]:
+    """Each of ``names`` as it fits ``width`` characters, printable, keeping the part
+    that tells it from the others: template arguments, tile shapes, variants.
+
+    A name that fits is shown whole. A longer one whose first ``width - 1``
+    characters are its own is cut at the end. Otherwise it shares its start with
+    another name (``sm90_xmma_fprop_..._tilesize64x64x64`` and ``..._tilesize128x64x32``)
+    and is shown as its start, an ellipsis, and the text from the word where it first
+    differs from the names it would be confused with: ``sm90_xmma_f…tilesize128x64x32_w…``.
+    Returns ``{name: shown}``.
+    """
+    texts = {printable(name): name for name in names}
+    room = width - len(ellipsis)
+
+    def shorten(text: str, differs: int) -> str:
+        if len(text) <= width:
+            return text
+        if differs < room:
+            return text[:room] + ellipsis
+        start = differs  # back to the start of that word (tile shapes are long words)
+        while start > max(0, differs - 16) and text[start - 1].isalnum():
+            start -= 1
+        if start > 1 and text[start - 1] in "<(":  # and to the template it is an argument
+            template = start - 1  # of, if that leaves room for the word that differs
+            while template > 0 and (text[template - 1].isalnum() or text[template - 1] == "_"):
+                template -= 1
+            if differs - template <= (room - room * 2 // 5) // 2:
+                start = template
+        tail = text[start:]
+        head = max(room * 2 // 5, room - len(tail))
+        if head + len(tail) > room:
+            tail = tail[: max(0, room - head - len(ellipsis))] + ellipsis
+        return text[:head] + ellipsis + tail
+
+    def first_difference(group: list[str]) -> dict[str, int]:
+        # Sorted, a text shares its longest start with one of its two neighbours.
+        group = sorted(group)
+        differs = {}
+        for i, text in enumerate(group):
+            near = [group[j] for j in (i - 1, i + 1) if 0 <= j < len(group)]
+            differs[text] = max((len(os.path.commonprefix([text, other])) for other in near), default=0)
+        return differs
+
+    shown = {text: shorten(text, at) for text, at in first_difference(list(texts)).items()}
+    # Two names that differ again after their first difference may still look the
+    # same: compare those among themselves, from where they differ, a few times.
+    for _ in range(3):
+        alike: dict[str, list[str]] = {}
+        for text, short in shown.items():
+            alike.setdefault(short, []).append(text)
+        groups = [group for group in alike.values() if len(group) > 1]
+        if not groups:
+            break
+        for group in groups:
+            for text, at in first_difference(group).items():
+                shown[text] = shorten(text, at)
+    return {name: shown[text] for text, name in texts.items()}
 
 
 def plain(text: object, style: str = "") -> Text:

@@ -172,7 +172,7 @@ def _compared_runs(monkeypatch):
         return None
 
     monkeypatch.setattr("rooftui.analysis.compare.compare_runs", fake_compare)
-    monkeypatch.setattr("rooftui.views.tui.compare_screen.CompareApp.run", lambda self: None)
+    monkeypatch.setattr("rooftui.views.tui.screens.compare.CompareApp.run", lambda self: None)
     return captured
 
 

@@ -3,7 +3,7 @@
 from conftest import DEEPCAM
 
 from rooftui.cli import cli
-from rooftui.views.tui import compare_screen
+from rooftui.views.tui.screens import compare as compare_screen
 
 
 def test_compare_flag_opens_the_compare_app_on_both_reports(monkeypatch):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rooftui.views.tui.timeline_screen import GanttView, TimelineScreen, make_timeline_app
+from rooftui.views.tui.screens.timeline import GanttView, TimelineScreen, make_timeline_app
 
 SIZE = (100, 34)
 
@@ -59,13 +59,16 @@ async def test_enter_jumps_to_the_findings_places_in_turn(naive_analysis):
         assert naive_analysis.steps[screen.step_index].number == places[1].step
 
 
-async def test_escape_closes_the_screen(fixed_analysis):
+async def test_escape_never_quits_the_standalone_app_and_q_does(fixed_analysis):
     app = make_timeline_app(fixed_analysis)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
-        assert app.return_code == 0 or not app.is_running
+        assert app.is_running and isinstance(app.screen, TimelineScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
 
 
 def test_snapshot_zoom_on_the_item_copy(snap_compare, naive_analysis):

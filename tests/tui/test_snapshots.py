@@ -1,4 +1,4 @@
-"""What the main screens look like on the sample, small (80x24) and large (160x48).
+"""What the main screens look like on the sample, at 80x24, 100x30, 120x40 and 200x60.
 
 Update after an intended change with ``pytest tests/tui --snapshot-update`` and
 look at the SVGs in ``__snapshots__`` before committing them.
@@ -10,7 +10,7 @@ import pytest
 
 from tests.tui.conftest import SAMPLE, loaded
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+SIZES = [pytest.param((w, h), id=f"{w}x{h}") for w, h in ((80, 24), (100, 30), (120, 40), (200, 60))]
 
 
 def explorer(**options):
@@ -59,6 +59,19 @@ def test_help(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_ascii_mode(snap_compare, size):
     assert snap_compare(explorer(ascii_mode=True), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_scrolled_sideways(snap_compare, size):
+    # every number whole or blank, the kernel column in place
+    assert snap_compare(explorer(), terminal_size=size, run_before=settle, press=["right"] * 12)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_find_and_filtered_sorted_status(snap_compare, size):
+    # found with /, then filtered with f and sorted by GFLOP/s: the status says both
+    keys = ["slash", *"fprop", "enter", "f", *"sm9", "escape", *["right"] * 4, "right_square_bracket"]
+    assert snap_compare(explorer(), terminal_size=size, run_before=settle, press=keys)
 
 
 def test_zoomed_roofline_with_single_invocations(snap_compare):

@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from textual import on, work
-from textual.app import App
-from textual.binding import Binding
 from textual.message import Message
-from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.errors import RooftuiError
-from rooftui.views.tui.ascii import AsciiScrollBarRender
+from rooftui.views.text import printable
+from rooftui.views.tui.base_app import RooftuiBaseApp
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.view_state import LoadedRun
 
@@ -54,16 +52,15 @@ class TraceFailed(Message):
         self.error = error
 
 
-class RooftuiApp(App[None]):
+class RooftuiApp(RooftuiBaseApp):
     """Hierarchical roofline explorer."""
 
     TITLE = "rooftui"
     CSS_PATH = "app.tcss"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [
-        Binding("q", "quit", "quit"),
-        Binding("question_mark,f1", "help", "help", key_display="?"),
-    ]
+    HELP_INTRO = (
+        "rooftui — hierarchical roofline explorer. Each kernel is drawn at up to "
+        "three points, its arithmetic intensity at L1, L2 and HBM, at one FLOP/s."
+    )
 
     def __init__(
         self,
@@ -75,26 +72,21 @@ class RooftuiApp(App[None]):
         trace: str | Path | None = None,
         options: LoadOptions | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(ascii_mode=ascii_mode)
         # The CLI's report options (--ceilings, --phase, ...); `ceilings` alone is the short form.
         self.load_options = options or LoadOptions(ceilings=ceilings)
         self.trace_path = None if trace is None else Path(trace)
         self.trace_analysis: Any = None
         self.paths = [Path(p) for p in paths]
-        self.ascii_mode = ascii_mode
+        self.is_sample = not self.paths  # no report given: the bundled sample
         self.preloaded = run
         self.loaded: LoadedRun | None = None  # not `run`: App.run is the method
         self.load_error: RooftuiError | None = None
         self.explorer = ExplorerScreen(ascii_mode=ascii_mode)
 
     def on_mount(self) -> None:
-        if self.ascii_mode:
-            ScrollBar.renderer = AsciiScrollBarRender
         self.push_screen(self.explorer)
         self.load()
-
-    def on_unmount(self) -> None:
-        ScrollBar.renderer = ScrollBarRender
 
     @work(thread=True, exclusive=True, group="load")
     def load(self) -> None:
@@ -134,7 +126,7 @@ class RooftuiApp(App[None]):
         if self.trace_analysis is not None:
             self._push_timeline()
         elif self.trace_path is not None:
-            self.notify(f"analysing {self.trace_path.name}…", timeout=2)
+            self.notify(printable(f"analysing {self.trace_path.name}…"), timeout=2, markup=False)
             self.analyse_trace()
 
     @work(thread=True, exclusive=True, group="trace")
@@ -155,18 +147,12 @@ class RooftuiApp(App[None]):
 
     @on(TraceFailed)
     def _trace_failed(self, message: TraceFailed) -> None:
-        self.notify(str(message.error), title="timeline", severity="error")
+        self.notify(printable(message.error), title="timeline", severity="error", markup=False)
 
     def _push_timeline(self) -> None:
-        from rooftui.views.tui.timeline_screen import TimelineScreen
+        from rooftui.views.tui.screens.timeline import TimelineScreen
 
         self.push_screen(TimelineScreen(self.trace_analysis))
-
-    def action_help(self) -> None:
-        from rooftui.views.tui.screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
 
 
 def _sample_paths() -> list[Path]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 
+from rich.text import Text
+
 from rooftui.views import formats
+from rooftui.views.text import printable
 
 # Prefixes and units come from the one place that scales numbers
 # (rooftui.views.formats); the explorer shows a missing value as a dash.
@@ -52,9 +55,44 @@ def decade(exponent: int, unit: str = "") -> str:
     return si(10.0**exponent, unit, digits=3).replace(" ", "")
 
 
+def fit_parts(parts: list[tuple[int, str]], width: int, separator: str = " · ") -> str:
+    """Join the ``(rank, text)`` parts, in order, leaving out the least important
+    (highest rank) until the line fits ``width``; rank 0 parts always stay."""
+    kept = list(parts)
+    while len(separator.join(text for _, text in kept)) > width:
+        least = max(rank for rank, _ in kept)
+        if least == 0:
+            break
+        drop = max(i for i, (rank, _) in enumerate(kept) if rank == least)
+        del kept[drop]
+    return separator.join(text for _, text in kept)
+
+
+def literal(text: object, ascii_mode: bool = False) -> Text:
+    """Text from a file (a kernel, report or trace name) as Textual shows it: control
+    characters escaped, never read as markup (``[bold]`` stays ``[bold]``)."""
+    shown = printable(text)
+    return Text(ascii_safe(shown) if ascii_mode else shown)
+
+
 def ascii_safe(text: str) -> str:
     """``text`` with the few non-ASCII characters rooftui prints replaced."""
     return text.translate(_ASCII)
 
 
-_ASCII = str.maketrans({"µ": "u", "–": "-", "—": "-", "·": "|", "×": "x", "…": "~", "▲": "^", "▼": "v"})
+_ASCII = str.maketrans(
+    {
+        "µ": "u",
+        "–": "-",
+        "—": "-",
+        "·": "|",
+        "×": "x",
+        "…": "...",
+        "▲": "^",
+        "▼": "v",
+        "→": "->",
+        "Δ": "d",
+        "○": "o",
+        "●": "*",
+    }
+)

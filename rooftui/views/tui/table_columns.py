@@ -31,7 +31,7 @@ class Column:
 
 COLUMNS = (
     Column("name", "kernel", 24, str, right=False),  # widened to fit by the table
-    Column("count", "count", 6, _count),
+    Column("count", "count", 7, _count),
     Column("time_s", "time", 9, duration),
     Column("time_share", "%time", 6, percent),
     Column("flop_rate", "GFLOP/s", 10, _gflops),

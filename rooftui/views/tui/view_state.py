@@ -9,6 +9,7 @@ invocations, filter, sort, levels and pipelines on the roofline) and answers
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from rooftui.analysis.filters import (
 )
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
+from rooftui.views.text import printable
 
 
 def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
@@ -79,9 +81,33 @@ class LoadedRun:
         return metrics.dropna()
 
 
+def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: int) -> str:
+    """The header line: which reports, on which GPUs, against which ceilings, and
+    whether it is the bundled sample, as much of it as fits ``width``."""
+    names = [printable(Path(str(report.path)).name) for report in getattr(run.source, "reports", [])]
+    reports = ", ".join(names[:2]) + (f" + {len(names) - 2} more" if len(names) > 2 else "")
+    if sample:
+        reports += " (bundled sample)"
+    by_device = getattr(run.source, "ceilings_by_device", None) or {run.ceilings.device.name: run.ceilings}
+    gpus = ", ".join(printable(device) for device in by_device)
+    sources = ", ".join(dict.fromkeys(ceilings.source or "unknown" for ceilings in by_device.values()))
+    ceilings = f"ceilings: {sources}"
+    files = list(ceilings_files) if isinstance(ceilings_files, (list, tuple)) else [ceilings_files]
+    names = [printable(Path(str(file)).name) for file in files if file]
+    if names:
+        ceilings += f" from {', '.join(names)}"
+    candidates = [
+        f"{reports} · {gpus} · {ceilings}",
+        f"{reports} · {gpus} · ceilings: {sources}",
+        f"{reports} · ceilings: {sources}",
+    ]
+    fits = next((line for line in candidates if len(line) <= width), candidates[-1])
+    return fits if len(fits) <= width else fits[: width - 1] + "…"
+
+
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
-PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
+PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
@@ -126,8 +152,10 @@ class ViewState:
         return pd.DataFrame({c: self._array(c)[positions] for c in columns})
 
     def plot_rows(self, positions: np.ndarray) -> pd.DataFrame:
-        """What the roofline needs of the rows at ``positions``."""
-        return self._columns(PLOT_COLUMNS, positions)
+        """What the roofline needs of the rows at ``positions``, labelled by position
+        in ``all_rows`` (so a point clicked on the plot names its table row)."""
+        columns = [c for c in PLOT_COLUMNS if c in self.all_rows.columns]
+        return self._columns(columns, positions).set_axis(positions)
 
     def totals(self, positions: np.ndarray) -> Totals:
         return totals(self._columns([c for c in TOTAL_COLUMNS if c in self.all_rows], positions))

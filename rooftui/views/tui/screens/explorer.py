@@ -12,12 +12,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import Footer, Input, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.tui.format import ascii_safe, duration, percent
-from rooftui.views.tui.view_state import LoadedRun, ViewState
+from rooftui.views.text import printable
+from rooftui.views.tui.format import duration, fit_parts, literal, percent
+from rooftui.views.tui.roofline_model import ceilings_per_device
+from rooftui.views.tui.screens.help import HelpRow, binding_rows
+from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
@@ -33,16 +36,25 @@ TALL_ENOUGH_FOR_FILTER_BAR = 30
 
 class ExplorerScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
     # The footer shows the keys a first-time user needs; `?` lists them all.
     BINDINGS = [
         Binding(
             "slash",
+            "search",
+            "find",
+            key_display="/",
+            tooltip="find a kernel by name, as in less: jumps to it, hides nothing",
+        ),
+        Binding("n", "search_next(1)", "next match of the find", show=False),
+        Binding("N", "search_next(-1)", "previous match of the find", show=False),
+        Binding(
+            "f",
             "focus_filter",
             "filter",
-            key_display="/",
-            tooltip="type a kernel name filter (tab to the other filters)",
+            tooltip="filter the table by name (tab to the other filters)",
         ),
-        Binding("f", "toggle_filters", "show/hide filter bar", show=False),
+        Binding("F", "toggle_filters", "show/hide filter bar", show=False),
         Binding("x", "clear_filters", "clear filters", show=False),
         Binding(
             "g",
@@ -58,9 +70,18 @@ class ExplorerScreen(Screen):
         Binding("z", "zoom_roofline", "zoom the roofline / back", show=False),
         Binding("s", "summary", "summary", tooltip="zero-AI share, time per phase and pipeline"),
         Binding("t", "timeline", "timeline", tooltip="timeline of the --trace profile"),
+        Binding(
+            "y", "copy_name", "copy name", show=False, tooltip="copy the selected kernel's full name (OSC 52)"
+        ),
         Binding("e", "export_svg", "svg", tooltip="save this view as SVG"),
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
-        Binding("escape", "focus_table", "back to the table", show=False),
+        Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
+        # The roofline's own keys, from anywhere on the screen (widgets/roofline.py).
+        Binding("full_stop", "roofline('step_point(1)')", "next point on the roofline (left to right)",
+                show=False, key_display="."),
+        Binding("comma", "roofline('step_point(-1)')", "previous point on the roofline",
+                show=False, key_display=","),
+        Binding("v", "roofline('next_device')", "next GPU's roofline (several GPUs)", show=False),
     ]
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
@@ -70,22 +91,28 @@ class ExplorerScreen(Screen):
         self.positions: np.ndarray | None = None  # filtered, sorted rows of state.all_rows
         self.selected: pd.Series | None = None
         self._redraw_timer: Timer | None = None
+        self.search_text = ""  # what `/` looks for; `n` and `N` look again
+        self._search_from = 0
         self._drawn_inputs: tuple | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("rooftui — loading…", id="status")
+        yield Static("rooftui", id="opened")
+        yield Static("loading…", id="status")
         yield FilterBar(ascii_mode=self.ascii_mode, id="filters")
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield RooflinePane(ascii_mode=self.ascii_mode, id="roofline")
                 yield KernelTable(ascii_mode=self.ascii_mode, id="table")
+                yield Static(id="selected-name")
             yield DetailPane(ascii_mode=self.ascii_mode, id="detail")
+        yield Input(placeholder="find a kernel: enter jumps, n/N next/previous, esc cancels", id="search")
         with Vertical(id="loading"):
             yield Static("Loading reports…", id="loading-text")
             yield ProgressBar(id="loading-progress", show_eta=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#search", Input).display = False
         if self.ascii_mode:
             self.add_class("-ascii")
         # Short terminals (80x24) give the bar's rows to the plot; `/` or `f` shows it.
@@ -97,16 +124,17 @@ class ExplorerScreen(Screen):
 
     def show_progress(self, done: int, total: int, what: str = "") -> None:
         self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
-        self.query_one("#loading-text", Static).update(f"Loading reports… {what}".rstrip())
+        self.query_one("#loading-text", Static).update(literal(f"Loading reports… {what}".rstrip()))
 
     def show_error(self, error: str) -> None:
         # Shown while the app exits; the CLI then prints the error as one line.
-        self.query_one("#loading-text", Static).update(f"Could not load: {error}")
+        self.query_one("#loading-text", Static).update(literal(f"Could not load: {error}"))
         self.query_one("#loading-progress").display = False
         self.query_one("#status", Static).update("rooftui — load failed")
 
     def show_run(self, run: LoadedRun) -> None:
         self.state = ViewState(run)
+        self.update_opened()
         self.query_one("#loading").display = False
         self.query_one(FilterBar).set_choices(*self.state.choices())
         self.refresh_rows()
@@ -157,30 +185,56 @@ class ExplorerScreen(Screen):
         self.update_status()
 
     def update_status(self) -> None:
+        """Counts, time, zero-AI share, sort and filter state. When the line is too
+        narrow, the sort and the filter state stay and the totals go first."""
         state = self.state
+        if state is None or self.positions is None:
+            return
         total = state.totals(self.positions)
         run_time = float(state.run.invocations["time_s"].sum())
         share = total.time_s / run_time if run_time else 0.0
         zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
         sorted_by = next(c.label for c in COLUMNS if c.key == state.sort_column)
-        arrow = (
-            ("v" if state.sort_descending else "^")
-            if self.ascii_mode
-            else ("▼" if state.sort_descending else "▲")
-        )
+        arrow = "▼" if state.sort_descending else "▲"
         shown = (
             f"{total.rows:,} kernels, {total.invocations:,} launches"
             if state.grouped
             else f"{total.rows:,} invocations"
         )
-        text = (
-            f"{shown} · {duration(total.time_s)} "
-            f"({percent(share)}) · 0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"
-            f" · by {sorted_by}{arrow}"
-        )
+        parts = [
+            (0, shown),
+            (1, f"{duration(total.time_s)} ({percent(share)})"),
+            (2, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
+            (0, f"by {sorted_by}{arrow}"),
+        ]
         if not state.spec.is_empty:
-            text += " · filtered"
-        self.query_one("#status", Static).update(ascii_safe(text) if self.ascii_mode else text)
+            parts.append((0, "filtered"))
+        status = self.query_one("#status", Static)
+        width = self.app.size.width - status.styles.gutter.width
+        text = fit_parts(parts, width, " | " if self.ascii_mode else " · ")
+        status.update(literal(text, self.ascii_mode))
+
+    def update_opened(self) -> None:
+        """The header: reports, GPUs, ceilings, bundled sample."""
+        if self.state is None:
+            return
+        header = self.query_one("#opened", Static)
+        line = what_is_open(
+            self.state.run,
+            getattr(getattr(self.app, "load_options", None), "ceilings", None),
+            getattr(self.app, "is_sample", False),
+            self.app.size.width - header.styles.gutter.width,
+        )
+        header.update(literal(line, self.ascii_mode))
+
+    def show_selected_name(self, row: pd.Series | None) -> None:
+        """The selected kernel's full name under the table (it wraps; ``d`` shows the rest)."""
+        name = "" if row is None else row["name"]
+        self.query_one("#selected-name", Static).update(literal(name, self.ascii_mode))
+
+    def on_resize(self) -> None:
+        self.update_opened()
+        self.update_status()
 
     def _roofline_inputs(self) -> tuple:
         """What the roofline depends on; the order of the rows is not part of it."""
@@ -196,6 +250,7 @@ class ExplorerScreen(Screen):
         self.query_one(RooflinePane).show(
             self.state.plot_rows(self.positions),
             self.state.run.ceilings,
+            ceilings_by_device=ceilings_per_device(self.state.run.source),
             grouped=self.state.grouped,
             levels=list(self.state.levels),
             pipelines=self.state.shown_pipelines(),
@@ -205,6 +260,7 @@ class ExplorerScreen(Screen):
     @on(KernelTable.RowHighlighted)
     def _row_highlighted(self, message: KernelTable.RowHighlighted) -> None:
         self.selected = message.row
+        self.show_selected_name(message.row)
         detail = self.query_one(DetailPane)
         if detail.display:
             self._show_details(message.row)
@@ -218,6 +274,13 @@ class ExplorerScreen(Screen):
         else:
             self.redraw_roofline()
 
+    @on(RooflineCanvas.PointChosen)
+    def _point_chosen(self, message: RooflineCanvas.PointChosen) -> None:
+        table = self.query_one(KernelTable)
+        rows = np.flatnonzero(table.positions == message.kernel)  # plot rows are labelled by position
+        if len(rows):
+            table.cursor_row = int(rows[0])
+
     @on(KernelTable.RowChosen)
     def _row_chosen(self, message: KernelTable.RowChosen) -> None:
         self.show_detail(True)
@@ -227,6 +290,7 @@ class ExplorerScreen(Screen):
         if self.state is None:
             return
         self.state.sort_column, self.state.sort_descending = message.column, message.descending
+        self.selected = None  # a new order starts at its top row: after `]` that is the maximum
         self.refresh_rows()
 
     @on(FilterBar.Changed)
@@ -244,6 +308,27 @@ class ExplorerScreen(Screen):
             return getattr(self.app, "trace_path", None) is not None
         return True
 
+    def help_rows(self) -> list[HelpRow]:
+        """The keys of the explorer, its kernel table and filter bar, and the mouse."""
+        table = self.query_one(KernelTable)
+        return [
+            *binding_rows("explorer", self.BINDINGS, self),
+            *binding_rows("kernel table", KernelTable.BINDINGS, table),
+            ("kernel table", "click header", "sort by that column; click again to reverse"),
+            ("kernel table", "click row", "select the kernel"),
+            ("filter bar", "tab / shift+tab", "move between fields; esc back to the table"),
+        ]
+
+    def action_copy_name(self) -> None:
+        if self.selected is None:
+            return
+        name = str(self.selected["name"])
+        self.app.copy_to_clipboard(name)  # the exact name: OSC 52 carries it in base64
+        self.notify(printable(f"copied {name}"), timeout=2, markup=False)
+
+    async def action_roofline(self, action: str) -> None:
+        await self.query_one(RooflineCanvas).run_action(action)
+
     def action_timeline(self) -> None:
         self.app.open_timeline()
 
@@ -251,7 +336,63 @@ class ExplorerScreen(Screen):
         self.query_one(FilterBar).display = True
         self.query_one(FilterBar).focus_name()
 
+    # --- find (`/`, `n`, `N`): jump to a kernel by name, as less does -----------------
+
+    def action_search(self) -> None:
+        search = self.query_one("#search", Input)
+        self._search_from = self.query_one(KernelTable).cursor_row
+        search.value = ""
+        search.display = True
+        search.focus()
+
+    @on(Input.Changed, "#search")
+    def _search_typed(self, event: Input.Changed) -> None:
+        self.search_text = event.value
+        if event.value:
+            self.jump_to_match(self._search_from, 1)
+
+    @on(Input.Submitted, "#search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        self._close_search()
+
+    def _close_search(self) -> None:
+        self.query_one("#search", Input).display = False
+        self.query_one(KernelTable).focus()
+
+    def action_search_next(self, direction: int) -> None:
+        if not self.search_text:
+            self.notify("/ to find a kernel first", timeout=2)
+            return
+        self.jump_to_match(self.query_one(KernelTable).cursor_row + direction, direction)
+
+    def jump_to_match(self, start: int, direction: int) -> bool:
+        """Move the cursor to the first row from ``start`` on (wrapping) whose name
+        holds the find text, ignoring case; say so when none does."""
+        if self.state is None or self.positions is None or not len(self.positions):
+            return False
+        names = self.state.all_rows["name"].to_numpy()[self.positions]
+        found = np.flatnonzero(
+            pd.Series(names).str.contains(self.search_text, case=False, regex=False).to_numpy()
+        )
+        if not len(found):
+            self.notify(printable(f"no kernel shown matches {self.search_text!r}"), timeout=2, markup=False)
+            return False
+        start %= len(self.positions)
+        if direction > 0:
+            after = found[found >= start]
+            row = after[0] if len(after) else found[0]  # past the last row: from the top
+        else:
+            before = found[found <= start]
+            row = before[-1] if len(before) else found[-1]
+        self.query_one(KernelTable).cursor_row = int(row)
+        return True
+
     def action_focus_table(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.display:  # a find abandoned: back where it started
+            self.query_one(KernelTable).cursor_row = self._search_from
+            self._close_search()
+            return
         if self.has_class("-narrow") and self.query_one(DetailPane).display:
             self.show_detail(False)  # on a narrow screen the details cover the table
         self.query_one(KernelTable).focus()
@@ -345,7 +486,7 @@ class ExplorerScreen(Screen):
 
     def _write_svg(self, path: Path) -> None:
         self.app.save_screenshot(filename=path.name, path=str(path.parent.resolve()))
-        self.notify(f"saved {path}")
+        self.notify(printable(f"saved {path}"), markup=False)
 
     def action_export_csv(self) -> None:
         from rooftui.views.tui.screens.export import ExportScreen
@@ -354,7 +495,7 @@ class ExplorerScreen(Screen):
             if path is not None and self.rows is not None:
                 rows = self.rows
                 export_csv(rows, path)
-                self.notify(f"saved {len(rows):,} rows to {path}")
+                self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
         self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
 

@@ -11,16 +11,20 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from rooftui.views.tui.format import literal
+
 
 class ExportScreen(ModalScreen[Path | None]):
     """Enter saves to the typed path, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    HELP_WHERE = "export"
 
     def __init__(self, what: str, default: Path) -> None:
         super().__init__()
         self.what = what
-        self.default = default
+        self.default = free_name(default)
+        self._replace: Path | None = None  # the existing file the user was asked about
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
@@ -35,9 +39,24 @@ class ExportScreen(ModalScreen[Path | None]):
         if not event.value.strip():
             self.query_one("#export-error", Static).update("type a file name")
         elif not path.parent.resolve().is_dir():
-            self.query_one("#export-error", Static).update(f"no such folder: {path.parent}")
+            self.query_one("#export-error", Static).update(literal(f"no such folder: {path.parent}"))
+        elif path.exists() and path != self._replace:
+            # Never overwrite without asking: a second enter on the same name replaces it.
+            self._replace = path
+            self.query_one("#export-error", Static).update(
+                literal(f"{path.name} exists: enter again to replace it, or type another name")
+            )
         else:
             self.dismiss(path)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def free_name(path: Path) -> Path:
+    """``path``, or the first of ``name-1.ext``, ``name-2.ext``... that does not exist yet."""
+    candidate, number = path, 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        number += 1
+    return candidate

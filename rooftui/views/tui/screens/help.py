@@ -1,73 +1,81 @@
-"""Every key, read from the bindings themselves so the list cannot drift."""
+"""Every key of the screen underneath, read from the bindings themselves so the list
+cannot drift. The rows come from the app (``RooftuiBaseApp.help_rows``): this module
+knows no screen."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from rich import box
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+from rooftui.views.tui.format import ascii_safe
 
 KEY_NAMES = {
     "slash": "/",
     "question_mark": "?",
     "left_square_bracket": "[",
     "right_square_bracket": "]",
+    "equals_sign": "=",
+    "plus": "+",
+    "minus": "-",
     "escape": "esc",
     "pageup": "PgUp",
     "pagedown": "PgDn",
 }
 
+HelpRow = tuple[str, str, str]  # where, keys, what it does
 
-def _keys(binding: Binding) -> str:
+
+def keys_text(binding: Binding) -> str:
     return " ".join(KEY_NAMES.get(k, k) for k in binding.key.split(","))
 
 
-def bindings_table(ascii_mode: bool = False) -> Table:
-    """All bindings of the app, its screens and the kernel table, by where they work."""
-    from rooftui.views.tui.app import RooftuiApp
-    from rooftui.views.tui.screens.explorer import ExplorerScreen
-    from rooftui.views.tui.screens.export import ExportScreen
-    from rooftui.views.tui.screens.pipelines import PipelinesScreen
-    from rooftui.views.tui.screens.summary import SummaryScreen
-    from rooftui.views.tui.widgets.kernel_table import KernelTable
+def binding_rows(where: str, bindings: Iterable[Binding], owner: DOMNode) -> list[HelpRow]:
+    """One row per binding of ``owner`` that works now (``check_action`` says so):
+    ``t`` is listed only when there is a trace to show."""
+    rows = []
+    for binding in bindings:
+        action = binding.action.split("(")[0]
+        if owner.check_action(action, ()) is False:
+            continue
+        rows.append((where, keys_text(binding), binding.tooltip or binding.description))
+    return rows
 
+
+def bindings_table(rows: Iterable[HelpRow], ascii_mode: bool = False) -> Table:
     table = Table(box=None if ascii_mode else box.SIMPLE, expand=True, padding=(0, 1))
     table.add_column("where", style="dim", no_wrap=True)
     table.add_column("key", style="bold", no_wrap=True)
     table.add_column("does")
-    places = [
-        ("anywhere", RooftuiApp),
-        ("explorer", ExplorerScreen),
-        ("kernel table", KernelTable),
-        ("summary", SummaryScreen),
-        ("help", HelpScreen),
-        ("pipelines", PipelinesScreen),
-        ("export", ExportScreen),
-    ]
-    for where, owner in places:
-        for binding in owner.BINDINGS:
-            table.add_row(where, _keys(binding), binding.tooltip or binding.description)
-    table.add_row("kernel table", "click header", "sort by that column; click again to reverse")
-    table.add_row("kernel table", "click row", "select the kernel")
-    table.add_row("filter bar", "tab / shift+tab", "move between fields; esc back to the table")
+    for row in rows:
+        table.add_row(*(ascii_safe(cell) for cell in row) if ascii_mode else row)
     return table
 
 
 class HelpScreen(Screen):
+    # Its own style: the compare and timeline apps do not load the explorer's.
+    DEFAULT_CSS = "#help { padding: 0 1; }"
     BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
+    HELP_WHERE = "help"
+
+    def __init__(self, rows: list[HelpRow], *, intro: str = "", ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.rows = rows
+        self.intro = ascii_safe(intro) if ascii_mode else intro
+        self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
-        ascii_mode = getattr(self.app, "ascii_mode", False)
         with VerticalScroll(id="help"):
-            yield Static(
-                "rooftui — hierarchical roofline explorer. Each kernel is drawn at up to "
-                "three points, its arithmetic intensity at L1, L2 and HBM, at one FLOP/s.",
-                id="help-intro",
-            )
-            yield Static(bindings_table(ascii_mode), id="help-keys")
+            if self.intro:
+                yield Static(self.intro, id="help-intro")
+            yield Static(bindings_table(self.rows, self.ascii_mode), id="help-keys")
         yield Footer()
 
     def action_close(self) -> None:

@@ -19,6 +19,7 @@ class PipelinesScreen(ModalScreen[set[str] | None]):
         Binding("enter", "apply", "apply", priority=True),
         Binding("escape", "cancel", "cancel"),
     ]
+    HELP_WHERE = "compute roofs"
 
     def __init__(self, present: list[str], hidden: set[str]) -> None:
         super().__init__()

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from rooftui.model.columns import PIPELINE_LABELS
-from rooftui.views.tui.format import ascii_safe, duration, percent, si
+from rooftui.views.tui.format import duration, literal, percent, si
 from rooftui.views.tui.view_state import ViewState
 
 
@@ -59,12 +59,13 @@ def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
         table.add_column(header(str(column)), justify="right" if numeric else "left")
     for values in shown.itertuples(index=False):
         cells = [format_cell(str(c), v) for c, v in zip(shown.columns, values, strict=True)]
-        table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
+        table.add_row(*(literal(c, ascii_mode) for c in cells))  # phase names come from files
     return table
 
 
 class SummaryScreen(Screen):
     BINDINGS = [Binding("escape,s,q", "close", "back")]
+    HELP_WHERE = "summary"
 
     def __init__(self, state: ViewState, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -87,7 +88,7 @@ class SummaryScreen(Screen):
             yield Static(frame_table("Time per phase", phase_table(kernels), self.ascii_mode))
             yield Static(frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode))
             for note in self.state.run.notes:
-                yield Static(f"note: {note}", classes="summary-note")
+                yield Static(literal(f"note: {note}", self.ascii_mode), classes="summary-note")
         yield Footer()
 
     def action_close(self) -> None:

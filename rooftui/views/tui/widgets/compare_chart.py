@@ -20,7 +20,7 @@ from rooftui.views.compare import (
     pipeline_text,
 )
 from rooftui.views.tui.ascii import BOX_TO_ASCII
-from rooftui.views.tui.format import ascii_safe, decade, si
+from rooftui.views.tui.format import ascii_safe, decade
 from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
 from rooftui.views.tui.widgets.roofline import (
     ASCII_MARKERS,
@@ -195,7 +195,7 @@ class CompareCanvas(PlotextPlot, can_focus=True):
         for roof in figure.roofs:
             colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
             plt.plot(list(roof.xs), list(roof.ys), marker=self.markers["line"], color=colour)
-            tag = _ascii(roof.tag) if self.ascii_mode else roof.tag
+            tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
             if roof.kind == "compute":
                 plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
             else:
@@ -221,46 +221,3 @@ class CompareCanvas(PlotextPlot, can_focus=True):
             plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=SELECTED_COLOUR)
             plt.scatter([arrow.xa], [arrow.ya], marker=A_MARKER[style], color=SELECTED_COLOUR)
             plt.scatter([arrow.xb], [arrow.yb], marker=B_MARKER[style], color=SELECTED_COLOUR)
-
-
-# ---------------------------------------------------------------- the screen
-
-
-
-_MORE_ASCII = str.maketrans({"→": "->", "Δ": "d", "○": "o", "●": "*"})
-
-
-def _ascii(text: str) -> str:
-    return ascii_safe(text).translate(_MORE_ASCII)
-
-
-def _short_roof(label: str) -> str:
-    """"Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
-    return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
-
-
-def _rgb(colour: tuple[int, int, int]) -> str:
-    return "rgb({},{},{})".format(*colour)
-
-
-def _short(name: str, width: int = 48) -> str:
-    """The name without template arguments, cut to ``width``: the detail line has it all."""
-    at = name.find("<")
-    name = name if at <= 0 else name[:at] + "<…>"
-    return name if len(name) <= width else name[: width - 1] + "…"
-
-
-def _how(pair: pd.Series) -> str:
-    if pair["method"] == "exact":
-        return "same kernel name"
-    if pair["method"] == "parameters":
-        what = "same name but its parameters"
-    else:
-        what = f"same operation ({pair['key']})"
-    rank = ""
-    if pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
-        rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
-                f"{int(pair['candidates_b'])} in B")
-    return f"{what}{rank} · {si(pair['flop_rate_a'], 'FLOP/s')} → {si(pair['flop_rate_b'], 'FLOP/s')}"
-
-

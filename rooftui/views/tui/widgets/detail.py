@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 from rich import box
 from rich.console import Group, RenderableType
@@ -14,7 +15,8 @@ from textual.widgets import Static
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.views.tui.format import ascii_safe, duration, intensity, percent, si
+from rooftui.views.text import printable
+from rooftui.views.tui.format import ascii_safe, duration, intensity, literal, percent, si
 
 
 def _number(value) -> float:
@@ -24,9 +26,27 @@ def _number(value) -> float:
         return math.nan
 
 
-def _pairs_table(
-    title: str, rows: list[tuple[str, str]], ascii_mode: bool, long_names: bool = False
-) -> Table:
+def _text_or_dash(value: object) -> str:
+    return value if isinstance(value, str) and value else "–"
+
+
+def raw_value(value: object) -> str:
+    """A value as read, exactly, for people: 693633024.0 -> "693,633,024", the string
+    '9.0' -> 9.0, 3.77e-04 stays 0.000377 (Python's shortest exact form)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}"
+    if isinstance(value, (float, np.floating)):
+        if math.isnan(value):
+            return "–"
+        if value.is_integer() and abs(value) < 1e18:
+            return f"{int(value):,}"
+        return repr(float(value))
+    return printable(value)
+
+
+def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> Table:
     table = Table(
         title=title,
         title_justify="left",
@@ -35,15 +55,41 @@ def _pairs_table(
         box=None if ascii_mode else box.SIMPLE,
         padding=(0, 1),
     )
-    if long_names:  # ncu's metric names: they may wrap, the values keep every digit
-        table.add_column("what", style="dim", overflow="fold", ratio=3)
-        table.add_column("value", no_wrap=True, min_width=12, ratio=2)
-    else:
-        table.add_column("what", style="dim", no_wrap=True)
-        table.add_column("value", overflow="fold")
+    table.add_column("what", style="dim", no_wrap=True)
+    table.add_column("value", overflow="fold")
     for what, value in rows:
-        table.add_row(what, ascii_safe(value) if ascii_mode else value)
+        table.add_row(what, literal(value, ascii_mode))  # values may be names from files
     return table
+
+
+def _name_lines(title: str, rows: list[tuple[str, str]], width: int, ascii_mode: bool) -> Text:
+    """Long names (ncu metrics, kernel-table columns) with their values: side by side
+    when both fit, else the value on the next line; a name longer than the pane is
+    broken after a dot or an underscore, never inside a word."""
+    text = Text(title + "\n", style="italic")
+    indent = "    "
+    for name, value in rows:
+        name, value = printable(name), printable(value)
+        if ascii_mode:
+            name, value = ascii_safe(name), ascii_safe(value)
+        if len(name) + 2 + len(value) <= width - 2:
+            text.append("  " + name, style="dim")
+            text.append(value.rjust(width - 2 - len(name)) + "\n")
+            continue
+        for line in _break_name(name, width - 2):
+            text.append("  " + line + "\n", style="dim")
+        text.append(indent + value + "\n")
+    return text
+
+
+def _break_name(name: str, width: int) -> list[str]:
+    lines = []
+    while len(name) > width:
+        cut = max(name.rfind(".", 0, width), name.rfind("_", 0, width))
+        cut = cut + 1 if cut > 0 else width  # one unbroken word longer than a line
+        lines.append(name[:cut])
+        name = name[cut:]
+    return [*lines, name]
 
 
 def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Table:
@@ -52,13 +98,16 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         title="roofs per level: AI in FLOP/B, BW in B/s, roof (attainable) in FLOP/s,"
         " headroom = roof / achieved",
         title_justify="left",
-        box=None if ascii_mode else box.SIMPLE,
+        box=None if ascii_mode else box.SIMPLE_HEAD,
+        show_edge=False,
         padding=(0, 1),
+        pad_edge=False,
         collapse_padding=True,
     )
     headers = ("level", "AI", "BW", "roof", "binds", "%roof", "headroom")
     for header in headers:
         table.add_column(header, justify="left" if header in ("level", "binds") else "right", no_wrap=True)
+    compact = lambda value: si(value).replace(" ", "")  # noqa: E731  the units are in the title
     rate = _number(row.get("flop_rate"))
     times = "x" if ascii_mode else "×"
     for level in LEVELS:
@@ -68,11 +117,11 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         cells = (
             LEVEL_LABELS[level],
             intensity(_number(row.get(f"ai_{level}"))),
-            si(bandwidth.value) if bandwidth else "–",
-            si(roof),
-            str(row.get(f"bound_{level}", "–")),
+            compact(bandwidth.value) if bandwidth else "–",
+            compact(roof),
+            _text_or_dash(row.get(f"bound_{level}")),
             percent(_number(row.get(f"roof_fraction_{level}"))),
-            "–" if headroom != headroom else f"{headroom:.2f}{times}",
+            "–" if headroom != headroom else f"{headroom:.3g}{times}",
         )
         table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
     return table
@@ -83,11 +132,15 @@ def describe(
     ceilings: CeilingSet,
     metrics: pd.Series | None = None,
     ascii_mode: bool = False,
+    width: int = 80,
 ) -> RenderableType:
     """The detail pane's content for one kernel row (an invocation or a group);
     ``metrics`` are the ncu metrics of its launch (of the heaviest, for a group)."""
     grouped = "count" in row.index and "time_mean_s" in row.index
-    identity = [("kernel", str(row["name"])), ("signature", str(row.get("demangled", "")))]
+    identity = [("kernel", str(row["name"]))]
+    signature = row.get("demangled")
+    if isinstance(signature, str) and signature and signature != row["name"]:
+        identity.append(("signature", signature))
     if grouped:
         identity.append(("invocations", f"{int(row['count']):,}"))
     else:
@@ -140,12 +193,12 @@ def describe(
     parts.append(_pairs_table("work (base units scaled for display)", work, ascii_mode))
     if metrics is not None:
         launch = "its heaviest launch" if grouped else "this launch"
-        measured = [(str(name), f"{value:.6g}") for name, value in metrics.items()]
-        title = f"ncu metrics of {launch}, as read (base units)"
-        parts.append(_pairs_table(title, measured, ascii_mode, long_names=True))
-    raw = [(str(key), repr(value) if isinstance(value, str) else str(value)) for key, value in row.items()]
+        measured = [(str(name), raw_value(value)) for name, value in metrics.items()]
+        title = f"ncu metrics of {launch}, as read (ncu's units)"
+        parts.append(_name_lines(title, measured, width, ascii_mode))
+    raw = [(str(key), raw_value(value)) for key, value in row.items()]
     title = "kernel-table row (base units: FLOP, byte, second)"
-    parts.append(_pairs_table(title, raw, ascii_mode, long_names=True))
+    parts.append(_name_lines(title, raw, width, ascii_mode))
     return Group(*parts)
 
 
@@ -166,4 +219,5 @@ class DetailPane(VerticalScroll):
         if row is None or ceilings is None:
             self.body.update("No kernel selected.")
             return
-        self.body.update(describe(row, ceilings, metrics, self.ascii_mode))
+        width = max(40, self.scrollable_content_region.width - 1)
+        self.body.update(describe(row, ceilings, metrics, self.ascii_mode, width))

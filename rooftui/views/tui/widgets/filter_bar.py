@@ -7,7 +7,7 @@ bar and the last good filter stays in force.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -21,9 +21,27 @@ from rooftui.analysis.filters import (
 )
 from rooftui.model.columns import LEVEL_LABELS, PIPELINE_LABELS
 from rooftui.views.tui.ascii import AsciiCheckbox
+from rooftui.views.tui.format import literal
 
 ZERO_AI_CHOICES = [("0-AI: show", "all"), ("0-AI: only", "only"), ("0-AI: hide", "hide")]
 LEVEL_CHOICES = [(f"AI@{label}", level) for level, label in LEVEL_LABELS.items()]
+
+
+class FieldInput(Input):
+    """A filter field where a paste holding a Tab works as typing it would: what comes
+    before the Tab fills this field and the focus moves on (Input alone keeps the Tab
+    as text, so the Tab of a pasted burst was lost and the filter matched nothing)."""
+
+    def on_paste(self, event: events.Paste) -> None:
+        if "\t" not in event.text:
+            return  # Input's own paste
+        event.prevent_default()
+        event.stop()
+        first, rest = event.text.split("\t", 1)
+        self.insert_text_at_cursor(first.splitlines()[0] if first else "")
+        following = self.screen.focus_next()
+        if rest and isinstance(following, Input):
+            following.post_message(events.Paste(rest))
 
 
 def _value(select: Select) -> str | None:
@@ -45,7 +63,7 @@ class FilterBar(Vertical):
     def compose(self) -> ComposeResult:
         checkbox = AsciiCheckbox if self.ascii_mode else Checkbox
         with Horizontal(classes="filter-row"):
-            yield Input(placeholder="kernel name  (/)", id="filter-name", compact=True)
+            yield FieldInput(placeholder="kernel name  (f)", id="filter-name", compact=True)
             yield checkbox("regex", id="filter-regex", compact=True)
             yield Select([], prompt="pipeline", id="filter-pipeline", compact=True)
             yield Select(ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True)
@@ -53,9 +71,9 @@ class FilterBar(Vertical):
         with Horizontal(classes="filter-row"):
             yield Select([], prompt="bound", id="filter-bound", compact=True)
             yield Select(LEVEL_CHOICES, allow_blank=False, value="hbm", id="filter-level", compact=True)
-            yield Input(placeholder="AI min", id="filter-ai-min", compact=True)
-            yield Input(placeholder="AI max", id="filter-ai-max", compact=True)
-            yield Input(placeholder="top N", id="filter-top", compact=True)
+            yield FieldInput(placeholder="AI min", id="filter-ai-min", compact=True)
+            yield FieldInput(placeholder="AI max", id="filter-ai-max", compact=True)
+            yield FieldInput(placeholder="top N", id="filter-top", compact=True)
             yield Static("", id="filter-error")
 
     def set_choices(self, pipelines: list[str], phases: list[str], bounds: list[str]) -> None:
@@ -130,7 +148,7 @@ class FilterBar(Vertical):
         try:
             spec = self.read()
         except InvalidFilter as err:
-            error.update(str(err))
+            error.update(literal(err))
             self.add_class("-invalid")
             return
         error.update("")

@@ -23,17 +23,22 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from rooftui.views.text import short_names
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.table_columns import COLUMNS, Column
 
 GAP = 1
-# The name column takes what the other columns leave, within these bounds.
+# The name column takes what the other columns leave, and at least 2/5 of the width
+# (the others then scroll), within these bounds, and no wider than the longest name.
 NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
+NAME_SHARE = 0.4
 
 
 def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
+    """``text`` padded to ``width``; text too long is cut with ``ellipsis``, but a
+    number (right-aligned) never is: like a spreadsheet it shows ``###`` instead."""
     if len(text) > width:
-        return text[: width - 1] + ellipsis
+        return "#" * width if right else text[: width - len(ellipsis)] + ellipsis
     return text.rjust(width) if right else text.ljust(width)
 
 
@@ -93,6 +98,8 @@ class KernelTable(ScrollView, can_focus=True):
         self.sort_column = "time_s"
         self.sort_descending = True
         self._window: tuple[int, int, list[tuple]] = (0, 0, [])
+        self._names: tuple[int, dict[str, str]] = (0, {})  # name width, {name: shown}
+        self._longest_name = NAME_MAX_WIDTH
         self._scrolling_width = sum(c.width + GAP for c in COLUMNS[1:])
         self.virtual_size = Size(NAME_MIN_WIDTH + GAP + self._scrolling_width, 1)
 
@@ -110,6 +117,9 @@ class KernelTable(ScrollView, can_focus=True):
         it; keep the cursor on the row labelled ``keep`` if it is still shown."""
         if frame is not self.frame:
             self._arrays = {}
+            self._names = (0, {})
+            names = frame["name"].unique() if "name" in frame else []
+            self._longest_name = max((len(str(name)) for name in names), default=0)
         self.frame, self.positions = frame, positions
         self.sort_column, self.sort_descending = sort_column, descending
         self._window = (0, 0, [])
@@ -127,13 +137,26 @@ class KernelTable(ScrollView, can_focus=True):
 
     @property
     def name_width(self) -> int:
-        spare = self.scrollable_content_region.width - self._scrolling_width - GAP
-        return max(NAME_MIN_WIDTH, min(NAME_MAX_WIDTH, spare))
+        width = self.scrollable_content_region.width
+        spare = max(width - self._scrolling_width - GAP, int(width * NAME_SHARE))
+        return max(NAME_MIN_WIDTH, min(NAME_MAX_WIDTH, self._longest_name, spare))
+
+    def shown_name(self, name: str) -> str:
+        """``name`` as the name column shows it: printable, and shortened to what
+        tells it from the other names of the table."""
+        width, shown = self._names
+        if width != self.name_width:
+            more = "..." if self.ascii_mode else "…"
+            names = self.frame["name"].unique() if "name" in self.frame else []
+            width, shown = self.name_width, short_names(names, self.name_width, more)
+            self._names = (width, shown)
+        return shown.get(name, name)
 
     def _size_virtually(self) -> None:
         self.virtual_size = Size(self.name_width + GAP + self._scrolling_width, len(self.positions) + 1)
 
     def on_resize(self) -> None:
+        self._window = (0, 0, [])  # names are shortened to the column's new width
         self._size_virtually()
 
     def column_offset(self, index: int) -> int:
@@ -248,6 +271,8 @@ class KernelTable(ScrollView, can_focus=True):
             tuple(c.format(values[c.key][i]) if c.key in values else "–" for c in COLUMNS)
             for i in range(len(window))
         ]
+        if "name" in values:
+            rows = [(self.shown_name(name), *row[1:]) for name, row in zip(values["name"], rows)]
         self._window = (start, stop, rows)
         return rows
 
@@ -267,17 +292,26 @@ class KernelTable(ScrollView, can_focus=True):
         return cells
 
     def _line(self, cells: list[str] | tuple, styles: list[Style], width: int) -> Strip:
+        """One line: the name column, then the other columns from ``scroll_x`` on.
+        A column that does not fit whole on screen is left blank, never cut: a
+        number missing its first or last digits reads as another number."""
         if self.ascii_mode:
             cells = [ascii_safe(cell) for cell in cells]
-        rest, more = COLUMNS[1:], "~" if self.ascii_mode else "…"
+        more = "..." if self.ascii_mode else "…"
         segments = [Segment(_fit(cells[0], self.name_width, False, more) + " " * GAP, styles[0])]
-        scrolling = [
-            Segment(_fit(cell, column.width, column.right, more) + " " * GAP, style)
-            for cell, column, style in zip(cells[1:], rest, styles[1:], strict=True)
-        ]
-        scrolled = Strip(scrolling).crop(int(self.scroll_x), int(self.scroll_x) + width)
-        strip = Strip.join([Strip(segments), scrolled])
-        return strip.crop_extend(0, width, styles[0])
+        left = int(self.scroll_x)
+        right = left + width - self.name_width - GAP
+        start = 0
+        for cell, column, style in zip(cells[1:], COLUMNS[1:], styles[1:], strict=True):
+            stop = start + column.width + GAP
+            shown = max(start, left), min(stop, right)
+            if shown[0] < shown[1]:
+                whole = left <= start and start + column.width <= right
+                text = _fit(cell, column.width, column.right, more) if whole else " " * column.width
+                text += " " * GAP
+                segments.append(Segment(text[shown[0] - start : shown[1] - start], style))
+            start = stop
+        return Strip(segments).crop_extend(0, width, styles[0])
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width

@@ -16,17 +16,18 @@ list, every matched pair of that operation.
 
 Keys: ``m`` matched, ``o`` by operation, ``a`` only in A, ``b`` only in B,
 ``t`` totals; ``l`` next memory level; ``+``/``-`` more/fewer arrows; ``z``
-the chart alone; ``escape`` closes the screen.
+the chart alone; ``escape`` goes back (out of the zoom, then the screen); ``?`` lists the keys.
 """
 
 from __future__ import annotations
 
 import io
 
+import pandas as pd
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -46,23 +47,16 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
-from rooftui.views.tui.format import duration
-from rooftui.views.tui.widgets.compare_chart import (
-    A_COLOUR,
-    A_MARKER,
-    B_MARKER,
-    CompareCanvas,
-    _ascii,
-    _how,
-    _rgb,
-    _short,
-    _short_roof,
-)
+from rooftui.views.text import printable, short_names
+from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
+from rooftui.views.tui.format import ascii_safe, duration, literal, si
+from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
 from rooftui.views.tui.widgets.roofline import (
     LEVEL_COLOURS,
     SELECTED_COLOUR,
 )
 
+NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole
 WIDE = 140  # from this many columns, the table and the chart sit side by side
 VIEWS = {"matched": "m", "operations": "o", "only-a": "a", "only-b": "b", "totals": "t"}
 
@@ -81,8 +75,9 @@ class CompareScreen(Screen[None]):
         Binding("z", "zoom", "zoom chart"),
         Binding("plus,equals_sign", "arrows(1)", "more arrows", key_display="+", show=False),
         Binding("minus", "arrows(-1)", "fewer arrows", key_display="-", show=False),
-        Binding("escape", "close", "close"),
+        Binding("escape", "close", "back", tooltip="back (out of the zoomed chart first)"),
     ]
+    HELP_WHERE = "compare"
 
     def __init__(self, run_a: Run, run_b: Run, *, label_a: str = "A", label_b: str = "B",
                  comparison: Comparison | None = None, ascii_mode: bool = False) -> None:
@@ -90,6 +85,9 @@ class CompareScreen(Screen[None]):
         self.comparison = comparison or compare_runs(run_a, run_b, label_a, label_b)
         self.ascii_mode = ascii_mode
         self.view = "matched"
+        kernels = self.comparison.kernels
+        names = [name for side in ("a", "b") for name in kernels[f"name_{side}"] if isinstance(name, str)]
+        self._names = short_names(names, NAME_WIDTH, "..." if ascii_mode else "…")
 
     @classmethod
     def of(cls, comparison: Comparison, *, ascii_mode: bool = False) -> CompareScreen:
@@ -135,7 +133,7 @@ class CompareScreen(Screen[None]):
                 METHOD_WORDS[pair["method"]], time_text(pair["time_s_a"]), time_text(pair["time_s_b"]),
                 change(pair["time_ratio"]),
                 both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
-                _short(pair["name_b"])), key=str(row))
+                self._names.get(pair["name_b"], "")), key=str(row))
 
     def _fill_operations(self) -> None:
         table = self.query_one("#operations", DataTable)
@@ -155,7 +153,7 @@ class CompareScreen(Screen[None]):
             table.add_row(*self._cells(
                 count_text(kernel[f"count_{side}"]), time_text(kernel[f"time_s_{side}"]),
                 pipeline_text(kernel[f"pipeline_{side}"]), kernel[f"phase_{side}"],
-                _short(kernel[f"name_{side}"])), key=str(row))
+                self._names.get(kernel[f"name_{side}"], "")), key=str(row))
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -188,7 +186,7 @@ class CompareScreen(Screen[None]):
         text = Text(no_wrap=True, overflow="ellipsis")
         if view == "operations":
             op = self.comparison.operations.loc[row]
-            text.append(f"{op['phase']} · {op['operation']}: ", style="bold")
+            text.append(printable(f"{op['phase']} · {op['operation']}: "), style="bold")
             text.append(f"{count_text(op['kernels_a']) or 0} kernels in A, "
                         f"{count_text(op['kernels_b']) or 0} in B")
         elif view in ("matched", "only-a", "only-b"):
@@ -198,7 +196,7 @@ class CompareScreen(Screen[None]):
             for side in ("a", "b"):
                 if isinstance(kernel[f"name_{side}"], str):
                     text.append(f"{side.upper()} ", style="bold")
-                    text.append(f"{kernel[f'name_{side}']}\n")
+                    text.append(printable(kernel[f"name_{side}"]) + "\n")
         self.query_one("#compare-detail", Static).update(self._text(text))
 
     # -- keys ----------------------------------------------------------------------------------
@@ -234,7 +232,10 @@ class CompareScreen(Screen[None]):
         self.toggle_class("zoomed")
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.has_class("zoomed"):
+            self.remove_class("zoomed")
+        else:
+            go_back(self)
 
     # -- text ----------------------------------------------------------------------------------
 
@@ -242,8 +243,8 @@ class CompareScreen(Screen[None]):
         c = self.comparison
         total_a, total_b = c.total_time("a"), c.total_time("b")
         return Text.assemble(
-            ("A ", "bold"), f"{c.label_a} {duration(total_a)} → ",
-            ("B ", "bold"), f"{c.label_b} {duration(total_b)} ",
+            ("A ", "bold"), f"{printable(c.label_a)} {duration(total_a)} → ",
+            ("B ", "bold"), f"{printable(c.label_b)} {duration(total_b)} ",
             (f"({change(total_b / total_a if total_a else None)})", "bold"),
             f" · {len(c.matched)} matched · {len(c.only_a)} only A · {len(c.only_b)} only B",
         )
@@ -265,8 +266,8 @@ class CompareScreen(Screen[None]):
         overlay = canvas.overlay
         style = "ascii" if self.ascii_mode else "unicode"
         text = Text()
-        text.append(f"{A_MARKER[style]} A {self.comparison.label_a}  ", style=_rgb(A_COLOUR))
-        text.append(f"{B_MARKER[style]} B {self.comparison.label_b}  ",
+        text.append(f"{A_MARKER[style]} A {printable(self.comparison.label_a)}  ", style=_rgb(A_COLOUR))
+        text.append(f"{B_MARKER[style]} B {printable(self.comparison.label_b)}  ",
                     style=_rgb(LEVEL_COLOURS[canvas.level]))
         shown = overlay.heavy if overlay else 0
         text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
@@ -287,28 +288,54 @@ class CompareScreen(Screen[None]):
         console = Console(width=120, file=io.StringIO(), color_system=None)
         with console.capture() as capture:
             console.print(tables)
-        return Text(_ascii(capture.get()))
+        return Text(ascii_safe(capture.get()))
 
-    def _cells(self, *cells: str) -> list[str]:
-        return [_ascii(cell) for cell in cells] if self.ascii_mode else list(cells)
+    def _cells(self, *cells: str) -> list[Text]:
+        # Text, not str: a DataTable reads a str cell as markup, and names come from files.
+        return [literal(cell, self.ascii_mode) for cell in cells]
 
     def _text(self, text: Text) -> Text:
-        return Text(_ascii(text.plain)) if self.ascii_mode else text
+        return Text(ascii_safe(text.plain)) if self.ascii_mode else text
 
 
-class CompareApp(App[None]):
+def _short_roof(label: str) -> str:
+    """"Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
+    return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
+
+
+def _rgb(colour: tuple[int, int, int]) -> str:
+    return "rgb({},{},{})".format(*colour)
+
+
+def _how(pair: pd.Series) -> str:
+    if pair["method"] == "exact":
+        what = "same kernel name"
+    elif pair["method"] == "parameters":
+        what = "same name but its parameters"
+    elif pair["method"] == "similar":
+        what = f"similar name ({pair['key']})"
+    else:
+        what = f"same operation ({pair['key']})"
+    rank = ""
+    if pair.get("how") == "aligned":
+        rank = f", {int(pair['aligned'])} launches aligned"
+    elif pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
+        rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
+                f"{int(pair['candidates_b'])} in B")
+    return f"{what}{rank} · {si(pair['flop_rate_a'], 'FLOP/s')} → {si(pair['flop_rate_b'], 'FLOP/s')}"
+
+
+class CompareApp(RooftuiBaseApp):
     """``rooftui diff A B --tui``: the compare screen on its own."""
 
     TITLE = "rooftui diff"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("q", "quit", "quit")]
+    HELP_INTRO = ("rooftui diff — run A against run B on one roofline: each matched kernel is an "
+                  "arrow from its A point (hollow) to its B point (filled).")
 
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False) -> None:
-        super().__init__()
+        super().__init__(ascii_mode=ascii_mode)
         self.comparison = comparison
-        self.ascii_mode = ascii_mode
 
     def on_mount(self) -> None:
-        self.push_screen(CompareScreen.of(self.comparison, ascii_mode=self.ascii_mode),
-                         callback=lambda _: self.exit())
+        self.push_screen(CompareScreen.of(self.comparison, ascii_mode=self.ascii_mode))
 

@@ -8,14 +8,15 @@ in :mod:`rooftui.timeline`, and the Gantt's cells come from
 
 Keys: ``[`` / ``]`` previous / next step; ``enter`` on a finding jumps to the
 step of its costliest place and marks it (again: its next place); ``z`` zooms
-the Gantt in on the marked place and out again; ``escape`` closes the screen.
+the Gantt in on the marked place and out again; ``escape`` goes back (out of the
+zoom, then the screen); ``?`` lists the keys.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
@@ -25,6 +26,9 @@ from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
 from rooftui.timeline.units import format_seconds
+from rooftui.views.text import printable, short_names
+from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
+from rooftui.views.tui.format import literal
 
 LABEL_WIDTH = 11
 _KIND_STYLES = {
@@ -90,7 +94,8 @@ class GanttView(Static):
     def render_chart(self, chart: GanttChart) -> Text:
         text = Text(no_wrap=True, overflow="crop")
         for row in chart.rows:
-            text.append(f"{row.label[:LABEL_WIDTH]:>{LABEL_WIDTH}} ", style="bold")
+            label = short_names([row.label], LABEL_WIDTH)[row.label]
+            text.append(f"{label:>{LABEL_WIDTH}} ", style="bold")
             for char, kind in zip(row.chars, row.kinds, strict=True):
                 text.append(char, style=self._style(kind))
             text.append("\n")
@@ -115,8 +120,9 @@ class TimelineScreen(Screen[None]):
         Binding("left_square_bracket", "previous_step", "prev step", key_display="["),
         Binding("right_square_bracket", "next_step", "next step", key_display="]"),
         Binding("z", "zoom", "zoom to finding"),
-        Binding("escape", "close", "close"),
+        Binding("escape", "close", "back", tooltip="back (out of the zoom first)"),
     ]
+    HELP_WHERE = "timeline"
 
     def __init__(self, trace_analysis: TimelineAnalysis, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -127,7 +133,7 @@ class TimelineScreen(Screen[None]):
         self._next_place: dict[int, int] = {}  # finding row -> which place enter jumps to
 
     def compose(self) -> ComposeResult:
-        yield Static(summary_line(self.analysis), id="timeline-summary")
+        yield Static(literal(summary_line(self.analysis)), id="timeline-summary")
         yield Static(id="timeline-step")
         yield GanttView(self.analysis, id="timeline-gantt")
         yield DataTable(id="timeline-findings", cursor_type="row", zebra_stripes=True)
@@ -144,8 +150,8 @@ class TimelineScreen(Screen[None]):
                 format_seconds(finding.cost_per_step_s),
                 f"{finding.share_of_step:.0%}",
                 KIND_LABELS[finding.kind],
-                _shorten(finding.range, 28),
-                _shorten(finding.host_call or "—", 40),
+                literal(short_names([finding.range], 28)[finding.range]),
+                literal(short_names([finding.host_call or "—"], 40)[finding.host_call or "—"]),
                 key=str(number - 1),
             )
         if not self.analysis.findings:
@@ -164,7 +170,11 @@ class TimelineScreen(Screen[None]):
         self.select_step(self.step_index + 1)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.zoomed:
+            self.zoomed = False
+            self._show_step()
+        else:
+            go_back(self)
 
     def action_zoom(self) -> None:
         if self.marker is None:
@@ -211,17 +221,17 @@ class TimelineScreen(Screen[None]):
             return
         _, finding = self._finding_at(event.row_key)
         detail = Text.assemble(
-            (finding.title, "bold"),
+            (printable(finding.title), "bold"),
             "\n",
             ("where: ", "dim"),
-            where_text(finding),
+            printable(where_text(finding)),
             "\n",
             ("host call: ", "dim"),
-            (finding.host_call or "—", "cyan"),
+            (printable(finding.host_call or "—"), "cyan"),
             "\n",
-            (detail_text(finding), "dim"),
+            (printable(detail_text(finding)), "dim"),
             "\n",
-            (costliest_text(self.analysis, finding) + " (enter: jump, z: zoom)", "dim"),
+            (printable(costliest_text(self.analysis, finding)) + " (enter: jump, z: zoom)", "dim"),
         )
         self.query_one("#timeline-detail", Static).update(detail)
 
@@ -244,27 +254,19 @@ class TimelineScreen(Screen[None]):
         self.select_step(step_index, marker=place)
 
 
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-class TimelineApp(App[None]):
+class TimelineApp(RooftuiBaseApp):
     """``rooftui timeline TRACE --tui``: the Timeline screen on its own."""
 
     TITLE = "rooftui timeline"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("q", "quit", "quit")]
+    HELP_INTRO = ("rooftui timeline — one training step as a Gantt chart, and the stalls a "
+                  "roofline cannot see.")
 
     def __init__(self, trace_analysis: TimelineAnalysis) -> None:
         super().__init__()
         self.analysis = trace_analysis
 
     def on_mount(self) -> None:
-        self.push_screen(TimelineScreen(self.analysis), callback=lambda _: self.exit())
+        self.push_screen(TimelineScreen(self.analysis))
 
 
 def make_timeline_app(trace_analysis: TimelineAnalysis) -> TimelineApp:

@@ -1,0 +1,78 @@
+"""ASCII by itself where the terminal cannot draw Unicode; `--unicode` and `--ascii`
+decide otherwise; in ASCII a checkbox says ticked or not with its character."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Checkbox
+
+from rooftui.views.tui.ascii import terminal_wants_ascii
+from tests.tui.conftest import loaded, screen_text
+
+UTF8 = {"TERM": "xterm-256color", "LANG": "en_US.UTF-8"}
+
+
+@pytest.mark.parametrize(
+    ("environ", "ascii_mode"),
+    [
+        (UTF8, False),
+        ({**UTF8, "LANG": "C"}, True),
+        ({**UTF8, "LANG": "en_US.ISO-8859-1"}, True),
+        ({**UTF8, "LC_ALL": "C"}, True),  # LC_ALL wins over LANG
+        ({"TERM": "xterm", "LANG": "C", "LC_ALL": "de_DE.utf8"}, False),
+        ({"TERM": "xterm", "LANG": "C", "LC_CTYPE": "C.UTF-8"}, True),  # Python's coercion of C
+        ({"TERM": "xterm", "LANG": "en_US.UTF-8", "LC_CTYPE": "C.UTF-8"}, False),
+        ({"TERM": "xterm"}, True),  # no locale at all is C
+        ({**UTF8, "TERM": "vt100"}, True),
+        ({**UTF8, "TERM": "vt220-am"}, True),
+        ({**UTF8, "TERM": "linux"}, True),
+        ({**UTF8, "TERM": "screen-256color"}, False),
+        ({**UTF8, "TERM": "tmux-256color"}, False),
+    ],
+)
+def test_ascii_where_the_locale_is_not_utf8_or_term_cannot_draw(environ, ascii_mode):
+    assert terminal_wants_ascii(environ) is ascii_mode
+
+
+@pytest.mark.parametrize(
+    ("arguments", "environ", "ascii_mode"),
+    [
+        ((), {"LANG": "C", "TERM": "xterm"}, True),
+        (("--unicode",), {"LANG": "C", "TERM": "vt100"}, False),
+        (("--ascii",), UTF8, True),
+        ((), UTF8, False),
+    ],
+)
+def test_open_decides_ascii_from_the_terminal_unless_told(monkeypatch, arguments, environ, ascii_mode):
+    import rooftui.views.tui.app as app_module
+    from rooftui.cli import main
+
+    for name in ("LC_ALL", "LC_CTYPE", "LANG", "TERM"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    made = []
+
+    class NotRun:
+        load_error = None
+
+        def run(self) -> None:
+            pass
+
+    def make_app(reports, **options):
+        made.append(options["ascii_mode"])
+        return NotRun()
+
+    monkeypatch.setattr(app_module, "make_app", make_app)
+    main(["open", *arguments])
+    assert made == [ascii_mode]
+
+
+async def test_an_ascii_checkbox_shows_a_space_when_unticked(sample_app):
+    app = sample_app(ascii_mode=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        assert "[ ] regex" in screen_text(app)
+        app.explorer.query_one("#filter-regex", Checkbox).value = True
+        await pilot.pause()
+        assert "[X] regex" in screen_text(app)

@@ -1,0 +1,164 @@
+"""One set of keys on every screen: `?` lists the keys of the screen you are on (and
+only keys that work there), `Esc` goes back and never quits, `q` quits from the first
+screen. (The two small dialogs, compute roofs and export, print their keys in them.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from rooftui.views.tui.screens.explorer import ExplorerScreen
+from rooftui.views.tui.screens.help import HelpScreen
+from tests.tui.conftest import TRACE, loaded, screen_text
+
+
+async def _open(pilot, keys: tuple[str, ...]) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+@pytest.mark.parametrize(
+    ("keys", "screen", "where"),
+    [
+        ((), "ExplorerScreen", "explorer"),
+        (("s",), "SummaryScreen", "summary"),
+        (("t",), "TimelineScreen", "timeline"),
+    ],
+)
+async def test_question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(
+    sample_app, keys, screen, where
+):
+    app = sample_app(trace=TRACE)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await _open(pilot, keys)
+        assert type(app.screen).__name__ == screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = app.screen.rows
+        assert ("anywhere", "? f1", "the keys of this screen") in rows
+        assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
+        await pilot.press("escape")
+        assert type(app.screen).__name__ == screen
+        if keys:
+            await pilot.press("escape")
+            assert isinstance(app.screen, ExplorerScreen)
+        assert app.return_code is None  # escape never quits
+
+
+async def test_escape_on_the_explorer_stays_and_q_quits(sample_app):
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_q_on_a_screen_opened_from_the_explorer_goes_back(sample_app):
+    app = sample_app(trace=TRACE)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await _open(pilot, ("t",))
+        assert type(app.screen).__name__ == "TimelineScreen"
+        await pilot.press("q")
+        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
+
+
+async def test_help_on_the_standalone_compare_screen(sample_run):
+    from rooftui.analysis.compare import compare_runs
+    from rooftui.views.tui.screens.compare import CompareApp, CompareScreen
+
+    app = CompareApp(compare_runs(sample_run, sample_run, "A", "B"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "rooftui diff" in text and "more arrows" in text and "zoom chart" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, CompareScreen)
+        await pilot.press("escape")  # the first screen: nothing to go back to
+        assert isinstance(app.screen, CompareScreen) and app.is_running
+
+
+async def test_help_on_the_standalone_timeline_screen():
+    from rooftui.timeline import analyze_trace
+    from rooftui.views.tui.screens.timeline import TimelineScreen, make_timeline_app
+
+    app = make_timeline_app(analyze_trace(str(TRACE)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert "next step" in screen_text(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, TimelineScreen)
+
+
+@pytest.mark.parametrize("key", ["e", "c"])
+async def test_an_export_never_overwrites_without_asking(sample_app, tmp_path, monkeypatch, key):
+    from textual.widgets import Input
+
+    from rooftui.views.tui.screens.export import ExportScreen
+
+    monkeypatch.chdir(tmp_path)
+    default = "rooftui-view.svg" if key == "e" else "rooftui-kernels.csv"
+    (tmp_path / default).write_text("mine")
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press(key)
+        field = app.screen.query_one(Input)
+        assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
+        field.value = default
+        await pilot.press("enter")
+        assert isinstance(app.screen, ExportScreen)  # asked, not written
+        assert "exists: enter again to replace it" in str(app.screen.query_one("#export-error").render())
+        assert (tmp_path / default).read_text() == "mine"
+        await pilot.press("escape")
+        assert isinstance(app.screen, ExplorerScreen)
+    assert (tmp_path / default).read_text() == "mine"
+
+
+async def test_enter_twice_on_an_existing_name_replaces_it(sample_app, tmp_path):
+    from textual.widgets import Input
+
+    target = tmp_path / "kernels.csv"
+    target.write_text("old")
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("c")
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+    import pandas as pd
+
+    assert len(pd.read_csv(target)) == 73  # the 73 kernels replaced "old"
+
+
+@pytest.mark.parametrize("tmux", [False, True])
+async def test_y_copies_the_selected_kernels_full_name_with_osc_52(sample_app, monkeypatch, tmux):
+    import base64
+
+    if tmux:
+        monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
+    else:
+        monkeypatch.delenv("TMUX", raising=False)
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        written: list[str] = []
+        monkeypatch.setattr(app._driver, "write", written.append)
+        await pilot.press("down", "y")
+        name = app.explorer.selected["name"]
+        assert app.clipboard == name and name.startswith("batchnorm_fwtr_nhwc_semiPersist<")
+    payload = base64.b64encode(name.encode()).decode()
+    osc = f"\x1b]52;c;{payload}\a"
+    sequences = [text for text in written if "52;c;" in text]
+    expected = [osc] + ([f"\x1bPtmux;\x1b\x1b]52;c;{payload}\a\x1b\\"] if tmux else [])
+    assert sequences == expected

@@ -1,0 +1,57 @@
+"""A number in the kernel table is shown whole or not at all, however far the table
+is scrolled sideways: `.77e-04` for 3.77e-04 reads as another number."""
+
+from __future__ import annotations
+
+import pytest
+
+from rooftui.views.tui.table_columns import COLUMNS
+from rooftui.views.tui.widgets.kernel_table import GAP, KernelTable
+from tests.tui.conftest import loaded
+
+
+def visible_cells(table: KernelTable) -> list[tuple[str, str, str]]:
+    """(column, what the screen shows in that column's place, the whole formatted value)
+    for every row on screen and every column at least partly on screen."""
+    width = table.scrollable_content_region.width
+    height = table.scrollable_content_region.height
+    left = table.name_width + GAP
+    cells = []
+    for y in range(1, height):
+        row = int(table.scroll_y) + y - 1
+        if row >= len(table.positions):
+            break
+        line = "".join(segment.text for segment in table.render_line(y))
+        assert len(line) == width
+        kernel = table.frame.iloc[int(table.positions[row])]
+        start = left - int(table.scroll_x)
+        for column in COLUMNS[1:]:
+            first, last = max(start, left), min(start + column.width, width)
+            if first < last:
+                cells.append((column.key, line[first:last].strip(), column.format(kernel[column.key])))
+            start += column.width + GAP
+    return cells
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+async def test_scrolling_sideways_at_80x24_never_cuts_a_number(sample_app, grouped):
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        if not grouped:
+            await pilot.press("g")
+        table = app.explorer.query_one(KernelTable)
+        seen = 0
+        # by keys (the column cursor scrolls whole columns) and then by every offset,
+        # as a mouse wheel or the scrollbar would leave it
+        for step in range(len(COLUMNS) + 2):
+            await pilot.press("right") if step else None
+            await pilot.pause()
+            cells = visible_cells(table)
+            assert all(shown in ("", value) for _, shown, value in cells), cells
+            seen += sum(1 for _, shown, _ in cells if shown)
+        for x in range(int(table.max_scroll_x) + 1):
+            table.scroll_to(x=x, animate=False, immediate=True)
+            cells = visible_cells(table)
+            assert all(shown in ("", value) for _, shown, value in cells), (x, cells)
+        assert table.max_scroll_x > 0 and seen > 100  # the test did look at numbers
