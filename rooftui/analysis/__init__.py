@@ -131,10 +131,9 @@ def load_run(
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
     reading = reading or start_reading(paths, cache=cache)
-    read = reading.result(progress)
-    is_dir = [Path(path).is_dir() for path in paths]
-    from_dirs = [report for report, d in zip(read, is_dir) if d]
-    from_files = [report for report, d in zip(read, is_dir) if not d]
+    from_dirs, from_files = [], []
+    for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one
+        (from_dirs if Path(path).is_dir() else from_files).extend(found)
     reports = from_dirs + combine_runs(from_files)
     frames: list[pd.DataFrame] = []
     notes: list[str] = []

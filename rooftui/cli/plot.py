@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rooftui.analysis.filters import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
+from rooftui.analysis.filter_spec import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
 from rooftui.cli.options import report_options, reports_argument
 from rooftui.cli.outputs import OutputFiles, make_xml_valid
 from rooftui.errors import InputError
