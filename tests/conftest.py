@@ -62,6 +62,25 @@ def invoke_cli(*args, env=None):
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _report_cache_of_the_session(tmp_path_factory):
+    """Module- and session-scoped fixtures load reports too: never into the user's cache."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
+
+
+@pytest.fixture(autouse=True)
+def _report_cache_per_test(tmp_path_factory, monkeypatch):
+    """Each test starts with an empty report cache of its own (rooftui.ingest.cache),
+    beside its tmp_path rather than in it, so tests may list their tmp_path."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
     """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""

@@ -11,7 +11,7 @@
 //   math_hfma2      __hfma2 chains started from memory: FP16 math only
 //   moves_and_math  both in one kernel: constant-started FP32 chains and __hfma2 chains
 // Which instructions ptxas actually emitted is read off `cuobjdump -sass` of the build
-// (sample_data/known_answer/register_moves.sass); the FLOPs below do not depend on it.
+// (sample_data/register_moves/register_moves.sass.xz); the FLOPs below do not depend on it.
 //
 // Build: nvcc -O3 -arch=sm_90 -o register_moves register_moves.cu
 // Run:   ./register_moves expected.json   (runs every kernel once, checks every

@@ -2,31 +2,28 @@
 
 Reads every report, builds the kernel table, picks ceilings per device, and adds
 bounds and phases. Each step lives in its own module; this one only wires them.
+Importing this package loads no pandas (the steps are imported when used), so
+commands that import it for their options start fast (`rooftui --help`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from rooftui.analysis.ceilings import MissingRoof, choose_ceilings, missing_roofs
-from rooftui.analysis.phases import PhaseConfig, assign_phases
-from rooftui.analysis.roofline import add_bounds
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
-from rooftui.ingest import read_reports
-from rooftui.ingest.ceilings import load_ceilings
-from rooftui.ingest.metric_runs import combine_runs
-from rooftui.ingest.report import RawReport
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import FLOAT_PIPELINES
-from rooftui.model.kernel_table import build_kernel_table
 
-Progress = Callable[[int, int, str], None]
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rooftui.analysis.ceilings import MissingRoof
+    from rooftui.analysis.phases import PhaseConfig
+    from rooftui.ingest.parallel import Progress, Reading
+    from rooftui.ingest.report import RawReport
 
 
 @dataclass
@@ -83,6 +80,8 @@ def load_run(
     gpu: str | None = None,
     arch: str | None = None,
     fp16_rule: str = m.DEFAULT_FP16_RULE,
+    cache: bool | None = None,
+    reading: Reading | None = None,
 ) -> Run:
     """Load reports into one kernel table with bounds and phases.
 
@@ -95,8 +94,28 @@ def load_run(
     ``gpu`` ("V100") and ``arch`` ("sm_70") name the GPU of reports that do not say
     (older exports have no device or CC column); a report's own values win.
     ``fp16_rule`` is "packed" (ncu's roofline section) or "paper" (hadd + hmul + 2·hfma).
+
+    Reports are read in parallel, from the report cache where it has them (``cache``:
+    None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
+    called with (reports done, reports in all, what) as each report is read, then
+    once more with what = "analysing". ``reading``: the reading of ``paths`` already
+    started with ``rooftui.ingest.parallel.start_reading`` (a command starts it before
+    importing pandas, so the reader processes work meanwhile). A directory of
+    one-metric runs is one report; files given one by one with disjoint metrics are
+    joined (``ingest.metric_runs``).
+
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
+    import pandas as pd
+
+    from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
+    from rooftui.analysis.phases import PhaseConfig, assign_phases
+    from rooftui.analysis.roofline import add_bounds
+    from rooftui.ingest.metric_runs import combine_runs
+    from rooftui.ingest.parallel import start_reading
+    from rooftui.model.columns import FLOAT_PIPELINES
+    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
+
     if fp16_rule not in m.FP16_RULES:
         raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
                          "use " + " or ".join(m.FP16_RULES))
@@ -110,18 +129,15 @@ def load_run(
         given_sets = [_as_ceiling_set(ceilings)]
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
-    reports, frames, notes = [], [], []
+    reading = reading or start_reading(paths, cache=cache)
+    read = reading.result(progress)
+    is_dir = [Path(path).is_dir() for path in paths]
+    from_dirs = [report for report, d in zip(read, is_dir) if d]
+    from_files = [report for report, d in zip(read, is_dir) if not d]
+    reports = from_dirs + combine_runs(from_files)
+    frames, notes = [], []
     next_id = 0
-    loaded, given_files = [], []
-    for i, path in enumerate(paths):
-        if progress:
-            progress(i, len(paths), str(path))
-        if Path(path).is_dir():
-            loaded += read_reports(path)
-        else:
-            given_files += read_reports(path)
-    for report in loaded + combine_runs(given_files):
-        reports.append(report)
+    for report in reports:
         frame = report.kernels.copy()
         frame["report"] = report.path
         frame["id"] = frame["ncu_id"].astype(int) + next_id
@@ -160,6 +176,7 @@ def load_run(
         notes.append(m.UNKNOWN_ARCH_NOTE)
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
         notes.append(m.fp16_note(fp16_rule))
+    notes.extend(register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
     parts, missing_roof_list = [], []
@@ -188,12 +205,16 @@ def load_run(
 
 
 def _as_ceiling_set(ceilings: Ceilings) -> CeilingSet:
+    from rooftui.ingest.ceilings import load_ceilings
+
     return ceilings if isinstance(ceilings, CeilingSet) else load_ceilings(ceilings)
 
 
 def _device_labels(raw: pd.DataFrame) -> pd.Series:
     """The kernel table's ``device``: the GPU's name, and where one name covers several
     GPUs of one machine (ncu's device index), "NAME [device N]" so each keeps its roofs."""
+    import pandas as pd
+
     names = raw["device"]
     if "device_index" not in raw:
         return names
@@ -206,6 +227,8 @@ def _device_labels(raw: pd.DataFrame) -> pd.Series:
 
 
 def _device_index(raw: pd.DataFrame) -> int | None:
+    import pandas as pd
+
     if "device_index" not in raw:
         return None
     values = pd.to_numeric(raw["device_index"], errors="coerce").dropna().unique()
@@ -283,6 +306,8 @@ def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
 
 def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: list[str]) -> pd.DataFrame:
     """Refuse zero or non-finite durations and infinite counts, or drop them with --skip-invalid."""
+    import numpy as np
+
     numeric = frame.select_dtypes(include="number")
     bad_time = None
     if m.TIME in frame:
@@ -310,7 +335,10 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
 
 def grouped_kernels(run: Run) -> pd.DataFrame:
     """``group_by_name`` of the run's kernels, with bounds against each device's ceilings."""
+    import pandas as pd
+
     from rooftui.analysis.grouping import group_by_name
+    from rooftui.analysis.roofline import add_bounds
 
     groups = group_by_name(run.kernels)
     parts = []

@@ -4,8 +4,15 @@ Kernels are compared grouped by name (all invocations of one kernel as one row,
 as in ``grouped_kernels``), each side against its own GPU's ceilings, so A may
 come from a V100 and B from an H200.
 
-Matching is done in three tiers, most certain first; a kernel matched in one
-tier is out of the later ones, and every match says how it was made:
+Matching starts from the launches: per phase, the two launch sequences are aligned
+(``rooftui.analysis.alignment``: Needleman-Wunsch, with a similarity from the name
+signals below and the launch shape), so each launch of A is paired with the launch
+of B at the same place in the model's code, or with nothing. The launch pairs then
+aggregate into the per-kernel table (below) and the per-operation table (a B launch
+paired with an A launch counts under A's operation).
+
+Name signals, strongest first (each pair of launches and each kernel match says
+which one it rests on, as ``method``):
 
 ``exact``
     the same kernel name.
@@ -15,18 +22,28 @@ tier is out of the later ones, and every match says how it was made:
     them (``at::``, ``cutlass__5x_cudnn::``), precision codes
     (``f32f32_tf32f32`` and ``f16f16_f16f32``), tile shapes, alignments and
     architecture numbers (``sm80``, ``tilesize128x64x32``, ``align8``); other
-    digits (``step1``, ``step2``) still tell kernels apart. Same phase only.
+    digits (``step1``, ``step2``) still tell kernels apart.
 ``operation``
-    the same operation in the same phase: a convolution direction (cuDNN xmma,
-    cutlass, cuDNN engine or other convolution kernels with ``fprop``/``dgrad``/
-    ``wgrad``), a GEMM
+    the same operation: a convolution direction (cuDNN xmma, cutlass, cuDNN
+    engine or other convolution kernels with ``fprop``/``dgrad``/``wgrad``), a GEMM
     (``gemm``, cuBLAS ``nvjet``), a PyTorch elementwise or reduction launcher
     with the same functor (``elementwise MulFunctor``), or else the same base
     name (template arguments dropped). Different code doing the same job.
+``similar``
+    two kernels outside those library operations whose base names share at least
+    half their ``_`` words (``bn_bw_1C11_singleread`` and ``..._singleread_spec``).
 
-Within one tier several kernels may share a key (three fprop convolutions in A,
-four in B); they are paired one-to-one by time rank, heaviest with heaviest, and
-the rest stay unmatched. Ranks are recorded so a reader can judge the pairing.
+Kernels (all launches of one name) are matched one-to-one by the launch pairs
+between them, most pairs first (``how`` = ``aligned``, ``aligned`` = the number of
+launch pairs, ``method`` = the signal most of them rest on). A pair of kernels
+whose launch counts differ by more than 2x is a match only if the alignment
+supports it: at least half the aligned launches of each of the two kernels are
+aligned with the other one (so ``bn_bw<float>``, 59 launches, whose launches align
+with ``bn_bw_spec<__half2>`` is not the match of ``bn_bw<__half>``, 1 launch, even
+where that one launch aligns with one of its launches). Kernels left over are then
+matched by name alone (``how`` = ``name``, the three name tiers of
+``match_kernels``, same phase for the fuzzy ones), and only when their launch
+counts are within 2x.
 """
 
 from __future__ import annotations
@@ -38,9 +55,12 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from rooftui.analysis import Run, grouped_kernels
+from rooftui.analysis.alignment import LaunchKeys, LaunchMatch, align_launches, words_of
 from rooftui.analysis.summary import ALL, phase_table, pipeline_table, zero_ai_table
 
-METHODS = ("exact", "parameters", "operation")
+METHODS = ("exact", "parameters", "operation", "similar")
+HOWS = ("aligned", "name")
+COUNT_RATIO = 2.0  # kernels whose launch counts differ more need the alignment's support
 
 # Per-kernel quantities carried into the comparison, once for each side.
 SIDE_COLUMNS = ("name", "device", "phase", "count", "time_s", "time_mean_s", "flops", "flop_rate",
@@ -151,8 +171,11 @@ def _functors(arguments: str) -> list[str]:
 class Match:
     """Row ``a`` of A's kernels is row ``b`` of B's, found by ``method`` on ``key``.
 
-    ``rank`` is the pair's place by time among the ``candidates_a`` and
-    ``candidates_b`` kernels that shared the key (1, 1, 1 for a unique key).
+    ``how`` is ``aligned`` (``aligned`` launch pairs of the two kernels support it;
+    ``candidates_a``/``_b`` count the kernels of each side that launches of the
+    other kernel were aligned with) or ``name`` (no launch pair: ``rank`` is the
+    pair's place by time among the ``candidates_a`` and ``candidates_b`` kernels
+    that shared the key, 1, 1, 1 for a unique key).
     """
 
     a: int
@@ -162,6 +185,8 @@ class Match:
     rank: int = 1
     candidates_a: int = 1
     candidates_b: int = 1
+    how: str = "name"
+    aligned: int = 0
 
 
 def match_kernels(a: pd.DataFrame, b: pd.DataFrame) -> list[Match]:
@@ -202,6 +227,76 @@ def _by_key(rows: dict[int, tuple[str, str, float]], key_of) -> dict[str, list[i
     return {key: sorted(members, key=lambda p: (-rows[p][2], rows[p][0])) for key, members in groups.items()}
 
 
+def launch_keys(name: str) -> LaunchKeys:
+    """The alignment's view of one kernel name (``rooftui.analysis.alignment``)."""
+    operation = operation_key(name)
+    base = name.replace("<unnamed>", "anon")[:_template_start(name.replace("<unnamed>", "anon"))].strip()
+    return LaunchKeys(name, parameter_key(name), operation, words_of(base, operation))
+
+
+def kernel_matches(groups_a: pd.DataFrame, groups_b: pd.DataFrame, launches_a: pd.DataFrame,
+                   launches_b: pd.DataFrame, launch_matches: list[LaunchMatch]) -> list[Match]:
+    """Kernels (rows of the grouped frames) matched one-to-one from the launch pairs,
+    then the rest by name alone; see the module docstring for the rules."""
+    position_a = {key: i for i, key in enumerate(zip(groups_a["device"], groups_a["name"]))}
+    position_b = {key: j for j, key in enumerate(zip(groups_b["device"], groups_b["name"]))}
+    group_a = [position_a[key] for key in zip(launches_a["device"], launches_a["name"])]
+    group_b = [position_b[key] for key in zip(launches_b["device"], launches_b["name"])]
+    support: dict[tuple[int, int], dict[str, int]] = {}
+    for match in launch_matches:
+        signals = support.setdefault((group_a[match.a], group_b[match.b]), {})
+        signals[match.signal] = signals.get(match.signal, 0) + 1
+    partners_a: dict[int, int] = {}  # kernels of B that a kernel of A has launches aligned with
+    partners_b: dict[int, int] = {}
+    aligned_a: dict[int, int] = {}  # launches of a kernel of A aligned with anything
+    aligned_b: dict[int, int] = {}
+    for (i, j), signals in support.items():
+        partners_a[i] = partners_a.get(i, 0) + 1
+        partners_b[j] = partners_b.get(j, 0) + 1
+        aligned_a[i] = aligned_a.get(i, 0) + sum(signals.values())
+        aligned_b[j] = aligned_b.get(j, 0) + sum(signals.values())
+    count_a, count_b = groups_a["count"].to_numpy(), groups_b["count"].to_numpy()
+    time = groups_a["time_s"].to_numpy() + 0.0
+
+    def pairs_of(pair: tuple[int, int]) -> int:
+        return sum(support[pair].values())
+
+    matches: list[Match] = []
+    taken_a: set[int] = set()
+    taken_b: set[int] = set()
+    for i, j in sorted(support, key=lambda p: (-pairs_of(p), -time[p[0]], p)):
+        if i in taken_a or j in taken_b:
+            continue
+        aligned = pairs_of((i, j))
+        larger, smaller = max(count_a[i], count_b[j]), min(count_a[i], count_b[j])
+        if larger > COUNT_RATIO * smaller and 2 * aligned < max(aligned_a[i], aligned_b[j]):
+            continue  # counts far apart, and most aligned launches of one side are elsewhere
+        method = max(support[(i, j)].items(), key=lambda item: (item[1], -METHODS.index(item[0])))[0]
+        matches.append(Match(i, j, method, _shown_key(method, groups_a["name"][i], groups_b["name"][j]),
+                             1, partners_b.get(j, 0), partners_a.get(i, 0), "aligned", aligned))
+        taken_a.add(i)
+        taken_b.add(j)
+    rest_a = [i for i in range(len(groups_a)) if i not in taken_a]
+    rest_b = [j for j in range(len(groups_b)) if j not in taken_b]
+    for match in match_kernels(groups_a.iloc[rest_a].reset_index(drop=True),
+                               groups_b.iloc[rest_b].reset_index(drop=True)):
+        i, j = rest_a[match.a], rest_b[match.b]
+        if max(count_a[i], count_b[j]) <= COUNT_RATIO * min(count_a[i], count_b[j]):
+            matches.append(Match(i, j, match.method, match.key, match.rank, match.candidates_a,
+                                 match.candidates_b, "name", 0))
+    return matches
+
+
+def _shown_key(method: str, name_a: str, name_b: str) -> str:
+    if method == "exact":
+        return name_a
+    if method == "parameters":
+        return parameter_key(name_a)
+    if method == "operation":
+        return operation_key(name_a)
+    return f"{operation_key(name_a)} ~ {operation_key(name_b)}"
+
+
 # ---------------------------------------------------------------- the comparison
 
 
@@ -212,10 +307,15 @@ class Comparison:
     kernels
         one row per matched pair and per kernel found on one side only, heaviest
         (larger of the two times) first: ``status`` (matched/only_a/only_b),
-        ``method``, ``key``, ``rank``, ``candidates_a``/``_b``, ``operation_a``/``_b``,
+        ``method``, ``how``, ``aligned``, ``key``, ``rank``, ``candidates_a``/``_b``,
+        ``operation_a``/``_b``,
         the ``SIDE_COLUMNS`` of each side, and ``time_ratio`` (B / A).
+    launches
+        one row per aligned launch pair, in A's launch order: ``phase``, ``signal``,
+        ``id_a``/``_b``, ``name_a``/``_b``, ``time_s_a``/``_b``.
     operations
-        per phase and operation key, every launch of each side in its own phase:
+        per phase and operation key, every launch of each side in its own phase (a B
+        launch aligned with an A launch under A's operation key):
         ``kernels`` (names), ``count`` (launches), ``time_s``, ``flops``,
         ``pipeline`` (of most time).
     phases, pipelines, zero_ai
@@ -232,6 +332,7 @@ class Comparison:
     phases: pd.DataFrame
     pipelines: pd.DataFrame
     zero_ai: pd.DataFrame
+    launches: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -255,14 +356,18 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
     """Match the kernels of two runs and put every table of them side by side."""
     groups_a = grouped_kernels(run_a).reset_index(drop=True)
     groups_b = grouped_kernels(run_b).reset_index(drop=True)
-    matches = match_kernels(groups_a, groups_b)
+    launches_a = run_a.kernels.reset_index(drop=True)
+    launches_b = run_b.kernels.reset_index(drop=True)
+    names = set(launches_a["name"].astype(str)) | set(launches_b["name"].astype(str))
+    launch_matches = align_launches(launches_a, launches_b, {name: launch_keys(name) for name in names})
+    matches = kernel_matches(groups_a, groups_b, launches_a, launches_b, launch_matches)
     side_a = _side(groups_a, "_a")
     side_b = _side(groups_b, "_b")
     rows = []
     for match in matches:
         rows.append({"status": "matched", "method": match.method, "key": match.key, "rank": match.rank,
                      "candidates_a": match.candidates_a, "candidates_b": match.candidates_b,
-                     **side_a[match.a], **side_b[match.b]})
+                     "how": match.how, "aligned": match.aligned, **side_a[match.a], **side_b[match.b]})
     paired_a = {m.a for m in matches}
     paired_b = {m.b for m in matches}
     rows += [{"status": "only_a", **side_a[i]} for i in range(len(groups_a)) if i not in paired_a]
@@ -277,9 +382,13 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
     if set(run_a.devices) != set(run_b.devices):
         notes.append(f"different GPUs: A ran on {', '.join(run_a.devices)}, B on {', '.join(run_b.devices)}; "
                      "each side is measured against its own ceilings")
+    aligned = sum(1 for m in launch_matches)
+    notes.append(f"launches aligned per phase in launch order: {aligned} pairs of "
+                 f"{len(launches_a)} launches in A and {len(launches_b)} in B")
     return Comparison(
         label_a, label_b, run_a, run_b, kernels,
-        operations=_operations(run_a.kernels, run_b.kernels),
+        operations=_operations(launches_a, launches_b, launch_matches),
+        launches=_launch_pairs(launches_a, launches_b, launch_matches),
         phases=_join(phase_table(run_a.kernels), phase_table(run_b.kernels), "phase"),
         pipelines=_join(pipeline_table(run_a.kernels), pipeline_table(run_b.kernels), "pipeline"),
         zero_ai=_join(zero_ai_table(run_a.kernels), zero_ai_table(run_b.kernels), "phase"),
@@ -291,7 +400,7 @@ def _kernel_columns() -> list[str]:
     columns = ["status", "method", "key", "rank", "candidates_a", "candidates_b"]
     for suffix in ("_a", "_b"):
         columns += [f"{c}{suffix}" for c in SIDE_COLUMNS] + [f"operation{suffix}"]
-    return columns
+    return columns + ["how", "aligned"]  # added last: CSV readers keep their column positions
 
 
 def _side(groups: pd.DataFrame, suffix: str) -> list[dict]:
@@ -302,18 +411,29 @@ def _side(groups: pd.DataFrame, suffix: str) -> list[dict]:
     return [{f"{k}{suffix}": v for k, v in record.items()} for record in records]
 
 
-def _operations(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame) -> pd.DataFrame:
+def _operations(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame,
+                launch_matches: list[LaunchMatch]) -> pd.DataFrame:
     """Time, launches, FLOPs and main pipeline per (phase, operation), both sides.
 
     Every launch counts in its own phase (a kernel launched in forward and in
     backward is in both), unlike the matched kernels, which carry the phase of
-    their most time.
+    their most time. A launch of B aligned with a launch of A counts under A's
+    operation, so a kernel and its counterpart land on one row even when their
+    names give different operations.
     """
 
-    def per_operation(kernels: pd.DataFrame) -> pd.DataFrame:
+    def operations_of(kernels: pd.DataFrame) -> pd.Series:
         names = kernels["name"].astype(str)
         keys = {name: operation_key(name) for name in names.unique()}
-        frame = kernels.assign(operation=names.map(keys), phase=kernels["phase"].fillna(""))
+        return names.map(keys)
+
+    operation_a = operations_of(kernels_a)
+    operation_b = operations_of(kernels_b)
+    for match in launch_matches:
+        operation_b.iloc[match.b] = operation_a.iloc[match.a]
+
+    def per_operation(kernels: pd.DataFrame, operation: pd.Series) -> pd.DataFrame:
+        frame = kernels.assign(operation=operation, phase=kernels["phase"].fillna(""))
         grouped = frame.groupby(["phase", "operation"], sort=False)
         out = pd.DataFrame({"kernels": grouped["name"].nunique(), "count": grouped.size(),
                             "time_s": grouped["time_s"].sum(), "flops": grouped["flops"].sum()})
@@ -321,12 +441,25 @@ def _operations(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame) -> pd.DataFram
         out["pipeline"] = by_pipeline.groupby(level=[0, 1]).idxmax().map(lambda key: key[2])
         return out
 
-    joined = per_operation(kernels_a).merge(per_operation(kernels_b), how="outer", left_index=True,
-                                            right_index=True, suffixes=("_a", "_b"))
+    joined = per_operation(kernels_a, operation_a).merge(
+        per_operation(kernels_b, operation_b), how="outer", left_index=True, right_index=True,
+        suffixes=("_a", "_b"))
     joined = joined.reset_index()
     joined["time_ratio"] = joined["time_s_b"] / joined["time_s_a"]
     heaviest = joined[["time_s_a", "time_s_b"]].max(axis=1)
     return joined.iloc[heaviest.sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
+
+
+def _launch_pairs(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame,
+                  launch_matches: list[LaunchMatch]) -> pd.DataFrame:
+    a = [m.a for m in launch_matches]
+    b = [m.b for m in launch_matches]
+    return pd.DataFrame({
+        "phase": [m.phase for m in launch_matches], "signal": [m.signal for m in launch_matches],
+        "id_a": kernels_a["id"].to_numpy()[a], "id_b": kernels_b["id"].to_numpy()[b],
+        "name_a": kernels_a["name"].to_numpy()[a], "name_b": kernels_b["name"].to_numpy()[b],
+        "time_s_a": kernels_a["time_s"].to_numpy()[a], "time_s_b": kernels_b["time_s"].to_numpy()[b],
+    })
 
 
 def _join(table_a: pd.DataFrame, table_b: pd.DataFrame, on: str) -> pd.DataFrame:

@@ -8,14 +8,17 @@ evaluated.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rooftui.analysis import zero_ai
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
+
+if TYPE_CHECKING:  # imported where used: `rooftui --help` reads this module's choices
+    import numpy as np
+    import pandas as pd
 
 ZERO_AI_MODES = ("all", "only", "hide")
 BOUND_KINDS = ("memory", "compute")
@@ -79,7 +82,7 @@ def parse_number(text: str, what: str) -> float | None:
         value = float(text)
     except ValueError:
         raise InvalidFilter(f"{what} must be a number, got {text!r}") from None
-    if not np.isfinite(value):
+    if not math.isfinite(value):
         raise InvalidFilter(f"{what} must be finite, got {text!r}")
     return value
 
@@ -101,6 +104,8 @@ def bound_kind(bound: str) -> str:
 
 def _factorized(frame: pd.DataFrame, column: str, cache: dict | None):
     """``pd.factorize`` of a text column, from ``cache`` when the caller keeps one."""
+    import pandas as pd
+
     if cache is not None and column in cache:
         return cache[column]
     result = pd.factorize(frame[column])
@@ -115,12 +120,16 @@ def _matching(codes: np.ndarray, distinct, predicate) -> np.ndarray:
     Text columns repeat a handful of values over 100k rows, so this is much
     faster than comparing every row's string.
     """
+    import numpy as np
+
     hits = np.fromiter((bool(predicate(str(v))) for v in distinct), bool, len(distinct))
     return np.append(hits, False)[codes]  # code -1 (missing) never matches
 
 
 def name_mask(names: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
     """Which ``names`` match ``pattern``."""
+    import pandas as pd
+
     codes, distinct = pd.factorize(names)
     return _matching(codes, distinct, pattern.search)
 
@@ -131,6 +140,8 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict |
     ``factorized`` is an optional dict the caller keeps between calls on the
     same frame; it caches the distinct values of the text columns.
     """
+    import numpy as np
+
     keep = np.ones(len(frame), dtype=bool)
 
     def text_is(column: str, predicate) -> np.ndarray:
@@ -174,6 +185,9 @@ def sort_keys(values: pd.Series) -> np.ndarray:
     """Float keys that order ``values``: the numbers themselves, or for text the
     rank of each distinct string (comparing ranks is far faster than strings);
     NaN where a value is missing."""
+    import numpy as np
+    import pandas as pd
+
     if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
         return values.to_numpy(dtype=float)
     codes, _ = pd.factorize(values, sort=True)
@@ -185,6 +199,8 @@ def sort_keys(values: pd.Series) -> np.ndarray:
 def sort_positions(keys: np.ndarray, positions: np.ndarray, descending: bool) -> np.ndarray:
     """``positions`` reordered by ``keys`` (one per row of the whole frame); ties
     keep their order and missing keys go last in both directions."""
+    import numpy as np
+
     selected = keys[positions]
     missing = np.isnan(selected)
     ordered = np.where(missing, 0.0, -selected if descending else selected)
@@ -194,6 +210,8 @@ def sort_positions(keys: np.ndarray, positions: np.ndarray, descending: bool) ->
 
 def sort_rows(frame: pd.DataFrame, column: str, descending: bool) -> pd.DataFrame:
     """``frame`` sorted by ``column``; ties keep their order, missing values go last."""
+    import numpy as np
+
     order = sort_positions(sort_keys(frame[column]), np.arange(len(frame)), descending)
     return frame.iloc[order]
 

@@ -9,7 +9,8 @@ from rooftui.analysis import zero_ai
 from rooftui.model.columns import BYTE_COLUMNS, FLOP_COLUMNS, LEVELS, flop_column
 from rooftui.model.kernel_table import dominant_pipeline
 
-_SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS)
+_SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS,
+           "register_moves")
 
 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:

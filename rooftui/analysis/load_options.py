@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rooftui.analysis import Progress, Run
+    from rooftui.analysis import Run
+    from rooftui.ingest.parallel import Progress, Reading
 
 
 @dataclass(frozen=True)
@@ -27,14 +28,26 @@ class LoadOptions:
     gpu: str | None = None  # the GPU of exports that do not say it (older ncu, summaries)
     arch: str | None = None  # the same, as sm_XY
     fp16_rule: str = "packed"  # or "paper": hadd + hmul + 2·hfma (model.metrics.FP16_RULES)
+    no_cache: bool = False
+
+    def start(self, paths: Sequence[str | Path]) -> Reading:
+        """Start reading ``paths`` for a later ``load`` (a command loading two runs starts both)."""
+        from rooftui.ingest.parallel import start_reading
+
+        return start_reading(list(paths), cache=False if self.no_cache else None)
 
     def load(self, paths: Sequence[str | Path], *, ceilings: str | Path | None = None,
-             progress: Progress | None = None) -> Run:
-        """``load_run`` with these options; ``ceilings`` overrides ``self.ceilings`` (diff's -a/-b)."""
+             progress: Progress | None = None, reading: Reading | None = None) -> Run:
+        """``load_run`` with these options; ``ceilings`` overrides ``self.ceilings`` (diff's -a/-b).
+
+        The .ncu-rep readers start first (or were, with ``start``) and read while
+        pandas is imported (~0.3 s): call this before importing anything that needs it.
+        """
+        reading = reading or self.start(paths)
         from rooftui.analysis import load_run
         from rooftui.analysis.phases import PhaseConfig
 
         phases = PhaseConfig.from_options(tuple(self.phase_specs), infer=self.infer_phases)
         return load_run(list(paths), ceilings=ceilings if ceilings is not None else self.ceilings,
                         phases=phases, skip_invalid=self.skip_invalid, progress=progress,
-                        gpu=self.gpu, arch=self.arch, fp16_rule=self.fp16_rule)
+                        gpu=self.gpu, arch=self.arch, fp16_rule=self.fp16_rule, reading=reading)

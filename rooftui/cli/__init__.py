@@ -31,6 +31,21 @@ SUBCOMMANDS = {
     "metrics": "rooftui.cli.metrics:metrics",
 }
 
+# The first line of each subcommand's help, for `rooftui --help` to list them without
+# importing them (tests/core/test_fast_start.py checks these are the commands' own).
+SUMMARIES = {
+    "open": "Explore REPORT... (Nsight Compute exports) on a hierarchical roofline.",
+    "summary": "Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound.",
+    "plot": "Export the view of REPORT... (the bundled sample if none) for batch use.",
+    "diff": "Compare two runs: REPORT_A (before) and REPORT_B (after).",
+    "timeline": "Find pageable and blocking copies, syncs, GPU idle time, data loading that does "
+                "not overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or "
+                ".json.gz, from torch.profiler).",
+    "measure": "Measure the GPU's ceilings with ERT-style micro-kernels.",
+    "profile": "Profile COMMAND with ncu, collecting exactly what the roofline needs.",
+    "metrics": "Print the metrics rooftui needs, comma-separated for `ncu --metrics`.",
+}
+
 
 class LazyCommands(Mapping[str, click.Command]):
     """The subcommands, each imported only when looked up (``rooftui summary`` never loads Textual)."""
@@ -67,6 +82,17 @@ class RooftuiGroup(DefaultGroup):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(SUBCOMMANDS)  # in the order above, not sorted
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The subcommand list as click writes it (default marked ``*``), from ``SUMMARIES``:
+        importing every subcommand for their help would cost `rooftui --help` ~0.3 s."""
+        names = self.list_commands(ctx)
+        names.sort(key=lambda name: name != self.default_cmd_name)  # the default first
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name + ("*" if name == self.default_cmd_name else ""),
+                 click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         items = super().shell_complete(ctx, incomplete)

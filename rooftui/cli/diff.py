@@ -9,6 +9,7 @@ import click
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import report_options
+from rooftui.cli.progress import load_progress
 from rooftui.model.columns import LEVELS
 from rooftui.views.text import printable, safe_console
 
@@ -45,10 +46,12 @@ def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: st
     elementwise functor) in the same phase; each match says how it was made.
     Each side is measured against its own GPU's ceilings.
     """
+    reading_a, reading_b = load_options.start([report_a]), load_options.start([report_b])
+    with load_progress() as progress:
+        run_a = load_options.load([report_a], ceilings=ceilings_a, progress=progress, reading=reading_a)
+        run_b = load_options.load([report_b], ceilings=ceilings_b, progress=progress, reading=reading_b)
     from rooftui.analysis.compare import compare_runs
 
-    run_a = load_options.load([report_a], ceilings=ceilings_a)
-    run_b = load_options.load([report_b], ceilings=ceilings_b)
     comparison = compare_runs(run_a, run_b, label_a or run_label(report_a), label_b or run_label(report_b))
     if tui:
         from rooftui.views.tui.screens.compare import CompareApp

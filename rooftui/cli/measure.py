@@ -151,7 +151,7 @@ def measure(
         f"{ceiling_set.device.name} (device {index}): measured in {record['seconds']:.1f} s; "
         f"wrote {', '.join(written)}"
     )
-    console.print(summary)
+    console.print(plain(summary), soft_wrap=True)  # paths whole, never broken over lines
     if log_path:
         path = runner.expand_out(log_path, index)
         path.parent.mkdir(parents=True, exist_ok=True)

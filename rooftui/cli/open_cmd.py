@@ -81,7 +81,8 @@ def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Pa
     if len(reports) != 2:
         raise InputError(f"--compare takes two reports, got {len(reports)}", None,
                          "usage: rooftui BEFORE AFTER --compare")
-    run_a, run_b = (load_options.load([path]) for path in reports)
+    readings = [load_options.start([path]) for path in reports]  # both read at once
+    run_a, run_b = (load_options.load([path], reading=r) for path, r in zip(reports, readings))
     comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))
     from rooftui.views.tui.screens.compare import CompareApp
 

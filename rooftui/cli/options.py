@@ -35,6 +35,9 @@ REPORT_OPTIONS = (
                  show_default=True,
                  help="FP16 CUDA-core FLOPs: every half instruction packed (ncu's roofline section) "
                       "or the paper's hadd + hmul + 2·hfma, to reproduce its numbers."),
+    click.option("--no-cache", "no_cache", is_flag=True,
+                 help="Read every report afresh, neither using nor filling the report cache "
+                      "(~/.cache/rooftui; also ROOFTUI_NO_CACHE=1)."),
 )
 
 

@@ -1,8 +1,8 @@
-"""``rooftui plot``: the explorer's view as an SVG, and its table as CSV, without a terminal."""
+"""``rooftui plot``: the roofline as a figure (SVG/PNG through matplotlib), the
+explorer's screen as an SVG screenshot, and its table as CSV, without a terminal."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
@@ -32,7 +32,19 @@ def _size(text: str) -> tuple[int, int]:
     "--svg",
     "svg_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the explorer's view (roofline, table, filters) as SVG.",
+    help="Write the roofline as a vector figure (needs pip install 'rooftui[plot]').",
+)
+@click.option(
+    "--png",
+    "png_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the roofline as a bitmap figure (needs pip install 'rooftui[plot]').",
+)
+@click.option(
+    "--screenshot",
+    "screenshot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the explorer's screen (roofline, table, filters) as an SVG screenshot.",
 )
 @click.option(
     "--csv",
@@ -40,7 +52,7 @@ def _size(text: str) -> tuple[int, int]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the filtered, sorted table as CSV (every column, base units).",
 )
-@click.option("--size", default="160x48", show_default=True, help="Terminal size of the SVG.")
+@click.option("--size", default="160x48", show_default=True, help="Terminal size of the screenshot.")
 @click.option("--invocations", is_flag=True, help="One row per invocation instead of per kernel name.")
 @click.option("--name", default="", help="Kernel name substring (or regex with --regex).")
 @click.option("--regex", is_flag=True, help="Treat --name as a regular expression.")
@@ -59,11 +71,13 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Keep the N heaviest by time.")
 @click.option("--sort", "sort_column", default="time_s", show_default=True, help="Column to sort by.")
 @click.option("--ascending", is_flag=True, help="Sort ascending (default: descending).")
-@click.option("--ascii", "ascii_mode", is_flag=True, help="Only ASCII characters in the SVG.")
+@click.option("--ascii", "ascii_mode", is_flag=True, help="Only ASCII characters in the screenshot.")
 def plot(
     reports,
     load_options,
     svg_path,
+    png_path,
+    screenshot_path,
     csv_path,
     size,
     invocations,
@@ -84,11 +98,17 @@ def plot(
     """Export the view of REPORT... (the bundled sample if none) for batch use.
 
     \b
-    rooftui plot run.ncu-rep --svg roofline.svg
+    rooftui plot run.ncu-rep --svg roofline.svg --png roofline.png
+    rooftui plot run.ncu-rep --screenshot screen.svg --size 120x40
     rooftui plot run.ncu-rep --zero-ai only --csv zero_ai.csv
     """
-    if svg_path is None and csv_path is None:
-        raise click.UsageError("give --svg FILE, --csv FILE or both")
+    figures = [(path, fmt) for path, fmt in ((svg_path, "svg"), (png_path, "png")) if path is not None]
+    if not figures and screenshot_path is None and csv_path is None:
+        raise click.UsageError("give --svg FILE, --png FILE, --screenshot FILE or --csv FILE")
+    if figures:
+        from rooftui.views.figure import require_matplotlib
+
+        require_matplotlib()  # before loading anything
     try:
         spec = KernelFilter(
             name=name,
@@ -110,20 +130,51 @@ def plot(
         "sort_column": sort_column,
         "sort_descending": not ascending,
     }
-    outputs = OutputFiles([svg_path, csv_path], inputs=[*reports, load_options.ceilings])
+    outputs = OutputFiles([svg_path, png_path, screenshot_path, csv_path],
+                          inputs=[*reports, load_options.ceilings])
     with outputs.writing():
-        if svg_path is not None:
-            svg_file = outputs.temporary(svg_path)
-            rows = asyncio.run(_export_svg(reports, load_options, view, svg_file, _size(size), ascii_mode))
-            make_xml_valid(svg_file)
-        else:
-            rows = _rows_without_ui(reports, load_options, view)
+        if screenshot_path is not None:
+            import asyncio  # only here: `rooftui --help` stays fast
+
+            screenshot = outputs.temporary(screenshot_path)
+            asyncio.run(_export_screenshot(reports, load_options, view, screenshot, _size(size), ascii_mode))
+            make_xml_valid(screenshot)
+        if figures or csv_path is not None:
+            state = _view_without_ui(reports, load_options, view)
+            rows = state.rows()
+        for path, fmt in figures:
+            write_output(outputs.temporary(path), _figure(state, rows, fmt))
         if csv_path is not None:
-            rows.to_csv(outputs.temporary(csv_path), index=False)
+            write_output(outputs.temporary(csv_path), rows.to_csv(index=False))
+    if screenshot_path is not None:
+        click.echo(f"wrote {printable(screenshot_path)} (screenshot)")
+    for path, _ in figures:
+        click.echo(f"wrote {printable(path)} (roofline figure)")
     if csv_path is not None:
         click.echo(f"wrote {len(rows):,} rows to {printable(csv_path)}")
-    if svg_path is not None:
-        click.echo(f"wrote {printable(svg_path)}")
+
+
+def write_output(path: Path, data: bytes | str) -> None:
+    """Every file ``plot`` writes goes through here (into ``OutputFiles``' temporaries,
+    which become the targets only when every output was written)."""
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        path.write_bytes(data)
+
+
+def _figure(state, rows, fmt: str) -> bytes:
+    from rooftui.views.figure import roofline_figure_bytes
+    from rooftui.views.tui.roofline_model import ceilings_per_device
+
+    run = state.run.source
+    return roofline_figure_bytes(
+        rows,
+        ceilings_per_device(run),
+        fmt,
+        pipelines=state.shown_pipelines(),
+        title=", ".join(Path(str(r.path)).name for r in getattr(run, "reports", [])),
+    )
 
 
 def _check_view(state, view) -> None:
@@ -143,7 +194,7 @@ def _check_view(state, view) -> None:
         raise InputError(f"cannot sort by {view['sort_column']!r}; use one of {', '.join(sortable)}")
 
 
-def _rows_without_ui(reports, load_options, view):
+def _view_without_ui(reports, load_options, view):
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
     if not reports:
@@ -154,10 +205,10 @@ def _rows_without_ui(reports, load_options, view):
     _check_view(state, view)
     for key, value in view.items():
         setattr(state, key, value)
-    return state.rows()
+    return state
 
 
-async def _export_svg(reports, load_options, view, svg_path: Path, size, ascii_mode):
+async def _export_screenshot(reports, load_options, view, svg_path: Path, size, ascii_mode):
     from rooftui.views.tui.app import make_app
 
     app = make_app(reports, options=load_options, ascii_mode=ascii_mode)
@@ -172,5 +223,4 @@ async def _export_svg(reports, load_options, view, svg_path: Path, size, ascii_m
         await pilot.pause()
         explorer.flush_redraw()
         await pilot.pause()
-        app.save_screenshot(filename=svg_path.name, path=str(svg_path.parent.resolve()))
-        return explorer.rows
+        write_output(svg_path, app.export_screenshot())

@@ -11,6 +11,7 @@ import click
 from rooftui.analysis import grouped_kernels
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.progress import load_progress
 from rooftui.errors import InputError
 from rooftui.views.text import printable, safe_console
 
@@ -25,30 +26,36 @@ if TYPE_CHECKING:
 @click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True)
 @click.option("--top", type=int, default=0, help="Only the N kernels with the most time (table: 30).")
+@click.option("--zero-ai-by", "zero_ai_by", type=click.Choice(["launch", "name"]), default="launch",
+              show_default=True,
+              help="Table III's zero-AI count: per launch, or per kernel name (a launch counts when "
+                   "its kernel's launches together did no FLOP), as the paper's authors counted.")
 @click.option("--width", type=click.IntRange(min=0), default=None,
               help="Table width in columns, 0 for no limit. Default: the terminal's width; "
                    "when piped, COLUMNS or no limit.")
 def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
-            top: int, width: int | None) -> None:
+            top: int, zero_ai_by: str, width: int | None) -> None:
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
-    from rooftui.views.summary import dumps_json, render_table, to_csv
-
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
-    run = load_options.load(reports)
+    with load_progress() as progress:
+        run = load_options.load(reports, progress=progress)  # first: its readers start at once
+    from rooftui.views.summary import dumps_json, render_table, to_csv
+
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":
         limit, total = top or 30, len(rows)
         rows = rows.sort_values("time_s", ascending=False).head(limit)
         console = table_console(width)
-        render_table(run, rows, console, grouped=group)
+        render_table(run, rows, console, grouped=group, per_name=zero_ai_by == "name")
         if total > limit:
             console.print(f"[dim]{limit} of {total} rows, by time; --top N for more, "
                           "--format csv for all[/dim]")
     else:
         if top:
             rows = rows.sort_values("time_s", ascending=False).head(top)
-        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows) + "\n")
+        per_name = zero_ai_by == "name"
+        sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows, per_name) + "\n")
     for note in run.notes:
         click.echo(f"note: {printable(note)}", err=True)
 

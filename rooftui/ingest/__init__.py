@@ -1,16 +1,20 @@
 """Readers: Nsight Compute exports (raw CSV, details CSV, .ncu-rep) and ceilings files.
 
 ``read_report(path)`` picks the reader from the file's name and first line.
+Importing this package loads no pandas: the ``.ncu-rep`` reader's child process
+(``_ncu_rep_worker``) lives here and must start fast.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError, reading
-from rooftui.ingest.csv_common import RAW_HINT, read_prologue
 from rooftui.ingest.files import check_readable, head, logical_name
-from rooftui.ingest.report import RawReport
+
+if TYPE_CHECKING:
+    from rooftui.ingest.report import RawReport
 
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
 
@@ -27,8 +31,14 @@ def read_reports(path: str | Path) -> list[RawReport]:
 
 
 def read_report(path: str | Path) -> RawReport:
-    """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed)."""
+    """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed),
+    or a directory of one-metric runs of one program as their join."""
     path = Path(path)
+    if path.is_dir():
+        from rooftui.ingest.metric_runs import read_directory
+
+        (joined,) = read_directory(path)
+        return joined
     with reading(path):
         return _read_report(path)
 
@@ -40,6 +50,8 @@ def _read_report(path: Path) -> RawReport:
         from rooftui.ingest.ncu_rep import read_ncu_rep
 
         return read_ncu_rep(path)
+    from rooftui.ingest.csv_common import RAW_HINT, read_prologue
+
     if _is_binary(path):
         raise InputError("not a CSV export nor an .ncu-rep report (binary content)", path,
                          "pass an .ncu-rep report or " + RAW_HINT)

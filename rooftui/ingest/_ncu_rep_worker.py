@@ -1,27 +1,37 @@
-"""Child process that reads one ``.ncu-rep`` with NVIDIA's ``ncu_report`` and prints it.
+"""Child process that reads one ``.ncu-rep`` with NVIDIA's ``ncu_report``.
 
-``python -m rooftui.ingest._ncu_rep_worker REPORT`` writes one JSON document to
-stdout (see ``rooftui.ingest.ncu_rep`` for the parent). ``ncu_report`` is native
-code that can crash on a damaged report; running it here keeps the parent alive.
+``python -m rooftui.ingest._ncu_rep_worker REPORT`` writes one pickle to stdout
+(see ``rooftui.ingest.ncu_rep`` for the parent). ``ncu_report`` is native code
+that can crash on a damaged report; running it here keeps the parent alive.
 
-The document::
+What is read is decided once per report: the identity facts of each launch and
+the metrics of ``rooftui.model.metrics.metrics_read()``, each fetched by name
+(a report holds ~400-500 metrics per launch, rooftui reads ~30 of them). The
+pickle holds builtins only (the parent refuses any other type), column by column::
 
-    {"columns": [metric names], "units": [ncu's unit per column],
-     "kernels": [{"ncu_id", "kernel_name", "device_index", "stream", "grid", "block",
-                  "nvtx": [range names, outermost first], "device", "cc",
-                  "values": [one value per column, null where absent]}]}
+    {"launches": N,
+     "identity": {"kernel_name": [N str], "device_index": [N int|None], "stream": [...],
+                  "grid": [N "(x, y, z)"], "block": [...], "device": [...], "cc": [N "9.0"],
+                  "nvtx": [N "outer > inner"],
+                  "register_moves": [N int|None: HFMA2 register moves (ingest.sass_moves)]},
+     "metrics": [names found in at least one launch], "units": [ncu's unit of each],
+     "values": bytes: len(metrics) × N float64, one metric after another, NaN where absent}
 
-Values are as ncu_report stores them (integers stay integers); the parent scales
-them to base units. Only metrics ``is_relevant_metric`` keeps are written.
+Values are as ncu_report stores them (integers converted to the nearest double);
+the parent scales them to base units. This module imports no pandas: the child
+starts in a few tens of milliseconds.
 Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing.
 """
 
 from __future__ import annotations
 
-import json
+import math
+import pickle
 import sys
+from array import array
 
-from rooftui.ingest.report import is_relevant_metric
+from rooftui.ingest.sass_moves import MoveCounter
+from rooftui.model.metrics import metrics_read
 
 EXIT_READER_FAILED = 1
 EXIT_NO_NCU_REPORT = 3
@@ -34,61 +44,87 @@ _IDENTITY_METRICS = (
     "device__attribute_display_name",
     "device__attribute_compute_capability_major", "device__attribute_compute_capability_minor",
 )
+IDENTITY_FIELDS = ("kernel_name", "device_index", "stream", "grid", "block", "device", "cc", "nvtx",
+                   "register_moves")
+
+
+class LaunchTable:
+    """The launches of one report, filled one launch at a time, column by column."""
+
+    def __init__(self, launches: int, metric_names: tuple[str, ...]) -> None:
+        self.launches = launches
+        self.metric_names = metric_names
+        self.identity: dict[str, list] = {name: [] for name in IDENTITY_FIELDS}
+        self.values = [array("d", [math.nan]) * launches for _ in metric_names]
+        self.units: list[str | None] = [None] * len(metric_names)  # None: in no launch yet
+        self.row = 0
+        self.moves = MoveCounter()
+
+    def add(self, action, demangled: int, mangled: int) -> None:
+        """Read one launch: its identity facts, then each wanted metric by name."""
+        for name, value in _identity(action, demangled).items():
+            self.identity[name].append(value)
+        self.identity["register_moves"].append(self.moves.count(action, action.name(mangled)))
+        row = self.row
+        for column, name in enumerate(self.metric_names):
+            metric = action.metric_by_name(name)
+            if metric is None or not metric.has_value():
+                continue
+            value = _number(metric)
+            if value is None:  # a string (the device name): an identity fact, not a column
+                continue
+            self.values[column][row] = value
+            if self.units[column] is None:
+                self.units[column] = metric.unit()
+        self.row += 1
+
+    def document(self) -> dict:
+        found = [i for i, unit in enumerate(self.units) if unit is not None]
+        return {
+            "launches": self.row,
+            "identity": self.identity,
+            "metrics": [self.metric_names[i] for i in found],
+            "units": [self.units[i] for i in found],
+            "values": b"".join(self.values[i][: self.row].tobytes() for i in found),
+        }
 
 
 def read(path: str) -> dict:
     import ncu_report
 
     context = ncu_report.load_report(path)
-    column_of: dict[str, int] = {}
-    units: list[str] = []
-    relevant: dict[str, bool] = {}  # metric names repeat across kernels: test each once
-    kernels = []
-    ncu_id = 0
-    for range_index in range(context.num_ranges()):
-        result_range = context.range_by_idx(range_index)
+    ranges = [context.range_by_idx(i) for i in range(context.num_ranges())]
+    table = LaunchTable(sum(r.num_actions() for r in ranges), metrics_read())
+    demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
+    # ncu numbers launches across the whole report, from 0, in this order.
+    for result_range in ranges:
         for action_index in range(result_range.num_actions()):
-            action = result_range.action_by_idx(action_index)
-            values: dict[int, object] = {}
-            for name in action.metric_names():
-                keep = relevant.get(name)
-                if keep is None:
-                    keep = relevant[name] = is_relevant_metric(name)
-                if not keep:
-                    continue
-                metric = action.metric_by_name(name)
-                if metric is None or not metric.has_value():
-                    continue
-                value = _value(metric)
-                if isinstance(value, str):  # the display name: an identity column
-                    continue
-                column = column_of.get(name)
-                if column is None:
-                    column = column_of[name] = len(units)
-                    units.append(metric.unit())
-                values[column] = value
-            kernel = _identity(action, ncu_report.IAction.NameBase_DEMANGLED)
-            kernel["ncu_id"] = ncu_id
-            kernel["values"] = [values.get(i) for i in range(len(units))]
-            kernels.append(kernel)
-            ncu_id += 1  # ncu numbers launches across the whole report, from 0
-    return {"columns": list(column_of), "units": units, "kernels": kernels}
+            table.add(result_range.action_by_idx(action_index), demangled, mangled)
+    return table.document()
 
 
-def _value(metric) -> object:
+def _number(metric) -> float | None:
     kind = metric.kind()
     if kind in (metric.ValueKind_UINT64, metric.ValueKind_UINT32):
-        return metric.as_uint64()  # exact, where a double would round past 2**53
+        return float(metric.as_uint64())  # the nearest double, as a float64 column holds it
     if kind == metric.ValueKind_STRING:
+        return None
+    return metric.as_double()
+
+
+def _fact(action, name: str) -> object:
+    metric = action.metric_by_name(name)
+    if metric is None or not metric.has_value():
+        return None
+    if metric.kind() == metric.ValueKind_STRING:
         return metric.as_string()
+    if metric.kind() in (metric.ValueKind_UINT64, metric.ValueKind_UINT32):
+        return metric.as_uint64()
     return metric.as_double()
 
 
 def _identity(action, demangled: int) -> dict:
-    facts = {}
-    for name in _IDENTITY_METRICS:
-        metric = action.metric_by_name(name)
-        facts[name] = _value(metric) if metric is not None and metric.has_value() else None
+    facts = {name: _fact(action, name) for name in _IDENTITY_METRICS}
     major = facts["device__attribute_compute_capability_major"]
     minor = facts["device__attribute_compute_capability_minor"]
     return {
@@ -99,7 +135,7 @@ def _identity(action, demangled: int) -> dict:
         "block": _dims(facts, "launch__block_dim"),
         "device": facts["device__attribute_display_name"] or "",
         "cc": f"{major}.{minor}" if major is not None and minor is not None else "",
-        "nvtx": _push_pop_ranges(action),
+        "nvtx": " > ".join(_push_pop_ranges(action)),
     }
 
 
@@ -140,7 +176,7 @@ def main(argv: list[str]) -> int:
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line
         print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
         return EXIT_READER_FAILED
-    json.dump(document, sys.stdout, separators=(",", ":"))
+    sys.stdout.buffer.write(pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
     return 0
 
 

@@ -19,23 +19,28 @@ export prints a shortened form instead (``at::native::foo<(int)8>`` there reads
 from __future__ import annotations
 
 import importlib.util
-import json
+import io
 import os
+import pickle
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError
 from rooftui.ingest import units
-from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT
+from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT, IDENTITY_FIELDS
 from rooftui.ingest.files import check_readable
 from rooftui.ingest.ncu_rep_records import checked_report
-from rooftui.ingest.report import RawReport
+
+if TYPE_CHECKING:
+    from rooftui.ingest.report import RawReport
+from rooftui.model.metrics import REGISTER_MOVES
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
@@ -47,6 +52,22 @@ def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawRepo
     ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report).
     Raises InputError for a missing, empty, truncated, corrupt or kernel-less report.
     """
+    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s))
+
+
+@dataclass
+class Fetched:
+    """What the reader child sent for one report, not yet a frame."""
+
+    path: Path
+    document: dict
+    has_signature: bool
+
+
+def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetched:
+    """The part of ``read_ncu_rep`` that needs no pandas: checks, decompression and the
+    reader child. It can start before the caller has imported pandas (about 0.3 s),
+    so that the child reads meanwhile (``rooftui.ingest.parallel.start_reading``)."""
     path = Path(path)
     check_readable(path)
     if importlib.util.find_spec("ncu_report") is None:
@@ -54,14 +75,69 @@ def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawRepo
                          "pip install ncu-report, or export the report to CSV with "
                          "`ncu --import REPORT.ncu-rep --csv --page raw`")
     with checked_report(path) as (report, has_signature):
+        size = report.stat().st_size
         if timeout_s is None:
-            timeout_s = 60.0 + report.stat().st_size / 1e6
-        document = _run_worker(WORKER, report, path, timeout_s)
-    return _to_raw_report(document, path, has_signature)
+            timeout_s = 60.0 + size / 1e6
+        with _READER_MEMORY.reserve(_reader_memory(size)):
+            document = _run_worker(WORKER, report, path, timeout_s)
+    return Fetched(path, document, has_signature)
+
+
+def _reader_memory(report_bytes: int) -> int:
+    """What one reader child may take at its peak: ncu_report holds about 1.6 bytes
+    per byte of report (244 MB for the 153 MB DeepCAM sample), plus the interpreter."""
+    return 2 * report_bytes + 100_000_000
+
+
+class MemoryGate:
+    """Holds a reader back while the readers running would leave it too little memory.
+
+    The budget is 80% of the memory the system says is available, taken whenever no
+    reader runs; one reader always runs, however large its report.
+    """
+
+    def __init__(self, available: Callable[[], float] | None = None) -> None:
+        self._available = available or _available_memory
+        self._changed = threading.Condition()
+        self._running = 0
+        self._reserved = 0
+        self._budget = 0.0
+
+    @contextmanager
+    def reserve(self, nbytes: int) -> Iterator[None]:
+        with self._changed:
+            while self._running and self._reserved + nbytes > self._budget:
+                self._changed.wait()
+            if not self._running:
+                self._budget = 0.8 * self._available()
+            self._running += 1
+            self._reserved += nbytes
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._running -= 1
+                self._reserved -= nbytes
+                self._changed.notify_all()
+
+
+def _available_memory() -> float:
+    """MemAvailable from /proc/meminfo, in bytes; unbounded where there is none."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return float("inf")
+
+
+_READER_MEMORY = MemoryGate()
 
 
 def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: float) -> dict:
-    """Run the reader on ``report`` in a child process; its JSON document, or InputError."""
+    """Run the reader on ``report`` in a child process; its document, or InputError."""
     try:
         done = subprocess.run([*command, str(report)], capture_output=True, timeout=timeout_s,
                               env=_worker_env())
@@ -81,14 +157,37 @@ def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: flo
     if "Can't parse message" in stderr:  # protobuf skipped a damaged record and went on
         raise InputError(f"the report is corrupt (ncu_report: {_last_line(stderr)})", path, _RERUN)
     try:
-        document = json.loads(done.stdout)
-        if not isinstance(document, dict):
-            raise ValueError("not a JSON object")
-        document["columns"], document["units"], document["kernels"]  # noqa: B018
-    except (ValueError, KeyError) as err:
+        document = _unpickle_builtins(done.stdout)
+        _check_document(document)
+    except (pickle.UnpicklingError, ValueError, KeyError, TypeError, EOFError) as err:
         raise InputError(f"the ncu_report reader gave unreadable output ({_one_line(err)})", path,
                          "the report is probably corrupt; " + _RERUN) from None
     return document
+
+
+class _BuiltinsOnly(pickle.Unpickler):
+    """The worker sends dicts, lists, str, int, float, bytes and None; nothing that
+    names a class or a function is accepted."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"unexpected type {module}.{name}")
+
+
+def _unpickle_builtins(data: bytes) -> dict:
+    return _BuiltinsOnly(io.BytesIO(data)).load()
+
+
+def _check_document(document: object) -> None:
+    if not isinstance(document, dict):
+        raise ValueError("not a dict")
+    launches, identity = document["launches"], document["identity"]
+    metrics, unit_of, values = document["metrics"], document["units"], document["values"]
+    if not (isinstance(launches, int) and isinstance(values, bytes) and isinstance(identity, dict)):
+        raise TypeError("wrong types")
+    if any(len(identity[name]) != launches for name in IDENTITY_FIELDS):
+        raise ValueError("identity columns of the wrong length")
+    if len(unit_of) != len(metrics) or len(values) != 8 * launches * len(metrics):
+        raise ValueError("metric columns of the wrong length")
 
 
 def _worker_env() -> dict[str, str]:
@@ -99,46 +198,55 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-def _to_raw_report(document: dict, path: Path, has_signature: bool) -> RawReport:
-    rows = document["kernels"]
-    if not rows:
-        if has_signature:
+def to_raw_report(fetched: Fetched) -> RawReport:
+    """The RawReport of what ``fetch_ncu_rep`` fetched; InputError if it holds no launch."""
+    import numpy as np
+    import pandas as pd
+
+    from rooftui.ingest.report import RawReport
+
+    path, document = fetched.path, fetched.document
+    launches, identity = document["launches"], document["identity"]
+    if not launches:
+        if fetched.has_signature:
             raise InputError("the report holds no profiled kernels", path,
                              "check ncu's filters (-k, --launch-count, --profile-from-start) "
                              "and re-run it")
         raise InputError("not an Nsight Compute report (no kernels could be read from it)", path,
                          "pass an .ncu-rep written by `ncu -o`, or its CSV export")
     kernels = pd.DataFrame({
-        "ncu_id": np.array([r["ncu_id"] for r in rows], dtype=np.int64),
-        "kernel_name": [r["kernel_name"] for r in rows],
-        "process_id": np.full(len(rows), np.nan),  # ncu_report does not expose it
-        "device_index": _integers([r["device_index"] for r in rows]),
-        "device": [r["device"] for r in rows],
-        "cc": [r["cc"] for r in rows],
-        "grid": [r["grid"] for r in rows],
-        "block": [r["block"] for r in rows],
-        "stream": _integers([r["stream"] for r in rows]),
-        "nvtx": [" > ".join(r["nvtx"]) for r in rows],
+        "ncu_id": np.arange(launches, dtype=np.int64),  # ncu's IDs: launch order from 0
+        "kernel_name": identity["kernel_name"],
+        "process_id": np.full(launches, np.nan),  # ncu_report does not expose it
+        "device_index": _integers(identity["device_index"]),
+        "device": identity["device"],
+        "cc": identity["cc"],
+        "grid": identity["grid"],
+        "block": identity["block"],
+        "stream": _integers(identity["stream"]),
+        "nvtx": identity["nvtx"],
+        REGISTER_MOVES: np.array(identity["register_moves"], dtype=np.float64),  # None -> NaN
     })
 
     notes: list[str] = []
-    columns, unit_of = document["columns"], document["units"]
-    # Rows written before a metric first appeared are shorter; None becomes NaN.
-    padding = [[None] * (len(columns) - len(r["values"])) for r in rows]
-    values = np.array([r["values"] + pad for r, pad in zip(rows, padding)], dtype=np.float64)
-    values = values.reshape(len(rows), len(columns))
+    names = document["metrics"]
+    values = np.frombuffer(document["values"], dtype=np.float64).reshape(len(names), launches)
     metrics = {}
-    for j, (name, unit) in enumerate(zip(columns, unit_of)):
+    for name, unit, column in zip(names, document["units"], values):
         f = units.factor(unit)
         if f is None:
             notes.append(f"{name}: unknown unit {unit!r}, values taken as stored")
             f = 1.0
-        metrics[name] = values[:, j] * f if f != 1.0 else values[:, j]
-    kernels = pd.concat([kernels, pd.DataFrame(metrics)], axis=1)
+        metrics[name] = column * f if f != 1.0 else column.copy()
+    kernels = pd.concat([kernels, pd.DataFrame(metrics, index=kernels.index)], axis=1)
     return RawReport(str(path), "ncu-rep", kernels, True, notes)
 
 
-def _integers(values: list) -> np.ndarray | pd.arrays.IntegerArray:
+def _integers(values: list):
+    """An int64 array, or pandas' nullable Int64 where some launch lacks the value."""
+    import numpy as np
+    import pandas as pd
+
     if any(v is None for v in values):
         return pd.array(values, dtype="Int64")
     return np.array(values, dtype=np.int64)

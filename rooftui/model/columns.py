@@ -22,6 +22,8 @@ work (FLOP, byte, second)
     flops_tensor                 sum of the Tensor Core FLOP columns
     flops                        all floating-point operations
     bytes_l1, bytes_l2, bytes_hbm
+    register_moves               HFMA2 register moves (thread instructions) taken out of
+                                 flops_fp16; NaN where the report has no SASS-level counts
 derived
     ai_l1, ai_l2, ai_hbm         FLOP per byte; NaN when that level moved no byte
     flop_rate                    FLOP/s

@@ -137,6 +137,10 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         for metric, factor in terms:
             total = total + factor * metric_values(raw, metric, time_ns, log)
         out[f"flops_{precision}"] = total
+    hfma_metric, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
+    hfma = metric_values(raw, hfma_metric, time_ns, log)
+    out["register_moves"], out["flops_fp16"] = without_register_moves(raw, out["flops_fp16"], hfma,
+                                                                       hfma_factor)
     tensor_by_pipeline: dict[str, pd.Series] = {}
     for term in arch.tensor if arch else ():
         value = term.factor * metric_values(raw, term.metric, time_ns, log)
@@ -151,6 +155,41 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         out[f"bytes_{level}"] = bytes_values(raw, level, metric, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
     return out
+
+
+def without_register_moves(raw: pd.DataFrame, flops_fp16: pd.Series, hfma: pd.Series,
+                           hfma_factor: float) -> tuple[pd.Series, pd.Series]:
+    """HFMA2 register moves discarded, and the FP16 FLOPs without them.
+
+    Each move was counted by ncu's hfma counter, so it carries ``hfma_factor``, the
+    hfma weight of the FP16 rule in use (``metrics.FP16_RULES``). Moves are capped at
+    ``hfma``, that counter (they come from another replay pass); launches without
+    instruction-level data keep their FP16 FLOPs and NaN moves.
+    """
+    if m.REGISTER_MOVES not in raw:
+        return pd.Series(np.nan, index=raw.index), flops_fp16
+    moves = np.minimum(raw[m.REGISTER_MOVES].astype(float), hfma)
+    return moves, flops_fp16 - (hfma_factor * moves).fillna(0.0)
+
+
+def register_move_notes(kernels: pd.DataFrame) -> list[str]:
+    """What the loaded run says about HFMA2 register moves, for the notes."""
+    moves = kernels["register_moves"]
+    known = moves.notna()
+    notes = []
+    if known.any():
+        notes.append(
+            f"register moves: {moves.sum():,.0f} HFMA2 register moves (HFMA2 with a zero "
+            f"multiplicand, found in the report's SASS with ncu's SourceCounters counts) were "
+            f"taken out of the FP16 FLOPs of {int((moves > 0).sum())} of {int(known.sum())} "
+            "launches with instruction-level data")
+    unknown_fp16 = ~known & (kernels["flops_fp16"].fillna(0.0) > 0)
+    if unknown_fp16.any():
+        notes.append(
+            f"{int(unknown_fp16.sum())} launches with FP16 CUDA-core FLOPs have no instruction-level "
+            "data, so their HFMA2 register moves are still counted as FP16 FMAs: profile with "
+            "ncu's SourceCounters section (--section SourceCounters) to take them out")
+    return notes
 
 
 def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
@@ -176,11 +215,17 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
 
     table["pipeline"] = dominant_pipeline(table)
-    work = table[flop_columns + ["ops_tensor_int8"]]
-    known = work.notna().any(axis=1)
-    total_work = work.fillna(0.0).sum(axis=1)
-    table["zero_ai"] = pd.Series(np.where(known, total_work == 0, pd.NA), index=table.index,
-                                 dtype="boolean")
+    # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
+    # and none shows work; any known work makes it False. A launch whose Tensor Core
+    # (or CUDA-core) counters are all missing is unknown, never guessed: a Tensor Core
+    # kernel profiled without Tensor counters is not zero-AI.
+    tensor = [c for c in flop_columns if "tensor" in c] + ["ops_tensor_int8"]
+    cores = [c for c in flop_columns if c not in tensor]
+    work = table[cores + tensor]
+    did_work = (work.fillna(0.0) > 0).any(axis=1)
+    both_known = table[cores].notna().any(axis=1) & table[tensor].notna().any(axis=1)
+    zero = np.where(did_work, False, np.where(both_known, True, pd.NA))
+    table["zero_ai"] = pd.Series(zero, index=table.index, dtype="boolean")
     table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0
     return table
 

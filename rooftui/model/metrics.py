@@ -33,6 +33,12 @@ UNIT_CLOCKS = {
     "lts": "lts__cycles_elapsed.avg.per_second", "dram": "dram__cycles_elapsed.avg.per_second",
 }
 DISPLAY_NAME = "device__attribute_display_name"  # free: device attributes cost no pass
+# The device facts a report may carry instead of a CC column (older exports) [NCU].
+DEVICE_ATTRIBUTES = (
+    "device__attribute_compute_capability_major", "device__attribute_compute_capability_minor",
+    "device__attribute_multiprocessor_count", "device__attribute_clock_rate",
+    "device__attribute_l2_cache_size",
+)
 
 # Time when a report has no gpu__time_duration, in order of preference: elapsed
 # cycles / the clock they ran at [NERSC] (the SM, GPC or whole-GPU clock domain:
@@ -94,6 +100,15 @@ def cuda_core_terms(fp16_rule: str = DEFAULT_FP16_RULE) -> dict[str, tuple[tuple
 
 
 CUDA_CORE_TERMS = cuda_core_terms()
+
+# HFMA2 register moves (HFMA2.MMA Rd, -RZ, RZ, imm, imm: ptxas's constant loads),
+# thread executions, counted by rooftui from the SASS and the per-instruction counts
+# of ncu's SourceCounters section (rooftui.ingest.sass_moves); NaN when a report has
+# no instruction-level data. ncu's hfma counter counts each as one hfma, so the FP16
+# rule above gave each the hfma weight; that weight is taken out again. [KA] on sm_90
+# (register_moves.cu): moves-only FP32/FP64 kernels then have no FP16 FLOPs, and
+# __hfma2 math keeps exactly its FLOPs, alone or beside the moves.
+REGISTER_MOVES = "rooftui__hfma2_register_moves"
 
 # Bytes per memory level: requests at the L1TEX and L2 tag stages and DRAM traffic,
 # the levels of the hierarchical roofline [YANG]; L1 verified exactly [KA].
@@ -238,6 +253,41 @@ def peak_metrics(arch: Architecture) -> list[str]:
     fmas = [terms[-1][0] for terms in CUDA_CORE_TERMS.values()]
     return [f"{m}.peak_sustained" for m in
             fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
+
+
+def rate_sources(count: str) -> tuple[str, str, str]:
+    """The rates ncu's sections store instead of the count ``count``, and the cycles that
+    turn the first back into it: ``(X.per_cycle_elapsed, <unit>__cycles_elapsed.avg,
+    X.per_second)``; X = rate × cycles, or X = rate × gpu__time_duration [NCU]."""
+    unit = count.split("__", 1)[0]
+    return f"{count}.per_cycle_elapsed", f"{unit}__cycles_elapsed.avg", f"{count}.per_second"
+
+
+def metrics_read() -> tuple[str, ...]:
+    """Every metric, by ncu's full name, that a reader keeps from a report: what the
+    formulas of every architecture count, the rates they are derived from when a
+    report lacks a count (``rate_sources``), the clocks and ``.peak_sustained`` peaks
+    of a report's own ceilings, and the device's name. The detail pane shows these.
+
+    A formula that reads a metric not listed here gets NaN from every report:
+    tests/ingest/test_metrics_read.py checks the list covers what the formulas use.
+    """
+    counts = [TIME]
+    counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
+    counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
+    counts += list(BYTES.values())
+    names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
+    names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
+    names += [term for alternatives in BYTES_FROM_SECTORS.values() for terms in alternatives
+              for term in terms]
+    for count in counts:
+        for spelling in spellings(count):
+            unit = spelling.split("__", 1)[0]
+            names += [spelling, *rate_sources(spelling),
+                      UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second")]
+    for arch in ARCHITECTURES:
+        names += peak_metrics(arch)
+    return tuple(dict.fromkeys(names))
 
 
 def base_name(metric: str) -> str:

@@ -16,14 +16,14 @@ from rich.table import Table
 from rich.text import Text
 
 from rooftui.analysis import Run
-from rooftui.analysis.compare import SIDE_COLUMNS, Comparison
+from rooftui.analysis.compare import HOWS, METHODS, SIDE_COLUMNS, Comparison
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.summary import short_pipeline
 from rooftui.views.text import markup_escaped, plain, printable
 
 SCHEMA = "rooftui.compare/1"
-METHOD_WORDS = {"exact": "same", "parameters": "params", "operation": "op"}
+METHOD_WORDS = {"exact": "same", "parameters": "params", "operation": "op", "similar": "~name"}
 
 
 # ---------------------------------------------------------------- numbers as text
@@ -72,11 +72,14 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
         "a": _run_json(comparison.run_a, comparison.label_a),
         "b": _run_json(comparison.run_b, comparison.label_b),
         "time_ratio": _ratio(comparison.total_time("b"), comparison.total_time("a")),
-        "matching": {**{m: int(counts.get(m, 0)) for m in ("exact", "parameters", "operation")},
+        "matching": {**{m: int(counts.get(m, 0)) for m in METHODS},
+                     **{f"by_{h}": int((kernels["how"] == h).sum()) for h in HOWS},
+                     "aligned_launches": len(comparison.launches),
                      "only_a": len(comparison.only_a), "only_b": len(comparison.only_b)},
         "matched": [_pair_json(row) for row in comparison.matched.to_dict("records")],
         "only_a": [_side_json(row, "_a") for row in comparison.only_a.to_dict("records")],
         "only_b": [_side_json(row, "_b") for row in comparison.only_b.to_dict("records")],
+        "launches": _launches_json(comparison.launches),
         "operations": _table_json(comparison.operations, ("phase", "operation"),
                                   ("kernels", "count", "time_s", "flops", "pipeline")),
         "phases": _table_json(comparison.phases, ("phase",), ("kernels", "time_s", "time_share", "flops")),
@@ -117,7 +120,8 @@ def _side_json(row: dict, suffix: str) -> dict[str, Any]:
 def _pair_json(row: dict) -> dict[str, Any]:
     a, b = _side_json(row, "_a"), _side_json(row, "_b")
     return {
-        "method": row["method"], "key": row["key"],
+        "method": row["method"], "how": row["how"], "aligned_launches": _int(row["aligned"]),
+        "key": row["key"],
         "rank": _int(row["rank"]),
         "candidates": {"a": _int(row["candidates_a"]), "b": _int(row["candidates_b"])},
         "a": a, "b": b,
@@ -129,6 +133,12 @@ def _pair_json(row: dict) -> dict[str, Any]:
             "pipeline": None if a["pipeline"] == b["pipeline"] else {"a": a["pipeline"], "b": b["pipeline"]},
         },
     }
+
+
+def _launches_json(launches: pd.DataFrame) -> list[dict[str, Any]]:
+    """One entry per aligned launch pair: ncu IDs, names and signal."""
+    return [{"phase": row["phase"], "signal": row["signal"], "a": {"id": row["id_a"], "name": row["name_a"]},
+             "b": {"id": row["id_b"], "name": row["name_b"]}} for row in launches.to_dict("records")]
 
 
 def _table_json(frame: pd.DataFrame, keys: tuple[str, ...], values: tuple[str, ...]) -> list[dict]:
@@ -205,14 +215,17 @@ def _render_header(comparison: Comparison, console: Console) -> None:
     console.print(plain("A " + _describe(comparison.run_a, comparison.label_a)))
     console.print(plain("B " + _describe(comparison.run_b, comparison.label_b)))
     total_a, total_b = comparison.total_time("a"), comparison.total_time("b")
-    counts = comparison.kernels["method"].value_counts()
+    kernels = comparison.kernels
+    counts = kernels["method"].value_counts()
     console.print(Text.assemble(
         ("GPU time ", "bold"), f"{seconds(total_a)} → {seconds(total_b)} ",
         (f"({change(total_b / total_a if total_a else None)})", "bold"),
         f"; matched {len(comparison.matched)} kernels "
         f"({int(counts.get('exact', 0))} same name, {int(counts.get('parameters', 0))} by parameters, "
-        f"{int(counts.get('operation', 0))} by operation), {len(comparison.only_a)} only in A, "
-        f"{len(comparison.only_b)} only in B"))
+        f"{int(counts.get('operation', 0))} by operation, {int(counts.get('similar', 0))} by similar name; "
+        f"{int((kernels['how'] == 'name').sum())} of them by name alone), "
+        f"{len(comparison.only_a)} only in A, {len(comparison.only_b)} only in B; "
+        f"{len(comparison.launches)} launch pairs aligned"))
 
 
 def _table(title: str) -> Table:
@@ -262,7 +275,8 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
     name_width = max(20, console.width)
     for row in matched.head(top).to_dict("records"):
         console.print(Text(_line([
-            METHOD_WORDS[row["method"]], both(count_text(row["count_a"]), count_text(row["count_b"])),
+            METHOD_WORDS[row["method"]] + ("*" if row["how"] == "name" else ""),
+            both(count_text(row["count_a"]), count_text(row["count_b"])),
             time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
             both(rate_text(row["flop_rate_a"]), rate_text(row["flop_rate_b"])),
             both(intensity(row[f"ai_{level}_a"]), intensity(row[f"ai_{level}_b"])),
@@ -274,8 +288,10 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
         for name in names:
             console.print(Text(_cut(printable(name), name_width), style="dim"), no_wrap=True, crop=True)
     _more(console, len(matched), top)
-    console.print(Text("how: same = same name; params = same name but template, precision or tile "
-                       "parameters; op = same operation and phase, paired by time rank", style="dim"))
+    console.print(Text("how: launches aligned per phase in launch order, kernels paired by their aligned "
+                       "launches; same = same name; params = same name but template, precision or tile "
+                       "parameters; op = same operation; ~name = similar name; * = not aligned, matched "
+                       "by name alone (fuzzy ones in the same phase, by time rank)", style="dim"))
 
 
 def _line(cells: list[str]) -> str:

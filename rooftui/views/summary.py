@@ -26,7 +26,8 @@ CSV_COLUMNS = (
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
-    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "phase",
+    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "register_moves",
+    "phase",
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
@@ -42,7 +43,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
+def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, Any]:
     """The documented JSON document for ``rows`` (invocations or groups) of ``run``."""
     first = run.ceilings
     kernels = []
@@ -60,6 +61,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
+            "register_moves": row.get("register_moves"),
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
@@ -69,7 +71,7 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             entry["time_mean_s"] = row["time_mean_s"]
             entry["zero_ai_launches"] = row.get("zero_ai_launches")
         kernels.append(entry)
-    table3 = table_iii(run, grouped="count" in rows)
+    table3 = table_iii(run, per_name)
     overall = table3.iloc[-1]
     phases = run.kernels["phase"].fillna("")
     doc = {
@@ -84,8 +86,9 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
             "kernels": int(overall["kernels"]),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
-            # per launch by default; with --group per kernel name, as the paper's Table III
-            "zero_ai_counted": "per kernel name" if "count" in rows else "per launch",
+            # per launch (the one definition); --zero-ai-by name: per kernel name, as the
+            # paper's authors counted their Table III
+            "zero_ai_counted": zero_ai_counted(run, per_name),
             "time_s": float(run.kernels["time_s"].sum()),
             "phases": {str(p): int(n) for p, n in phases[phases != ""].value_counts(sort=False).items()},
             "no_phase": int((phases == "").sum()),
@@ -97,17 +100,25 @@ def to_json(run: Run, rows: pd.DataFrame) -> dict[str, Any]:
     return _nan_to_none(doc)
 
 
-def table_iii(run: Run, grouped: bool) -> pd.DataFrame:
-    """Table III of the run; with ``grouped`` zero-AI is decided per kernel name."""
-    if not grouped:
+def table_iii(run: Run, per_name: bool = False) -> pd.DataFrame:
+    """Table III of the run: zero-AI per launch, or with ``per_name`` per kernel name (a
+    launch counts as zero-AI when its kernel's launches together did no FLOP)."""
+    if not per_name:
         return zero_ai_table(run.kernels)
     from rooftui.analysis.grouping import group_by_name
 
     return zero_ai_table(run.kernels, group_by_name(run.kernels))
 
 
-def dumps_json(run: Run, rows: pd.DataFrame) -> str:
-    return json.dumps(to_json(run, rows), indent=1)
+def zero_ai_counted(run: Run, per_name: bool) -> str:
+    """How Table III counted: "per launch", or "per kernel name" (asked for, or a per-name
+    join of runs whose launches cannot be told apart)."""
+    joined = "launches" in run.kernels and bool((run.kernels["launches"] > 1).any())
+    return "per kernel name" if per_name or joined else "per launch"
+
+
+def dumps_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> str:
+    return json.dumps(to_json(run, rows, per_name), indent=1)
 
 
 def _nan_to_none(obj: Any) -> Any:
@@ -131,7 +142,8 @@ def short_pipeline(pipeline: str) -> str:
     return _SHORT_PIPE.get(pipeline, PIPELINE_LABELS.get(pipeline, pipeline))
 
 
-def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) -> None:
+def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
+                 per_name: bool = False) -> None:
     """The kernel table in the console's width, then Table III and the ceilings used.
     Every column but the name is as wide as its longest cell, so no number is ever
     cut; the name gets the rest of the width (and no more than its longest)."""
@@ -175,7 +187,7 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool) 
         "unknown)[/dim]")
     if grouped:
         _render_mixed_groups(rows, console)
-    _render_table3(run, console, grouped)
+    _render_table3(run, console, per_name)
     _render_ceilings(run, console)
 
 
@@ -187,13 +199,13 @@ def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
             console.print(f"[dim]{markup_escaped(name)}: zero-AI launches {n} of {m}[/dim]")
 
 
-def _render_table3(run: Run, console: Console, grouped: bool = False) -> None:
-    per_name = grouped or bool((run.kernels["launches"] > 1).any())
-    title = "Zero-AI kernels (Table III" + (", zero-AI per kernel name)" if per_name else ")")
+def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
+    counted = zero_ai_counted(run, per_name)
+    title = "Zero-AI kernels (Table III" + (f", zero-AI {counted})" if counted != "per launch" else ")")
     table = Table(title=title, box=None, header_style="bold", title_justify="left")
     for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
-    for row in table_iii(run, grouped).to_dict("records"):
+    for row in table_iii(run, per_name).to_dict("records"):
         table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))

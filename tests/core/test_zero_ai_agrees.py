@@ -31,17 +31,19 @@ WORK = re.compile(r"^smsp?__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred
 
 
 def test_every_sample_is_covered():
-    assert len(SAMPLES) == 16
+    assert len(SAMPLES) == 18
     assert {p.name for p in SAMPLES} >= {"deepcam_amp.ncu-rep.xz", "known_answer_basic.ncu-rep.xz"}
 
 
 def counted_from_the_metrics(path) -> int | None:
     """Zero-AI launches counted from the report's own counters, without rooftui's tables
-    (None unless the report holds every CUDA-core counter as a count)."""
+    (None unless the report holds every CUDA-core counter and Tensor Core counts)."""
     raw = read_report(path).kernels
     columns = [c for c in raw.columns if WORK.match(c)]
     if sum(c.startswith("smsp__sass") for c in columns) < 9:
         return None
+    if not any(c.startswith("sm__ops_path_tensor") for c in columns):
+        return None  # no Tensor Core counts: zero-AI is unknown (the spellings report)
     work = raw[columns].astype(float)
     known = work.notna().any(axis=1)
     return int((known & (work.fillna(0).sum(axis=1) == 0)).sum())
@@ -150,3 +152,13 @@ def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables():
     text = console.export_text()
     assert re.search(r"^ \(none\)\s+15\s+1\s", text, re.MULTILINE)
     assert "(none)" in text.split("Zero-AI kernels")[0]  # the kernel rows too
+
+
+def test_tensor_kernels_profiled_without_tensor_counters_are_not_zero_ai():
+    # The spellings report has every CUDA-core counter but no Tensor Core FLOP counter:
+    # its wmma kernels did Tensor work nobody counted, so zero-AI is unknown, not True.
+    run = load_run([KNOWN / "known_answer.spellings.raw-base.csv"])
+    wmma = run.kernels[run.kernels["name"].str.startswith("wmma_gemm")]
+    assert len(wmma) == 5 and wmma["zero_ai"].isna().all()
+    assert not run.kernels["zero_ai"].fillna(False).any()
+    assert zero_ai_table(run.kernels).iloc[-1]["zero_ai"] == 0

@@ -21,8 +21,11 @@ COUNTS = {
             "l1tex__t_sectors.sum": ("sector", 3145728, 3145800, 3145750.25),
             "lts__t_sectors.sum": ("sector", 3145728, 3145728, 3145728),
             "dram__sectors_read.sum": ("sector", 2097152, 2097160, 2097156.5),
-            "dram__sectors_write.sum": ("sector", 1048576, 1048576, 1048576)},
-    COPY: {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": ("inst", 0, 0, 0),
+            "dram__sectors_write.sum": ("sector", 1048576, 1048576, 1048576),
+            # Tensor Core work collected too (none), so a launch without FLOPs is known zero-AI
+            "sm__ops_path_tensor_src_fp16.sum": ("", 0, 0, 0)},
+    COPY: {"sm__ops_path_tensor_src_fp16.sum": ("", 0, 0, 0),
+           "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": ("inst", 0, 0, 0),
            "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": ("inst", 0, 0, 0),
            "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum": ("inst", 0, 0, 0),
            "l1tex__t_sectors.sum": ("sector", 2097152, 2097152, 2097152),

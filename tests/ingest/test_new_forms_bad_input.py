@@ -37,9 +37,14 @@ def test_runs_that_disagree_on_a_metric_name_both_files(runs):
     source = (runs / "out.l1tex__t_bytes.sum").read_text()
     extra = source.replace("l1tex__t_bytes.sum", "lts__t_bytes.sum")
     (runs / "out.lts__t_bytes.sum").unlink()
-    (runs / "out.both").write_text(extra + "\n".join(
-        line.replace('"8192"', '"8193"') for line in source.splitlines()
-        if line.startswith('"') and '"ID"' not in line) + "\n")
+    # as ncu writes two metrics: each launch's rows together (two exports glued one
+    # after the other are refused as such, before any join)
+    rows = [line for line in source.splitlines() if line.startswith('"') and '"ID"' not in line]
+    prologue = [line for line in extra.splitlines() if not (line.startswith('"') and '"ID"' not in line)]
+    both = [row for line in rows
+            for row in (line.replace("l1tex__t_bytes.sum", "lts__t_bytes.sum"),
+                        line.replace('"8192"', '"8193"'))]
+    (runs / "out.both").write_text("\n".join(prologue + both) + "\n")
     result = run_cli("summary", runs, "--gpu", "V100")
     assert_one_line_error(result, "disagree", "l1tex__t_bytes.sum", "out.l1tex__t_bytes.sum", "out.both")
 

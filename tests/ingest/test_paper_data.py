@@ -148,12 +148,23 @@ def test_reproduction_script_reports_a_kernel_that_differs(clone, pytorch_dir, t
 
 
 def test_summary_of_the_directory_through_the_cli(pytorch_dir):
-    result = run_cli("summary", pytorch_dir, "--gpu", "V100", "--group", "--format", "json")
+    result = run_cli("summary", pytorch_dir, "--gpu", "V100", "--group", "--zero-ai-by", "name",
+                     "--format", "json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert (doc["summary"]["zero_ai"], doc["summary"]["kernels"]) == (PER_NAME_ZERO_AI, len(LAUNCHES))
     assert {k["time_source"] for k in doc["kernels"]} == {
         "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
+
+
+def test_group_alone_counts_zero_ai_per_launch_and_says_so(pytorch_dir):
+    # One zero-AI definition by default (per launch); per kernel name only when asked.
+    result = run_cli("summary", pytorch_dir, "--gpu", "V100", "--group", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)["summary"]
+    assert (summary["zero_ai"], summary["zero_ai_counted"]) == (PER_LAUNCH_ZERO_AI, "per launch")
+    by_name = run_cli("summary", pytorch_dir, "--gpu", "V100", "--zero-ai-by", "name")
+    assert "Table III, zero-AI per kernel name" in by_name.stdout
 
 
 def test_detail_pane_says_the_time_was_derived_and_from_what(pytorch_dir):

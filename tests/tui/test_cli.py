@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -56,10 +57,11 @@ def test_plot_csv_never_loads_textual(tmp_path):
     assert len(pd.read_csv(out)) == 5
 
 
-def test_plot_svg_shows_the_filtered_view(tmp_path):
+def test_plot_screenshot_shows_the_filtered_view(tmp_path):
     svg, csv = tmp_path / "view.svg", tmp_path / "view.csv"
     rooftui(
-        "plot", str(SAMPLE), "--name", "batchnorm", "--svg", str(svg), "--csv", str(csv), "--size", "120x36"
+        "plot", str(SAMPLE), "--name", "batchnorm", "--screenshot", str(svg), "--csv", str(csv),
+        "--size", "120x36",
     )
     text = svg.read_text()
     assert text.startswith("<svg")
@@ -71,7 +73,7 @@ def test_plot_needs_an_output(capsys):
     with pytest.raises(SystemExit) as exit_:
         rooftui("plot", str(SAMPLE))
     assert exit_.value.code == 2
-    assert "give --svg FILE, --csv FILE or both" in capsys.readouterr().err
+    assert "give --svg FILE, --png FILE, --screenshot FILE or --csv FILE" in capsys.readouterr().err
 
 
 def test_plot_names_what_the_run_has_when_a_pipeline_is_not_in_it(tmp_path, capsys):
@@ -95,3 +97,86 @@ def test_open_offers_ceilings_trace_and_ascii(capsys):
     help_text = capsys.readouterr().out
     for option in ("--ceilings", "--trace", "--ascii", "NO_COLOR"):
         assert option in help_text
+
+
+# --- the roofline as a figure (matplotlib) ------------------------------------------
+
+def known_answer():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[2] / "sample_data" / "known_answer" / "known_answer.raw-base.csv"
+
+
+def test_plot_png_is_a_roofline_figure_an_image_reader_opens(tmp_path, capsys):
+    from matplotlib.image import imread
+
+    from rooftui.views.figure import COLOURS
+
+    png = tmp_path / "roofline.png"
+    rooftui("plot", str(SAMPLE), "--png", str(png))
+    assert f"wrote {png} (roofline figure)" in capsys.readouterr().out
+    pixels = imread(png)  # floats in 0..1, RGBA
+    assert pixels.shape == (975, 1800, 4)  # 12 x 6.5 inches at 150 dpi
+    ink = (pixels[..., :3] < 0.9).any(axis=2)
+    assert 0.02 < ink.mean() < 0.5  # drawn on, not a blank or a black page
+    for level, colour in COLOURS.items():
+        rgb = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+        near = (np.abs(pixels[..., :3] - rgb) < 0.05).all(axis=2)
+        assert near.sum() > 100, f"no {level} points or slope"
+
+
+def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_legend(tmp_path):
+    svg = tmp_path / "roofline.svg"
+    rooftui("plot", str(known_answer()), "--svg", str(svg))
+    text = svg.read_text()
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+    # The H200's measured ceilings bundled with rooftui (rooftui/data/ceilings:
+    # L1 3.2136e13 B/s, L2 8.9843e12, HBM 4.5550e12, FP64 FMA 3.3306e13 FLOP/s, Tensor
+    # TF32 4.8468e14): each label appears twice, beside its line and in the legend.
+    for label in ("L1 32.1 TB/s (empirical)", "L2 8.98 TB/s (empirical)", "HBM 4.56 TB/s (empirical)",
+                  "FP64 33.3 TFLOP/s (empirical)", "Tensor TF32 485 TFLOP/s (empirical)"):
+        assert text.count(label) == 2, label
+    assert "roofs: bundled with rooftui, measured 20" in text  # where they came from, and when
+    for entry in ("kernels at L1 AI", "kernels at L2 AI", "kernels at HBM AI",
+                  "Arithmetic intensity (FLOP/byte)", "Performance (FLOP/s)"):
+        assert entry in text
+    assert "2 zero-AI not plotted" in text
+    assert "NVIDIA H200" in text
+
+
+def test_plot_figure_without_matplotlib_says_which_extra_to_install(tmp_path, capsys, monkeypatch):
+    import sys as _sys
+
+    monkeypatch.setitem(_sys.modules, "matplotlib.figure", None)  # the import fails
+    png = tmp_path / "roofline.png"
+    with pytest.raises(SystemExit) as exit_:
+        rooftui("plot", str(SAMPLE), "--png", str(png))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "rooftui: drawing a figure needs matplotlib — pip install 'rooftui[plot]'"
+    assert not png.exists()
+
+
+def test_plot_figure_of_two_gpus_has_a_panel_per_gpu_each_with_its_own_roofs(tmp_path):
+    from matplotlib.image import imread
+
+    from tests.tui.test_roofline_points import two_gpu_reports
+
+    reports = [str(p) for p in two_gpu_reports(tmp_path)]
+    svg, png = tmp_path / "two.svg", tmp_path / "two.png"
+    rooftui("plot", *reports, "--svg", str(svg), "--png", str(png))
+    text = svg.read_text()
+    assert "NVIDIA H200" in text and "NVIDIA H100 80GB HBM3" in text
+    # the H200 against its bundled measured ceilings; the second GPU against its
+    # report's HBM peak, which was halved in its copy (the report says 4.81 TB/s)
+    assert text.count("HBM 4.56 TB/s (empirical)") == 2 and text.count("HBM 2.41 TB/s (report)") == 2
+    assert imread(png).shape[:2] == (975, 3600)  # two 12-inch panels side by side
+
+
+def test_plot_into_a_missing_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    png = tmp_path / "no" / "such" / "roofline.png"
+    with pytest.raises(SystemExit) as exit_:
+        rooftui("plot", str(known_answer()), "--png", str(png))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"rooftui: {png}: no such folder") and len(err.splitlines()) == 1

@@ -9,6 +9,12 @@ Each kernel is drawn at up to three points — its arithmetic intensity at L1, L
 and HBM, all at its one FLOP/s. The heaviest kernels (by time) are drawn one by
 one; beyond ``individual_limit`` the rest are merged to one point per plot cell,
 which looks the same at terminal resolution and keeps redraws fast.
+
+The FLOP/s axis is zoomed to the kernels that matter: when the plot has fewer
+than ``ROWS_PER_DECADE`` rows per decade, the slowest kernels that together take
+at most ``EDGE_SHARES[-1]`` of the plotted time are drawn on the bottom edge (as
+"below" points, counted in the note) instead of stretching the axis by decades
+that a 24-row terminal cannot afford. With rows to spare nothing is clamped.
 """
 
 from __future__ import annotations
@@ -19,12 +25,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis.ceilings import missing_roofs, source_text
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
 from rooftui.views.tui.format import decade, si
 
 INDIVIDUAL_LIMIT = 1000  # kernels drawn one by one; the rest are merged per cell
 HEAVY_COUNT = 10  # the heaviest kernels get the bold marker
+TAG_COUNT = 5  # the heaviest kernels get a short tag on the plot and in the table
+# Shares of the plotted time that the slowest kernels may hold and still be put on
+# the bottom edge, tried in turn until the FLOP/s axis has ROWS_PER_DECADE.
+EDGE_SHARES = (0.0, 0.01, 0.02, 0.05)
+ROWS_PER_DECADE = 2
+MIN_DECADES = 3  # the FLOP/s axis spans at least this much
+HEADROOM = 0.4  # decades above the highest roof
+EXPLORER_HEADROOM = 0.2  # the explorer's: rows are scarce at 80x24
 
 
 @dataclass(frozen=True)
@@ -35,14 +50,17 @@ class Roof:
     label: str  # value and source, for the legend
     xs: tuple[float, float]
     ys: tuple[float, float]
+    source: str = ""  # where its value came from and when: "bundled with rooftui, measured 2026-11-29"
 
 
 @dataclass(frozen=True, eq=False)
 class PointSeries:
     level: str
-    emphasis: str  # "heavy" | "normal" | "merged"
+    emphasis: str  # "heavy" | "normal" | "merged" | "below" (clamped to the bottom edge)
     xs: np.ndarray
     ys: np.ndarray
+    # Row label in the plotted frame of each point; empty for merged points.
+    kernels: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=object))
 
 
 @dataclass(eq=False)  # compared by identity: a new figure means redraw
@@ -55,6 +73,10 @@ class RooflineFigure:
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     note: str = ""
+    tags: dict = field(default_factory=dict)  # row label -> short tag of the heaviest kernels
+    below: int = 0  # kernels drawn on the bottom edge, slower than the axis shows
+    zero_ai: int = 0  # kernels not plotted: no FLOP (zero-AI) or no time
+    missing: list[str] = field(default_factory=list)  # "no L2 roof: pass --ceilings or ..."
 
 
 def method_word(method: str) -> str:
@@ -68,8 +90,8 @@ def _log(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str, float, str]]:
-    """(pipelines joined by "+", FLOP/s, label) per distinct peak, highest first.
+def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str, float, str, str]]:
+    """(pipelines joined by "+", FLOP/s, label, source) per distinct peak, highest first.
 
     Pipelines with the same peak (FP64 and FP32 on an H100) share one line.
     """
@@ -84,7 +106,9 @@ def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str
         names = " · ".join(PIPELINE_LABELS.get(c.precision, c.name) for c in group)
         methods = "/".join(sorted({method_word(c.method) for c in group}))
         unit = group[0].unit
-        roofs.append(("+".join(c.precision for c in group), value, f"{names} {si(value, unit)} ({methods})"))
+        label = f"{names} {si(value, unit)} ({methods})"
+        source = " / ".join(dict.fromkeys(source_text(c) for c in group))
+        roofs.append(("+".join(c.precision for c in group), value, label, source))
     return roofs
 
 
@@ -111,6 +135,82 @@ def _merge_per_cell(xs, ys, x_range, y_range, cells) -> tuple[np.ndarray, np.nda
     )
 
 
+def roof_sources(roofs: list[Roof]) -> str:
+    """Where the roofs came from, in one line: "roofs: bundled with rooftui, measured
+    2026-11-29", or per source when they differ ("L1, HBM: ...; FP64: ...")."""
+    by_source: dict[str, list[str]] = {}
+    for roof in roofs:
+        if roof.source:
+            by_source.setdefault(roof.source, []).append(short_name(roof))
+    if len(by_source) == 1:
+        return f"roofs: {next(iter(by_source))}"
+    return "; ".join(f"{', '.join(names)}: {source}" for source, names in by_source.items())
+
+
+def short_name(roof: Roof) -> str:
+    """The roof's name alone: "L2", "FP64 · FP32"."""
+    return LEVEL_LABELS.get(roof.key) or " · ".join(PIPELINE_LABELS.get(p, p) for p in roof.key.split("+"))
+
+
+def _missing_roofs(ceilings: CeilingSet, levels, pipelines) -> list[str]:
+    """What the analysis says is missing (``analysis.ceilings.missing_roofs``), for the
+    levels and pipelines shown: the plot must say a roof is absent, not just omit it."""
+    return [miss.message for miss in missing_roofs(ceilings.device.name, ceilings, pipelines)
+            if miss.kind == "compute" or miss.roof in levels]
+
+
+def plotted_rows(frame: pd.DataFrame) -> np.ndarray:
+    """Positions in ``frame`` of the kernels a roofline can place (some FLOPs and a
+    FLOP rate), heaviest (by time) first."""
+    flops = frame["flops"].to_numpy(dtype=float)
+    rate = frame["flop_rate"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        plotted = np.flatnonzero((flops > 0) & (rate > 0))
+    time = frame["time_s"].to_numpy(dtype=float)[plotted]
+    return plotted[np.argsort(-time, kind="stable")]
+
+
+def tags_for(frame: pd.DataFrame, count: int = TAG_COUNT) -> dict:
+    """Short tags ("1".."5") of the ``count`` heaviest plotted kernels of ``frame``,
+    by row label: the roofline draws them beside the kernels' points and the kernel
+    table can show them in its name column, so both name the same kernels."""
+    return {frame.index[p]: str(i + 1) for i, p in enumerate(plotted_rows(frame)[:count])}
+
+
+def device_labels(frame: pd.DataFrame) -> np.ndarray:
+    """The device each row ran on, spelled as ``Run.ceilings_by_device`` keys it
+    (``rooftui.analysis.load_run``: the GPU name, or "unnamed GPU (cc X)")."""
+    if "device" not in frame.columns:
+        return np.full(len(frame), "", dtype=object)
+    names = frame["device"].fillna("").astype(str).to_numpy(dtype=object)
+    if "cc" in frame.columns:
+        cc = frame["cc"].astype(str).to_numpy(dtype=object)
+        unnamed = names == ""
+        names[unnamed] = [f"unnamed GPU (cc {c})" for c in cc[unnamed]]
+    return names
+
+
+def ceilings_per_device(run) -> dict[str, CeilingSet]:
+    """Each device's ceilings (``Run.ceilings_by_device``), keyed as ``device_labels``
+    spells the device; empty without a run (then one set of ceilings is used)."""
+    return dict(getattr(run, "ceilings_by_device", None) or {})
+
+
+def _y_floor(y: np.ndarray, time: np.ndarray, y_hi: float, rows: int) -> float:
+    """The lowest log10 FLOP/s given axis room: the lowest point, unless that leaves
+    fewer than ``ROWS_PER_DECADE`` rows per decade; then the lowest point above the
+    slowest kernels holding at most each of ``EDGE_SHARES`` of the time, in turn."""
+    order = np.argsort(y)
+    share = np.cumsum(time[order]) / max(float(time.sum()), 1e-300)
+    floor = float(y[order[0]])
+    for allowed in EDGE_SHARES:
+        kept = order[share > allowed]
+        floor = float(y[kept[0]]) if kept.size else float(y.max())
+        if (y_hi - floor) * ROWS_PER_DECADE <= rows:
+            break
+    return floor
+
+
 def build_figure(
     frame: pd.DataFrame,
     ceilings: CeilingSet,
@@ -121,12 +221,18 @@ def build_figure(
     cells: tuple[int, int] = (80, 20),
     individual_limit: int = INDIVIDUAL_LIMIT,
     heavy_count: int = HEAVY_COUNT,
+    tag_count: int = TAG_COUNT,
+    zoom: bool = False,
+    headroom: float = HEADROOM,
 ) -> RooflineFigure:
     """The roofline of ``frame``'s kernels under ``ceilings``.
 
     ``levels`` and ``pipelines`` are the memory levels and compute pipelines
     switched on; ``cells`` is the plot area in character cells, the resolution
-    at which kernels beyond ``individual_limit`` are merged.
+    at which kernels beyond ``individual_limit`` are merged and by which the
+    FLOP/s axis is zoomed (``zoom``: the slowest kernels, at most 5% of the time
+    together, may go on the bottom edge); ``headroom`` is the space above the
+    highest roof, in decades.
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
@@ -138,12 +244,10 @@ def build_figure(
     fastest = max((c.value for _, c in bandwidths), default=None)
 
     # Work on NumPy arrays: at 100k rows, pandas indexing would dominate.
-    flops = frame["flops"].to_numpy(dtype=float)
     rate = frame["flop_rate"].to_numpy(dtype=float)
-    with np.errstate(invalid="ignore"):
-        plotted = np.flatnonzero((flops > 0) & (rate > 0))
+    plotted = plotted_rows(frame)
     time = frame["time_s"].to_numpy(dtype=float)[plotted]
-    plotted = plotted[np.argsort(-time, kind="stable")]  # heaviest first
+    labels = frame.index.to_numpy()[plotted]
     y_all = _log(rate[plotted])
     x_all = {level: _log(frame[f"ai_{level}"].to_numpy(dtype=float)[plotted]) for level in levels}
 
@@ -156,12 +260,18 @@ def build_figure(
         x_hi = math.ceil(max(x_candidates.max(), max(ridges, default=-np.inf) + 1.5))
     else:
         x_lo, x_hi = -2, 3
-    y_finite = y_all[np.isfinite(y_all)]
-    y_hi = math.log10(top) + 0.4 if top else (y_finite.max() + 0.5 if y_finite.size else 15)
-    y_lo_data = y_finite.min() if y_finite.size else y_hi - 5
-    y_lo = math.floor(min(y_lo_data, y_hi - 4) - 0.2)
+    finite = np.isfinite(y_all)
+    y_finite = y_all[finite]
+    y_hi = math.log10(top) + headroom if top else (y_finite.max() + 0.5 if y_finite.size else 15)
     if y_finite.size:
         y_hi = max(y_hi, y_finite.max() + 0.2)
+    if not y_finite.size:
+        y_lo_data = y_hi - MIN_DECADES
+    elif zoom:
+        y_lo_data = _y_floor(y_finite, time[finite], y_hi, cells[1])
+    else:
+        y_lo_data = float(y_finite.min())
+    y_lo = math.floor(min(y_lo_data, y_hi - MIN_DECADES) - 0.2)
 
     roofs: list[Roof] = []
     for level, ceiling in bandwidths:
@@ -177,32 +287,39 @@ def build_figure(
                 label,
                 (start, end),
                 (start + log_b, end + log_b),
+                source_text(ceiling),
             )
         )
-    for key, value, label in compute:
+    for key, value, label, source in compute:
         log_p = math.log10(value)
         start = log_p - math.log10(fastest) if fastest else x_lo
-        tag = label
-        roofs.append(Roof(key, "compute", tag, label, (max(start, x_lo), x_hi), (log_p, log_p)))
+        roofs.append(Roof(key, "compute", label, label, (max(start, x_lo), x_hi), (log_p, log_p), source))
 
     points: list[PointSeries] = []
     individual = min(individual_limit, len(plotted))
+    below_rows = np.zeros(len(plotted), dtype=bool)
     for level in levels:
         xs, ys = x_all[level], y_all
         ok = np.isfinite(xs) & np.isfinite(ys)
+        low = ok & (ys < y_lo)
+        below_rows |= low
+        ok &= ~low
         positions = np.arange(len(plotted))
         heavy = ok & (positions < heavy_count)
         normal = ok & (positions >= heavy_count) & (positions < individual)
         merged = ok & (positions >= individual)
-        points.append(PointSeries(level, "heavy", xs[heavy], ys[heavy]))
-        points.append(PointSeries(level, "normal", xs[normal], ys[normal]))
+        points.append(PointSeries(level, "heavy", xs[heavy], ys[heavy], labels[heavy]))
+        points.append(PointSeries(level, "normal", xs[normal], ys[normal], labels[normal]))
         if merged.any():
             mx, my = _merge_per_cell(xs[merged], ys[merged], (x_lo, x_hi), (y_lo, y_hi), cells)
             points.append(PointSeries(level, "merged", mx, my))
+        if low.any():
+            edge = np.full(int(low.sum()), float(y_lo))
+            points.append(PointSeries(level, "below", xs[low], edge, labels[low]))
 
     chosen: list[tuple[str, float, float]] = []
     if selected is not None and selected["flops"] > 0 and selected["flop_rate"] > 0:
-        y = math.log10(selected["flop_rate"])
+        y = max(math.log10(selected["flop_rate"]), y_lo)
         for level in levels:
             ai = selected[f"ai_{level}"]
             if ai == ai and ai > 0:
@@ -213,6 +330,9 @@ def build_figure(
         notes.append(
             f"{individual:,} heaviest drawn one by one, {len(plotted) - individual:,} more merged per cell"
         )
+    below = int(below_rows.sum())
+    if below:
+        notes.append(f"{below:,} below {decade(y_lo)}FLOP/s on the bottom edge")
     skipped = len(frame) - len(plotted)
     if skipped:
         notes.append(f"{skipped:,} zero-AI not plotted")
@@ -225,4 +345,8 @@ def build_figure(
         x_ticks=_ticks(x_lo, x_hi, cells[0], max(len(decade(e)) for e in (x_lo, x_hi, -3))),
         y_ticks=_ticks(y_lo, y_hi, cells[1], 0),
         note="; ".join(notes),
+        tags={labels[i]: str(i + 1) for i in range(min(tag_count, len(plotted)))},
+        missing=_missing_roofs(ceilings, levels, pipelines),
+        below=below,
+        zero_ai=skipped,
     )

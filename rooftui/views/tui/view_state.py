@@ -108,7 +108,7 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
-PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS)]
+PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
@@ -153,8 +153,10 @@ class ViewState:
         return pd.DataFrame({c: self._array(c)[positions] for c in columns})
 
     def plot_rows(self, positions: np.ndarray) -> pd.DataFrame:
-        """What the roofline needs of the rows at ``positions``."""
-        return self._columns(PLOT_COLUMNS, positions)
+        """What the roofline needs of the rows at ``positions``, labelled by position
+        in ``all_rows`` (so a point clicked on the plot names its table row)."""
+        columns = [c for c in PLOT_COLUMNS if c in self.all_rows.columns]
+        return self._columns(columns, positions).set_axis(positions)
 
     def totals(self, positions: np.ndarray) -> Totals:
         return totals(self._columns([c for c in TOTAL_COLUMNS if c in self.all_rows], positions))

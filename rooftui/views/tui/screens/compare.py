@@ -309,13 +309,17 @@ def _rgb(colour: tuple[int, int, int]) -> str:
 
 def _how(pair: pd.Series) -> str:
     if pair["method"] == "exact":
-        return "same kernel name"
-    if pair["method"] == "parameters":
+        what = "same kernel name"
+    elif pair["method"] == "parameters":
         what = "same name but its parameters"
+    elif pair["method"] == "similar":
+        what = f"similar name ({pair['key']})"
     else:
         what = f"same operation ({pair['key']})"
     rank = ""
-    if pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
+    if pair.get("how") == "aligned":
+        rank = f", {int(pair['aligned'])} launches aligned"
+    elif pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
         rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
                 f"{int(pair['candidates_b'])} in B")
     return f"{what}{rank} · {si(pair['flop_rate_a'], 'FLOP/s')} → {si(pair['flop_rate_b'], 'FLOP/s')}"

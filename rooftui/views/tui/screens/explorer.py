@@ -18,6 +18,7 @@ from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import duration, fit_parts, literal, percent
+from rooftui.views.tui.roofline_model import ceilings_per_device
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 from rooftui.views.tui.widgets.detail import DetailPane
@@ -75,6 +76,12 @@ class ExplorerScreen(Screen):
         Binding("e", "export_svg", "svg", tooltip="save this view as SVG"),
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
         Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
+        # The roofline's own keys, from anywhere on the screen (widgets/roofline.py).
+        Binding("full_stop", "roofline('step_point(1)')", "next point on the roofline (left to right)",
+                show=False, key_display="."),
+        Binding("comma", "roofline('step_point(-1)')", "previous point on the roofline",
+                show=False, key_display=","),
+        Binding("v", "roofline('next_device')", "next GPU's roofline (several GPUs)", show=False),
     ]
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
@@ -243,6 +250,7 @@ class ExplorerScreen(Screen):
         self.query_one(RooflinePane).show(
             self.state.plot_rows(self.positions),
             self.state.run.ceilings,
+            ceilings_by_device=ceilings_per_device(self.state.run.source),
             grouped=self.state.grouped,
             levels=list(self.state.levels),
             pipelines=self.state.shown_pipelines(),
@@ -265,6 +273,13 @@ class ExplorerScreen(Screen):
             self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
         else:
             self.redraw_roofline()
+
+    @on(RooflineCanvas.PointChosen)
+    def _point_chosen(self, message: RooflineCanvas.PointChosen) -> None:
+        table = self.query_one(KernelTable)
+        rows = np.flatnonzero(table.positions == message.kernel)  # plot rows are labelled by position
+        if len(rows):
+            table.cursor_row = int(rows[0])
 
     @on(KernelTable.RowChosen)
     def _row_chosen(self, message: KernelTable.RowChosen) -> None:
@@ -310,6 +325,9 @@ class ExplorerScreen(Screen):
         name = str(self.selected["name"])
         self.app.copy_to_clipboard(name)  # the exact name: OSC 52 carries it in base64
         self.notify(printable(f"copied {name}"), timeout=2, markup=False)
+
+    async def action_roofline(self, action: str) -> None:
+        await self.query_one(RooflineCanvas).run_action(action)
 
     def action_timeline(self) -> None:
         self.app.open_timeline()

@@ -1,174 +1,282 @@
-"""The roofline pane: a plotext plot of a ``RooflineFigure``, plus its legend."""
+"""The roofline pane: a ``RooflineFigure`` laid out on character cells, plus its legend.
+
+The layout (``roofline_layout.lay_out``) decides every cell; this widget only
+colours them, rebuilds on resize, and turns keys and clicks on points into
+``PointChosen`` messages. With several GPUs it shows one device at a time (``v``
+switches) against that device's own ceilings, and says which in its top row.
+"""
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
+from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
-from textual_plotext import PlotextPlot
-from textual_plotext.plot import Plot
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
-from rooftui.views.tui.ascii import BOX_TO_ASCII
+from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.roofline_model import Roof, RooflineFigure, build_figure
+from rooftui.views.tui.roofline_layout import ASCII, UNICODE, Layout, PointCell, lay_out, nearest_in_order
+from rooftui.views.tui.roofline_model import (
+    EXPLORER_HEADROOM,
+    Roof,
+    RooflineFigure,
+    build_figure,
+    device_labels,
+    roof_sources,
+)
 
 # The paper's colours: L1 red, L2 green, HBM blue; merged points are dimmer.
 LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
 MERGED_COLOURS = {"l1": (140, 50, 50), "l2": (40, 110, 50), "hbm": (40, 80, 140)}
-ROOF_COLOUR = (170, 170, 170)
+ROOF_COLOUR = (170, 170, 170)  # the compare chart's roofs
 SELECTED_COLOUR = (255, 215, 0)
 
-# Marker per level and emphasis; the ASCII set works on any terminal.
-UNICODE_MARKERS = {
-    "heavy": {"l1": "●", "l2": "■", "hbm": "▲"},
-    "normal": {"l1": "•", "l2": "▪", "hbm": "▴"},
-    "merged": {"l1": "·", "l2": "·", "hbm": "·"},
-    "selected": "◆",
-    "line": "braille",
-}
-ASCII_MARKERS = {
-    "heavy": {"l1": "O", "l2": "#", "hbm": "A"},
-    "normal": {"l1": "o", "l2": "+", "hbm": "^"},
-    "merged": {"l1": ".", "l2": ".", "hbm": "."},
-    "selected": "@",
-    "line": ".",
-}
+# Marker per level and emphasis (the layout's glyphs, for the legend and the compare chart).
+UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
+ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
+
+# Character cells the axes and tick labels take from the plot area.
+AXIS_COLUMNS, AXIS_ROWS = 8, 3
 
 
 def _rgb(colour: tuple[int, int, int]) -> str:
     return "rgb({},{},{})".format(*colour)
 
 
-# Character cells the axes and tick labels take from the plot area.
-AXIS_COLUMNS, AXIS_ROWS = 8, 3
+def _styles() -> dict[str, Style]:
+    """Cell styles. Roofs and their labels use the terminal's own foreground (bold
+    for labels), which reads on dark and light backgrounds and in 16 colours; the
+    selected kernel is black on yellow, never yellow on white."""
+    styles = {
+        "": Style(),
+        "axis": Style(),
+        "tick": Style(),
+        "title": Style(bold=True),
+        "device-title": Style(bold=True, underline=True),
+        "roof": Style(),
+        "roof-label": Style(bold=True),
+        "selected": Style(bold=True, color="rgb(0,0,0)", bgcolor=_rgb(SELECTED_COLOUR)),
+        "selected-line": Style(color=_rgb(SELECTED_COLOUR)),
+        "cursor": Style(bold=True, reverse=True),
+        "tag": Style(bold=True, underline=True),
+    }
+    for level, colour in LEVEL_COLOURS.items():
+        styles[f"point:{level}"] = Style(color=_rgb(colour))
+        styles[f"merged:{level}"] = Style(color=_rgb(MERGED_COLOURS[level]))
+        styles[f"slope:{level}"] = Style(color=_rgb(colour))
+        styles[f"slope-label:{level}"] = Style(color=_rgb(colour), bold=True)
+    return styles
 
 
-class RooflineCanvas(PlotextPlot, can_focus=True):
-    """Draws a figure built for its current size; rebuilds on resize."""
+STYLES = _styles()
+
+
+class RooflineCanvas(Widget, can_focus=True):
+    """Draws a figure built for its current size; rebuilds on resize.
+
+    Keys (when focused; the explorer also binds ``.`` and ``,``): ``.``/``,`` step
+    to the next/previous point left to right, ``v`` shows the next GPU's roofline.
+    """
+
+    BINDINGS = [
+        Binding("full_stop", "step_point(1)", "next point", key_display="."),
+        Binding("comma", "step_point(-1)", "previous point", key_display=","),
+        Binding("v", "next_device", "next GPU", show=False),
+    ]
 
     class Drawn(Message):
         """A new figure is on the canvas; the legend follows it."""
+
+    class PointChosen(Message):
+        """The user stepped to or clicked a point: select its kernel."""
+
+        def __init__(self, kernel: object, level: str) -> None:
+            super().__init__()
+            self.kernel = kernel  # row label in the frame given to ``show``
+            self.level = level
 
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
         self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
         self.inputs: dict | None = None
+        self.ceilings_by_device: dict[str, CeilingSet] = {}
+        self.device: str | None = None  # shown device, when the run has several
         self.figure: RooflineFigure | None = None
-        self.unlabelled: list[Roof] = []  # compute roofs with no room for a label
-        self._drawn: tuple | None = None  # (figure, size, theme) of the cached text
+        self.layout_: Layout | None = None
+        self.unlabelled: list[Roof] = []  # roofs whose full label is not on the plot
+        self.cursor: tuple[str, object] | None = None  # (level, kernel) stepped to
+        self._followed: object = None  # the selected kernel whose GPU was last shown
         self._text: Text | None = None
-        # The terminal's own background, not the theme's: fewer colour codes to
-        # parse on every redraw, and the plot blends with the pane.
-        self.theme = "textual-clear"
 
-    def show(self, frame: pd.DataFrame, ceilings: CeilingSet, **options) -> RooflineFigure:
-        """Rebuild the figure for ``frame`` and draw it; returns the figure."""
+    @property
+    def devices(self) -> list[str]:
+        return list(self.ceilings_by_device)
+
+    @property
+    def tags(self) -> dict:
+        """Row label -> tag of the heaviest kernels drawn (empty before the first draw)."""
+        return {} if self.figure is None else dict(self.figure.tags)
+
+    def show(
+        self,
+        frame: pd.DataFrame,
+        ceilings: CeilingSet,
+        *,
+        ceilings_by_device: dict[str, CeilingSet] | None = None,
+        **options,
+    ) -> RooflineFigure | None:
+        """Rebuild the figure for ``frame`` and draw it; returns the figure.
+
+        With ``ceilings_by_device`` holding several GPUs, only the shown device's
+        kernels are drawn, against that device's ceilings."""
+        self.ceilings_by_device = dict(ceilings_by_device or {})
+        if self.device not in self.ceilings_by_device:
+            self.device = next(iter(self.ceilings_by_device), None)
         self.inputs = {"frame": frame, "ceilings": ceilings, **options}
+        selected = options.get("selected")
+        if selected is not None and selected.name != self._followed:
+            # A kernel newly selected in the table: show its GPU's roofline.
+            self._followed = selected.name
+            device = device_labels(selected.to_frame().T)[0] if "device" in selected.index else None
+            if device in self.ceilings_by_device:
+                self.device = device
+        if self.cursor is not None and (selected is None or selected.name != self.cursor[1]):
+            self.cursor = None  # the table moved to another kernel
         return self.rebuild()
+
+    def _figure_inputs(self) -> dict:
+        inputs = dict(self.inputs)
+        if len(self.ceilings_by_device) > 1 and self.device is not None:
+            frame = inputs["frame"]
+            inputs["frame"] = frame[device_labels(frame) == self.device]
+            inputs["ceilings"] = self.ceilings_by_device[self.device]
+            selected = inputs.get("selected")
+            if selected is not None and selected.name not in inputs["frame"].index:
+                inputs["selected"] = None
+        return inputs
+
+    @property
+    def title(self) -> str:
+        if len(self.ceilings_by_device) < 2 or self.device is None:
+            return ""
+        which = self.devices.index(self.device) + 1
+        text = f"GPU {which} of {len(self.devices)}: {printable(self.device)} (v: next GPU)"
+        return ascii_safe(text) if self.ascii_mode else text
 
     def rebuild(self) -> RooflineFigure | None:
         if self.inputs is None:
             return None
         width, height = self.size
         cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
-        self.figure = build_figure(**self.inputs, cells=cells)
-        self.draw(self.figure)
-        self.refresh()
+        # Zoomed, and little room above the top roof: rows are scarce at 80x24.
+        self.figure = build_figure(**self._figure_inputs(), cells=cells, zoom=True,
+                                   headroom=EXPLORER_HEADROOM)
+        self.redraw()
         self.post_message(self.Drawn())
         return self.figure
+
+    def redraw(self) -> None:
+        """Lay the current figure out again (a new size or cursor)."""
+        if self.figure is None:
+            return
+        width, height = self.size
+        self.layout_ = lay_out(self.figure, max(width, 20), max(height, 4), ascii_mode=self.ascii_mode,
+                               title=self.title, cursor=self.cursor)
+        full = self.layout_.labelled
+        self.unlabelled = [roof for roof in self.figure.roofs if roof.key not in full]
+        self._text = None
+        self.refresh()
 
     def on_resize(self) -> None:
         self.rebuild()
 
     def render(self) -> RenderResult:
-        # PlotextPlot.render rebuilds the whole plot on every refresh; do it only
-        # when the figure, the size or the theme changed.
-        key = (self.figure, tuple(self.size), self.theme)
-        if self._text is None or key != self._drawn:
-            self._plot.plotsize(self.size.width, self.size.height)
-            self._plot._set_size(self.size.width, self.size.height)
-            self._plot.theme(self._get_plotext_theme_name(self.app.theme))
-            built = self._plot.build()
-            # --ascii: plotext's frame and ticks are box-drawing characters.
-            self._text = Text.from_ansi(built.translate(BOX_TO_ASCII) if self.ascii_mode else built)
-            self._drawn = key
+        if self.layout_ is None:
+            return Text()
+        if self._text is None:
+            text = Text()
+            layout = self.layout_
+            for row in range(layout.height):
+                if row:
+                    text.append("\n")
+                chars, styles = layout.chars[row], layout.styles[row]
+                start = 0
+                for col in range(1, layout.width + 1):
+                    if col == layout.width or styles[col] != styles[start]:
+                        text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
+                        start = col
+            self._text = text
         return self._text
 
-    def draw(self, figure: RooflineFigure) -> None:
-        # A fresh plotext figure each time: a reused one keeps layout state from
-        # earlier sizes, and tick labels could land a column off.
-        self._plot = plt = Plot()
-        plt.xlim(*figure.x_range)
-        plt.ylim(*figure.y_range)
-        plt.xticks([t for t, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
-        plt.yticks([t for t, _ in figure.y_ticks], [label for _, label in figure.y_ticks])
-        # At small sizes the axis title would cost a plot row; the legend says it.
-        plt.xlabel("arithmetic intensity (FLOP/byte)" if self.size.height >= 20 else "")
-        line = self.markers["line"]
-        row_height = (figure.y_range[1] - figure.y_range[0]) / max(4, self.size.height - AXIS_ROWS)
-        label_rows: set[int] = set()
-        self.unlabelled = []
-        span = figure.y_range[1] - figure.y_range[0]
+    # --- points: step with keys, choose with the mouse ---------------------------------
 
-        def row_of(y: float) -> int:
-            return round((y - figure.y_range[0]) / row_height)
+    def action_step_point(self, step: int) -> None:
+        if self.layout_ is None:
+            return
+        current = self.cursor
+        if current is None and self.figure is not None and self.figure.selected:
+            # Start from the selected kernel's first point.
+            selected = self.inputs.get("selected")
+            if selected is not None:
+                current = (self.figure.selected[0][0], selected.name)
+        point = nearest_in_order(self.layout_.points, current, step)
+        if point is not None:
+            self._choose(point)
 
-        # Rows holding a compute roof's line: a label there would read as that roof's.
-        roof_rows = {row_of(r.ys[1]) for r in figure.roofs if r.kind == "compute"}
-        for roof in figure.roofs:
-            colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
-            plt.plot(list(roof.xs), list(roof.ys), marker=line, color=colour)
-            tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
-            if roof.kind == "compute":
-                # The label goes on the row just above its roof, else just below;
-                # never on another roof's row, and one label per row (plotext
-                # rounds to rows its own way: keep labels two rows apart). A roof
-                # with no such row is named in the legend instead.
-                own = row_of(roof.ys[1])
-                free = [r for r in (own + 1, own - 1)
-                        if 0 <= r * row_height <= span and r not in roof_rows
-                        and all(abs(r - used) >= 2 for used in label_rows)]
-                if not free:
-                    self.unlabelled.append(roof)
-                    continue
-                label_rows.add(free[0])
-                y = figure.y_range[0] + free[0] * row_height
-                plt.text(tag, roof.xs[1], y, color=ROOF_COLOUR, alignment="right")
-            else:
-                # Just left of the slope, a decade below its ridge: between it
-                # and the next faster level's slope.
-                x = max(roof.xs[0], roof.xs[1] - 1.0)
-                plt.text(tag, x, roof.ys[0] + (x - roof.xs[0]), color=colour, alignment="right")
-        for series in figure.points:
-            if not len(series.xs):
-                continue
-            colours = MERGED_COLOURS if series.emphasis == "merged" else LEVEL_COLOURS
-            marker = self.markers[series.emphasis][series.level]
-            plt.scatter(list(series.xs), list(series.ys), marker=marker, color=colours[series.level])
-        if figure.selected:
-            xs = [x for _, x, _ in figure.selected]
-            ys = [y for _, _, y in figure.selected]
-            if len(xs) > 1:
-                plt.plot(xs, ys, marker=line, color=SELECTED_COLOUR)
-            plt.scatter(xs, ys, marker=self.markers["selected"], color=SELECTED_COLOUR)
+    def on_click(self, event: events.Click) -> None:
+        if self.layout_ is None:
+            return
+        point = self.layout_.point_near(event.x, event.y)
+        if point is not None:
+            self._choose(point)
+
+    def _choose(self, point: PointCell) -> None:
+        self.cursor = (point.level, point.kernel)
+        self.redraw()
+        self.post_message(self.PointChosen(point.kernel, point.level))
+
+    def action_next_device(self) -> None:
+        devices = self.devices
+        if len(devices) < 2:
+            self.notify("one GPU in this run", timeout=2)
+            return
+        self.device = devices[(devices.index(self.device) + 1) % len(devices)]
+        self.cursor = None
+        self.rebuild()
 
 
 class RooflinePane(Vertical):
-    """The plot with a one- or two-line legend: roof values and sources, markers, notes."""
+    """The plot with a legend of up to three lines: first what must be said (kernels
+    not plotted or on the edge, roofs not labelled on the plot with their value and
+    source), then the markers. What does not fit is posted as ``LegendOverflow``
+    for the status line."""
 
     ALLOW_MAXIMIZE = True
+    LEGEND_ROWS = 3  # #roofline-legend's max-height
+
+    class LegendOverflow(Message):
+        """Legend text that must be said but has no room under the plot ("" when all fits)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
         self.grouped = True
+        self.overflow = ""  # what the legend could not show; the status line may say it
 
     def compose(self) -> ComposeResult:
         yield RooflineCanvas(ascii_mode=self.ascii_mode, id="roofline-canvas")
@@ -181,24 +289,54 @@ class RooflinePane(Vertical):
     @on(RooflineCanvas.Drawn)
     def _drawn(self) -> None:
         canvas = self.query_one(RooflineCanvas)
-        if canvas.figure is not None:
-            legend = self.legend(canvas.figure, canvas.unlabelled, self.grouped)
-            self.query_one("#roofline-legend", Static).update(legend)
+        if canvas.figure is None:
+            return
+        width = max(10, self.size.width - 2)  # the legend's padding
+        legend, overflow = self.legend(canvas.figure, canvas.unlabelled, self.grouped, width)
+        self.query_one("#roofline-legend", Static).update(legend)
+        if overflow != self.overflow:
+            self.overflow = overflow
+            self.post_message(self.LegendOverflow(overflow))
 
-    def legend(self, figure: RooflineFigure, unlabelled: list[Roof], grouped: bool) -> Text:
-        """Markers, then every roof not labelled on the plot with its value and
-        source, then what was merged or left out."""
-        markers = ASCII_MARKERS if self.ascii_mode else UNICODE_MARKERS
-        text = Text()
-        for level, label in LEVEL_LABELS.items():
-            text.append(f"{markers['heavy'][level]} {label} ", style=_rgb(LEVEL_COLOURS[level]))
-        text.append(f"{markers['selected']} selected", style="bold " + _rgb(SELECTED_COLOUR))
-        text.append(" · " + ("grouped by name" if grouped else "single invocations"))
-        roofs = [roof.label for roof in figure.roofs if roof.kind == "bandwidth"]
-        roofs += [roof.label for roof in unlabelled]
-        text.append(" · " + (" · ".join(roofs) or "no memory ceilings for the levels shown"))
+    def must_say(self, figure: RooflineFigure, unlabelled: list[Roof]) -> list[str]:
+        """What the plot leaves unsaid: roofs with no source at all, kernels not drawn
+        or drawn on the edge, and every roof whose value and source are not written
+        beside it."""
+        parts = list(figure.missing)
         if figure.note:
-            text.append(f" · {figure.note}", style="italic")
+            below = " (" + (ASCII if self.ascii_mode else UNICODE).markers["below"]["hbm"] + ")"
+            parts.append(figure.note.replace("on the bottom edge", "on the bottom edge" + below))
+        if not any(r.kind == "bandwidth" for r in figure.roofs) and not figure.missing:
+            parts.append("no memory level shown")
+        parts += [roof.label for roof in unlabelled]
+        sources = roof_sources(figure.roofs)
+        if sources:
+            parts.append(sources)
+        return parts
+
+    def legend(
+        self, figure: RooflineFigure, unlabelled: list[Roof], grouped: bool, width: int = 10_000
+    ) -> tuple[Text, str]:
+        """The legend text, and the must-say part that did not fit in ``width`` × 3."""
+        markers = ASCII_MARKERS if self.ascii_mode else UNICODE_MARKERS
+        mode = "grouped by name" if grouped else "single invocations"
+        shown, left_over = [], []
+        for part in self.must_say(figure, unlabelled):
+            # Wrapped at spaces as the legend wraps; a part goes under the plot only if
+            # everything up to it still fits in the legend's rows.
+            lines = textwrap.wrap(" · ".join([mode, *shown, part]), width)
+            (shown if len(lines) <= self.LEGEND_ROWS else left_over).append(part)
+        text = Text(mode + " · ")
+        for part in shown:
+            text.append(part, style="bold")
+            text.append(" · ")
+        keys = Text()
+        for level, label in LEVEL_LABELS.items():
+            keys.append(f"{markers['heavy'][level]} {label} ", style=_rgb(LEVEL_COLOURS[level]))
+        keys.append(f"{markers['selected']} selected", style="bold")
+        keys.append(" · 1-5 heaviest")
+        text.append_text(keys)
         if self.ascii_mode:
-            return Text(ascii_safe(text.plain))
-        return text
+            text = Text(ascii_safe(text.plain))
+        overflow = " · ".join(left_over)
+        return text, (ascii_safe(overflow) if self.ascii_mode else overflow)

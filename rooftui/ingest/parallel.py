@@ -1,0 +1,131 @@
+"""Reading several reports at once: from the cache where it has them, the rest in parallel.
+
+One thread per report being read, as many as the machine has cores. A ``.ncu-rep``
+is read by its own child process (``ncu_rep``), so those run truly in parallel;
+``ncu_rep`` also holds a child back while the ones running would leave too little
+memory for it. CSV exports are parsed in the threads themselves.
+
+``start_reading`` starts the ``.ncu-rep`` readers without importing pandas, so a
+command can start them first and import the rest of rooftui while they read;
+``Reading.result()`` then waits for them and reads the cached and CSV reports.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rooftui.ingest.cache import ReportCache, enabled_by_default
+from rooftui.ingest.files import logical_name
+
+if TYPE_CHECKING:
+    from rooftui.ingest.report import RawReport
+
+# done, total, what: called as each report is read (what: the report, "(cached)" if so).
+Progress = Callable[[int, int, str], None]
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def read_reports(
+    paths: Sequence[str | Path],
+    *,
+    cache: bool | ReportCache | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> list[RawReport]:
+    """Read ``paths`` into RawReports, in the order given (see ``start_reading``)."""
+    return start_reading(paths, cache=cache, workers=workers).result(progress)
+
+
+def start_reading(
+    paths: Sequence[str | Path],
+    *,
+    cache: bool | ReportCache | None = None,
+    workers: int | None = None,
+) -> Reading:
+    """Start reading ``paths``; ``.result()`` gives their RawReports.
+
+    ``cache``: True/False, a ReportCache, or None for the default (on unless
+    ``ROOFTUI_NO_CACHE`` is set). ``workers`` bounds the reports read at once
+    (default: the usable cores).
+    """
+    if cache is None:
+        cache = enabled_by_default()
+    store = (ReportCache() if cache else None) if isinstance(cache, bool) else cache
+    return Reading(list(paths), store, workers or usable_cores())
+
+
+class Reading:
+    """Reports being read in the background, in threads of one pool."""
+
+    def __init__(self, paths: list[str | Path], store: ReportCache | None, workers: int) -> None:
+        from rooftui.ingest.ncu_rep import fetch_ncu_rep
+
+        self.paths = paths
+        self.store = store
+        self.keys = [store.key(path) if store else None for path in paths]
+        self._pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(paths) or 1)),
+                                         thread_name_prefix="rooftui-read")
+        # .ncu-rep readers start now; cached and CSV reports wait for result(),
+        # as decoding or parsing them needs pandas.
+        self._futures: dict[Future, int] = {}
+        for i, path in enumerate(paths):
+            cached = self.keys[i] is not None and store is not None and store.has(self.keys[i])
+            if not cached and logical_name(Path(path)).endswith(".ncu-rep"):
+                self._futures[self._pool.submit(fetch_ncu_rep, path)] = i
+
+    def result(self, progress: Progress | None = None) -> list[RawReport]:
+        """The RawReports, in the order given. A report that cannot be read raises its
+        InputError (the first such in that order) once the reports being read have
+        finished; those not started yet are not read."""
+        from rooftui.ingest import read_report
+        from rooftui.ingest.ncu_rep import Fetched, to_raw_report
+
+        total = len(self.paths)
+        reports: list[RawReport | None] = [None] * total
+        done = 0
+        if progress:
+            progress(0, total, "")
+        started = set(self._futures.values())
+        with self._pool:
+            for i, path in enumerate(self.paths):
+                if i in started:
+                    continue
+                hit = self.store.get(path) if self.store else None
+                if hit is None:
+                    self._futures[self._pool.submit(read_report, path)] = i
+                else:
+                    reports[i] = hit
+                    done += 1
+                    if progress:
+                        progress(done, total, f"{path} (cached)")
+            pending = set(self._futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                failed = [f for f in finished if f.exception() is not None]
+                if failed:
+                    for future in pending:
+                        future.cancel()
+                    wait(pending)
+                    failed += [f for f in pending if not f.cancelled() and f.exception() is not None]
+                    raise min(failed, key=self._futures.__getitem__).exception()
+                for future in sorted(finished, key=self._futures.__getitem__):
+                    i = self._futures[future]
+                    got = future.result()
+                    report = to_raw_report(got) if isinstance(got, Fetched) else got
+                    reports[i] = report
+                    if self.store:
+                        self.store.put(self.paths[i], report, self.keys[i])
+                    done += 1
+                    if progress:
+                        progress(done, total, str(self.paths[i]))
+        return [report for report in reports if report is not None]

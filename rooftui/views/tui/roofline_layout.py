@@ -1,0 +1,429 @@
+"""A ``RooflineFigure`` laid out on a grid of character cells — no Textual.
+
+Every cell records what it shows (a line, a point, a label, the axes) and whose
+it is (a roof's key, a level, a kernel's tag), so the widget only colours the
+cells and tests can check the picture cell by cell: no label over a point or over
+another series' line, every label on or next to its own line.
+
+Lines are drawn in braille (2×4 dots per cell) or, in ASCII mode, one character
+per cell with a different character per roof and slope. Slopes differ by pattern
+too — L1 solid, L2 dashed, HBM dotted — so they stay apart without colour
+(``NO_COLOR``), as in the matplotlib figure (``rooftui.views.figure``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.roofline_model import Roof, RooflineFigure
+
+# Braille dot bits by [sub-row][sub-column] (Unicode's braille patterns block).
+DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+BRAILLE = 0x2800
+
+# Dash patterns, by step along the line (sub-cell steps; whole cells in ASCII).
+PATTERNS = {
+    "solid": lambda k: True,
+    "dashed": lambda k: k % 6 < 4,
+    "dotted": lambda k: k % 3 == 0,
+}
+SLOPE_PATTERN = {"l1": "solid", "l2": "dashed", "hbm": "dotted"}
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """The characters of one mode; ``ascii`` draws lines one character per cell."""
+
+    ascii: bool
+    markers: dict  # emphasis -> level -> character
+    selected: str
+    slope: dict  # level -> line character (ASCII mode)
+    roofs: tuple[str, ...]  # compute roof line characters, highest roof first (ASCII mode)
+    axis: dict  # "v", "h", "corner", "ytick", "xtick"
+    y_title: str = "FLOP/s"
+    x_title: str = "arithmetic intensity (FLOP/byte)"
+    x_title_short: str = "AI (FLOP/byte)"
+
+
+UNICODE = Glyphs(
+    ascii=False,
+    markers={
+        "heavy": {"l1": "●", "l2": "■", "hbm": "▲"},
+        "normal": {"l1": "•", "l2": "▪", "hbm": "▴"},
+        "merged": {"l1": "·", "l2": "·", "hbm": "·"},
+        "below": {"l1": "▾", "l2": "▾", "hbm": "▾"},
+    },
+    selected="◆",
+    slope={},
+    roofs=(),
+    axis={"v": "│", "h": "─", "corner": "└", "ytick": "┤", "xtick": "┬"},
+)
+ASCII = Glyphs(
+    ascii=True,
+    markers={
+        "heavy": {"l1": "O", "l2": "#", "hbm": "A"},
+        "normal": {"l1": "o", "l2": "+", "hbm": "^"},
+        "merged": {"l1": ".", "l2": ".", "hbm": "."},
+        "below": {"l1": "v", "l2": "v", "hbm": "v"},
+    },
+    selected="@",
+    # Distinct from each other and from every point marker.
+    slope={"l1": "/", "l2": ":", "hbm": "'"},
+    roofs=("=", "-", "~", "_", '"'),
+    axis={"v": "|", "h": "-", "corner": "+", "ytick": "+", "xtick": "+"},
+)
+
+MARGIN_MIN = 7  # the y-axis title ("FLOP/s") and the axis column
+TALL = 16  # from this many rows: an axis line and the x title on its own row
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    row: int
+    col: int
+    series: str  # the roof key it names, or "tag"
+    kernel: object = None  # for a tag: the kernel's row label
+
+
+@dataclass(frozen=True)
+class PointCell:
+    row: int
+    col: int
+    level: str
+    kernel: object  # row label in the plotted frame
+
+
+@dataclass
+class Layout:
+    width: int
+    height: int
+    plot: tuple[int, int, int, int]  # left, top, columns, rows of the plot area
+    chars: list[list[str]]
+    kinds: list[list[str]]  # "" | "line" | "point" | "label" | "axis" | "tick" | "title"
+    owners: list[list[str]]  # per cell: roof key, level, "selected", "tag" ...
+    styles: list[list[str]]  # per cell: what the widget colours it as
+    line_series: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    labels: list[Label] = field(default_factory=list)
+    points: list[PointCell] = field(default_factory=list)  # the point on top in each cell
+    labelled: set[str] = field(default_factory=set)  # roofs whose full label is drawn
+    # What each cell held before any label was placed: (kind, owner), for checks.
+    before_labels: list[list[tuple[str, str]]] = field(default_factory=list)
+
+    def point_near(self, col: int, row: int) -> PointCell | None:
+        """The point drawn at (col, row), else the nearest one a cell away."""
+        best, best_distance = None, 2
+        for point in self.points:
+            distance = max(abs(point.col - col), abs(point.row - row))
+            if distance < best_distance:
+                best, best_distance = point, distance
+        return best
+
+    def text_rows(self) -> list[str]:
+        return ["".join(row) for row in self.chars]
+
+
+class _Canvas:
+    def __init__(self, figure: RooflineFigure, width: int, height: int, glyphs: Glyphs, title: str):
+        self.figure, self.glyphs = figure, glyphs
+        self.width, self.height = width, height
+        self.y_labels = [(y, label) for y, label in figure.y_ticks]
+        margin = max(MARGIN_MIN, max((len(label) for _, label in self.y_labels), default=0) + 1)
+        top = 1 if title else 0
+        bottom = 3 if height >= TALL else 1
+        self.left, self.top = margin, top
+        self.cols = max(1, width - margin)
+        self.rows = max(1, height - top - bottom)
+        self.layout = Layout(
+            width,
+            height,
+            (margin, top, self.cols, self.rows),
+            [[" "] * width for _ in range(height)],
+            [[""] * width for _ in range(height)],
+            [[""] * width for _ in range(height)],
+            [[""] * width for _ in range(height)],
+        )
+        self.bits: dict[tuple[int, int], dict[str, int]] = {}
+        self.title = title
+
+    # --- coordinates -------------------------------------------------------------
+
+    def fx(self, x: float) -> float:
+        """log10 AI -> fractional plot column."""
+        lo, hi = self.figure.x_range
+        return (x - lo) / (hi - lo) * self.cols
+
+    def fy(self, y: float) -> float:
+        """log10 FLOP/s -> fractional plot row, 0 at the top."""
+        lo, hi = self.figure.y_range
+        return (hi - y) / (hi - lo) * self.rows
+
+    def cell(self, x: float, y: float) -> tuple[int, int]:
+        """(row, column) on screen of a point, kept inside the plot area."""
+        col = min(self.cols - 1, max(0, math.floor(self.fx(x))))
+        row = min(self.rows - 1, max(0, math.floor(self.fy(y))))
+        return self.top + row, self.left + col
+
+    def put(self, row: int, col: int, char: str, kind: str, owner: str, style: str) -> None:
+        layout = self.layout
+        layout.chars[row][col] = char
+        layout.kinds[row][col] = kind
+        layout.owners[row][col] = owner
+        layout.styles[row][col] = style
+
+    # --- lines ---------------------------------------------------------------------
+
+    def line(self, xs: tuple[float, float], ys: tuple[float, float], series: str,
+             pattern: str, char: str, style: str) -> None:
+        """A straight segment in log space, dashed by ``pattern``."""
+        sub_x, sub_y = (1, 1) if self.glyphs.ascii else (2, 4)
+        x0, x1 = self.fx(xs[0]) * sub_x, self.fx(xs[1]) * sub_x
+        y0, y1 = self.fy(ys[0]) * sub_y, self.fy(ys[1]) * sub_y
+        steps = max(1, math.ceil(max(abs(x1 - x0), abs(y1 - y0)) * 2))
+        on = PATTERNS[pattern]
+        for k in range(steps + 1):
+            t = k / steps
+            sx, sy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            px, py = min(math.floor(sx), self.cols * sub_x - 1), min(math.floor(sy), self.rows * sub_y - 1)
+            if px < 0 or py < 0:
+                continue
+            row, col = self.top + py // sub_y, self.left + px // sub_x
+            if self.layout.kinds[row][col] == "point":
+                continue
+            # The gaps of a dashed line are still its path: no label goes there.
+            self.layout.line_series.setdefault((row, col), set()).add(series)
+            if not on(k // 2):
+                continue
+            if self.glyphs.ascii:
+                self.put(row, col, char, "line", series, style)
+            else:
+                cell_bits = self.bits.setdefault((row, col), {})
+                cell_bits[series] = cell_bits.get(series, 0) | DOTS[py % 4][px % 2]
+                self.put(row, col, chr(BRAILLE | _union(cell_bits)), "line", series, style)
+
+    # --- labels --------------------------------------------------------------------
+
+    def free(self, row: int, col: int, text: str, series: str) -> bool:
+        """Whether ``text`` fits at (row, col) over nothing but blank cells and
+        ``series``' own line, with a blank cell or a line on either side."""
+        if row < self.top or row >= self.top + self.rows:
+            return False
+        if col < self.left or col + len(text) > self.left + self.cols:
+            return False
+        layout = self.layout
+        for c in range(col, col + len(text)):
+            if not layout.line_series.get((row, c), set()) <= {series}:
+                return False
+            if layout.kinds[row][c] not in ("", "line"):
+                return False
+        for c in (col - 1, col + len(text)):
+            if self.left <= c < self.left + self.cols and layout.kinds[row][c] in ("label", "point"):
+                return False
+        return True
+
+    def label(self, row: int, col: int, text: str, series: str, style: str, kernel=None) -> None:
+        for i, char in enumerate(text):
+            self.put(row, col + i, char, "label", series, style)
+        self.layout.labels.append(Label(text, row, col, series, kernel))
+
+    def roof_label(self, roof: Roof, texts: list[str]) -> bool:
+        """A compute roof's label on its line, else just above or below, as far right
+        as it fits; returns whether one of ``texts`` found a place."""
+        row, start = self.cell(roof.xs[0], roof.ys[0])
+        _, end = self.cell(roof.xs[1], roof.ys[1])
+        for text in texts:
+            for r in (row, row - 1, row + 1):
+                for col in range(end - len(text) + 1, start - 1, -1):
+                    if self.free(r, col, text, roof.key):
+                        self.label(r, col, text, roof.key, "roof-label")
+                        return text == texts[0]
+        return False
+
+    def slope_label(self, roof: Roof, texts: list[str]) -> bool:
+        """A slope's label just left of it (between it and the faster level's
+        slope), else just right of it, on a row it crosses, from the middle out."""
+        cells = sorted(cell for cell, owners in self.layout.line_series.items() if roof.key in owners)
+        rows = sorted({r for r, _ in cells})
+        if not rows:
+            return False
+        middle = len(rows) // 2
+        order = sorted(rows, key=lambda r: (abs(rows.index(r) - middle), r))
+        for text in texts:
+            for r in order:
+                cols = [c for rr, c in cells if rr == r]
+                for col in (min(cols) - len(text), max(cols) + 1):
+                    if self.free(r, col, text, roof.key):
+                        self.label(r, col, text, roof.key, f"slope-label:{roof.key}")
+                        return text == texts[0]
+        return False
+
+    def tag(self, tag: str, cells: list[tuple[int, int]], kernel) -> None:
+        for row, col in cells:
+            for r, c in ((row, col + 1), (row, col - 1), (row - 1, col), (row + 1, col),
+                         (row - 1, col + 1), (row + 1, col + 1), (row - 1, col - 1), (row + 1, col - 1)):
+                if self.free(r, c, tag, "tag") and not self.layout.kinds[r][c]:
+                    self.label(r, c, tag, "tag", "tag", kernel)
+                    return
+
+    # --- axes ----------------------------------------------------------------------
+
+    def axes(self) -> None:
+        glyphs = self.glyphs
+        axis_col = self.left - 1
+        for r in range(self.top, self.top + self.rows):
+            self.put(r, axis_col, glyphs.axis["v"], "axis", "axis", "axis")
+        # y ticks: every decade that has its own row, thinned so labels keep a row apart.
+        ticks = [(self.top + math.floor(self.fy(y)), label) for y, label in self.y_labels]
+        first = self.top + (0 if self.title else 1)  # row 0 holds the y title
+        ticks = [(r, label) for r, label in ticks if first <= r < self.top + self.rows]
+        step = 1
+        while any(abs(b[0] - a[0]) < 2 for a, b in zip(ticks[::-1][::step], ticks[::-1][step::step])):
+            step += 1
+        for r, label in ticks[::-1][::step]:
+            self.put(r, axis_col, glyphs.axis["ytick"], "axis", "axis", "axis")
+            for i, char in enumerate(label.rjust(axis_col)):
+                if char != " ":
+                    self.put(r, i, char, "tick", "axis", "tick")
+        # The y title: top left, above the tick labels.
+        title_row = 0
+        for i, char in enumerate(glyphs.y_title[: self.left]):
+            self.put(title_row, i, char, "title", "axis", "title")
+        if self.title:
+            for i, char in enumerate(self.title[: self.width - self.left]):
+                self.put(0, self.left + i, char, "title", "axis", "device-title")
+        # x axis: a line with ticks, labels below it and the title on its own row
+        # when tall enough; else labels and a short title share the last row.
+        bottom = self.top + self.rows
+        tall = self.height >= TALL
+        label_row = bottom + 1 if tall else bottom
+        if tall:
+            self.put(bottom, axis_col, glyphs.axis["corner"], "axis", "axis", "axis")
+            for c in range(self.left, self.width):
+                self.put(bottom, c, glyphs.axis["h"], "axis", "axis", "axis")
+            title = glyphs.x_title if len(glyphs.x_title) <= self.cols else glyphs.x_title_short
+            start = self.left + max(0, (self.cols - len(title)) // 2)
+            for i, char in enumerate(title[: self.width - start]):
+                self.put(bottom + 2, start + i, char, "title", "axis", "title")
+            reserved = self.width
+        else:
+            title = glyphs.x_title_short
+            reserved = max(self.left, self.width - len(title))
+            for i, char in enumerate(title[: self.width - reserved]):
+                self.put(label_row, reserved + i, char, "title", "axis", "title")
+        placed = [(self.left + math.floor(min(self.fx(x), self.cols - 1)), label)
+                  for x, label in self.figure.x_ticks]
+        spans = [(c - len(label) // 2, label, c) for c, label in placed]
+        spans = [span for span in spans if span[0] >= 0 and span[0] + len(span[1]) < reserved - 1]
+        step = 1
+        while any(b[0] <= a[0] + len(a[1]) for a, b in zip(spans[::step], spans[step::step])):
+            step += 1
+        for start, label, col in spans[::step]:
+            if tall:
+                self.put(bottom, col, glyphs.axis["xtick"], "axis", "axis", "axis")
+            for i, char in enumerate(label):
+                self.put(label_row, start + i, char, "tick", "axis", "tick")
+
+
+def _union(cell_bits: dict[str, int]) -> int:
+    value = 0
+    for bits in cell_bits.values():
+        value |= bits
+    return value
+
+
+def short_label(roof: Roof) -> str:
+    """A roof's label without its source: "HBM 4.8 TB/s"."""
+    return roof.label.rsplit(" (", 1)[0]
+
+
+def lay_out(
+    figure: RooflineFigure,
+    width: int,
+    height: int,
+    *,
+    ascii_mode: bool = False,
+    title: str = "",
+    cursor: tuple[str, object] | None = None,
+) -> Layout:
+    """Draw ``figure`` on ``width`` × ``height`` cells: roofs, points (heaviest on
+    top), the selected kernel, labels that fit, axes with titles.
+
+    ``title`` (the device, when a run has several) takes the top row; ``cursor``
+    is the (level, kernel) of the point cycled to, drawn highlighted.
+    """
+    glyphs = ASCII if ascii_mode else UNICODE
+    canvas = _Canvas(figure, width, height, glyphs, title)
+    layout = canvas.layout
+    # Points first, so that lines pass behind them, and heaviest last, on top.
+    on_top: dict[tuple[int, int], PointCell] = {}
+    order = {"merged": 0, "below": 1, "normal": 2, "heavy": 3}
+    for series in sorted(figure.points, key=lambda s: order[s.emphasis]):
+        marker = glyphs.markers[series.emphasis][series.level]
+        style = f"{'merged' if series.emphasis == 'merged' else 'point'}:{series.level}"
+        kernels = series.kernels if len(series.kernels) == len(series.xs) else [None] * len(series.xs)
+        for x, y, kernel in reversed(list(zip(series.xs, series.ys, kernels))):
+            row, col = canvas.cell(x, y)
+            canvas.put(row, col, marker, "point", series.level, style)
+            if kernel is not None:
+                on_top[(row, col)] = PointCell(row, col, series.level, kernel)
+            else:
+                on_top.pop((row, col), None)
+    selected = [canvas.cell(x, y) for _, x, y in figure.selected]
+    for row, col in selected:
+        canvas.put(row, col, glyphs.selected, "point", "selected", "selected")
+    if cursor is not None:
+        for cell, point in on_top.items():
+            if (point.level, point.kernel) == cursor:
+                canvas.layout.styles[cell[0]][cell[1]] = "cursor"
+    layout.points = sorted(on_top.values(), key=lambda p: (p.col, -p.row))
+
+    roof_chars = iter(glyphs.roofs * 4)
+    for roof in figure.roofs:
+        if roof.kind == "bandwidth":
+            char = glyphs.slope.get(roof.key, "/")
+            # ASCII tells slopes apart by character; dashes would only thin them out.
+            pattern = "solid" if glyphs.ascii else SLOPE_PATTERN.get(roof.key, "solid")
+            canvas.line(roof.xs, roof.ys, roof.key, pattern, char, f"slope:{roof.key}")
+        else:
+            canvas.line(roof.xs, roof.ys, roof.key, "solid", next(roof_chars, "-"), "roof")
+    if len(figure.selected) > 1:
+        for (_, xa, ya), (_, xb, yb) in zip(figure.selected, figure.selected[1:]):
+            canvas.line((xa, xb), (ya, yb), "selected", "solid", "*", "selected-line")
+
+    layout.before_labels = [list(zip(kinds, owners)) for kinds, owners in zip(layout.kinds, layout.owners)]
+    # Labels: compute roofs from the top, then slopes, then the heaviest kernels' tags.
+    plain = ascii_safe if ascii_mode else str
+    for roof in figure.roofs:
+        texts = [plain(roof.label), plain(short_label(roof))]
+        if roof.kind == "compute" and canvas.roof_label(roof, texts):
+            layout.labelled.add(roof.key)
+    for roof in figure.roofs:
+        texts = [plain(roof.label), plain(short_label(roof)), LEVEL_LABELS.get(roof.key, roof.tag)]
+        if roof.kind == "bandwidth" and canvas.slope_label(roof, texts):
+            layout.labelled.add(roof.key)
+    by_kernel: dict[object, list[tuple[int, int]]] = {}
+    for point in sorted(on_top.values(), key=lambda p: ("hbm", "l2", "l1").index(p.level)
+                        if p.level in ("hbm", "l2", "l1") else 3):
+        by_kernel.setdefault(point.kernel, []).append((point.row, point.col))
+    for kernel, tag in figure.tags.items():
+        if kernel in by_kernel:
+            canvas.tag(tag, by_kernel[kernel], kernel)
+    canvas.axes()
+    return layout
+
+
+def nearest_in_order(
+    points: list[PointCell], current: tuple[str, object] | None, step: int
+) -> PointCell | None:
+    """The point after (``step`` = 1) or before (-1) ``current`` in left-to-right
+    order, wrapping around; the first (or last) one when there is no current point."""
+    if not points:
+        return None
+    keys = [(p.level, p.kernel) for p in points]
+    if current in keys:
+        return points[(keys.index(current) + step) % len(points)]
+    return points[0] if step > 0 else points[-1]
+

@@ -1,0 +1,171 @@
+"""Choosing kernels on the roofline (keys, mouse) and one GPU's roofline at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from rooftui.views.tui.roofline_layout import nearest_in_order
+from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
+from rooftui.views.tui.widgets.kernel_table import KernelTable
+from rooftui.views.tui.widgets.roofline import RooflineCanvas
+from tests.tui.conftest import loaded, screen_text
+
+REPO = Path(__file__).resolve().parents[2]
+KNOWN_ANSWER = REPO / "sample_data" / "known_answer" / "known_answer.raw-base.csv"
+SIZE = (100, 32)
+
+
+def table_kernel(app):
+    table = app.explorer.query_one(KernelTable)
+    return int(table.positions[table.cursor_row])
+
+
+async def test_full_stop_and_comma_step_through_points_left_to_right_and_select_their_kernel(sample_app):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        selected = table_kernel(app)
+        start = (canvas.figure.selected[0][0], selected)
+        expected = nearest_in_order(canvas.layout_.points, start, 1)
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert canvas.cursor == (expected.level, expected.kernel)
+        assert table_kernel(app) == expected.kernel
+        assert app.explorer.selected.name == expected.kernel  # the detail and plot follow
+        following = nearest_in_order(canvas.layout_.points, canvas.cursor, 1)
+        assert (following.col, -following.row) >= (expected.col, -expected.row)  # left to right
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert table_kernel(app) == following.kernel
+        await pilot.press("comma")
+        await pilot.pause()
+        assert canvas.cursor == (expected.level, expected.kernel)
+        # the cursor's point is drawn highlighted
+        styles = [s for row in canvas.layout_.styles for s in row]
+        assert styles.count("cursor") == 1
+
+
+async def test_clicking_a_point_selects_its_kernel_in_the_table(sample_app):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        chosen = next(p for p in canvas.layout_.points if p.kernel != table_kernel(app))
+        await pilot.click(RooflineCanvas, offset=(chosen.col, chosen.row))
+        await pilot.pause()
+        assert table_kernel(app) == chosen.kernel
+
+
+async def test_the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(sample_app):
+    app = sample_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        rows = app.explorer.state.all_rows
+        heaviest = rows[rows["flops"] > 0].sort_values("time_s", ascending=False, kind="stable")
+        assert list(canvas.tags) == list(heaviest.index[:5])
+        drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
+        assert drawn and all(canvas.tags[kernel] == tag for tag, kernel in drawn.items())
+
+
+def two_gpu_reports(tmp_path: Path) -> list[Path]:
+    """The known-answer report twice: as run on the H200, and as if on a second GPU
+    whose HBM peak (``dram__bytes.sum.peak_sustained``) is half as high."""
+    import csv
+
+    with KNOWN_ANSWER.open(newline="") as f:
+        rows = list(csv.reader(f))
+    peak = rows[0].index("dram__bytes.sum.peak_sustained")
+    for row in rows[2:]:  # after the header and the units row
+        row[:] = ["NVIDIA H100 80GB HBM3" if cell == "NVIDIA H200" else cell for cell in row]
+        row[peak] = str(float(row[peak].replace(",", "")) / 2)
+    other = tmp_path / "known_answer_h100.raw-base.csv"
+    with other.open("w", newline="") as f:
+        csv.writer(f, quoting=csv.QUOTE_ALL).writerows(rows)
+    return [KNOWN_ANSWER, other]
+
+
+async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings(tmp_path):
+    from rooftui.views.tui.app import make_app
+
+    app = make_app(two_gpu_reports(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        canvas = app.explorer.query_one(RooflineCanvas)
+        run = app.explorer.state.run.source
+        per_device = ceilings_per_device(run)
+        assert canvas.devices == ["NVIDIA H200", "NVIDIA H100 80GB HBM3"]
+        rows = app.explorer.state.all_rows
+        # the plot shows the selected kernel's GPU
+        assert canvas.device == device_labels(rows.loc[[app.explorer.selected.name]])[0]
+        first = canvas.device
+        for _ in canvas.devices:
+            device = canvas.device
+            number = canvas.devices.index(device) + 1
+            assert f"GPU {number} of 2: {device} (v: next GPU)" in screen_text(app)
+            hbm = next(r for r in canvas.figure.roofs if r.key == "hbm")
+            own = per_device[device].bandwidth("hbm")
+            assert hbm.ys[0] - hbm.xs[0] == np.log10(own.value)  # this device's HBM slope
+            kernels = {k for s in canvas.figure.points for k in s.kernels}
+            assert kernels and set(device_labels(rows.loc[sorted(kernels)])) == {device}
+            await pilot.press("v")
+            await pilot.pause()
+        assert canvas.device == first  # round and back
+        # selecting a kernel of the other GPU in the table brings up that GPU's roofline
+        table = app.explorer.query_one(KernelTable)
+        other = next(i for i, p in enumerate(table.positions)
+                     if device_labels(rows.iloc[[int(p)]])[0] != first)
+        table.cursor_row = other
+        await pilot.pause()
+        assert canvas.device != first
+        # The two devices' HBM roofs really differ (the H200's measured ceilings ship
+        # with rooftui; the other GPU has its report's halved peak), so the test can
+        # tell them apart.
+        h200, h100 = (per_device[d].bandwidth("hbm") for d in canvas.devices)
+        assert (h200.method, h100.method) == ("empirical", "report") and h200.value != h100.value
+
+
+def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
+    from rooftui.views.tui.roofline_model import build_figure
+    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from tests.tui.synthetic import CEILINGS, kernel_table
+
+    figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
+    pane = RooflinePane()
+    roomy, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=200)
+    assert overflow == "" and "2 zero-AI not plotted" in roomy.plain
+    assert "HBM 4 TB/s (empirical)" in roomy.plain
+    cramped, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=12)
+    # what must be said is either under the plot or handed over, never dropped
+    for part in ("2 zero-AI not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
+        assert part in cramped.plain or part in overflow
+
+
+def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background():
+    from rooftui.views.tui.widgets.roofline import STYLES
+
+    # no fixed grey that vanishes on a white 16-colour terminal
+    assert STYLES["roof-label"].color is None and STYLES["roof-label"].bold
+    assert STYLES["roof"].color is None
+    assert STYLES["selected"].bgcolor is not None and STYLES["selected"].color is not None
+
+
+def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
+    from rooftui.model.ceilings import CeilingSet
+    from rooftui.views.tui.roofline_model import build_figure
+    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from tests.tui.synthetic import CEILINGS, kernel_table
+
+    without_l2 = CeilingSet(CEILINGS.device, tuple(c for c in CEILINGS.ceilings if c.level != "l2"),
+                            source="tests")
+    figure = build_figure(kernel_table(repeat=2), without_l2, pipelines=["fp64", "fp32", "tensor_fp16"])
+    assert figure.missing == ["no L2 roof: pass --ceilings or run rooftui measure"]
+    assert "l2" not in {roof.key for roof in figure.roofs}
+    pane = RooflinePane()
+    assert pane.must_say(figure, [])[0] == "no L2 roof: pass --ceilings or run rooftui measure"
+    # a level switched off is not "missing"
+    hbm_only = build_figure(kernel_table(repeat=2), without_l2, levels=("hbm",), pipelines=["fp64"])
+    assert hbm_only.missing == []
