@@ -262,7 +262,9 @@ class KernelTable(ScrollView, can_focus=True):
     def _rows(self, start: int, stop: int) -> list[tuple]:
         """Formatted cells of rows ``start:stop``, cached while the view stays put."""
         cached_start, cached_stop, rows = self._window
-        if cached_start <= start and stop <= cached_stop:
+        # Names were shortened to the name column's width when cached: a scrollbar
+        # that comes or goes changes that width without a resize event.
+        if cached_start <= start and stop <= cached_stop and self._names[0] == self.name_width:
             return rows[start - cached_start : stop - cached_start]
         stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
         window = self.positions[start:stop]
