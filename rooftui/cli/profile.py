@@ -79,11 +79,12 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
 )
 @click.option(
     "--comm",
-    type=click.Choice(["time", "skip", "replay"]),
+    type=click.Choice(["time", "lockstep", "skip", "replay"]),
     default="time",
     show_default=True,
     help="NCCL kernels in a multi-rank job. time: left out of the counter run (replaying a"
-    " collective on one rank hangs the job), then timed in a second, one-metric run; skip: left"
+    " collective on one rank hangs the job), then timed in a second, one-metric run; lockstep: the"
+    " same, the second run with the ranks' ncu launching kernels in lockstep; skip: left"
     " out; replay: profiled like any kernel (hangs on collectives).",
 )
 @click.option(

@@ -10,9 +10,11 @@ from rooftui.errors import RooftuiError
 from rooftui.profile.job import (
     COMM_CSV_SUFFIX,
     COMM_SUFFIX,
+    KernelTime,
     comm_options,
     counter_options,
     kernel_times,
+    lockstep_arguments,
     rank_reports,
     rank_shares,
     run_job,
@@ -60,22 +62,12 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
     click.echo(f"rooftui: counter run: {len(run.log.kernels)} kernels on {len(reports)} rank(s), {passes} "
                f"replay passes each, in {run.seconds:.0f} s", err=True)
     compute = [t for rank, path in reports.items() for t in kernel_times(ncu, path, rank)]
-    comm_times = None
-    if comm == "time":
-        comm_stem = Path(f"{stem}{COMM_SUFFIX}")
-        # A one-metric run replays nothing, so a hang here is a hang for good: stop on it.
-        comm_run = run_job(ncu, comm_options(options), comm_stem, job, ranks, True,
-                           stall_timeout, True, echo=click.get_text_stream("stderr"))
-        _check(comm_run, comm_stem, "NCCL time run")
-        comm_times = [t for rank, path in rank_reports(comm_stem).items()
-                      for t in kernel_times(ncu, path, rank)]
-        csv_path = Path(f"{stem}{COMM_CSV_SUFFIX}")
-        write_comm_csv(csv_path, comm_times)
-        click.echo(f"rooftui: NCCL time run: {len(comm_times)} NCCL launches in {comm_run.seconds:.0f} s,"
-                   f" each with its time ({csv_path})", err=True)
+    comm_times, not_timed = None, "NCCL not timed (--comm skip)"
+    if comm in ("time", "lockstep"):
+        comm_times, not_timed = _time_comm(ncu, options, stem, job, ranks, comm, stall_timeout)
     click.echo("rooftui: per rank (kernel times summed, each kernel timed alone by ncu):", err=True)
     for share in rank_shares(compute, comm_times):
-        comm_text = ("NCCL not timed" if share.comm_s is None else
+        comm_text = (not_timed if share.comm_s is None else
                      f"{share.comm_kernels} NCCL launches {share.comm_s * 1e3:.3f} ms, communication share "
                      f"{(share.comm_share or 0) * 100:.1f}%")
         click.echo(f"  rank {share.rank}: {share.compute_kernels} compute kernels "
@@ -83,3 +75,30 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
     from rooftui.cli.profile import show_report
 
     show_report([readable_report(p, ncu) for p in reports.values()], open_tui)
+
+
+def _time_comm(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob, ranks: tuple[int, ...] | None,
+               comm: str, stall_timeout: float) -> tuple[list[KernelTime] | None, str]:
+    """The NCCL time run; its kernel times, or None and the reason they are missing."""
+    extra: tuple[str, ...] = ()
+    if comm == "lockstep":
+        peers = len(ranks) if ranks is not None else job.process_count()
+        if peers is None:
+            raise RooftuiError(f"--comm lockstep: cannot tell how many ranks {job.launcher} starts",
+                               fix="give the process count in the launcher's options, or --ranks")
+        extra = tuple(lockstep_arguments(peers))
+    comm_stem = Path(f"{stem}{COMM_SUFFIX}")
+    # A one-metric run replays nothing, so a stall here is a hang for good: stop on it.
+    comm_run = run_job(ncu, comm_options(options), comm_stem, job, ranks, True, stall_timeout or 120,
+                       True, echo=click.get_text_stream("stderr"), extra=extra)
+    try:
+        _check(comm_run, comm_stem, "NCCL time run")
+    except RooftuiError as err:
+        click.echo(f"rooftui: {err}; the counter reports are complete, NCCL launches are not timed", err=True)
+        return None, "NCCL NOT timed (the NCCL time run did not finish)"
+    times = [t for rank, path in rank_reports(comm_stem).items() for t in kernel_times(ncu, path, rank)]
+    csv_path = Path(f"{stem}{COMM_CSV_SUFFIX}")
+    write_comm_csv(csv_path, times)
+    click.echo(f"rooftui: NCCL time run: {len(times)} NCCL launches in {comm_run.seconds:.0f} s,"
+               f" each with its time ({csv_path})", err=True)
+    return times, ""

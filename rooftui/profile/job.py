@@ -47,6 +47,13 @@ def comm_options(options: NcuOptions) -> NcuOptions:
                    launch_count=None)
 
 
+def lockstep_arguments(peers: int) -> list[str]:
+    """ncu 2025.3's options for ncu instances that launch kernels in lockstep: each rank's
+    ncu waits at every kernel launch until all ``peers`` reached theirs (over TCP), so no
+    rank holds a collective while another is blocked behind ncu."""
+    return ["--communicator", "tcp", "--communicator-num-peers", str(peers), "--lockstep-kernel-launch"]
+
+
 def rank_reports(stem: Path) -> dict[str, Path]:
     """The per-rank reports ``stem``.rankN.ncu-rep, by rank, in rank order."""
     found = {}
@@ -66,12 +73,13 @@ def run_job(
     stall_timeout: float,
     stop_on_stall: bool,
     echo: TextIO | None,
+    extra: tuple[str, ...] = (),
 ) -> NcuRun:
     """Run ``job`` once with ncu inside its launcher for ``ranks``; reports STEM.rankN.ncu-rep."""
     if not force and rank_reports(stem):
         raise RooftuiError("reports already exist", path=next(iter(rank_reports(stem).values())),
                            fix="pass --force to overwrite them, or -o another name")
-    ncu_words = [ncu, *ncu_arguments(options), "-f"]
+    ncu_words = [ncu, *ncu_arguments(options), *extra, "-f"]
     wrapper = Path(f"{stem}.rank-wrapper.sh")
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)

@@ -44,6 +44,18 @@ class LaunchedJob:
     launcher_argv: list[str]  # the launcher and its options
     program: list[str]  # what each rank runs
 
+    def process_count(self) -> int | None:
+        """How many ranks the launcher starts on this node, when its options say so."""
+        names = {"torchrun": ("--nproc_per_node", "--nproc-per-node"),
+                 "mpirun": ("-np", "-n", "--np", "-c"), "srun": ("-n", "--ntasks")}[self.launcher]
+        argv = self.launcher_argv
+        for i, arg in enumerate(argv):
+            key, _, value = arg.partition("=")
+            if key in names:
+                value = value or (argv[i + 1] if i + 1 < len(argv) else "")
+                return int(value) if value.isdigit() else None
+        return None
+
     def wrapped(self, wrapper: Path) -> list[str]:
         """The command with the rank wrapper in front of each rank's program."""
         if self.launcher == "torchrun":
@@ -184,6 +196,7 @@ def describe(job: LaunchedJob, ranks: tuple[int, ...] | None, comm: str) -> str:
         "time": "NCCL kernels left out of the counter run, then timed in a one-pass run",
         "skip": "NCCL kernels left out (not timed)",
         "replay": "NCCL kernels replayed like any kernel (may hang)",
+        "lockstep": "NCCL kernels left out of the counter run, then timed with the ranks' ncu in lockstep",
     }[comm]
     return (f"rooftui: {job.launcher} job: ncu inside the launcher for {which} (rank from ${variables}),"
             f" one report per rank; {comm_text}")
