@@ -8,7 +8,7 @@ import click
 
 from rooftui.cli.metrics import ARCH_HELP, GPU_HELP, chosen_metrics
 from rooftui.errors import RooftuiError
-from rooftui.profile.launchers import describe, parse_ranks, split_launcher
+from rooftui.profile.launchers import parse_ranks, split_launcher
 from rooftui.profile.ncu import NcuOptions, find_ncu, ncu_argv, report_stem
 from rooftui.profile.run import check_run, readable_report, run_ncu
 
@@ -79,13 +79,13 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
 )
 @click.option(
     "--comm",
-    type=click.Choice(["time", "lockstep", "skip", "replay"]),
+    type=click.Choice(["time", "skip", "replay"]),
     default="time",
     show_default=True,
-    help="NCCL kernels in a multi-rank job. time: left out of the counter run (replaying a"
-    " collective on one rank hangs the job), then timed in a second, one-metric run; lockstep: the"
-    " same, the second run with the ranks' ncu launching kernels in lockstep; skip: left"
-    " out; replay: profiled like any kernel (hangs on collectives).",
+    help="NCCL kernels in a multi-rank job, profiled one rank per run of the job. time: left out of"
+    " the counter run (a collective replayed on one rank hangs the job), then timed in a second,"
+    " one-metric run; skip: left out, not timed; replay: ncu on every rank at once, NCCL replayed"
+    " like any kernel (hangs on collectives; for comparison).",
 )
 @click.option(
     "--stall-timeout",
@@ -150,7 +150,7 @@ def profile(
         from rooftui.cli.profile_job import profile_launched_job
 
         profile_launched_job(ncu, options, stem, job, wanted_ranks, comm, force, stall_timeout,
-                             stop_on_stall, open_tui, describe(job, wanted_ranks, comm))
+                             stop_on_stall, open_tui)
         return
     run = run_ncu(ncu_argv(ncu, options, stem, list(command), force=force), stem,
                   stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)

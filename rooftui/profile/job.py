@@ -1,13 +1,19 @@
 """Profiling a launched job (torchrun, mpirun, srun): one ncu per rank, NCCL kept apart.
 
-Why NCCL is kept apart: ncu's kernel replay runs a kernel several times, one pass
-per group of counters, and serialises profiled kernels. A collective (all-reduce)
-replayed on one rank waits for peers that are not replaying it, so the job hangs
-(seen with the DDP sample: sample_data/multigpu/README.md). The default, ``--comm
-time``, therefore runs the job twice: first with every kernel except NCCL's
-(name starting "nccl") under rooftui's full metric list, then with NCCL's kernels
-alone and one metric, gpu__time_duration.sum, so every collective launch is kept
-with its time and marked as communication.
+Seen on two H200s with the DDP sample (sample_data/multigpu/README.md):
+- ncu on every rank at once hangs, even collecting one metric (one pass): before
+  profiling a kernel ncu waits for its GPU to drain, and a collective in flight on
+  that GPU completes only when every peer launches its part, which a peer blocked
+  inside ncu's own profiling never does. Leaving NCCL kernels out is not enough
+  (the run stalled in the forward pass, behind DDP's buffer broadcast).
+- A collective replayed on one rank waits for peers that are not replaying it.
+
+So the default, ``--comm time``, profiles ONE rank per run of the job, the others
+running plainly (their collectives always complete): first every kernel except
+NCCL's (function name starting "nccl") under rooftui's metric list, then NCCL's
+kernels alone with one metric, gpu__time_duration.sum (one pass, nothing
+replayed), so every collective launch is kept with its time, marked communication.
+That is 2 runs of the job per profiled rank; ``--ranks`` picks fewer ranks.
 """
 
 from __future__ import annotations
@@ -47,11 +53,6 @@ def comm_options(options: NcuOptions) -> NcuOptions:
                    launch_count=None)
 
 
-def lockstep_arguments(peers: int) -> list[str]:
-    """ncu 2025.3's options for ncu instances that launch kernels in lockstep: each rank's
-    ncu waits at every kernel launch until all ``peers`` reached theirs (over TCP), so no
-    rank holds a collective while another is blocked behind ncu."""
-    return ["--communicator", "tcp", "--communicator-num-peers", str(peers), "--lockstep-kernel-launch"]
 
 
 def rank_reports(stem: Path) -> dict[str, Path]:
@@ -73,20 +74,22 @@ def run_job(
     stall_timeout: float,
     stop_on_stall: bool,
     echo: TextIO | None,
-    extra: tuple[str, ...] = (),
 ) -> NcuRun:
-    """Run ``job`` once with ncu inside its launcher for ``ranks``; reports STEM.rankN.ncu-rep."""
-    if not force and rank_reports(stem):
-        raise RooftuiError("reports already exist", path=next(iter(rank_reports(stem).values())),
-                           fix="pass --force to overwrite them, or -o another name")
-    ncu_words = [ncu, *ncu_arguments(options), *extra, "-f"]
+    """Run ``job`` once with ncu inside its launcher for ``ranks`` (None: all at once);
+    reports STEM.rankN.ncu-rep, an existing one replaced only with ``force``."""
+    mine = {str(r) for r in ranks} if ranks is not None else None
+    old = [path for rank, path in rank_reports(stem).items() if mine is None or rank in mine]
+    if old and not force:
+        raise RooftuiError("report already exists", path=old[0],
+                           fix="pass --force to overwrite it, or -o another name")
+    ncu_words = [ncu, *ncu_arguments(options), "-f"]
     wrapper = Path(f"{stem}.rank-wrapper.sh")
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)
-    for old in rank_reports(stem).values():
-        old.unlink()
+    for path in old:
+        path.unlink()
     return run_ncu(job.wrapped(wrapper.resolve()), stem, echo=echo, stall_timeout=stall_timeout,
-                   stop_on_stall=stop_on_stall, per_rank=True)
+                   stop_on_stall=stop_on_stall, per_rank=True, ranks=ranks)
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ def split_launcher(command: list[str]) -> LaunchedJob | None:
         # torchrun would run `python [-m] PROGRAM`; with --no-python the wrapper runs it.
         python = _torchrun_python(command)
         dropped = ("-m", "--module", "--no-python", "--no_python")
-        launcher_argv = [a for a in launcher_argv if a not in dropped]
+        launcher_argv = launcher_argv[:start] + [a for a in launcher_argv[start:] if a not in dropped]
         if not module and "--no-python" not in command[:i] and "--no_python" not in command[:i]:
             program = [python, *program]
         elif module:
@@ -190,13 +190,15 @@ exec "$@"
 
 def describe(job: LaunchedJob, ranks: tuple[int, ...] | None, comm: str) -> str:
     """The one line that says what rooftui chose for this job."""
-    which = "every rank" if ranks is None else "ranks " + ",".join(str(r) for r in ranks)
+    which = ",".join(str(r) for r in ranks) if ranks is not None else "every rank"
     variables = "/".join(RANK_VARIABLES)
-    comm_text = {
-        "time": "NCCL kernels left out of the counter run, then timed in a one-pass run",
-        "skip": "NCCL kernels left out (not timed)",
-        "replay": "NCCL kernels replayed like any kernel (may hang)",
-        "lockstep": "NCCL kernels left out of the counter run, then timed with the ranks' ncu in lockstep",
-    }[comm]
-    return (f"rooftui: {job.launcher} job: ncu inside the launcher for {which} (rank from ${variables}),"
-            f" one report per rank; {comm_text}")
+    if comm == "replay":
+        how = (f"ncu on ranks {which} at once, NCCL kernels replayed like any kernel"
+               " (hangs on collectives)")
+    else:
+        runs = "" if ranks is None else f", {len(ranks) * (2 if comm == 'time' else 1)} runs of the job"
+        how = (f"ncu on one rank per run of the job (ranks {which}{runs}), the others running plainly;"
+               " NCCL kernels left out of the counter run"
+               + (", then timed alone in a one-metric run" if comm == "time" else " and not timed"))
+    return (f"rooftui: {job.launcher} job: {how}; rank from ${variables}, one report per rank"
+            " (REPORT.rankN.ncu-rep)")

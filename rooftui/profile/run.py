@@ -145,9 +145,13 @@ def stall_message(stuck: list[tuple[str, str | None]], seconds: float, slow_warn
     named = [f"{who}{printable(kernel)}" for who, kernel in stuck if kernel]
     where = (f"stuck profiling {', '.join(named)}" if named else "no kernel being profiled")
     said = "; ncu says the launch is taking more time than expected" if slow_warning else ""
-    if any(kernel and kernel.startswith("nccl") for _, kernel in stuck):
+    if len(stuck) > 1:
+        fix = ("ncu drains each GPU before it profiles a kernel, and a collective in flight drains only "
+               "when every peer launches its part, which a peer blocked in ncu never does: profile one "
+               "rank at a time (rooftui profile's default for launched jobs; --comm replay does not)")
+    elif any(kernel and kernel.startswith("nccl") for _, kernel in stuck):
         fix = ("a collective replayed on one rank waits for its peers forever: "
-               "use --comm time (the default) or --comm skip")
+               "leave NCCL kernels out of replay (--comm time, the default, or --comm skip)")
     else:
         fix = ("if the program waits on another process (a collective, a queue), leave that kernel out "
                "with -k regex:, or profile fewer kernels with --launch-count")
@@ -161,7 +165,7 @@ class _Watch:
 
     echo: TextIO | None
     fixed: Path | None
-    rank_glob: tuple[Path, str] | None
+    rank_glob: tuple[Path, str, str] | None  # folder, glob, the file names' part before the rank
     followers: dict[str, _LogFollower] = field(default_factory=dict)
 
     def poll(self, final: bool = False) -> int:
@@ -169,9 +173,9 @@ class _Watch:
         if self.fixed is not None and not self.followers:
             self.followers[""] = _LogFollower(self.fixed, self.echo)
         if self.rank_glob is not None:
-            folder, pattern = self.rank_glob
+            folder, pattern, before = self.rank_glob
             for path in sorted(folder.glob(pattern)):
-                rank = path.name[len(pattern) - len("*.ncu.log"):-len(".ncu.log")]
+                rank = path.name[len(before):-len(LOG_SUFFIX)]
                 if rank not in self.followers:
                     self.followers[rank] = _LogFollower(path, self.echo, prefix=f"[rank {rank}] ")
         for follower in self.followers.values():
@@ -215,19 +219,24 @@ def run_ncu(
     stall_timeout: float = 0,
     stop_on_stall: bool = False,
     per_rank: bool = False,
+    ranks: tuple[int, ...] | None = None,
 ) -> NcuRun:
     """Run ``argv`` (from ``ncu_argv``, or a launcher with the rank wrapper) to its end.
 
     Ctrl-C waits for ncu to save what it has. With ``stall_timeout`` > 0 a watchdog
     prints one line when no kernel finished for that long (and, with
     ``stop_on_stall``, stops the run as Ctrl-C would). ``per_rank``: the logs are
-    ``report_stem``.rankN.ncu.log, written by one ncu per rank.
+    ``report_stem``.rankN.ncu.log, written by one ncu per rank (N: the one rank in
+    ``ranks``, or any).
     """
     log_path = Path(f"{report_stem}{LOG_SUFFIX}")
     if per_rank:
-        for old in report_stem.parent.glob(f"{report_stem.name}.rank*{LOG_SUFFIX}"):
+        before = f"{report_stem.name}.rank"
+        which = str(ranks[0]) if ranks is not None and len(ranks) == 1 else "*"
+        pattern = f"{before}{which}{LOG_SUFFIX}"
+        for old in report_stem.parent.glob(pattern):
             old.unlink()
-        watch = _Watch(echo, None, (report_stem.parent, f"{report_stem.name}.rank*{LOG_SUFFIX}"))
+        watch = _Watch(echo, None, (report_stem.parent, pattern, before))
     else:
         log_path.unlink(missing_ok=True)  # only after the -o/--force checks allowed it
         watch = _Watch(echo, log_path, None)
