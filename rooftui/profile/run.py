@@ -22,9 +22,10 @@ from rooftui.errors import GpuUnavailableError, RooftuiError
 from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX
 from rooftui.views.text import printable
 
-# "- 12: 0%....50%....100% - 8 passes", or "- 12 (13/300): ..." under --launch-count.
+# "- 12: 0%....50%....100% - 8 passes", or "- 12 (13/300): ..." under --launch-count;
+# under a --kernel-name filter ncu 2025.3 leaves the ID out ('Profiling "k": 0%....').
 _PROFILED = re.compile(
-    r'==PROF== Profiling "(?P<name>.*)" - (?P<id>\d+)(?: \(\d+/\d+\))?: .* - (?P<passes>\d+) pass'
+    r'==PROF== Profiling "(?P<name>.*)"(?: - (?P<id>\d+)(?: \(\d+/\d+\))?)?: .* - (?P<passes>\d+) pass'
 )
 _REPORT = re.compile(r"==PROF== Report: (?P<path>.+?)\s*$")
 _APP_EXIT = re.compile(r"application returned an error code \((?P<code>-?\d+)\)")

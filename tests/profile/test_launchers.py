@@ -11,7 +11,7 @@ from rooftui.errors import RooftuiError
 from rooftui.profile.job import NOT_NCCL, ONLY_NCCL, KernelTime, comm_options, counter_options, rank_shares
 from rooftui.profile.launchers import parse_ranks, rank_wrapper_script, split_launcher
 from rooftui.profile.ncu import NcuOptions
-from rooftui.profile.run import stall_message
+from rooftui.profile.run import NcuLog, stall_message
 
 
 def test_torchrun_gets_the_wrapper_through_no_python(tmp_path: Path):
@@ -122,3 +122,20 @@ def test_the_stall_line_for_ranks_profiled_together_says_one_rank_at_a_time():
     line = stall_message(stuck, 45, False)
     assert "rank 0: nhwcToFoldedNhwcKernel, rank 1: nhwcToFoldedNhwcKernel" in line
     assert "profile one rank at a time" in line
+
+
+def test_a_kernel_line_without_an_id_counts_as_profiled():
+    # ncu 2025.3 under --kernel-name, from sample_data/multigpu/ranks_together.rank0.ncu.log
+    log = NcuLog()
+    log.read_line('==PROF== Profiling "vectorized_elementwise_kernel": 0%....50%....100% - 8 passes')
+    log.read_line('==PROF== Profiling "daxpy" - 12 (13/300): 0%....50%....100% - 7 passes')
+    assert log.kernels == ["vectorized_elementwise_kernel", "daxpy"] and log.passes == [8, 7]
+
+
+def test_the_saved_stalled_run_counts_its_kernels():
+    from tests.profile.conftest import REPO
+
+    log = NcuLog()
+    for line in (REPO / "sample_data/multigpu/ranks_together.rank0.ncu.log").read_text().splitlines():
+        log.read_line(line)
+    assert len(log.kernels) == 55  # 56 started, the last never finished
