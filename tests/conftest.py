@@ -37,29 +37,40 @@ def expected():
     return {k["name"]: k for k in doc["kernels"]}
 
 
-def run_cli(*args, cwd=None, env=None):
-    """The real `rooftui` command in a subprocess."""
-    full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "rooftui", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=full_env, timeout=120)
-
-
-def invoke_cli(*args, env=None):
+def run_cli(*args, cwd=None, env=None, replace_env=False):
     """``rooftui ARGS`` in this process (click's CliRunner), through the same ``main`` as the
-    real command, so errors become one line and exit code 2. Returns what ``run_cli`` returns:
-    an object with ``returncode``, ``stdout`` and ``stderr``."""
+    real command, so errors become one line and exit code 2. Returns what a subprocess run
+    returns (``returncode``, ``stdout``, ``stderr``). ``env`` adds to the environment, or is
+    the whole environment with ``replace_env``; ``cwd`` is the working directory meanwhile."""
     from click.testing import CliRunner
 
     from rooftui.cli import main
 
+    changes = {"NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
+    if replace_env:
+        changes = {**{key: None for key in os.environ if key not in env}, **env}
     runner = CliRunner()
-    with runner.isolation(env={"NO_COLOR": "1", "COLUMNS": "80", **(env or {})}) as (out, err, _):
+    previous = Path.cwd()
+    with runner.isolation(env=changes) as (out, err, _):
+        os.chdir(cwd or ROOT)
         try:
             main([str(arg) for arg in args])
             code = 0
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        finally:
+            sys.stdout.flush()  # what was written with sys.stdout.write is still buffered
+            sys.stderr.flush()
+            os.chdir(previous)
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
+
+
+def run_cli_process(*args, cwd=None, env=None):
+    """The real ``rooftui`` command in a subprocess, for what only a real process shows
+    (the interpreter's exit, what gets imported); most tests use ``run_cli``."""
+    full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "rooftui", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd or ROOT, env=full_env, timeout=120)
 
 
 @pytest.fixture(scope="session", autouse=True)

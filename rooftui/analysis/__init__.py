@@ -108,6 +108,7 @@ def load_run(
     """
     import pandas as pd
 
+    from rooftui.analysis import zero_ai
     from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
@@ -130,12 +131,12 @@ def load_run(
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
     reading = reading or start_reading(paths, cache=cache)
-    read = reading.result(progress)
-    is_dir = [Path(path).is_dir() for path in paths]
-    from_dirs = [report for report, d in zip(read, is_dir) if d]
-    from_files = [report for report, d in zip(read, is_dir) if not d]
+    from_dirs, from_files = [], []
+    for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one
+        (from_dirs if Path(path).is_dir() else from_files).extend(found)
     reports = from_dirs + combine_runs(from_files)
-    frames, notes = [], []
+    frames: list[pd.DataFrame] = []
+    notes: list[str] = []
     next_id = 0
     for report in reports:
         frame = report.kernels.copy()
@@ -174,6 +175,9 @@ def load_run(
                      + "; ".join(sorted(derivation.respelled)))
     if derivation.unknown_arch:
         notes.append(m.UNKNOWN_ARCH_NOTE)
+    judged = zero_ai.judged_without_note(kernels)
+    if judged:
+        notes.append(judged)
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
         notes.append(m.fp16_note(fp16_rule))
     notes.extend(register_move_notes(kernels))

@@ -278,12 +278,12 @@ def kernel_matches(groups_a: pd.DataFrame, groups_b: pd.DataFrame, launches_a: p
         taken_b.add(j)
     rest_a = [i for i in range(len(groups_a)) if i not in taken_a]
     rest_b = [j for j in range(len(groups_b)) if j not in taken_b]
-    for match in match_kernels(groups_a.iloc[rest_a].reset_index(drop=True),
-                               groups_b.iloc[rest_b].reset_index(drop=True)):
-        i, j = rest_a[match.a], rest_b[match.b]
+    for by_name in match_kernels(groups_a.iloc[rest_a].reset_index(drop=True),
+                                 groups_b.iloc[rest_b].reset_index(drop=True)):
+        i, j = rest_a[by_name.a], rest_b[by_name.b]
         if max(count_a[i], count_b[j]) <= COUNT_RATIO * min(count_a[i], count_b[j]):
-            matches.append(Match(i, j, match.method, match.key, match.rank, match.candidates_a,
-                                 match.candidates_b, "name", 0))
+            matches.append(Match(i, j, by_name.method, by_name.key, by_name.rank, by_name.candidates_a,
+                                 by_name.candidates_b, "name", 0))
     return matches
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class LoadOptions:
     """Field names are the click parameter names of the report options."""
 
-    ceilings: str | Path | None = None
+    ceilings: str | Path | tuple[str | Path, ...] | None = None  # several: one per GPU
     phase_specs: tuple[str, ...] = ()
     infer_phases: bool = True
     skip_invalid: bool = False

@@ -2,8 +2,9 @@
 
 A launch is zero-AI when it is known to have done no floating-point operation and
 no integer Tensor Core operation (``kernel_table.add_derived``: ``zero_ai`` is
-True). A launch whose FLOP counters are missing has ``zero_ai`` unknown (NA) and
-is not counted as zero-AI. A grouped row counts the zero-AI launches it holds
+True). A launch for which the report has none of the counters has ``zero_ai`` unknown (NA)
+and is not counted as zero-AI; one judged without some counters is said
+(``judged_without_note``). A grouped row counts the zero-AI launches it holds
 (``zero_ai_launches`` of ``count``); its own ``zero_ai`` is True only when every
 launch is known to be zero-AI, False when one is known not to be, else unknown.
 
@@ -16,20 +17,43 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rooftui.model.columns import FLOAT_PIPELINES, PIPELINE_LABELS, flop_column
+
 LAUNCHES = "zero_ai_launches"  # grouped rows: launches that are zero-AI
 TIME = "zero_ai_time_s"  # grouped rows: the time of those launches
 
 
 def launch_is_zero_ai(kernels: pd.DataFrame) -> np.ndarray:
-    """Per launch (one row per invocation): known to be zero-AI."""
+    """Per kernel-table row: known to be zero-AI."""
     return kernels["zero_ai"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+
+
+def _row_launches(kernels: pd.DataFrame) -> np.ndarray:
+    """Launches a kernel-table row stands for: 1, or ``launches`` for rows joined per
+    kernel name (one-metric-per-run collections whose launch order differs)."""
+    if "launches" in kernels.columns:
+        return kernels["launches"].to_numpy(dtype=np.int64)
+    return np.ones(len(kernels), dtype=np.int64)
+
+
+def judged_without(kernels: pd.DataFrame) -> list[str]:
+    """The pipelines whose counters are missing for some launch counted zero-AI: such a
+    launch did none of the work the report counts, but may have done this."""
+    zero = launch_is_zero_ai(kernels)
+    return [pipeline for pipeline in (*FLOAT_PIPELINES, "tensor_int8")
+            if kernels.loc[zero, flop_column(pipeline)].isna().any()]
+
+
+def unknown_launches(kernels: pd.DataFrame) -> int:
+    """Launches whose zero-AI is unknown: the report has none of their work counters."""
+    return int(_row_launches(kernels)[kernels["zero_ai"].astype("boolean").isna().to_numpy()].sum())
 
 
 def launches(rows: pd.DataFrame) -> np.ndarray:
     """Zero-AI launches per row: invocations count 0 or 1, grouped rows their own."""
     if LAUNCHES in rows.columns:
         return rows[LAUNCHES].to_numpy(dtype=np.int64)
-    return launch_is_zero_ai(rows).astype(np.int64)
+    return launch_is_zero_ai(rows) * _row_launches(rows)
 
 
 def time_s(rows: pd.DataFrame) -> np.ndarray:
@@ -40,10 +64,11 @@ def time_s(rows: pd.DataFrame) -> np.ndarray:
 
 
 def launch_counts(rows: pd.DataFrame) -> np.ndarray:
-    """Launches per row: ``count`` for grouped rows, 1 for invocations."""
+    """Launches per row: ``count`` for grouped rows, 1 for invocations (``launches``
+    for a row that stands for several)."""
     if "count" in rows.columns:
         return rows["count"].to_numpy(dtype=np.int64)
-    return np.ones(len(rows), dtype=np.int64)
+    return _row_launches(rows)
 
 
 def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -52,7 +77,7 @@ def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     ``zero_ai_launches`` and ``zero_ai_time_s``."""
     state = kernels["zero_ai"].astype("boolean")
     frame = kernels[keys].assign(
-        _zero=launch_is_zero_ai(kernels).astype(np.int64),
+        _zero=launches(kernels),
         _zero_time=time_s(kernels),
         _not_zero=(state == False).fillna(False).to_numpy(dtype=bool),  # noqa: E712 (NA-aware)
         _unknown=state.isna().to_numpy(dtype=bool),
@@ -76,3 +101,13 @@ def filter_mask(rows: pd.DataFrame, mode: str) -> np.ndarray:
     if mode == "hide":
         return launch_counts(rows) - zero > 0
     return np.ones(len(rows), dtype=bool)
+
+
+def judged_without_note(kernels: pd.DataFrame) -> str | None:
+    """The one-line note when zero-AI launches were judged without some counters."""
+    missing = judged_without(kernels)
+    if not missing:
+        return None
+    names = ", ".join(PIPELINE_LABELS[p] for p in missing)
+    return (f"zero-AI is judged without {names} counters (not in the report): a launch counted "
+            "zero-AI did none of the work the report counts, but may have done this")

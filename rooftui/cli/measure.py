@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rooftui.model.ceilings import CeilingSet
+from rooftui.views.formats import si
 from rooftui.views.text import markup_escaped, plain, printable, safe_console
 
 
@@ -160,13 +161,6 @@ def measure(
         path.write_text("\n".join([*log_lines, "", text_console.export_text(), summary, ""]))
 
 
-def _si(value: float, unit: str) -> str:
-    for scale, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M")):
-        if abs(value) >= scale:
-            return f"{value / scale:.2f} {prefix}{unit}"
-    return f"{value:.3g} {unit}"
-
-
 def ceilings_table(ceiling_set: CeilingSet) -> Table:
     device = ceiling_set.device
     table = Table(
@@ -186,7 +180,7 @@ def ceilings_table(ceiling_set: CeilingSet) -> Table:
         fraction = c.extra.get("fraction_of_theoretical")
         table.add_row(
             plain(c.name),
-            _si(c.value, c.unit),
+            si(c.value, c.unit, digits=4),
             f"{clock / 1e6:.0f} MHz" if isinstance(clock, (int, float)) and clock else "",
             plain(how),
             f"{fraction:.1%}" if isinstance(fraction, (int, float)) and fraction else "",
@@ -239,7 +233,7 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
         # labels on the right half, where the legend (top left) is not; alternating
         # positions keep two close ceilings (L1 and shared memory) both readable
         x_label = x_hi - (0.62 if i % 2 else 0.3) * (x_hi - x_lo)
-        plt.text(f"{printable(c.name)} {_si(c.value, 'B/s')}", x=x_label, y=level, color="gray")
+        plt.text(f"{printable(c.name)} {si(c.value, 'B/s', digits=4)}", x=x_label, y=level, color="gray")
     y_lo, y_hi = min(ys_all), max(ys_all)
     plt.xlim(x_lo, x_hi)
     plt.ylim(y_lo - 0.05, y_hi + 0.25 * (y_hi - y_lo))  # headroom for the legend
@@ -251,7 +245,7 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
         for m in (1, 2, 5)
         if y_lo - 0.05 <= e + math.log10(m) <= y_hi + 0.25 * (y_hi - y_lo)
     ]
-    plt.yticks(y_ticks, [_si(10**t, "B/s") for t in y_ticks])
+    plt.yticks(y_ticks, [si(10**t, "B/s", digits=4) for t in y_ticks])
     plt.xlabel("working set (log scale)")
     plt.ylabel("bandwidth (log scale)")
     click.echo(plt.build())

@@ -17,8 +17,9 @@ import click
 from rooftui.analysis.load_options import LoadOptions
 
 REPORT_OPTIONS = (
-    click.option("--ceilings", "ceilings", type=click.Path(dir_okay=False, path_type=str),
-                 help="Ceilings JSON (rooftui measure) or ERT roofline.json, instead of the defaults."),
+    click.option("--ceilings", "ceilings", type=click.Path(dir_okay=False, path_type=str), multiple=True,
+                 help="Ceilings JSON (rooftui measure) or ERT roofline.json, instead of the defaults; "
+                      "repeat it for several GPUs (each file is used for the GPU it was measured on)."),
     click.option("--phase", "phase_specs", multiple=True, metavar="NAME=REGEX",
                  help="A training phase and the NVTX range pattern naming it, in order; repeat for "
                       "each phase (default: forward, backward, optimizer)."),
@@ -68,6 +69,8 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         values = {name: kwargs.pop(name) for name in _FIELDS}
         values["phase_specs"] = tuple(values["phase_specs"])
+        files = values["ceilings"]  # --ceilings given 0, 1 or several times
+        values["ceilings"] = None if not files else files[0] if len(files) == 1 else tuple(files)
         return command(*args, load_options=LoadOptions(**values), **kwargs)
 
     for option in reversed(REPORT_OPTIONS):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rooftui.analysis.filters import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
+from rooftui.analysis.filter_spec import BOUND_KINDS, ZERO_AI_MODES, InvalidFilter, KernelFilter
 from rooftui.cli.options import report_options, reports_argument
 from rooftui.cli.outputs import OutputFiles, make_xml_valid
 from rooftui.errors import InputError
@@ -145,7 +145,9 @@ def plot(
         for path, fmt in figures:
             write_output(outputs.temporary(path), _figure(state, rows, fmt))
         if csv_path is not None:
-            write_output(outputs.temporary(csv_path), rows.to_csv(index=False))
+            from rooftui.views.summary import to_csv  # the one CSV layout of the kernel table
+
+            write_output(outputs.temporary(csv_path), to_csv(rows))
     if screenshot_path is not None:
         click.echo(f"wrote {printable(screenshot_path)} (screenshot)")
     for path, _ in figures:

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError, reading
-from rooftui.ingest.files import check_readable, head, logical_name
+from rooftui.ingest.files import check_readable, head, is_directory, logical_name
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
+
 
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
 
@@ -23,7 +24,7 @@ def read_reports(path: str | Path) -> list[RawReport]:
     """The reports in ``path``: one for a file; for a directory of one-metric runs of
     one program, their join (``rooftui.ingest.metric_runs``)."""
     path = Path(path)
-    if path.is_dir():
+    if is_directory(path):
         from rooftui.ingest.metric_runs import read_directory
 
         return read_directory(path)
@@ -34,7 +35,7 @@ def read_report(path: str | Path) -> RawReport:
     """Read one Nsight Compute report or CSV export (optionally .xz/.gz/.bz2 compressed),
     or a directory of one-metric runs of one program as their join."""
     path = Path(path)
-    if path.is_dir():
+    if is_directory(path):
         from rooftui.ingest.metric_runs import read_directory
 
         (joined,) = read_directory(path)

@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from rooftui.errors import InputError
 
@@ -39,9 +39,16 @@ DEFAULT_INPUT_LIMIT = 4 << 30  # bytes; ROOFTUI_MAX_INPUT_BYTES overrides it
 MAX_LINE_BYTES = 64 << 20
 _TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a row" check
 _COPY_CHUNK = 1 << 20
+_READ_BUFFER = 1 << 16  # small: sniffing a file's head decompresses little more than the head
 _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
 
-_DECOMPRESSORS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
+class _Readable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+_DECOMPRESSORS: dict[str, Callable[[IO[bytes]], _Readable]] = {
     ".xz": lambda raw: lzma.LZMAFile(raw),
     ".gz": lambda raw: gzip.GzipFile(fileobj=raw),
     ".bz2": lambda raw: bz2.BZ2File(raw),
@@ -138,13 +145,15 @@ def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = 
     except BaseException:
         os.close(fd)
         raise
-    raw: IO[bytes] = open(fd, "rb", buffering=_COPY_CHUNK)
+    raw = open(fd, "rb", buffering=_COPY_CHUNK)
     decompress = _DECOMPRESSORS.get(path.suffix if compressed_as is None else compressed_as)
-    stream = decompress(raw) if decompress else raw
+    stream: _Readable = decompress(raw) if decompress else raw
     cap = input_limit() if limit is None else min(limit, input_limit())
+    fix = ("set ROOFTUI_MAX_INPUT_BYTES to a larger number of bytes if the file is genuine"
+           if cap == input_limit() else "a file of this kind is far smaller: check it is the right file")
     guarded = _GuardedStream(stream, path, compressed=decompress is not None, limit=cap,
-                             max_line=max_line)
-    return io.BufferedReader(guarded, buffer_size=_COPY_CHUNK)
+                             max_line=max_line, limit_fix=fix)
+    return io.BufferedReader(guarded, buffer_size=_READ_BUFFER)
 
 
 def open_text(path: Path, *, limit: int | None = None) -> IO[str]:
@@ -183,12 +192,13 @@ def head(path: Path, size: int = 4096) -> bytes:
 class _GuardedStream(io.RawIOBase):
     """A read-only stream that counts bytes against the cap, keeps the tail and names errors."""
 
-    def __init__(self, inner: IO[bytes], path: Path, compressed: bool, limit: int,
-                 max_line: int | None):
+    def __init__(self, inner: _Readable, path: Path, compressed: bool, limit: int,
+                 max_line: int | None, limit_fix: str = ""):
         self._inner = inner
         self._path = path
         self._compressed = compressed
         self._limit = limit
+        self._limit_fix = limit_fix
         self._max_line = max_line
         self._line_bytes = 0  # bytes since the last newline
         self.read_bytes = 0
@@ -215,8 +225,7 @@ class _GuardedStream(io.RawIOBase):
             what = "decompresses to" if self._compressed else "is"
             raise InputError(
                 f"{what} more than {self._limit:,} bytes, rooftui's limit for one input",
-                self._path, "set ROOFTUI_MAX_INPUT_BYTES to a larger number of bytes "
-                "if the file is genuine")
+                self._path, self._limit_fix)
         if self._max_line is not None:
             newline = data.rfind(b"\n")
             self._line_bytes = n - 1 - newline if newline >= 0 else self._line_bytes + n

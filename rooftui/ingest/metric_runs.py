@@ -112,7 +112,7 @@ def join_runs(reports: list[RawReport], label: str) -> RawReport:
     joined = joined.reset_index(drop=True)
     notes = [f"{len(reports)} runs with different metrics, joined by "
              + ("ID (kernel names agree at every ID)" if by_id else
-                "kernel name: the launch order differs between the runs, so per-launch rows are "
+                "kernel name: the runs list the launches in different orders, so per-launch rows are "
                 "not available; each row is every launch of one kernel name (its launch count "
                 "in `launches`), counts summed, clocks averaged, as the paper's notebooks do")]
     for report in reports:
@@ -142,8 +142,11 @@ def _indexed(report: RawReport, by_id: bool) -> pd.DataFrame:
     grouped = frame.groupby(frame["kernel_name"].astype(str), sort=False)
     identity = grouped[[c for c in frame.columns if c in IDENTITY_COLUMNS]].first()
     averaged = [c for c in metrics if c.endswith(_AVERAGED_SUFFIXES)]
-    summed = [c for c in metrics if c not in averaged]
-    out = pd.concat([identity, grouped[summed].sum(min_count=1), grouped[averaged].mean()], axis=1)
+    lowest = [c for c in metrics if c.endswith(".min_per_launch")]  # a --print-summary's Minimum
+    highest = [c for c in metrics if c.endswith(".max_per_launch")]
+    summed = [c for c in metrics if c not in {*averaged, *lowest, *highest}]
+    out = pd.concat([identity, grouped[summed].sum(min_count=1), grouped[averaged].mean(),
+                     grouped[lowest].min(), grouped[highest].max()], axis=1)
     out[LAUNCHES] = grouped[LAUNCHES].sum() if LAUNCHES in frame else grouped.size()
     out.index.name = "kernel_name_key"
     return out

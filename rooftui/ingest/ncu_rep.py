@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rooftui.errors import InputError
+from rooftui.errors import InputError, reading
 from rooftui.ingest import units
 from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT, IDENTITY_FIELDS
 from rooftui.ingest.files import check_readable
@@ -74,7 +74,7 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetche
         raise InputError("cannot read .ncu-rep reports: the ncu-report package is missing", path,
                          "pip install ncu-report, or export the report to CSV with "
                          "`ncu --import REPORT.ncu-rep --csv --page raw`")
-    with checked_report(path) as (report, has_signature):
+    with reading(path), checked_report(path) as (report, has_signature):  # one-line errors
         size = report.stat().st_size
         if timeout_s is None:
             timeout_s = 60.0 + size / 1e6
@@ -209,9 +209,10 @@ def to_raw_report(fetched: Fetched) -> RawReport:
     launches, identity = document["launches"], document["identity"]
     if not launches:
         if fetched.has_signature:
-            raise InputError("the report holds no profiled kernels", path,
-                             "check ncu's filters (-k, --launch-count, --profile-from-start) "
-                             "and re-run it")
+            raise InputError("the report holds no profiled kernels (cut short before its first "
+                             "result, or ncu profiled none)", path,
+                             "if it was copied, copy it whole; else check ncu's filters "
+                             "(-k, --launch-count, --profile-from-start) and re-run it")
         raise InputError("not an Nsight Compute report (no kernels could be read from it)", path,
                          "pass an .ncu-rep written by `ncu -o`, or its CSV export")
     kernels = pd.DataFrame({

@@ -18,19 +18,22 @@ format has no record count or trailer, so nothing can tell (said in the README).
 
 from __future__ import annotations
 
+import os
 import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from rooftui.errors import InputError
-from rooftui.ingest.files import decompressed_copy
+from rooftui.ingest.files import compression, decompressed_copy
 
 SIGNATURE = b"NVR\0"
 # The DeepCAM AMP step (179 launches, 152 MB) has 513 records; 1M records is ~500k launches.
 MAX_RECORDS = 1_000_000
 _MAX_HEADER_BYTES = 1 << 20  # headers are tens of bytes to ~16 KB; larger ones are not parsed
 _RERUN = "re-copy the report or re-run ncu"
+_LENGTH = struct.Struct("<I")
+_SEEK_PAST = 1 << 20  # records larger than this are skipped, not read, when checking in place
 
 
 class RecordChain:
@@ -64,11 +67,16 @@ class RecordChain:
         i, n = 0, len(view)
         while i < n:
             if self._remaining < 0:
+                if not self._prefix and n - i >= 4:  # the common case: the prefix is whole here
+                    (length,) = _LENGTH.unpack_from(view, i)
+                    i += 4
+                    self._begin(length)
+                    continue
                 take = min(4 - len(self._prefix), n - i)
                 self._prefix += bytes(view[i:i + take])
                 i += take
                 if len(self._prefix) == 4:
-                    (length,) = struct.unpack("<I", self._prefix)
+                    (length,) = _LENGTH.unpack(self._prefix)
                     self._prefix = b""
                     self._begin(length)
             else:
@@ -79,6 +87,28 @@ class RecordChain:
                 self._remaining -= take
                 if self._remaining == 0:
                     self._end()
+
+    def walk(self, path: Path) -> None:
+        """Check an uncompressed report in place: large records that are not headers are
+        skipped by seeking (milliseconds for a report of hundreds of MB)."""
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            position = 0
+            while position < size and self.has_signature is not False:
+                if self._remaining > _SEEK_PAST and self._header is None:
+                    skip = min(self._remaining, size - position)  # a cut file ends inside it
+                    handle.seek(skip, os.SEEK_CUR)
+                    position += skip
+                    self.size += skip
+                    self._remaining -= skip
+                    if self._remaining == 0:
+                        self._end()
+                    continue
+                chunk = handle.read(min(_SEEK_PAST, size - position))
+                if not chunk:
+                    break
+                self.feed(chunk)
+                position += len(chunk)
 
     def _begin(self, length: int) -> None:
         self.records += 1
@@ -159,5 +189,9 @@ def checked_report(path: Path) -> Iterator[tuple[Path, bool]]:
     record chain during that one pass, deletes the copy afterwards (SIGTERM included).
     """
     chain = RecordChain(path)
+    if compression(path) is None:
+        chain.walk(path)
+        yield path, chain.finish()
+        return
     with decompressed_copy(path, suffix=".ncu-rep", inspect=chain.feed) as report:
         yield report, chain.finish()

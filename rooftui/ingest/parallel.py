@@ -7,7 +7,9 @@ memory for it. CSV exports are parsed in the threads themselves.
 
 ``start_reading`` starts the ``.ncu-rep`` readers without importing pandas, so a
 command can start them first and import the rest of rooftui while they read;
-``Reading.result()`` then waits for them and reads the cached and CSV reports.
+``Reading.result()`` then waits for them and reads the cached and CSV reports and
+directories (``rooftui.ingest.read_reports``; a directory is neither cached nor
+started early).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.errors import reading
 from rooftui.ingest.cache import ReportCache, enabled_by_default
 from rooftui.ingest.files import logical_name
 
@@ -35,14 +38,14 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def read_reports(
+def read_paths(
     paths: Sequence[str | Path],
     *,
     cache: bool | ReportCache | None = None,
     progress: Progress | None = None,
     workers: int | None = None,
-) -> list[RawReport]:
-    """Read ``paths`` into RawReports, in the order given (see ``start_reading``)."""
+) -> list[list[RawReport]]:
+    """The reports of each of ``paths``, in the order given (see ``start_reading``)."""
     return start_reading(paths, cache=cache, workers=workers).result(progress)
 
 
@@ -68,30 +71,32 @@ class Reading:
     """Reports being read in the background, in threads of one pool."""
 
     def __init__(self, paths: list[str | Path], store: ReportCache | None, workers: int) -> None:
-        from rooftui.ingest.ncu_rep import fetch_ncu_rep
-
         self.paths = paths
         self.store = store
-        self.keys = [store.key(path) if store else None for path in paths]
+        files = [not Path(path).is_dir() for path in paths]
+        self.keys = [store.key(path) if store and is_file else None
+                     for path, is_file in zip(paths, files)]
         self._pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(paths) or 1)),
                                          thread_name_prefix="rooftui-read")
         # .ncu-rep readers start now; cached and CSV reports wait for result(),
         # as decoding or parsing them needs pandas.
         self._futures: dict[Future, int] = {}
         for i, path in enumerate(paths):
-            cached = self.keys[i] is not None and store is not None and store.has(self.keys[i])
-            if not cached and logical_name(Path(path)).endswith(".ncu-rep"):
-                self._futures[self._pool.submit(fetch_ncu_rep, path)] = i
+            key = self.keys[i]
+            cached = key is not None and store is not None and store.has(key)
+            if files[i] and not cached and logical_name(Path(path)).endswith(".ncu-rep"):
+                self._futures[self._pool.submit(_fetch, path)] = i
 
-    def result(self, progress: Progress | None = None) -> list[RawReport]:
-        """The RawReports, in the order given. A report that cannot be read raises its
-        InputError (the first such in that order) once the reports being read have
+    def result(self, progress: Progress | None = None) -> list[list[RawReport]]:
+        """The reports of each path, in the order given: one per file, a directory's
+        (``rooftui.ingest.read_reports``). A path that cannot be read raises its
+        InputError (the first such in that order) once the paths being read have
         finished; those not started yet are not read."""
-        from rooftui.ingest import read_report
+        from rooftui.ingest import read_reports
         from rooftui.ingest.ncu_rep import Fetched, to_raw_report
 
         total = len(self.paths)
-        reports: list[RawReport | None] = [None] * total
+        found: list[list[RawReport] | None] = [None] * total
         done = 0
         if progress:
             progress(0, total, "")
@@ -100,11 +105,11 @@ class Reading:
             for i, path in enumerate(self.paths):
                 if i in started:
                     continue
-                hit = self.store.get(path) if self.store else None
+                hit = self.store.get(path) if self.store and self.keys[i] else None
                 if hit is None:
-                    self._futures[self._pool.submit(read_report, path)] = i
+                    self._futures[self._pool.submit(read_reports, path)] = i
                 else:
-                    reports[i] = hit
+                    found[i] = [hit]
                     done += 1
                     if progress:
                         progress(done, total, f"{path} (cached)")
@@ -121,11 +126,21 @@ class Reading:
                 for future in sorted(finished, key=self._futures.__getitem__):
                     i = self._futures[future]
                     got = future.result()
-                    report = to_raw_report(got) if isinstance(got, Fetched) else got
-                    reports[i] = report
-                    if self.store:
-                        self.store.put(self.paths[i], report, self.keys[i])
+                    if isinstance(got, Fetched):
+                        with reading(Path(self.paths[i])):
+                            got = [to_raw_report(got)]
+                    found[i] = got
+                    if self.store and self.keys[i] and len(got) == 1:
+                        self.store.put(self.paths[i], got[0], self.keys[i])
                     done += 1
                     if progress:
                         progress(done, total, str(self.paths[i]))
-        return [report for report in reports if report is not None]
+        return [reports or [] for reports in found]
+
+
+def _fetch(path: str | Path):
+    """``fetch_ncu_rep`` with what a damaged report raises turned into one line."""
+    from rooftui.ingest.ncu_rep import fetch_ncu_rep
+
+    with reading(Path(path)):
+        return fetch_ncu_rep(path)

@@ -37,7 +37,7 @@ def read_raw_csv(path: Path) -> RawReport:
     if not looks_like_raw(header):
         raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
     has_units_row = row2 is not None and row2 and row2[0] == ""
-    unit_of = dict(zip(header, row2)) if has_units_row else {}
+    unit_of = dict(zip(header, row2)) if has_units_row and row2 is not None else {}
 
     nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
     metric_columns = [h for h in header if is_relevant_metric(h)]

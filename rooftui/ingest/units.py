@@ -42,7 +42,8 @@ def factor(unit: str) -> float | None:
         return scale
     if denominator in _TIME:  # e.g. byte/nsecond -> byte/second
         return scale * 1e9 / _TIME[denominator]
-    if _SCALED.match(denominator) and not _SCALED.match(denominator).group("prefix"):
+    scaled = _SCALED.match(denominator)
+    if scaled and not scaled.group("prefix"):
         return scale  # per cycle, per inst, ...
     return None
 

@@ -122,13 +122,14 @@ class BandwidthRunner:
         passes = max(1, round(passes * self.timing.launch_s / seconds))
         self._launch(flavour, vectors, passes)  # warm-up: brings the working set into the cache
         self._check_sums(ws, passes, f"read_sweep ({flavour}) at {ws} bytes")
-        seconds, clocks = [], []
+        times: list[float] = []
+        clocks: list[float] = []
         for _ in range(self.timing.repeats):
-            seconds.append(self._launch(flavour, vectors, passes))
+            times.append(self._launch(flavour, vectors, passes))
             stamps = self.gpu.to_host(self.stamps, np.uint64, self.grid * 2).reshape(self.grid, 2)
             clocks.append(clock_hz(stamps))
         moved = passes * ws + self.grid * SWEEP_THREADS * 4
-        return SweepPoint(ws, moved / float(np.median(seconds)), float(np.median(clocks)), passes, seconds)
+        return SweepPoint(ws, moved / float(np.median(times)), float(np.median(clocks)), passes, times)
 
     def _check_sums(self, ws: int, passes: int, what: str) -> None:
         sums = self.gpu.to_host(self.sums, np.uint32, self.grid * SWEEP_THREADS)

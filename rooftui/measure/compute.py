@@ -62,9 +62,9 @@ def _fma_arrays(kernel: K.ComputeKernel, steps: int) -> tuple[Any, Any, np.ndarr
         return np.asarray(v, np.float32).view(np.uint32) >> 16
 
     words = (bits(lo) | (bits(hi) << 16)).astype(np.uint32)
-    b = np.uint32(int(bits(HALF_B)) * 0x10001)
-    c = np.uint32(int(bits(HALF_C)) * 0x10001)
-    return b, c, words, np.stack([lo, hi], axis=1)
+    b_pair = np.uint32(int(bits(HALF_B)) * 0x10001)  # two packed halves, as the kernel reads them
+    c_pair = np.uint32(int(bits(HALF_C)) * 0x10001)
+    return b_pair, c_pair, words, np.stack([lo, hi], axis=1)
 
 
 def _decode_fma(kernel: K.ComputeKernel, raw: np.ndarray) -> np.ndarray:
@@ -149,9 +149,8 @@ class ComputeRunner:
             out = gpu.allocate(grid * block * 8)
 
             def launch(trips: int) -> tuple[float, Any]:
-                if spec.kind == "mma":
-                    args = (np.int32(trips), out, stamps)
-                else:
+                args: tuple[Any, ...] = (np.int32(trips), out, stamps)
+                if spec.kind != "mma":
                     args = (np.int32(trips), np.uint32(self.lbo), np.uint32(self.sbo), out, stamps)
                 return gpu.time_launch(kernel, grid, block, *args), None
 

@@ -151,7 +151,8 @@ def measured_at(measurement: dict[str, Any]) -> str:
 def ert_document(ceiling_set: CeilingSet) -> dict[str, Any]:
     """ERT's roofline.json: GB/s and GFLOP/s under empirical.gbytes / empirical.gflops."""
     ert_level = {"l1": "L1", "smem": "SMEM", "l2": "L2", "hbm": "DRAM"}
-    gbytes = [[ert_level[c.level], c.value / 1e9] for c in ceiling_set.ceilings if c.kind == "bandwidth"]
+    gbytes = [[ert_level[c.level], c.value / 1e9] for c in ceiling_set.ceilings
+              if c.kind == "bandwidth" and c.level is not None]
     gflops = [
         [f"{c.name} G{'OP' if c.unit == 'OP/s' else 'FLOP'}s", c.value / 1e9]
         for c in ceiling_set.ceilings

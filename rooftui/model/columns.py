@@ -69,4 +69,3 @@ def flop_column(pipeline: str) -> str:
 
 FLOP_COLUMNS = tuple(flop_column(p) for p in FLOAT_PIPELINES)
 BYTE_COLUMNS = tuple(f"bytes_{level}" for level in LEVELS)
-AI_COLUMNS = tuple(f"ai_{level}" for level in LEVELS)

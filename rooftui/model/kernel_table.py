@@ -39,7 +39,8 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     Tried per launch, first that gives a value: the metric under each of its
     spellings (``metrics.SPELLINGS``), then from the rates ncu's sections store
     [NCU]: ``X.sum.per_cycle_elapsed`` × the unit's ``cycles_elapsed.avg`` (the SM's
-    for smsp__/l1tex__ counters: one clock domain), or × clock × duration;
+    for smsp__/l1tex__ counters: one clock, equal cycle counts on every known-answer
+    launch), or × clock × duration;
     ``X.sum.per_second`` × duration.
     """
     value = pd.Series(np.nan, index=raw.index)
@@ -146,7 +147,13 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         value = term.factor * metric_values(raw, term.metric, time_ns, log)
         previous = tensor_by_pipeline.get(term.pipeline)
         tensor_by_pipeline[term.pipeline] = value if previous is None else previous + value
-    unknown = np.nan if arch is None else 0.0
+    unknown: float | pd.Series = 0.0
+    if arch is None:
+        # Without an architecture the FLOPs per Tensor instruction are unknown, but a
+        # launch that issued no instruction to the Tensor pipe did no Tensor work on
+        # any GPU [NCU: inst_executed_pipe_tensor]: its Tensor FLOPs are known to be 0.
+        issued = metric_values(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
+        unknown = pd.Series(np.where(issued == 0, 0.0, np.nan), index=raw.index)
     for pipeline in FLOAT_PIPELINES:
         if pipeline.startswith("tensor_"):
             out[flop_column(pipeline)] = tensor_by_pipeline.get(pipeline, unknown)
@@ -257,7 +264,7 @@ def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
     table = add_derived(pd.concat([identity, work], axis=1))
     # Without an architecture the Tensor FLOPs are unknown, so a launch with no
     # CUDA-core work may still have done Tensor work: neither zero-AI nor "none".
-    undecided = (table["cc"] == "") & (table["pipeline"] == "none")
+    undecided = (table["cc"] == "") & (table["pipeline"] == "none") & table["flops_tensor"].isna()
     table.loc[undecided, "zero_ai"] = pd.NA
     table.loc[undecided, "pipeline"] = "unknown"
     return table.reset_index(drop=True), log

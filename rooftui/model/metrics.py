@@ -11,7 +11,7 @@ Sources (each entry below names its own):
           FLOPs = add + mul + 2·fma per precision; Volta Tensor Core FLOPs =
           sm__inst_executed_pipe_tensor.sum × 512.
   [KA]    rooftui's known-answer kernels (kernels/known_answer), profiled on an
-          H200 (sample_data/known_answer); tests/test_known_answers.py pins them.
+          H200 (sample_data/known_answer); tests/core/test_known_answers.py pins them.
   [NERSC] NERSC's roofline-on-nvidia-gpus scripts (custom-scripts/postprocess.py)
           and the paper's own post-processing (GitHub cyanguwa/DeepLearningProfiling,
           postprocess-PT.ipynb): time = sm__cycles_elapsed.avg /
@@ -214,9 +214,11 @@ ARCHITECTURES: tuple[Architecture, ...] = (
 )
 
 
+TENSOR_PIPE_INSTRUCTIONS = "sm__inst_executed_pipe_tensor.sum"  # every architecture [NCU]
 UNKNOWN_ARCH_NOTE = (
     "the export does not say which GPU it came from, so Tensor Core FLOPs (whose counters "
-    "differ per architecture) are blank: pass --gpu NAME (e.g. --gpu V100) or --arch sm_XY"
+    "differ per architecture) are blank, except 0 where no instruction went to the Tensor "
+    "pipe: pass --gpu NAME (e.g. --gpu V100) or --arch sm_XY"
 )
 
 

@@ -52,13 +52,13 @@ class TraceContext:
         safe = np.clip(index, 0, len(self.steps) - 1)
         return np.where((index >= 0) & (times <= self._step_ends[safe]), index, -1)
 
-    def user_range(self, thread: int, t: float) -> str:
+    def user_range(self, thread: int | None, t: float) -> str:
         """The ``record_function``/NVTX ranges open at ``t``, below the step, joined."""
         annotations, _ = self.stacks.describe(thread, t)
         inside_step = [name for name in annotations if not name.startswith("ProfilerStep#")]
         return RANGE_SEPARATOR.join(inside_step) or "(no range)"
 
-    def host_call(self, thread: int, t: float) -> str:
+    def host_call(self, thread: int | None, t: float) -> str:
         """The operator stack open at ``t`` (``aten::item > aten::_local_scalar_dense``)."""
         _, operators = self.stacks.describe(thread, t)
         return CALL_SEPARATOR.join(operators)

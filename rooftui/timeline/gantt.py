@@ -21,6 +21,7 @@ from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import Place
 from rooftui.timeline.findings.syncs import SYNC_CALLS
 from rooftui.timeline.trace import GpuKind
+from rooftui.views.text import shorten
 
 MAX_RANGE_DEPTH = 3
 
@@ -152,7 +153,7 @@ def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.
         span = last - first + 1
         # "▏" marks where a range starts, so neighbours do not run together.
         label = "▏" + name
-        label = (label[: span - 1] + "…") if len(label) > span else label.ljust(span)
+        label = shorten(label, span).ljust(span)
         row = levels[depth]
         for offset, c in enumerate(range(first, last + 1)):
             row.chars[c] = label[offset]

@@ -31,7 +31,8 @@ class HostStacks:
             lo, hi = self._threads[thread]
             starts = self.trace.host_ranges.start[lo:hi].tolist()
             ends = self.trace.host_ranges.end[lo:hi].tolist()
-            parent_list, open_ranges = [-1] * (hi - lo), []
+            parent_list = [-1] * (hi - lo)
+            open_ranges: list[int] = []
             for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
                 while open_ranges and ends[open_ranges[-1]] < start:
                     open_ranges.pop()
@@ -44,7 +45,7 @@ class HostStacks:
             parents = self._parents[thread] = np.array(parent_list, dtype=np.int64)
         return parents
 
-    def enclosing(self, thread: int, t: float) -> list[int]:
+    def enclosing(self, thread: int | None, t: float) -> list[int]:
         """Row numbers (into ``trace.host_ranges``) of the ranges open at ``t``, outermost first."""
         if thread not in self._threads:
             return []
@@ -61,7 +62,7 @@ class HostStacks:
             i = int(parents[i])
         return stack[::-1]
 
-    def describe(self, thread: int, t: float) -> tuple[list[str], list[str]]:
+    def describe(self, thread: int | None, t: float) -> tuple[list[str], list[str]]:
         """(user ranges, operators) open at ``t`` on ``thread``, outermost first, as names."""
         rows = self.enclosing(thread, t)
         ranges = self.trace.host_ranges

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import Finding
-from rooftui.timeline.units import format_seconds
+from rooftui.views import formats
 
 
 def format_steps(steps: list[int | None]) -> str:
@@ -38,8 +38,8 @@ def costliest_text(analysis: TimelineAnalysis, finding: Finding) -> str:
     place = finding.places[0]
     step = next((s for s in analysis.steps if s.number == place.step), analysis.steps[0])
     return (
-        f"costliest: {step.label}, +{format_seconds(place.start - step.start)}, "
-        f"lasting {format_seconds(place.end - place.start)}"
+        f"costliest: {step.label}, +{formats.seconds(place.start - step.start)}, "
+        f"lasting {formats.seconds(place.end - place.start)}"
     )
 
 
@@ -49,31 +49,31 @@ def detail_text(finding: Finding) -> str:
     if finding.kind in ("pageable_copy", "blocking_copy"):
         text = (
             f"{d['copy']}: {finding.count_per_step:g} per step, {_bytes(d['bytes_per_step'])}"
-            f"/step, copying {format_seconds(d['copy_time_per_step_s'])}/step"
+            f"/step, copying {formats.seconds(d['copy_time_per_step_s'])}/step"
         )
         if d["blocks_host"]:
-            text += f", host blocked {format_seconds(d['host_blocked_per_step_s'])}/step"
+            text += f", host blocked {formats.seconds(d['host_blocked_per_step_s'])}/step"
         return text
     if finding.kind == "sync_call":
         return f"{finding.count_per_step:g} call(s)/step"
     if finding.kind == "gpu_idle":
         ranges = ", ".join(
-            f"{name} {format_seconds(s)}" for name, s in list(d["idle_per_step_s_by_range"].items())[:4]
+            f"{name} {formats.seconds(s)}" for name, s in list(d["idle_per_step_s_by_range"].items())[:4]
         )
         return (
             f"idle per step by host range: {ranges}; in gaps under 100 µs "
-            f"{format_seconds(d['idle_in_short_gaps_per_step_s'])}, across step boundaries "
-            f"{format_seconds(d['idle_across_step_boundaries_per_step_s'])}"
+            f"{formats.seconds(d['idle_in_short_gaps_per_step_s'])}, across step boundaries "
+            f"{formats.seconds(d['idle_across_step_boundaries_per_step_s'])}"
         )
     if finding.kind == "data_loading_overlap":
         return (
-            f"data loading {format_seconds(d['data_loading_per_step_s'])}/step, "
+            f"data loading {formats.seconds(d['data_loading_per_step_s'])}/step, "
             f"{d['overlapped_share']:.0%} of it overlapped by GPU work"
         )
     if finding.kind == "launch_bound":
         return (
-            f"median kernel {format_seconds(d['median_kernel_s'])}, median gap "
-            f"{format_seconds(d['median_gap_s'])}"
+            f"median kernel {formats.seconds(d['median_kernel_s'])}, median gap "
+            f"{formats.seconds(d['median_gap_s'])}"
         )
     return ""
 
@@ -94,7 +94,7 @@ def summary_line(analysis: TimelineAnalysis) -> str:
         else "no ProfilerStep ranges: the whole trace counts as one step"
     )
     return (
-        f"{s['trace']} · {devices} · {steps}, mean {format_seconds(s['mean_step_s'])} · "
+        f"{s['trace']} · {devices} · {steps}, mean {formats.seconds(s['mean_step_s'])} · "
         f"GPU idle {s['gpu_idle_share']:.0%} of step time"
     )
 
@@ -123,6 +123,6 @@ def findings_table(analysis: TimelineAnalysis) -> Group:
         cell.append_text(Text.assemble("\n", (detail_text(finding), "dim")))
         cell.append_text(Text.assemble("\n", (costliest_text(analysis, finding), "dim")))
         table.add_row(
-            str(number), format_seconds(finding.cost_per_step_s), f"{finding.share_of_step:.0%}", cell
+            str(number), formats.seconds(finding.cost_per_step_s), f"{finding.share_of_step:.0%}", cell
         )
     return Group(header, steps, table)

@@ -29,6 +29,14 @@ class Step:
         return "whole trace" if self.number is None else f"step {self.number}"
 
 
+def _step_number(name: str) -> int:
+    """N of a ``ProfilerStep#N`` range name."""
+    match = _STEP_NAME.match(name)
+    if match is None:
+        raise ValueError(f"not a ProfilerStep range: {name!r}")
+    return int(match.group(1))
+
+
 def find_steps(trace: Trace) -> tuple[list[Step], int | None]:
     """The steps in time order, and the thread that marked them (the training loop's).
 
@@ -43,7 +51,7 @@ def find_steps(trace: Trace) -> tuple[list[Step], int | None]:
         rows = rows[np.argsort(ranges.start[rows], kind="stable")]
         steps = [
             Step(
-                int(_STEP_NAME.match(trace.names[ranges.name[r]]).group(1)),
+                _step_number(trace.names[ranges.name[r]]),
                 float(ranges.start[r]),
                 float(ranges.end[r]),
             )

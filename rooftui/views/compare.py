@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rooftui.analysis import Run
+from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.compare import HOWS, METHODS, SIDE_COLUMNS, Comparison
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.formats import intensity, percent, seconds, si
+from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.summary import short_pipeline
-from rooftui.views.text import markup_escaped, plain, printable
+from rooftui.views.text import markup_escaped, plain, printable, shorten
 
 SCHEMA = "rooftui.compare/1"
 METHOD_WORDS = {"exact": "same", "parameters": "params", "operation": "op", "similar": "~name"}
@@ -90,7 +90,7 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
                                "zero_ai_time_share")),
         "notes": comparison.notes,
     }
-    return _clean(doc)
+    return json_safe(doc)
 
 
 def dumps_json(comparison: Comparison) -> str:
@@ -103,7 +103,7 @@ def _run_json(run: Run, label: str) -> dict[str, Any]:
         "reports": [report.path for report in run.reports],
         "devices": [{"name": name, "cc": c.device.cc} for name, c in run.ceilings_by_device.items()],
         "ceilings": {name: [c.to_dict() for c in s.ceilings] for name, s in run.ceilings_by_device.items()},
-        "launches": int(len(run.kernels)),
+        "launches": int(zero_ai.launch_counts(run.kernels).sum()),
         "kernels": int(run.kernels.groupby(["device", "name"]).ngroups),
         "time_s": float(run.kernels["time_s"].sum()),
     }
@@ -172,20 +172,6 @@ def _difference(b: Any, a: Any) -> float | None:
     return b - a if a is not None and b is not None else None
 
 
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if obj is None or obj is pd.NA:
-        return None
-    if hasattr(obj, "item"):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
 def to_csv(comparison: Comparison) -> str:
     """One row per matched pair or one-sided kernel, every column of ``Comparison.kernels``."""
     return comparison.kernels.to_csv(index=False)
@@ -207,8 +193,9 @@ def render(comparison: Comparison, console: Console, top: int = 15, level: str =
 
 def _describe(run: Run, label: str) -> str:
     kernels = run.kernels
+    launches = int(zero_ai.launch_counts(kernels).sum())
     return (f"{label}: {', '.join(run.devices)}, {kernels.groupby(['device', 'name']).ngroups} kernels, "
-            f"{len(kernels)} launches, {seconds(float(kernels['time_s'].sum()))}")
+            f"{launches} launches, {seconds(float(kernels['time_s'].sum()))}")
 
 
 def _render_header(comparison: Comparison, console: Console) -> None:
@@ -286,7 +273,7 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
         else:
             names = ["A " + row["name_a"], "B " + row["name_b"]]
         for name in names:
-            console.print(Text(_cut(printable(name), name_width), style="dim"), no_wrap=True, crop=True)
+            console.print(Text(shorten(printable(name), name_width), style="dim"), no_wrap=True, crop=True)
     _more(console, len(matched), top)
     console.print(Text("how: launches aligned per phase in launch order, kernels paired by their aligned "
                        "launches; same = same name; params = same name but template, precision or tile "
@@ -297,13 +284,9 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
 def _line(cells: list[str]) -> str:
     parts = []
     for text, (_, width, align) in zip(cells, _MATCHED_COLUMNS):
-        text = _cut(text, width)
+        text = shorten(text, width)
         parts.append(f"{text:{align}{width}}")
     return " ".join(parts).rstrip()
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _render_one_side(comparison: Comparison, console: Console, top: int) -> None:
@@ -316,7 +299,7 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
         table.add_column("kernel", no_wrap=True, overflow="ellipsis",
                          width=_name_width(console, tuple(w for _, w in columns)))
         for title, width in columns:
-            justify = "left" if title in ("pipeline", "phase") else "right"
+            justify: Literal["left", "right"] = "left" if title in ("pipeline", "phase") else "right"
             table.add_column(title, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
         for row in frame.head(top).to_dict("records"):
             table.add_row(plain(row[f"name_{side}"]), count_text(row[f"count_{side}"]),

@@ -1,8 +1,11 @@
-"""Scaling base units for display: the only place numbers get prefixes."""
+"""Scaling base units for display: the only place numbers get prefixes, durations get
+units, and values are made JSON-safe. Imports nothing from rooftui, so every layer may
+use it (the import contract in pyproject.toml allows exactly that)."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 _PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 
@@ -18,9 +21,11 @@ def si(value: float | None, unit: str = "", digits: int = 3) -> str:
 
 
 def seconds(value: float | None) -> str:
-    """Seconds with a unit that keeps three digits: 4.68 ms, 91.4 µs."""
+    """Seconds with a unit that keeps three digits: 4.68 ms, 91.4 µs; "0 s" for zero."""
     if value is None or not math.isfinite(value):
         return ""
+    if value == 0:
+        return "0 s"
     for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
         if abs(value) >= scale:
             return f"{value / scale:.3g} {unit}"
@@ -50,3 +55,19 @@ def intensity(value: float | None) -> str:
     if value >= 0.001:
         return f"{value:.3f}".rstrip("0")
     return "<.001" if value > 0 else "0"
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` ready for ``json.dumps``: NaN, ±inf and pandas' NA become null (JSON has no
+    NaN), numpy scalars become Python ones, tuples become lists, keys become strings."""
+    if isinstance(value, dict):
+        return {str(key): json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if value is None or type(value).__name__ == "NAType":  # pandas.NA, without importing pandas
+        return None
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

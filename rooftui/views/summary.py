@@ -7,22 +7,23 @@ removed or renamed.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
-from rooftui.views.formats import intensity, percent, seconds, si
+from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "time_s", "time_mean_s", "time_source",
+    "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
+    "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
     "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
@@ -31,16 +32,6 @@ CSV_COLUMNS = (
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
 )
-
-
-def _clean(value: Any) -> Any:
-    if value is None or value is pd.NA:
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if hasattr(value, "item"):
-        return _clean(value.item())
-    return value
 
 
 def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, Any]:
@@ -59,6 +50,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
             "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
+            "launches": row["count"] if "count" in row else row.get("launches", 1),
             "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "register_moves": row.get("register_moves"),
@@ -86,6 +78,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "kernels": int(overall["kernels"]),
             "zero_ai": int(overall["zero_ai"]),
             "zero_ai_time_share": float(overall["zero_ai_time_share"]),
+            "zero_ai_unknown": zero_ai.unknown_launches(run.kernels),
             # per launch (the one definition); --zero-ai-by name: per kernel name, as the
             # paper's authors counted their Table III
             "zero_ai_counted": zero_ai_counted(run, per_name),
@@ -97,7 +90,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
         "notes": run.notes,
         "fp16_rule": run.fp16_rule,
     }
-    return _nan_to_none(doc)
+    return json_safe(doc)
 
 
 def table_iii(run: Run, per_name: bool = False) -> pd.DataFrame:
@@ -121,15 +114,11 @@ def dumps_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> str:
     return json.dumps(to_json(run, rows, per_name), indent=1)
 
 
-def _nan_to_none(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _nan_to_none(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_nan_to_none(v) for v in obj]
-    return _clean(obj)
-
-
 def to_csv(rows: pd.DataFrame) -> str:
+    """The one CSV layout of the kernel table, for every export (``summary --format csv``,
+    ``plot --csv``, the explorer's ``c``): the JSON contract's fields, flattened, in base
+    units, in ``CSV_COLUMNS`` order; a column the rows lack (``count`` for invocations) is
+    left out. Text is kept exact."""
     columns = [c for c in CSV_COLUMNS if c in rows]
     return rows[columns].to_csv(index=False)
 
@@ -160,7 +149,7 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         fraction = row.get("roof_fraction")
         if bound and fraction == fraction and fraction is not None:
             bound = f"{bound} {100 * fraction:.0f}%"
-        cells = [plain(row["name"])]
+        cells: list[Text | str] = [plain(row["name"])]
         if grouped:
             cells.append(str(row["count"]))
         share = row["time_s"] / total if total else float("nan")
@@ -210,6 +199,10 @@ def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
+    unknown = zero_ai.unknown_launches(run.kernels)
+    if unknown:
+        console.print(f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "
+                      "counter is missing from the report (see the note); not counted above[/yellow]")
 
 
 def _render_ceilings(run: Run, console: Console) -> None:

@@ -51,7 +51,7 @@ def test_completion_through_the_environment_variable_like_a_shell_does():
 
 
 def test_no_argument_and_a_report_path_both_open_the_explorer(monkeypatch):
-    from tests.conftest import KNOWN, invoke_cli
+    from tests.conftest import KNOWN, run_cli
 
     opened = []
 
@@ -67,8 +67,8 @@ def test_no_argument_and_a_report_path_both_open_the_explorer(monkeypatch):
 
     monkeypatch.setattr("rooftui.views.tui.app.make_app", fake_make_app)
     report = KNOWN / "known_answer.raw-base.csv"
-    assert invoke_cli().returncode == 0
-    assert invoke_cli(report).returncode == 0
+    assert run_cli().returncode == 0
+    assert run_cli(report).returncode == 0
     (no_args, sample_ceilings), (one_report, no_ceilings) = opened
     assert no_args == () and str(sample_ceilings).endswith("h200_ceilings.json")
     assert one_report == (str(report),) and no_ceilings is None

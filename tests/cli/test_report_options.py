@@ -9,7 +9,7 @@ import click
 import pytest
 
 from rooftui.cli import cli
-from tests.conftest import KNOWN, ROOT, invoke_cli
+from tests.conftest import KNOWN, ROOT, run_cli
 
 REPORT_COMMANDS = ("open", "summary", "plot", "diff")
 SAMPLE = ROOT / "rooftui" / "data" / "sample"
@@ -139,11 +139,11 @@ def _zero_duration_report(tmp_path: Path) -> Path:
 
 def test_skip_invalid_works_wherever_the_error_suggests_it(tmp_path, monkeypatch):
     bad = _zero_duration_report(tmp_path)
-    refused = invoke_cli("plot", bad, "--csv", tmp_path / "out.csv")
+    refused = run_cli("plot", bad, "--csv", tmp_path / "out.csv")
     assert refused.returncode == 2 and "--skip-invalid" in refused.stderr
-    assert invoke_cli("plot", bad, "--csv", tmp_path / "out.csv", "--skip-invalid").returncode == 0
-    assert invoke_cli("summary", bad, "--skip-invalid", "--format", "csv").returncode == 0
-    assert invoke_cli("diff", bad, bad, "--skip-invalid", "--format", "csv").returncode == 0
+    assert run_cli("plot", bad, "--csv", tmp_path / "out.csv", "--skip-invalid").returncode == 0
+    assert run_cli("summary", bad, "--skip-invalid", "--format", "csv").returncode == 0
+    assert run_cli("diff", bad, bad, "--skip-invalid", "--format", "csv").returncode == 0
 
     opened = []
 
@@ -158,7 +158,7 @@ def test_skip_invalid_works_wherever_the_error_suggests_it(tmp_path, monkeypatch
         return FakeApp()
 
     monkeypatch.setattr("rooftui.views.tui.app.make_app", fake_make_app)
-    assert invoke_cli(bad, "--skip-invalid", "--phase", "fwd=forward").returncode == 0
+    assert run_cli(bad, "--skip-invalid", "--phase", "fwd=forward").returncode == 0
     [options] = opened
     assert options.skip_invalid and options.phase_specs == ("fwd=forward",)
     assert options.load([bad]).kernels.shape[0] > 0
@@ -179,7 +179,7 @@ def _compared_runs(monkeypatch):
 def test_compare_keeps_ceilings(monkeypatch):
     captured = _compared_runs(monkeypatch)
     ceilings = SAMPLE / "h200_ceilings.json"
-    result = invoke_cli(SAMPLE / "deepcam_fp32.raw-base.csv.xz", SAMPLE / "deepcam_amp.raw-base.csv.xz",
+    result = run_cli(SAMPLE / "deepcam_fp32.raw-base.csv.xz", SAMPLE / "deepcam_amp.raw-base.csv.xz",
                         "--compare", "--ceilings", ceilings)
     assert result.returncode == 0, result.stderr
     [(run_a, run_b)] = captured
@@ -192,7 +192,7 @@ def test_compare_with_a_trace_says_it_has_no_timeline_instead_of_dropping_it(mon
     _compared_runs(monkeypatch)
     trace = ROOT / "sample_data" / "timeline"
     trace = next(trace.glob("*.json*"))
-    result = invoke_cli(SAMPLE / "deepcam_fp32.raw-base.csv.xz", SAMPLE / "deepcam_amp.raw-base.csv.xz",
+    result = run_cli(SAMPLE / "deepcam_fp32.raw-base.csv.xz", SAMPLE / "deepcam_amp.raw-base.csv.xz",
                         "--compare", "--trace", trace)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "--trace" in result.stderr and "no timeline" in result.stderr

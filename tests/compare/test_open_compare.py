@@ -1,9 +1,8 @@
 """`rooftui A B --compare` opens the compare screen on the two runs."""
 
-from conftest import DEEPCAM
-
 from rooftui.cli import cli
 from rooftui.views.tui.screens import compare as compare_screen
+from tests.conftest import DEEPCAM
 
 
 def test_compare_flag_opens_the_compare_app_on_both_reports(monkeypatch):
@@ -19,7 +18,7 @@ def test_compare_flag_opens_the_compare_app_on_both_reports(monkeypatch):
 
 
 def test_compare_flag_needs_two_reports():
-    from conftest import run_cli
+    from tests.conftest import run_cli
 
     result = run_cli(DEEPCAM / "deepcam_amp.raw-base.csv.xz", "--compare")
     assert result.returncode == 2 and "two reports" in result.stderr

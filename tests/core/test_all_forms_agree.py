@@ -1,8 +1,7 @@
 """The same run read from .ncu-rep and from its exports gives the same kernel table."""
 
-from conftest import DEEPCAM, KNOWN
-
 from rooftui.analysis import grouped_kernels, load_run
+from tests.conftest import DEEPCAM, KNOWN
 
 COLUMNS = ["name", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor", "ops_tensor_int8",
            "bytes_l1", "bytes_l2", "bytes_hbm", "time_s", "pipeline", "zero_ai", "phase",

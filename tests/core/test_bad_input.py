@@ -3,7 +3,8 @@
 import json
 
 import pytest
-from conftest import KNOWN, run_cli
+
+from tests.conftest import KNOWN, run_cli, run_cli_process
 
 BASE = KNOWN / "known_answer.raw-base.csv"
 
@@ -38,7 +39,8 @@ def edited_base(tmp_path, edit):
 
 def test_missing_file(tmp_path):
     missing = tmp_path / "nope.ncu-rep"
-    assert_one_line_error(run_cli("summary", missing), str(missing), "no such file")
+    # a real process, for the interpreter's own exit code and stderr (the rest run in-process)
+    assert_one_line_error(run_cli_process("summary", missing), str(missing), "no such file")
 
 
 def test_empty_file(tmp_path):

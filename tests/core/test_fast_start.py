@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import KNOWN, ROOT, run_cli
 
 from rooftui.ingest.cache import cache_dir
+from tests.conftest import KNOWN, ROOT, run_cli
 
 PROBE = """
 import sys

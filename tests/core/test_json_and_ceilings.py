@@ -3,12 +3,12 @@
 import json
 
 import pytest
-from conftest import DEEPCAM, KNOWN, run_cli
 
 from rooftui.analysis import load_run
 from rooftui.errors import CeilingsError
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.model.ceilings import Ceiling, CeilingSet, Device
+from tests.conftest import DEEPCAM, KNOWN, run_cli
 
 BASE = KNOWN / "known_answer.raw-base.csv"
 

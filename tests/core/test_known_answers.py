@@ -2,9 +2,9 @@
 formula: FLOPs exactly, L1 bytes exactly, HBM bytes within the L2's reach."""
 
 import pytest
-from conftest import KNOWN
 
 from rooftui.analysis import load_run
+from tests.conftest import KNOWN
 
 EXACT_FORMS = ["known_answer.raw-base.csv"]
 ALL_FORMS = ["known_answer.raw-base.csv", "known_answer.raw.csv", "known_answer.details.csv"]

@@ -25,8 +25,9 @@ def test_volta_uses_the_papers_rule_and_hopper_the_ops_path_counters():
         assert len(names) == len(set(names))
 
 
-def test_the_data_layer_never_imports_textual():
-    """The import-linter contract in pyproject.toml (lint-imports), run as a test."""
+def test_the_import_contracts_hold():
+    """The import-linter contracts in pyproject.toml (lint-imports), run as a test: the
+    data layer never imports Textual, the layers import downwards only."""
     import subprocess
     import sys
     from pathlib import Path

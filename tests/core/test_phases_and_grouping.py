@@ -1,11 +1,11 @@
 """Phases of the real PyTorch step, grouping, Table III and several reports at once."""
 
 import pytest
-from conftest import DEEPCAM, KNOWN
 
 from rooftui.analysis import grouped_kernels, load_run
 from rooftui.analysis.phases import PhaseConfig
 from rooftui.analysis.summary import phase_table, zero_ai_table
+from tests.conftest import DEEPCAM, KNOWN
 
 AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
 

@@ -1,9 +1,9 @@
 """Reports collected with ncu's own sets: derive what can be derived, name what is missing."""
 
 import pytest
-from conftest import KNOWN, run_cli
 
 from rooftui.analysis import load_run
+from tests.conftest import KNOWN, run_cli
 
 
 def test_roofline_set_counts_are_derived_from_its_rates(expected):

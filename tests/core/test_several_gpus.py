@@ -6,11 +6,11 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import KNOWN, SAMPLES
 
 from rooftui.analysis import grouped_kernels, load_run
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.views.summary import to_json
+from tests.conftest import KNOWN, SAMPLES
 
 BASE = KNOWN / "known_answer.raw-base.csv"
 TWO = SAMPLES / "ceilings" / "h200x2"

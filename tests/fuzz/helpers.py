@@ -7,8 +7,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from fuzz.generators import KNOWN, Case
-from fuzz.runner import Outcome, run_in_process
+from tests.fuzz.generators import KNOWN, Case
+from tests.fuzz.runner import Outcome, run_in_process
 
 BASE = KNOWN / "known_answer.raw-base.csv"
 DETAILS = KNOWN / "known_answer.details-base.csv"

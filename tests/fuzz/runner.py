@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fuzz.generators import Case
+from tests.fuzz.generators import Case
 
 # Small enough that a bomb of BOMB_BYTES hits it; large enough for every real sample.
 FUZZ_INPUT_LIMIT = 2 << 20
@@ -92,9 +92,13 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
            "COLUMNS": "100", "TMPDIR": str(folder / "tmp"), **case.env}
     root = Path(__file__).resolve().parents[2]
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
+    # The peak RSS of a child forked from this (large) process would start at this
+    # process's own; GNU time forks it from a small process and reports it alone.
+    rss_file = folder / "peak_rss_kb.txt"
+    timer_cmd = ["/usr/bin/time", "-f", "%M", "-o", str(rss_file)] if Path("/usr/bin/time").exists() else []
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "rooftui", *argv], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=env, cwd=folder)
+    child = subprocess.Popen([*timer_cmd, sys.executable, "-m", "rooftui", *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, cwd=folder, start_new_session=True)
     chunks: dict[str, bytes] = {}
 
     def drain(name: str, stream) -> None:
@@ -104,7 +108,7 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
                (("out", child.stdout), ("err", child.stderr))]
     for reader in readers:
         reader.start()
-    timer = threading.Timer(timeout_s, child.kill)
+    timer = threading.Timer(timeout_s, os.killpg, (child.pid, signal.SIGKILL))  # the whole group
     timer.start()
     _, status, usage = os.wait4(child.pid, 0)
     timer.cancel()
@@ -114,12 +118,20 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
     outcome = Outcome(case, child.returncode,
                       chunks.get("out", b"").decode("utf-8", errors="replace"),
                       chunks.get("err", b"").decode("utf-8", errors="replace"),
-                      time.perf_counter() - started,
-                      usage.ru_maxrss * (1024 if sys.platform != "darwin" else 1))
+                      time.perf_counter() - started, _peak_rss(rss_file, usage))
     if child.returncode == -9:
         outcome.problems.append(f"hang: killed after {timeout_s:.0f} s")
     check(outcome, folder, hashes)
     return outcome
+
+
+def _peak_rss(rss_file: Path, usage) -> int:
+    try:
+        return int(rss_file.read_text().split()[-1]) * 1024
+    except (OSError, ValueError, IndexError):  # no GNU time: an upper bound (see above)
+        return usage.ru_maxrss * (1024 if sys.platform != "darwin" else 1)
+    finally:
+        rss_file.unlink(missing_ok=True)
 
 
 def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:

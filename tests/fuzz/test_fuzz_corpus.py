@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from fuzz.generators import cases
-from fuzz.helpers import BASE, edited_base, rooftui
-from fuzz.runner import run_in_process
+from tests.fuzz.generators import cases
+from tests.fuzz.helpers import BASE, edited_base, rooftui
+from tests.fuzz.runner import run_in_process
 
 SEED = 20261130
 CI_CASES = 35  # 5 per input kind
@@ -82,8 +82,8 @@ def test_summary_on_a_terminal_prints_an_osc52_kernel_name_escaped(tmp_path):
 
 def test_the_fuzz_runner_would_see_a_raw_escape(tmp_path):
     """The checks themselves can fail: a raw ESC on stdout is reported."""
-    from fuzz.generators import Case
-    from fuzz.runner import Outcome, check
+    from tests.fuzz.generators import Case
+    from tests.fuzz.runner import Outcome, check
 
     outcome = Outcome(Case("t", "t", {}, []), 0, "x\x1b]52;c;x\x07", "")
     (tmp_path / "tmp").mkdir()

@@ -17,7 +17,9 @@ import struct
 
 import pytest
 
-from fuzz.helpers import (
+from rooftui.ingest.files import open_text
+from rooftui.ingest.raw_csv import read_raw_csv
+from tests.fuzz.helpers import (
     BASE,
     DETAILS,
     REPORT,
@@ -29,8 +31,6 @@ from fuzz.helpers import (
     rooftui,
     write_rows,
 )
-from rooftui.ingest.files import open_text
-from rooftui.ingest.raw_csv import read_raw_csv
 
 OSC52 = "evil\x1b]52;c;cm0gLXJmIH4=\x07(int)"
 CEILINGS = BASE.parents[1] / "ceilings" / "h200.json"
@@ -84,7 +84,7 @@ def test_a_newline_in_a_file_name_keeps_the_error_on_one_line(tmp_path):
 
 
 def test_timeline_shows_hostile_trace_names_escaped(tmp_path):
-    from fuzz.generators import _trace
+    from tests.fuzz.generators import _trace
 
     doc = _trace()
     doc["traceEvents"][-2]["name"] = "kernel\x1b]0;title\x07[/x]"
@@ -219,7 +219,7 @@ def test_measure_show_on_non_utf8_and_non_positive_curves_is_one_line(tmp_path):
 
 
 def _trace_with(tmp_path, change):
-    from fuzz.generators import _trace
+    from tests.fuzz.generators import _trace
 
     doc = _trace()
     change(doc["traceEvents"])
@@ -441,3 +441,49 @@ def test_harmless_variations_of_an_export_load_whole(tmp_path, change):
     result = rooftui(tmp_path, "summary", tmp_path / "v.csv", "--format", "json", exact_stdout=True)
     assert_clean(result)
     assert json.loads(result.out)["summary"]["kernels"] == 15
+
+
+# ---------------------------------------------------------------- decompress once (#14 item 2)
+
+
+def _many_launches(source, copies: int) -> bytes:
+    """``source``'s launches repeated ``copies`` times with new, increasing IDs (> 1 MiB)."""
+    rows = base_rows(source)
+    header, first = rows[0], 2 if rows[1][0] == "" else 1
+    id_column, body = header.index("ID"), rows[first:]
+    out = rows[:first]
+    launches = len({row[id_column] for row in body})
+    for copy in range(copies):
+        for row in body:
+            out.append([*row[:id_column], str(int(row[id_column]) + copy * launches),
+                        *row[id_column + 1:]])
+    return "".join(",".join(f'"{cell}"' for cell in row) + "\n" for row in out).encode()
+
+
+@pytest.mark.parametrize("name,source,copies", [("a.raw.csv.xz", BASE, 30),
+                                                ("a.details.csv.gz", DETAILS, 30),
+                                                ("a.ncu-rep.bz2", REPORT, 0)])
+def test_a_compressed_input_is_decompressed_whole_once_per_load(tmp_path, monkeypatch, name,
+                                                                 source, copies):
+    """Sniffing decompresses only the head; the whole file passes once (#14 item 2)."""
+    import rooftui.ingest.files as files
+    from rooftui.ingest import read_report
+
+    content = _many_launches(source, copies) if copies else source.read_bytes()
+    compressors = {".xz": lzma.compress, ".gz": gzip.compress, ".bz2": bz2.compress}
+    path = tmp_path / name
+    path.write_bytes(compressors[path.suffix](content))
+    streams = {}  # each decompressing stream: the bytes it gave
+    original = files._GuardedStream.readinto
+
+    def counting(self, buffer):
+        n = original(self, buffer)
+        streams[id(self)] = self.read_bytes
+        return n
+
+    monkeypatch.setattr(files._GuardedStream, "readinto", counting)
+    read_report(path)
+    assert len(content) > 1 << 20 or not copies
+    whole = [n for n in streams.values() if n == len(content)]
+    assert len(whole) == 1  # the whole file once
+    assert sum(streams.values()) < len(content) + (1 << 20)  # the rest: heads only

@@ -46,18 +46,33 @@ def _write(path: Path, rows: list[list[object]]) -> Path:
     return path
 
 
-def _identity(kernel: str) -> list[object]:
-    return [777, "app", "127.0.0.1", kernel, "(256, 1, 1)", "(65536, 1, 1)", 0, "9.0", INVOCATIONS]
+def _identity(kernel: str, grid: str = "(65536, 1, 1)") -> list[object]:
+    return [777, "app", "127.0.0.1", kernel, "(256, 1, 1)", grid, 0, "9.0", INVOCATIONS]
 
 
-def write_counts(path: Path) -> Path:
+# With ``second_shape``, saxpy also ran 100 times on a smaller grid: ncu lists that
+# launch shape on rows of its own, with these per-launch values.
+SMALL_GRID = "(4096, 1, 1)"
+SMALL = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": ("inst", 1048576, 1048576, 1048576),
+         "l1tex__t_sectors.sum": ("sector", 196608, 196608, 196608)}
+SMALL_TIME = ("nsecond", 4000, 4200, 4100.5)
+
+
+def write_counts(path: Path, second_shape: bool = False) -> Path:
     rows = [[*_identity(kernel), "Command line profiler metrics", metric, unit, low, high, f"{avg:,}"]
             for kernel, metrics in COUNTS.items() for metric, (unit, low, high, avg) in metrics.items()]
+    if second_shape:
+        small = {**COUNTS[SAXPY], **SMALL}
+        section = "Command line profiler metrics"
+        rows += [[*_identity(SAXPY, SMALL_GRID), section, metric, unit, low, high, avg]
+                 for metric, (unit, low, high, avg) in small.items()]
     return _write(path, rows)
 
 
-def write_times(path: Path, metric: str = "gpu__time_duration.sum") -> Path:
+def write_times(path: Path, metric: str = "gpu__time_duration.sum", second_shape: bool = False) -> Path:
     # Kernels in the other order than in the counts file, as a second ncu run may list them.
     rows = [[*_identity(kernel), "Command line profiler metrics", metric, unit, low, high, avg]
             for kernel, (unit, low, high, avg) in reversed(TIMES.items())]
+    if second_shape:
+        rows.append([*_identity(SAXPY, SMALL_GRID), "Command line profiler metrics", metric, *SMALL_TIME])
     return _write(path, rows)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import DEEPCAM, KNOWN
 
 from rooftui.analysis import load_run
 from rooftui.ingest import raw_csv
 from rooftui.model import metrics as m
+from tests.conftest import DEEPCAM, KNOWN
 
 REPORTS = [
     DEEPCAM / "deepcam_amp.raw-base.csv.xz",  # rooftui's list and more

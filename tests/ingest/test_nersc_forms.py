@@ -4,12 +4,12 @@ custom hierarchical sections, held to what NERSC's postprocess.py computes."""
 import json
 
 import pytest
-from conftest import KNOWN
-from paper_layout import FP64, LAUNCHES, SASS, write_nersc_csv
 
 from rooftui.analysis import load_run
 from rooftui.ingest import read_report
 from rooftui.model.kernel_table import build_kernel_table
+from tests.conftest import KNOWN
+from tests.ingest.paper_layout import FP64, LAUNCHES, SASS, write_nersc_csv
 
 
 def _postprocess_by_name():

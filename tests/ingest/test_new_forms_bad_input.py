@@ -1,9 +1,10 @@
 """Malformed versions of the newly read forms: one line naming the file(s), exit code 2."""
 
 import pytest
-from conftest import run_cli
-from paper_layout import write_clone
-from summary_layout import write_counts, write_times
+
+from tests.conftest import run_cli
+from tests.ingest.paper_layout import write_clone
+from tests.ingest.summary_layout import write_counts, write_times
 
 
 def assert_one_line_error(result, *words):
@@ -33,18 +34,15 @@ def test_runs_of_different_programs_name_both_files(runs):
 
 
 def test_runs_that_disagree_on_a_metric_name_both_files(runs):
-    # A second file with l1tex bytes next to another metric, one value changed.
-    source = (runs / "out.l1tex__t_bytes.sum").read_text()
-    extra = source.replace("l1tex__t_bytes.sum", "lts__t_bytes.sum")
+    # One run with two metrics (l2 and l1 bytes, rows per launch together as ncu writes
+    # them) next to the run of l1 bytes alone, one launch's l1 bytes different.
+    l1 = (runs / "out.l1tex__t_bytes.sum").read_text().splitlines()
+    l2 = (runs / "out.lts__t_bytes.sum").read_text().splitlines()
+    header = next(i for i, line in enumerate(l1) if line.startswith('"ID"'))
+    rows = [line for pair in zip(l2[header + 1:], l1[header + 1:]) for line in pair]
+    rows[1] = rows[1].replace('"4096"', '"4097"')
     (runs / "out.lts__t_bytes.sum").unlink()
-    # as ncu writes two metrics: each launch's rows together (two exports glued one
-    # after the other are refused as such, before any join)
-    rows = [line for line in source.splitlines() if line.startswith('"') and '"ID"' not in line]
-    prologue = [line for line in extra.splitlines() if not (line.startswith('"') and '"ID"' not in line)]
-    both = [row for line in rows
-            for row in (line.replace("l1tex__t_bytes.sum", "lts__t_bytes.sum"),
-                        line.replace('"8192"', '"8193"'))]
-    (runs / "out.both").write_text("\n".join(prologue + both) + "\n")
+    (runs / "out.both").write_text("\n".join(l1[: header + 1] + rows) + "\n")
     result = run_cli("summary", runs, "--gpu", "V100")
     assert_one_line_error(result, "disagree", "l1tex__t_bytes.sum", "out.l1tex__t_bytes.sum", "out.both")
 

@@ -4,10 +4,10 @@ import csv
 
 import pandas as pd
 import pytest
-from conftest import KNOWN, run_cli
-from old_layouts import old_details, old_raw
 
 from rooftui.analysis import load_run
+from tests.conftest import KNOWN, run_cli
+from tests.ingest.old_layouts import old_details, old_raw
 
 COMPARED = ["time_s", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor", "bytes_l1", "bytes_l2",
             "bytes_hbm"]

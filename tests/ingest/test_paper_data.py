@@ -9,8 +9,12 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import ROOT, run_cli
-from paper_layout import (
+
+from rooftui.analysis import load_run
+from rooftui.analysis.grouping import group_by_name
+from rooftui.analysis.summary import zero_ai_table
+from tests.conftest import ROOT, run_cli
+from tests.ingest.paper_layout import (
     BATCHNORM,
     CONV,
     COPY,
@@ -22,10 +26,6 @@ from paper_layout import (
     by_name,
     write_clone,
 )
-
-from rooftui.analysis import load_run
-from rooftui.analysis.grouping import group_by_name
-from rooftui.analysis.summary import zero_ai_table
 
 
 def _reproduce_module():
@@ -94,10 +94,12 @@ def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir):
 def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_options(pytorch_dir):
     run = load_run([pytorch_dir])
     rows = run.kernels.set_index("demangled")
-    assert rows["flops_tensor_fp16"].isna().all()
+    assert rows.loc[CONV, "flops_tensor_fp16"].isna().all()  # Tensor instructions, FLOPs each unknown
     assert rows.loc[BATCHNORM, "flops_fp32"].iloc[0] == 50 + 100 + 2 * 3000  # CUDA cores: any GPU
     # A launch without CUDA-core FLOPs may have done Tensor work: not zero-AI, not "none".
     assert rows.loc[CONV, "zero_ai"].isna().all() and (rows.loc[CONV, "pipeline"] == "unknown").all()
+    # No instruction issued to the Tensor pipe: no Tensor work on any GPU, so zero-AI is known.
+    assert rows.loc[COPY, "zero_ai"].all() and (rows.loc[COPY, "flops_tensor"] == 0).all()
     assert any("--gpu NAME" in note and "--arch sm_XY" in note for note in run.notes)
     assert set(run.kernels["cc"]) == {""}  # no architecture assumed
 
@@ -190,3 +192,12 @@ def test_json_says_which_fp16_rule_was_used(pytorch_dir):
     launch = next(launch for launch in LAUNCHES if launch["name"] == RELU)
     assert relu["flops"]["fp16"] == (launch[SASS.format("hadd")] + launch[SASS.format("hmul")]
                                      + 2 * launch[SASS.format("hfma")])
+
+
+def test_rows_that_stand_for_several_launches_say_how_many(tensorflow_dir):
+    result = run_cli("summary", tensorflow_dir, "--gpu", "V100", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    launches = {k["demangled"]: k["launches"] for k in doc["kernels"]}
+    assert launches == {name: sums["Count"] for name, sums in by_name().items()}
+    assert doc["summary"]["kernels"] == len(LAUNCHES)

@@ -11,20 +11,26 @@ import time
 
 import pandas as pd
 import pytest
-from conftest import KNOWN
 
 from rooftui.errors import InputError
 from rooftui.ingest import read_report
 from rooftui.ingest.ncu_rep import MemoryGate
-from rooftui.ingest.parallel import read_reports, start_reading
+from rooftui.ingest.parallel import read_paths, start_reading
+from tests.conftest import KNOWN
 
 DATA = KNOWN.parents[1] / "tests" / "ingest" / "data"
 MIX = [KNOWN / "known_answer.ncu-rep", KNOWN / "known_answer.raw.csv",
        DATA / "nested_nvtx.ncu-rep.xz", KNOWN / "known_answer.details-base.csv"]
 
 
+def read_files(paths, **kwargs):
+    """The reports of ``paths`` (files: one each), read together."""
+    return [report for found in read_paths(paths, **kwargs) for report in found]
+
+
+
 def test_reports_read_together_equal_each_read_alone():
-    together = read_reports(MIX, cache=False, workers=4)
+    together = read_files(MIX, cache=False, workers=4)
     assert [r.path for r in together] == [str(p) for p in MIX]
     for report, path in zip(together, MIX):
         alone = read_report(path)
@@ -34,7 +40,7 @@ def test_reports_read_together_equal_each_read_alone():
 
 def test_progress_counts_each_report_once():
     seen = []
-    read_reports(MIX, cache=False, workers=2, progress=lambda *call: seen.append(call))
+    read_files(MIX, cache=False, workers=2, progress=lambda *call: seen.append(call))
     assert seen[0] == (0, 4, "")
     assert [done for done, _, _ in seen] == [0, 1, 2, 3, 4]
     assert sorted(what for _, _, what in seen[1:]) == sorted(map(str, MIX))
@@ -47,7 +53,7 @@ def test_the_first_bad_report_in_the_order_given_is_the_error(tmp_path):
     empty = tmp_path / "empty.ncu-rep"
     empty.touch()  # fails at once, long before the truncated one
     with pytest.raises(InputError) as caught:
-        read_reports([KNOWN / "known_answer.ncu-rep", half, empty], cache=False, workers=3)
+        read_files([KNOWN / "known_answer.ncu-rep", half, empty], cache=False, workers=3)
     assert str(caught.value).startswith(f"{half}: the report is truncated")
 
 
@@ -58,7 +64,7 @@ def test_ncu_rep_readers_start_before_pandas_is_imported(tmp_path):
             f"reading = start_reading([{str(report)!r}], cache=False); "
             "assert 'pandas' not in sys.modules, 'pandas imported'; "
             "assert reading._futures, 'no reader started'; "
-            "print(len(reading.result()[0].kernels))")
+            "print(len(reading.result()[0][0].kernels))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=KNOWN.parents[1])
     assert done.returncode == 0, done.stderr
@@ -66,10 +72,10 @@ def test_ncu_rep_readers_start_before_pandas_is_imported(tmp_path):
 
 
 def test_cached_reports_start_no_reader(tmp_path):
-    read_reports([KNOWN / "known_answer.ncu-rep"])
+    read_files([KNOWN / "known_answer.ncu-rep"])
     reading = start_reading([KNOWN / "known_answer.ncu-rep"])
     assert not reading._futures
-    assert len(reading.result()[0].kernels) == 15
+    assert len(reading.result()[0][0].kernels) == 15
 
 
 def test_a_reader_waits_while_the_running_ones_use_the_memory():

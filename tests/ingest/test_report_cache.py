@@ -9,14 +9,14 @@ import shutil
 
 import pandas as pd
 import pytest
-from conftest import DEEPCAM, KNOWN
 
 from rooftui import ingest
 from rooftui.analysis import load_run
 from rooftui.ingest import cache as report_cache
 from rooftui.ingest import ncu_rep
 from rooftui.ingest.cache import ReportCache, cache_dir
-from rooftui.ingest.parallel import read_reports
+from rooftui.ingest.parallel import read_paths
+from tests.conftest import DEEPCAM, KNOWN
 
 DATA = KNOWN.parents[1] / "tests" / "ingest" / "data"
 FORMS = [
@@ -26,6 +26,12 @@ FORMS = [
     KNOWN / "known_answer.details-base.csv",
     DEEPCAM / "deepcam_amp.raw-base.csv.xz",
 ]
+
+
+def read_files(paths, **kwargs):
+    """The reports of ``paths`` (files: one each), read together."""
+    return [report for found in read_paths(paths, **kwargs) for report in found]
+
 
 
 @pytest.fixture
@@ -44,10 +50,10 @@ def entries():
 
 @pytest.mark.parametrize("report", FORMS, ids=lambda p: p.name)
 def test_reopened_report_comes_back_exactly_as_read(report, tmp_path, request):
-    (first,) = read_reports([report])
+    (first,) = read_files([report])
     assert len(entries()) == 1
     request.getfixturevalue("no_reading")
-    (again,) = read_reports([report])
+    (again,) = read_files([report])
     pd.testing.assert_frame_equal(again.kernels, first.kernels, check_exact=True)
     assert (again.path, again.format, again.exact, again.notes) == \
         (first.path, first.format, first.exact, first.notes)
@@ -65,10 +71,10 @@ def test_options_act_on_the_cached_report_anew(tmp_path):
 def test_a_changed_report_is_read_again(tmp_path):
     report = tmp_path / "run.raw.csv"
     shutil.copy(KNOWN / "known_answer.raw.csv", report)
-    (first,) = read_reports([report])
+    (first,) = read_files([report])
     lines = report.read_text().splitlines(keepends=True)
     report.write_text("".join(lines[:-1]))  # one launch fewer, written just now
-    (second,) = read_reports([report])
+    (second,) = read_files([report])
     assert len(second.kernels) == len(first.kernels) - 1
 
 
@@ -77,12 +83,12 @@ def test_a_report_with_the_same_size_and_mtime_elsewhere_is_its_own_entry(tmp_pa
     shutil.copy(KNOWN / "known_answer.ncu-rep", a)
     shutil.copy(KNOWN / "known_answer.ncu-rep", b)
     os.utime(b, ns=(os.stat(a).st_atime_ns, os.stat(a).st_mtime_ns))
-    read_reports([a, b])
+    read_files([a, b])
     assert len(entries()) == 2
 
 
 def test_entries_of_another_rooftui_version_are_not_used(tmp_path, monkeypatch):
-    read_reports([KNOWN / "known_answer.raw.csv"])
+    read_files([KNOWN / "known_answer.raw.csv"])
     monkeypatch.setattr(report_cache, "__version__", "99.0")
     assert ReportCache().get(KNOWN / "known_answer.raw.csv") is None
 
@@ -90,7 +96,7 @@ def test_entries_of_another_rooftui_version_are_not_used(tmp_path, monkeypatch):
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
 def test_a_damaged_entry_is_read_again_and_replaced(damage, tmp_path):
     report = KNOWN / "known_answer.ncu-rep"
-    (first,) = read_reports([report])
+    (first,) = read_files([report])
     (entry,) = entries()
     data = entry.read_bytes()
     damaged = {
@@ -102,7 +108,7 @@ def test_a_damaged_entry_is_read_again_and_replaced(damage, tmp_path):
     entry.write_bytes(damaged)
     assert ReportCache().get(report) is None
     assert not entry.exists()  # dropped, not left to fail again
-    (again,) = read_reports([report])
+    (again,) = read_files([report])
     pd.testing.assert_frame_equal(again.kernels, first.kernels)
     assert entries() == [entry] and entry.read_bytes() == data
 
@@ -111,12 +117,12 @@ def test_an_unwritable_cache_is_no_error(tmp_path, monkeypatch):
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    (report,) = read_reports([KNOWN / "known_answer.raw.csv"])
+    (report,) = read_files([KNOWN / "known_answer.raw.csv"])
     assert len(report.kernels) == 15
 
 
 def test_no_cache_neither_reads_nor_writes_the_cache(tmp_path, monkeypatch):
-    read_reports([KNOWN / "known_answer.raw.csv"], cache=False)
+    read_files([KNOWN / "known_answer.raw.csv"], cache=False)
     assert not cache_dir().exists()
     monkeypatch.setenv("ROOFTUI_NO_CACHE", "1")
     load_run([KNOWN / "known_answer.raw.csv"])
@@ -130,13 +136,13 @@ def test_the_cache_keeps_under_its_cap_dropping_the_least_recently_used(tmp_path
         shutil.copy(KNOWN / "known_answer.raw.csv", path)
         reports.append(path)
     store = ReportCache()
-    read_reports(reports[:2], cache=store)
+    read_files(reports[:2], cache=store)
     one_entry = max(entry.stat().st_size for entry in entries())
     store.max_bytes = 2 * one_entry + one_entry // 2  # room for two
     a_entry = store.directory / (store.key(reports[0]) + ".report")
     os.utime(a_entry, ns=(1, 1))  # a was used longest ago...
     assert store.get(reports[0]) is not None  # ...until now: b is the oldest
-    read_reports(reports[2:], cache=store)
+    read_files(reports[2:], cache=store)
     kept = {entry.name for entry in entries()}
     assert kept == {store.key(p) + ".report" for p in (reports[0], reports[2])}
 

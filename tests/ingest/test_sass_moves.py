@@ -11,10 +11,10 @@ import lzma
 import re
 
 import pytest
-from conftest import KNOWN, SAMPLES
 
 from rooftui.analysis import load_run
 from rooftui.ingest.sass_moves import is_register_move
+from tests.conftest import KNOWN, SAMPLES
 
 MOVES = SAMPLES / "register_moves"
 THREADS = 1 << 20  # every register-move and FMA-loop kernel runs 2^20 threads

@@ -4,10 +4,10 @@ import csv
 import io
 
 import pytest
-from conftest import KNOWN
 
 from rooftui.analysis import load_run
 from rooftui.model import metrics as m
+from tests.conftest import KNOWN
 
 COMPARED = ["flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm"]
 
@@ -39,7 +39,7 @@ def test_every_sass_counter_under_its_sm_spelling_gives_the_known_answers(tmp_pa
 
 
 def test_volta_tensor_rule_reads_either_spelling_of_pipe_tensor(tmp_path):
-    from paper_layout import write_clone
+    from tests.ingest.paper_layout import write_clone
 
     runs = write_clone(tmp_path / "clone") / "mlperf-deepcam" / "PT-fp32-O1-Adam-fw-1"
     before = load_run([runs], gpu="V100").kernels["flops_tensor_fp16"]
@@ -48,3 +48,40 @@ def test_volta_tensor_rule_reads_either_spelling_of_pipe_tensor(tmp_path):
     path.write_text(text.replace("sm__inst_executed_pipe_tensor", "smsp__inst_executed_pipe_tensor"))
     after = load_run([runs], gpu="V100").kernels["flops_tensor_fp16"]
     assert (after > 0).any() and after.equals(before)
+
+
+SPELLINGS_FILE = KNOWN / "known_answer.spellings.raw-base.csv"
+
+
+def test_both_spellings_collected_on_the_h200_are_the_same_count():
+    """The known-answer kernels profiled with both spellings of every counter in the
+    table (H200, ncu 2025.3.1, collected by the sass helper): equal on every launch."""
+    from rooftui.ingest import read_report
+
+    kernels = read_report(SPELLINGS_FILE).kernels
+    for canonical, others in m.SPELLINGS.items():
+        for other in others:
+            assert (kernels[canonical] == kernels[other]).all(), (canonical, other)
+    nonzero = [c for c in m.SPELLINGS if (kernels[c] > 0).any()]
+    assert {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+            "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+            "sm__inst_executed_pipe_tensor.sum"} <= set(nonzero)
+
+
+def test_the_sm_spelling_alone_gives_the_same_flops_as_the_smsp_spelling(tmp_path, expected):
+    rows = list(csv.reader(io.StringIO(SPELLINGS_FILE.read_text())))
+    canonical = {c for c in m.SPELLINGS if c.startswith("smsp__")}
+    keep = [i for i, name in enumerate(rows[0]) if name.rsplit(".", 1)[0] + ".sum" not in canonical
+            and name not in canonical]
+    out = io.StringIO()
+    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(
+        [[row[i] for i in keep] for row in rows])
+    sm_only = tmp_path / "sm_only.csv"
+    sm_only.write_text(out.getvalue())
+    both = load_run([SPELLINGS_FILE]).kernels.set_index("name")[COMPARED]
+    run = load_run([sm_only])
+    assert any(n.startswith("read under another spelling") for n in run.notes)
+    assert run.kernels.set_index("name")[COMPARED].to_numpy() == pytest.approx(both.to_numpy(), nan_ok=True)
+    for name, answer in expected.items():
+        assert run.kernels.set_index("name").loc[name, "flops_fp64"] == answer["flops_fp64"], name

@@ -4,11 +4,21 @@ from sectors, time from a separate summary file of the same kernels."""
 import json
 
 import pytest
-from conftest import run_cli
-from summary_layout import COPY, COUNTS, INVOCATIONS, SAXPY, TIMES, write_counts, write_times
 
 from rooftui.analysis import grouped_kernels, load_run
 from rooftui.errors import MissingMetricsError
+from tests.conftest import run_cli
+from tests.ingest.summary_layout import (
+    COPY,
+    COUNTS,
+    INVOCATIONS,
+    SAXPY,
+    SMALL,
+    SMALL_TIME,
+    TIMES,
+    write_counts,
+    write_times,
+)
 
 FFMA = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
 FADD = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
@@ -75,3 +85,18 @@ def test_time_file_of_other_kernels_is_refused_naming_both_files(tmp_path):
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "counts.csv" in lines[0] and "other.csv" in lines[0]
     assert "different programs" in lines[0]
+
+
+def test_two_launch_shapes_of_one_kernel_add_up_and_keep_the_extremes(tmp_path):
+    """The time file lists kernels in another order, so the files join per kernel name:
+    saxpy's two shapes become one row of 200 launches."""
+    run = load_run([write_counts(tmp_path / "c.csv", second_shape=True),
+                    write_times(tmp_path / "t.csv", second_shape=True)])
+    saxpy = run.kernels.set_index("demangled").loc[SAXPY]
+    assert saxpy["launches"] == 2 * INVOCATIONS
+    assert saxpy["bytes_l1"] == 32 * INVOCATIONS * (_average(SAXPY, "l1tex__t_sectors.sum")
+                                                    + SMALL["l1tex__t_sectors.sum"][3])
+    assert saxpy["time_s"] == pytest.approx(INVOCATIONS * (TIMES[SAXPY][3] + SMALL_TIME[3]) * 1e-9)
+    raw = run.reports[0].kernels.set_index("kernel_name").loc[SAXPY]
+    assert raw["gpu__time_duration.sum.min_per_launch"] == SMALL_TIME[1]
+    assert raw["gpu__time_duration.sum.max_per_launch"] == TIMES[SAXPY][2]

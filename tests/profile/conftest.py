@@ -71,7 +71,14 @@ def rooftui_env(fake_bin: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run_rooftui(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 60):
+def run_rooftui(args: list[str], cwd: Path, env: dict[str, str]):
+    """``rooftui ARGS`` in this process, in ``cwd``, with exactly the environment ``env``."""
+    from tests.conftest import run_cli
+
+    return run_cli(*args, cwd=cwd, env=env, replace_env=True)
+
+
+def run_rooftui_process(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 60):
     """``rooftui ARGS`` in a subprocess, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "rooftui", *args],

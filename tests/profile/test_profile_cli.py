@@ -10,7 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ import pytest
 from rooftui.model.metrics import architecture_for, required_metrics
 from rooftui.profile.ncu import USUAL_NCU_PLACES
 from rooftui.profile.run import NcuLog, readable_report
-from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui
+from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui, run_rooftui_process
 
 HOPPER = ",".join(required_metrics(architecture_for("9.0")))
 
@@ -64,7 +64,8 @@ def test_profile_runs_ncu_with_the_gpus_metrics_and_prints_the_summary(
 ):
     fake_ncu(GOOD_RUN)
     fake_nvidia_smi("NVIDIA H200, 9.0")
-    done = run_rooftui(
+    # a real process: ncu's progress is echoed to the real stderr
+    done = run_rooftui_process(
         ["profile", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py", "--amp"],
         tmp_path,
         rooftui_env(fake_bin),
@@ -216,12 +217,15 @@ def test_ctrl_c_keeps_what_ncu_wrote_and_says_where(tmp_path, fake_bin, fake_ncu
         text=True,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 30
-    while not (fake_bin / "started").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)  # rooftui is in its wait loop
+    watchdog = threading.Timer(60, os.killpg, (process.pid, signal.SIGKILL))
+    watchdog.start()
+    # rooftui echoes ncu's log from inside its wait loop: once the first line is echoed,
+    # rooftui is waiting on ncu, where Ctrl-C is handled.
+    while "Profiling" not in process.stderr.readline():
+        assert process.poll() is None, "rooftui ended before profiling started"
     os.killpg(process.pid, signal.SIGINT)  # as the terminal does: rooftui, ncu and the program
     _, stderr = process.communicate(timeout=30)
+    watchdog.cancel()
     assert process.returncode == 130
     assert stderr.splitlines()[-1] == (
         f"rooftui: interrupted — ncu kept the 1 kernel it had profiled in {tmp_path}/r.ncu-rep"

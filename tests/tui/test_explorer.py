@@ -526,8 +526,9 @@ async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, samp
     monkeypatch.setattr(rooftui.analysis, "load_run", slow_load_run)
     app = make_app(["a.csv", "b.csv"])
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
         bar = app.explorer.query_one("#loading-progress")
+        while bar.total is None:  # until the worker's first progress message is handled
+            await pilot.pause()
         assert app.explorer.query_one("#loading").display
         assert (bar.total, bar.progress) == (2, 1)
         assert "Loading reports… first report read" in screen_text(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from rooftui.analysis.filters import (
@@ -12,8 +13,8 @@ from rooftui.analysis.filters import (
     apply_filter,
     parse_count,
     parse_number,
-    sort_rows,
-    top_by_time,
+    sort_keys,
+    sort_positions,
     totals,
 )
 from tests.tui.synthetic import kernel_table
@@ -98,6 +99,11 @@ def test_filters_combine(table):
     assert names(kept) == ["dgemm"] and kept["time_s"].iloc[0] == pytest.approx(10e-3)
 
 
+def sort_rows(frame, column, descending):
+    """``frame`` sorted the way the explorer and ``plot --sort`` sort (sort_keys, sort_positions)."""
+    return frame.iloc[sort_positions(sort_keys(frame[column]), np.arange(len(frame)), descending)]
+
+
 def test_sort_by_time_descending_then_ascending(table):
     assert sort_rows(table, "time_s", descending=True)["time_s"].iloc[0] == pytest.approx(10e-3)
     assert sort_rows(table, "time_s", descending=False)["time_s"].iloc[0] == pytest.approx(1e-3)
@@ -127,8 +133,8 @@ def test_totals_of_grouped_rows_use_count(table):
     assert totals(grouped).invocations == 30
 
 
-def test_top_by_time_is_heaviest_first(table):
-    assert names(top_by_time(table, 2)) == ["dgemm", "wmma_gemm"]
+def test_top_n_keeps_the_heaviest(table):
+    assert set(names(apply_filter(table, KernelFilter(top_n=2)))) == {"dgemm", "wmma_gemm"}
 
 
 def test_parse_number_and_count_reject_text():

@@ -46,9 +46,9 @@ class Tmux:
         size = ["-x", str(width), "-y", str(height)]
         subprocess.run([*self.tmux, "new-session", "-d", "-s", self.session, *size, shell], check=True)
 
-    def screen(self) -> str:
+    def screen(self, escapes: bool = False) -> str:
         return subprocess.run(
-            [*self.tmux, "capture-pane", "-p", "-t", self.session],
+            [*self.tmux, "capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.session],
             check=True,
             capture_output=True,
             text=True,
@@ -64,11 +64,22 @@ class Tmux:
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
     def type(self, *keys: str) -> None:
-        """Press ``keys`` one at a time, at a person's pace: each key is handled
-        before the next arrives (focus moves are not instant)."""
+        """Press ``keys`` one at a time, at a person's pace: each key is handled before the
+        next arrives (focus moves are not instant), which the screen shows by settling."""
         for key in keys:
             subprocess.run([*self.tmux, "send-keys", "-t", self.session, key], check=True)
-            time.sleep(0.4)
+            self.settle()
+
+    def settle(self, timeout: float = 10.0) -> None:
+        """Wait until the screen, colours and focus highlight included, stops changing:
+        the same on four captures 0.1 s apart."""
+        deadline = time.monotonic() + timeout
+        seen, same = self.screen(escapes=True), 0
+        while same < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            now = self.screen(escapes=True)
+            same = same + 1 if now == seen else 0
+            seen = now
 
     def close(self) -> None:
         subprocess.run([*self.tmux, "kill-server"], check=False)  # its own server, nobody else's

@@ -48,6 +48,7 @@ def find_host_device_copies(ctx: TraceContext) -> tuple[list[Finding], set[int]]
     folded: set[int] = set()
     for row, call in zip(rows.tolist(), launches.tolist(), strict=True):
         copy_start, copy_end = float(gpu.start[row]), float(gpu.end[row])
+        thread: int | None  # None: the trace lost the launch and has no step markers
         if call >= 0:
             thread, issued, returned = (
                 int(calls.thread[call]),

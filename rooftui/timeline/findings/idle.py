@@ -23,7 +23,7 @@ import numpy as np
 from rooftui.timeline.context import TraceContext
 from rooftui.timeline.finding import Finding, Place
 from rooftui.timeline.findings.overlap import DATA_LOADING
-from rooftui.timeline.units import format_seconds
+from rooftui.views import formats
 
 # Report the idle time as a finding from this share of the step on. A well-fed
 # training step keeps some idle for launch latency and the step boundary; a tenth
@@ -51,7 +51,7 @@ def find_gpu_idle(ctx: TraceContext) -> list[Finding]:
     if idle_share < IDLE_SHARE_TO_REPORT:
         return []
     by_range = _idle_by_top_range(ctx)
-    worst_range = max(by_range, key=by_range.get) if by_range else OUTSIDE_RANGES
+    worst_range = max(by_range, key=lambda name: by_range[name]) if by_range else OUTSIDE_RANGES
     across = _idle_across_step_boundaries(ctx)
     gaps = [
         Place(step.number, start, end)
@@ -63,7 +63,7 @@ def find_gpu_idle(ctx: TraceContext) -> list[Finding]:
     worst_s = by_range.get(worst_range, 0.0) / n_steps
     title = (
         f"The GPU idles {idle_share:.0%} of each step; the largest part, "
-        f"{format_seconds(worst_s)}, while the host is in {worst_range}"
+        f"{formats.seconds(worst_s)}, while the host is in {worst_range}"
     )
     if not DATA_LOADING.search(worst_range):
         title += ": the host issues work more slowly than the GPU runs it"

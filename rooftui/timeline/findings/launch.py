@@ -73,7 +73,7 @@ def find_launch_bound(ctx: TraceContext) -> list[Finding]:
     for where, found in groups.items():
         cost = sum(s["idle_s"] for s in found) / n_steps
         kernels = sum(s["kernels"] for s in found)
-        operators = Counter()
+        operators: Counter[str] = Counter()
         for s in found:
             operators.update(s["operators"])
         findings.append(
@@ -115,7 +115,7 @@ def _launching_operators(ctx: TraceContext, kernels: np.ndarray) -> Counter:
     if len(kernels) > OPERATOR_SAMPLE:
         kernels = kernels[np.linspace(0, len(kernels) - 1, OPERATOR_SAMPLE).astype(int)]
     calls = ctx.launching_calls(ctx.trace.gpu.correlation[kernels])
-    counted = Counter()
+    counted: Counter[str] = Counter()
     for call in calls[calls >= 0].tolist():
         thread = int(ctx.trace.host_calls.thread[call])
         _, operators = ctx.stacks.describe(thread, float(ctx.trace.host_calls.start[call]))

@@ -28,7 +28,7 @@ import io
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -82,7 +82,7 @@ class KinetoJsonReader:
 _FIX = "pass the .json or .json.gz that torch.profiler wrote, copied whole"
 
 
-def _open_text(path: Path) -> io.TextIOBase:
+def _open_text(path: Path) -> TextIO:
     """The trace as text, gzip'd or not by its content; streamed and capped (``ingest.files``)."""
     with open_binary(path, compressed_as="") as probe:
         magic = probe.read(2)
@@ -90,7 +90,7 @@ def _open_text(path: Path) -> io.TextIOBase:
     return io.TextIOWrapper(raw, encoding="utf-8-sig")  # a BOM, if an editor added one
 
 
-def _read_events(stream: io.TextIOBase, source: str) -> Trace:
+def _read_events(stream: TextIO, source: str) -> Trace:
     names: dict[str, int] = {}
     intern = names.setdefault
     thread_codes: dict[Any, int] = {}

@@ -31,8 +31,8 @@ from rooftui.views.text import printable
 def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
     """``frame`` plus ``count`` (1 per invocation unless grouped) and ``time_share``."""
     extra: dict[str, Any] = {"time_share": frame["time_s"] / run_time_s if run_time_s else 0.0}
-    if "count" not in frame.columns:
-        extra["count"] = 1
+    if "count" not in frame.columns:  # a row joined per kernel name stands for its launches
+        extra["count"] = frame["launches"] if "launches" in frame.columns else 1
     return frame.assign(**extra)
 
 

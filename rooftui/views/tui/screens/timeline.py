@@ -25,7 +25,7 @@ from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
-from rooftui.timeline.units import format_seconds
+from rooftui.views.formats import seconds as format_seconds
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.format import literal
