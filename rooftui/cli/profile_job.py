@@ -3,6 +3,7 @@ time run (see rooftui.profile.job for why one rank at a time), then the per-rank
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -60,7 +61,7 @@ def _all_ranks(job: LaunchedJob, ranks: tuple[int, ...] | None) -> tuple[int, ..
 def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
                          ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
                          stop_on_stall: bool, open_tui: bool) -> None:
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr
     one_at_a_time = comm != "replay"
     if one_at_a_time:
         ranks = _all_ranks(job, ranks)
@@ -110,7 +111,7 @@ def _time_comm(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
     comm_stem = Path(f"{stem}{COMM_SUFFIX}")
     # One metric replays nothing, so a stall here is a hang for good: stop on it.
     comm_run = run_job(ncu, comm_options(options), comm_stem, job, group, True, stall_timeout or 120,
-                       True, echo=click.get_text_stream("stderr"))
+                       True, echo=sys.stderr)
     try:
         _check(comm_run, comm_stem, "NCCL time run")
     except RooftuiError as err:

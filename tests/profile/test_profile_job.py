@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui
+from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui, run_rooftui_process
 
 # ncu: records each profiling run (rank, kernel filter, metrics); writes the log and a real
 # report; for --import prints ncu's raw CSV: one 3 ms compute kernel, or one 2 ms all-reduce.
@@ -135,9 +135,9 @@ echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
 printf '==PROF== Profiling "ncclDevKernel_AllReduce_Sum_f32" - 1: 0%%....' >> "$log"
 exec sleep 60
 """)
-    done = run_rooftui(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
-                        "-o", "job", "--", "torchrun", "--nproc_per_node", "1", "train.sh"],
-                       work, env, timeout=50)
+    done = run_rooftui_process(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
+                                "-o", "job", "--", "torchrun", "--nproc_per_node", "1", "train.sh"],
+                               work, env, timeout=50)
     assert done.returncode == 130, done.stderr
     stuck = "no kernel finished for 1 s, stuck profiling rank 0: ncclDevKernel_AllReduce_Sum_f32"
     assert stuck in done.stderr
