@@ -251,17 +251,24 @@ def run_ncu(
     interrupted_at = 0.0
     forwarded = False
     stalled: str | None = None
-    last_count, last_progress, warned = 0, start, False
+    # A stall is a kernel inside ncu that has not finished: time runs from the moment the
+    # kernels being profiled last changed; a program busy outside ncu (start-up, warm-up
+    # before cudaProfilerStart) is never called stuck.
+    last_state: tuple = ()
+    last_progress, warned = start, False
     while True:
         try:
             while process.poll() is None:
                 count = watch.poll()
                 now = time.monotonic()
-                if count != last_count:
-                    last_count, last_progress, warned = count, now, False
-                elif stall_timeout > 0 and not warned and now - last_progress >= stall_timeout:
+                stuck = watch.stuck()
+                state = (count, tuple(stuck))
+                if state != last_state:
+                    last_state, last_progress, warned = state, now, False
+                elif (stall_timeout > 0 and not warned and any(kernel for _, kernel in stuck)
+                      and now - last_progress >= stall_timeout):
                     warned = True
-                    line = stall_message(watch.stuck(), now - last_progress, watch.merged().slow_warning)
+                    line = stall_message(stuck, now - last_progress, watch.merged().slow_warning)
                     if echo is not None:
                         echo.write(line + "\n")
                         echo.flush()

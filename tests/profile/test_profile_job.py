@@ -146,3 +146,17 @@ exec sleep 60
     assert note.startswith("counter run cut short: rooftui: no kernel finished")
     opened = run_rooftui(["summary", "job.rank0.ncu-rep"], work, env)
     assert opened.returncode == 0 and "daxpy" in opened.stdout
+
+
+def test_a_program_busy_before_any_kernel_is_not_called_stuck(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    fake_ncu(f"""
+sleep 3
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
+""")
+    done = run_rooftui_process(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
+                                "--comm", "skip", "-o", "job", "--", "torchrun", "--nproc_per_node", "1",
+                                "train.sh"], work, env, timeout=50)
+    assert done.returncode == 0, done.stderr
+    assert "no kernel finished" not in done.stderr
