@@ -134,7 +134,7 @@ def split_launcher(command: list[str]) -> LaunchedJob | None:
     if not program:
         raise RooftuiError(
             f"no program after {shlex.join(command)}",
-            fix="give the program the launcher should start, e.g. torchrun --nproc_per_node 2 train.py",
+            fix="name the program each rank runs after the launcher's options (torchrun OPTIONS train.py)",
         )
     if kind == "torchrun":
         # torchrun would run `python [-m] PROGRAM`; with --no-python the wrapper runs it.
