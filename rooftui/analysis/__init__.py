@@ -132,7 +132,8 @@ def load_run(
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
     reading = reading or start_reading(paths, cache=cache)
-    from_dirs, from_files = [], []
+    from_dirs: list[RawReport] = []
+    from_files: list[RawReport] = []
     for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one
         (from_dirs if Path(path).is_dir() else from_files).extend(found)
     reports = from_dirs + combine_runs(from_files)

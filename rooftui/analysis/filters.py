@@ -9,6 +9,7 @@ evaluated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,7 +29,7 @@ from rooftui.analysis.filter_spec import (  # noqa: F401 - what to keep is said 
 )
 
 
-def _factorized(frame: pd.DataFrame, column: str, cache: dict | None):
+def _factorized(frame: pd.DataFrame, column: str, cache: dict | None) -> tuple[np.ndarray, Any]:
     """``pd.factorize`` of a text column, from ``cache`` when the caller keeps one."""
     if cache is not None and column in cache:
         return cache[column]
@@ -46,7 +47,6 @@ def _matching(codes: np.ndarray, distinct, predicate) -> np.ndarray:
     """
     hits = np.fromiter((bool(predicate(str(v))) for v in distinct), bool, len(distinct))
     return np.append(hits, False)[codes]  # code -1 (missing) never matches
-
 
 
 def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict | None = None) -> np.ndarray:

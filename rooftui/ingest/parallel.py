@@ -122,7 +122,9 @@ class Reading:
                         future.cancel()
                     wait(pending)
                     failed += [f for f in pending if not f.cancelled() and f.exception() is not None]
-                    raise min(failed, key=self._futures.__getitem__).exception()
+                    error = min(failed, key=self._futures.__getitem__).exception()
+                    assert error is not None  # failed holds only futures that raised
+                    raise error
                 for future in sorted(finished, key=self._futures.__getitem__):
                     i = self._futures[future]
                     got = future.result()

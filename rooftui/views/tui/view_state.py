@@ -99,6 +99,7 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
     candidates = [
         f"{reports} · {gpus} · {ceilings}",
         f"{reports} · {gpus} · ceilings: {sources}",
+        f"{reports} · {gpus.replace('NVIDIA ', '')} · ceilings: {sources}",
         f"{reports} · ceilings: {sources}",
     ]
     fits = next((line for line in candidates if len(line) <= width), candidates[-1])
