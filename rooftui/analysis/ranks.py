@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where it is used: `--help` must not load it
+    import pandas as pd
 
 # rank from the file name: "job.rank3.ncu-rep", "job.rank3.raw.csv", "job_rank3.ncu-rep"
 _RANK_IN_NAME = re.compile(r"[._-]rank(\d+)(?=[._-]|$)")
@@ -36,6 +38,8 @@ COMMUNICATION_CSV_SUFFIX = ".communication.csv"
 def communication_sidecar(reports: list[str]) -> pd.DataFrame | None:
     """The NCCL launches ``rooftui profile`` timed beside per-rank reports
     (REPORT.communication.csv: rank, ncu_id, name, time_s), or None when there is none."""
+    import pandas as pd
+
     found = set()
     for report in reports:
         path = Path(str(report))
@@ -55,6 +59,8 @@ def per_rank(table: pd.DataFrame, sidecar: pd.DataFrame | None = None) -> pd.Dat
     with no NCCL kernel seen at all the communication share is unknown (NaN), not 0.
     Zero-AI share counts launches known to be zero-AI, as in Table III.
     """
+    import pandas as pd
+
     rows = []
     for rank, group in table.groupby("rank", sort=False):
         time = group["time_s"].fillna(0.0)

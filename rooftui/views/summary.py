@@ -23,7 +23,7 @@ from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
-    "id", "report", "rank", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
+    "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
     "time_source",
     "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
     "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
@@ -32,6 +32,7 @@ CSV_COLUMNS = (
     "phase",
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
+    "rank", "communication",  # last, so that earlier columns keep their places
 )
 
 
