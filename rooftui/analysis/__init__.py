@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
@@ -155,6 +156,8 @@ def load_run(
     gpu_names = raw["device"].copy()
     raw["device"] = _device_labels(raw)
     kernels, derivation = build_kernel_table(raw, fp16_rule)
+    kernels["rank"] = kernels["report"].map(rank_of_report)
+    kernels["communication"] = is_communication(kernels["name"])
     known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")
     if kernels["time_s"].isna().all():
         raise MissingMetricsError(

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from rooftui.cli.metrics import ARCH_HELP, GPU_HELP, chosen_metrics
+from rooftui.errors import RooftuiError
+from rooftui.profile.launchers import parse_ranks, split_launcher
 from rooftui.profile.ncu import NcuOptions, find_ncu, ncu_argv, report_stem
 from rooftui.profile.run import check_run, readable_report, run_ncu
 
@@ -68,6 +70,36 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
     help="The ncu to run (also $ROOFTUI_NCU). Default: ncu on PATH, then "
     "/usr/local/cuda/bin/ncu, then /opt/nvidia/nsight-compute/<version>/ncu.",
 )
+@click.option(
+    "--ranks",
+    default=None,
+    metavar="LIST",
+    help="For torchrun/mpirun/srun jobs: profile only these ranks ('0,1', '0-3'); the others run"
+    " plainly. Default: every rank.",
+)
+@click.option(
+    "--comm",
+    type=click.Choice(["time", "skip", "replay"]),
+    default="time",
+    show_default=True,
+    help="NCCL kernels in a multi-rank job, profiled one rank per run of the job. time: left out of"
+    " the counter run (a collective replayed on one rank hangs the job), then timed in a second,"
+    " one-metric run; skip: left out, not timed; replay: ncu on every rank at once, NCCL replayed"
+    " like any kernel (hangs on collectives; for comparison).",
+)
+@click.option(
+    "--stall-timeout",
+    type=click.FloatRange(min=0),
+    default=120,
+    show_default=True,
+    metavar="SECONDS",
+    help="Say which kernel is stuck when none finished for this long; 0: never.",
+)
+@click.option(
+    "--stop-on-stall",
+    is_flag=True,
+    help="Stop the run after the stall line, keeping what was profiled (as Ctrl-C does).",
+)
 @click.option("--open", "open_tui", is_flag=True, help="Open the report in the explorer when done.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def profile(
@@ -81,6 +113,10 @@ def profile(
     launch_skip: int | None,
     launch_count: int | None,
     ncu_path: str | None,
+    ranks: str | None,
+    comm: str,
+    stall_timeout: float,
+    stop_on_stall: bool,
     open_tui: bool,
     command: tuple[str, ...],
 ) -> None:
@@ -90,7 +126,15 @@ def profile(
     Runs ncu with --nvtx, --clock-control none (clocks are never touched) and
     --target-processes all, then prints the summary of the report.
       rooftui profile --profile-from-start off -- python train.py --steps 20
+      rooftui profile --profile-from-start off -- torchrun --nproc_per_node 2 train.py
+    torchrun, python -m torch.distributed.run, mpirun/mpiexec and srun get ncu
+    inside the launcher: one report per rank, REPORT.rankN.ncu-rep.
     """
+    job = split_launcher(list(command))
+    wanted_ranks = parse_ranks(ranks)
+    if job is None and wanted_ranks is not None:
+        raise RooftuiError("--ranks needs a launcher (torchrun, mpirun, mpiexec, srun) in COMMAND",
+                           fix="leave out --ranks for a single-process program")
     ncu = find_ncu(ncu_path)
     names = chosen_metrics(arch, gpu)
     options = NcuOptions(
@@ -102,7 +146,14 @@ def profile(
         launch_count=launch_count,
     )
     stem = report_stem(output, list(command), force)
-    run = run_ncu(ncu_argv(ncu, options, stem, list(command), force=force), stem)
+    if job is not None:
+        from rooftui.cli.profile_job import profile_launched_job
+
+        profile_launched_job(ncu, options, stem, job, wanted_ranks, comm, force, stall_timeout,
+                             stop_on_stall, open_tui)
+        return
+    run = run_ncu(ncu_argv(ncu, options, stem, list(command), force=force), stem,
+                  stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
     report = check_run(run)
     passes = sorted(set(run.log.passes))
     each = "/".join(str(p) for p in passes) or "?"
@@ -114,13 +165,14 @@ def profile(
     show_report(readable_report(report, ncu), open_tui)
 
 
-def show_report(report: Path, open_tui: bool) -> None:
-    """Open ``report`` in the explorer, or print its summary (``rooftui summary``)."""
+def show_report(report: Path | list[Path], open_tui: bool) -> None:
+    """Open ``report`` (or several, as one run) in the explorer, or print their summary."""
+    paths = [str(p) for p in (report if isinstance(report, list) else [report])]
     if open_tui:
         from rooftui.cli.open_cmd import open_cmd
 
-        open_cmd.main([str(report)], prog_name="rooftui open", standalone_mode=False)
+        open_cmd.main(paths, prog_name="rooftui open", standalone_mode=False)
     else:
         from rooftui.cli.summary import summary
 
-        summary.main([str(report)], prog_name="rooftui summary", standalone_mode=False)
+        summary.main(paths, prog_name="rooftui summary", standalone_mode=False)

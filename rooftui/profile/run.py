@@ -8,6 +8,7 @@ module follows that file, echoes it to stderr and reads the outcome from it.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import signal
 import subprocess
@@ -19,13 +20,18 @@ from typing import TextIO
 
 from rooftui.errors import GpuUnavailableError, RooftuiError
 from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX
+from rooftui.views.text import printable
 
-# "- 12: 0%....50%....100% - 8 passes", or "- 12 (13/300): ..." under --launch-count.
+# "- 12: 0%....50%....100% - 8 passes", or "- 12 (13/300): ..." under --launch-count;
+# under a --kernel-name filter ncu 2025.3 leaves the ID out ('Profiling "k": 0%....').
 _PROFILED = re.compile(
-    r'==PROF== Profiling "(?P<name>.*)" - (?P<id>\d+)(?: \(\d+/\d+\))?: .* - (?P<passes>\d+) pass'
+    r'==PROF== Profiling "(?P<name>.*)"(?: - (?P<id>\d+)(?: \(\d+/\d+\))?)?: .* - (?P<passes>\d+) pass'
 )
 _REPORT = re.compile(r"==PROF== Report: (?P<path>.+?)\s*$")
 _APP_EXIT = re.compile(r"application returned an error code \((?P<code>-?\d+)\)")
+# A kernel being profiled: the line ncu starts before its passes finish.
+_PROFILING = re.compile(r'==PROF== Profiling "(?P<name>.*?)"')
+_SLOW = "taking more time than expected"
 # How long to leave ncu to finish on its own after Ctrl-C (the terminal signals
 # ncu too) before passing the interrupt on to it ourselves.
 INTERRUPT_GRACE_S = 10.0
@@ -60,8 +66,11 @@ class NcuLog:
     app_exit_code: int | None = None
     counters_not_permitted: bool = False
     no_kernels: bool = False
+    slow_warning: bool = False
 
     def read_line(self, line: str) -> None:
+        if _SLOW in line:
+            self.slow_warning = True
         if match := _PROFILED.search(line):
             self.kernels.append(match["name"])
             self.passes.append(int(match["passes"]))
@@ -87,6 +96,8 @@ class NcuRun:
     log_path: Path
     report_path: Path
     interrupted: bool = False
+    stalled: str | None = None  # the stall line, when the watchdog stopped the run
+    logs: dict[str, NcuLog] = field(default_factory=dict)  # per rank, for a launched job
 
     @property
     def report(self) -> Path | None:
@@ -98,10 +109,15 @@ class NcuRun:
 class _LogFollower:
     """Reads the log as ncu appends to it, echoing whole lines."""
 
-    def __init__(self, path: Path, echo: TextIO | None):
-        self.path, self.echo = path, echo
+    def __init__(self, path: Path, echo: TextIO | None, prefix: str = ""):
+        self.path, self.echo, self.prefix = path, echo, prefix
         self.offset, self.partial = 0, ""
         self.log = NcuLog()
+
+    def profiling_now(self) -> str | None:
+        """The kernel whose passes have started but not finished, if any."""
+        match = _PROFILING.search(self.partial)
+        return match["name"] if match else None
 
     def poll(self, final: bool = False) -> None:
         try:
@@ -118,44 +134,174 @@ class _LogFollower:
                 continue
             self.log.read_line(line)
             if self.echo is not None:
-                self.echo.write(line + "\n")
+                self.echo.write(self.prefix + line + "\n")
                 self.echo.flush()
 
 
-def run_ncu(argv: list[str], report_stem: Path, echo: TextIO | None = sys.stderr) -> NcuRun:
-    """Run ``argv`` (from ``ncu_argv``) to its end; Ctrl-C waits for ncu to save what it has."""
+def stall_message(stuck: list[tuple[str, str | None]], seconds: float, slow_warning: bool) -> str:
+    """The one line for a run in which no kernel finished for ``seconds``.
+
+    ``stuck`` holds (who, kernel) for each log: the kernel whose passes started last.
+    """
+    named = [f"{who}{printable(kernel)}" for who, kernel in stuck if kernel]
+    where = (f"stuck profiling {', '.join(named)}" if named else "no kernel being profiled")
+    said = "; ncu says the launch is taking more time than expected" if slow_warning else ""
+    if len(stuck) > 1:
+        fix = ("ncu drains each GPU before it profiles a kernel, and a collective in flight drains only "
+               "when every peer launches its part, which a peer blocked in ncu never does: profile one "
+               "rank at a time (rooftui profile's default for launched jobs; --comm replay does not)")
+    elif any(kernel and kernel.startswith("nccl") for _, kernel in stuck):
+        fix = ("a collective replayed on one rank waits for its peers forever: "
+               "leave NCCL kernels out of replay (--comm time, the default, or --comm skip)")
+    else:
+        fix = ("if the program waits on another process (a collective, a queue), leave that kernel out "
+               "with -k regex:, or profile fewer kernels with --launch-count")
+    return (f"rooftui: no kernel finished for {seconds:.0f} s, {where}{said}. {fix}; "
+            "Ctrl-C stops the run and keeps what was profiled")
+
+
+@dataclass
+class _Watch:
+    """Follows every log of a run: the one ncu log, or one per rank of a launched job."""
+
+    echo: TextIO | None
+    fixed: Path | None
+    rank_glob: tuple[Path, str, str] | None  # folder, glob, the file names' part before the rank
+    followers: dict[str, _LogFollower] = field(default_factory=dict)
+
+    def poll(self, final: bool = False) -> int:
+        """Read what is new; the number of kernels finished so far."""
+        if self.fixed is not None and not self.followers:
+            self.followers[""] = _LogFollower(self.fixed, self.echo)
+        if self.rank_glob is not None:
+            folder, pattern, before = self.rank_glob
+            for path in sorted(folder.glob(pattern)):
+                rank = path.name[len(before):-len(LOG_SUFFIX)]
+                if rank not in self.followers:
+                    self.followers[rank] = _LogFollower(path, self.echo, prefix=f"[rank {rank}] ")
+        for follower in self.followers.values():
+            follower.poll(final)
+        return sum(len(f.log.kernels) for f in self.followers.values())
+
+    def stuck(self) -> list[tuple[str, str | None]]:
+        return [(f"rank {rank}: " if rank else "", f.profiling_now()) for rank, f in self.followers.items()]
+
+    def merged(self) -> NcuLog:
+        if list(self.followers) == [""]:
+            return self.followers[""].log
+        merged = NcuLog()
+        for follower in self.followers.values():
+            log = follower.log
+            merged.kernels += log.kernels
+            merged.passes += log.passes
+            merged.errors += log.errors
+            merged.counters_not_permitted |= log.counters_not_permitted
+            merged.slow_warning |= log.slow_warning
+            if log.app_exit_code is not None:
+                merged.app_exit_code = log.app_exit_code
+        merged.no_kernels = not merged.kernels
+        return merged
+
+
+def _stop(process: subprocess.Popen, group: bool, sig: int) -> None:
+    try:
+        if group:
+            os.killpg(process.pid, sig)
+        else:
+            process.send_signal(sig)
+    except ProcessLookupError:
+        pass
+
+
+def run_ncu(
+    argv: list[str],
+    report_stem: Path,
+    echo: TextIO | None = sys.stderr,
+    stall_timeout: float = 0,
+    stop_on_stall: bool = False,
+    per_rank: bool = False,
+    ranks: tuple[int, ...] | None = None,
+) -> NcuRun:
+    """Run ``argv`` (from ``ncu_argv``, or a launcher with the rank wrapper) to its end.
+
+    Ctrl-C waits for ncu to save what it has. With ``stall_timeout`` > 0 a watchdog
+    prints one line when no kernel finished for that long (and, with
+    ``stop_on_stall``, stops the run as Ctrl-C would). ``per_rank``: the logs are
+    ``report_stem``.rankN.ncu.log, written by one ncu per rank (N: the one rank in
+    ``ranks``, or any).
+    """
     log_path = Path(f"{report_stem}{LOG_SUFFIX}")
-    log_path.unlink(missing_ok=True)  # only after the -o/--force checks allowed it
-    follower = _LogFollower(log_path, echo)
+    if per_rank:
+        before = f"{report_stem.name}.rank"
+        which = str(ranks[0]) if ranks is not None and len(ranks) == 1 else "*"
+        pattern = f"{before}{which}{LOG_SUFFIX}"
+        for old in report_stem.parent.glob(pattern):
+            old.unlink()
+        watch = _Watch(echo, None, (report_stem.parent, pattern, before))
+    else:
+        log_path.unlink(missing_ok=True)  # only after the -o/--force checks allowed it
+        watch = _Watch(echo, log_path, None)
     start = time.monotonic()
     try:
-        process = subprocess.Popen(argv)
+        # A launched job gets its own process group, so that stopping it reaches every rank.
+        process = subprocess.Popen(argv, start_new_session=per_rank)
     except OSError as err:
         raise GpuUnavailableError(f"could not start ncu: {err}", path=argv[0]) from err
     interrupted = False
     interrupted_at = 0.0
     forwarded = False
+    stalled: str | None = None
+    # A stall is a kernel inside ncu that has not finished: time runs from the moment the
+    # kernels being profiled last changed; a program busy outside ncu (start-up, warm-up
+    # before cudaProfilerStart) is never called stuck.
+    last_state: tuple = ()
+    last_progress, warned = start, False
     while True:
         try:
             while process.poll() is None:
-                follower.poll()
-                if interrupted and not forwarded and time.monotonic() - interrupted_at > INTERRUPT_GRACE_S:
-                    process.send_signal(signal.SIGINT)
-                    forwarded = True
+                count = watch.poll()
+                now = time.monotonic()
+                stuck = watch.stuck()
+                state = (count, tuple(stuck))
+                if state != last_state:
+                    last_state, last_progress, warned = state, now, False
+                elif (stall_timeout > 0 and not warned and any(kernel for _, kernel in stuck)
+                      and now - last_progress >= stall_timeout):
+                    warned = True
+                    line = stall_message(stuck, now - last_progress, watch.merged().slow_warning)
+                    if echo is not None:
+                        echo.write(line + "\n")
+                        echo.flush()
+                    if stop_on_stall and not interrupted:
+                        stalled = line
+                        interrupted, interrupted_at = True, now
+                        _stop(process, per_rank, signal.SIGINT)
+                        forwarded = per_rank
+                waited = time.monotonic() - interrupted_at
+                if interrupted and not forwarded and waited > INTERRUPT_GRACE_S:
+                    _stop(process, per_rank, signal.SIGINT)
+                    forwarded, interrupted_at = True, time.monotonic()
+                elif interrupted and per_rank and waited > 3 * INTERRUPT_GRACE_S:
+                    _stop(process, per_rank, signal.SIGKILL)  # a rank stuck in a collective ignores SIGINT
                 time.sleep(0.1)
             break
         except KeyboardInterrupt:
             if interrupted:  # a second Ctrl-C: stop waiting, leave ncu to finish alone
                 break
             interrupted, interrupted_at = True, time.monotonic()
-    follower.poll(final=True)
+            if per_rank:  # the ranks are in their own session: the terminal did not signal them
+                _stop(process, per_rank, signal.SIGINT)
+                forwarded = True
+    watch.poll(final=True)
     return NcuRun(
         returncode=process.returncode if process.returncode is not None else 130,
         seconds=time.monotonic() - start,
-        log=follower.log,
+        log=watch.merged(),
         log_path=log_path,
         report_path=Path(f"{report_stem}{REPORT_SUFFIX}"),
         interrupted=interrupted,
+        stalled=stalled,
+        logs={rank: f.log for rank, f in watch.followers.items()},
     )
 
 

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.ceilings import source_text
+from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import intensity, json_safe, percent, seconds, si
@@ -31,6 +32,7 @@ CSV_COLUMNS = (
     "phase",
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
+    "rank", "communication",  # last, so that earlier columns keep their places
 )
 
 
@@ -42,6 +44,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
         entry = {
             "id": row.get("id"), "name": row["name"], "demangled": row.get("demangled"),
             "device": row.get("device"), "report": row.get("report"),
+            "rank": row.get("rank") or None, "communication": row.get("communication"),
             "time_s": row["time_s"],
             "flops": {"fp64": row["flops_fp64"], "fp32": row["flops_fp32"], "fp16": row["flops_fp16"],
                       "tensor": row["flops_tensor"],
@@ -90,7 +93,30 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
         "notes": run.notes,
         "fp16_rule": run.fp16_rule,
     }
+    if _has_ranks(run):
+        doc["ranks"] = per_rank(run.kernels, _sidecar(run)).to_dict("records")
     return json_safe(doc)
+
+
+def _sidecar(run: Run) -> pd.DataFrame | None:
+    return communication_sidecar(sorted(set(run.kernels["report"].astype(str))))
+
+
+def _has_ranks(run: Run) -> bool:
+    return "rank" in run.kernels and bool((run.kernels["rank"] != "").any())
+
+
+def _render_ranks(run: Run, console: Console) -> None:
+    """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
+    table = Table(title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
+                  box=None, header_style="bold", title_justify="left")
+    for title in ("rank", "device", "kernels", "time", "zero-AI time", "NCCL kernels", "communication"):
+        table.add_column(title, justify="left" if title in ("rank", "device") else "right")
+    for row in per_rank(run.kernels, _sidecar(run)).to_dict("records"):
+        table.add_row(row["rank"] or "?", plain(row["device"]), str(row["kernels"]), seconds(row["time_s"]),
+                      percent(row["zero_ai_time_share"]), str(row["communication_kernels"]),
+                      percent(row["communication_time_share"]))
+    console.print(table)
 
 
 def table_iii(run: Run, per_name: bool = False) -> pd.DataFrame:
@@ -177,6 +203,8 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     if grouped:
         _render_mixed_groups(rows, console)
     _render_table3(run, console, per_name)
+    if _has_ranks(run):
+        _render_ranks(run, console)
     _render_ceilings(run, console)
 
 

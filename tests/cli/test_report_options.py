@@ -33,6 +33,9 @@ COMMANDS_OF_MODULE = {
     "profile/gpus.py": ("profile", "metrics"),
     "profile/ncu.py": ("profile",),  # find_ncu and the report check: only `profile` runs ncu
     "profile/run.py": ("profile",),
+    "profile/job.py": ("profile",),
+    "profile/launchers.py": ("profile",),
+    "cli/profile_job.py": ("profile",),
     "timeline": ("timeline",),
 }
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")

@@ -1,0 +1,124 @@
+"""``rooftui profile -- torchrun|mpirun|srun ...``: per rank, the counter run and the NCCL
+time run (see rooftui.profile.job for why one rank at a time), then the per-rank summary."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rooftui.errors import RooftuiError
+from rooftui.profile.job import (
+    COMM_CSV_SUFFIX,
+    COMM_SUFFIX,
+    KernelTime,
+    comm_options,
+    counter_options,
+    kernel_times,
+    rank_reports,
+    rank_shares,
+    run_job,
+    write_comm_csv,
+)
+from rooftui.profile.launchers import LaunchedJob, describe
+from rooftui.profile.ncu import NcuOptions
+from rooftui.profile.run import NcuRun, ProfileInterrupted, check_run, readable_report
+
+CUT_SHORT_SUFFIX = ".cut-short.txt"
+
+
+def _check(run: NcuRun, stem: Path, what: str) -> None:
+    """Raise what went wrong, writing the cut-short note beside the reports first."""
+    if run.interrupted:
+        kept = rank_reports(stem)
+        reason = run.stalled or "interrupted (Ctrl-C)"
+        note = Path(f"{stem}{CUT_SHORT_SUFFIX}")
+        note.write_text(f"{what} cut short: {reason}\nreports kept (partial): "
+                        + ", ".join(str(p) for p in kept.values()) + "\n", encoding="utf-8")
+        fix = (f"{len(kept)} rank report(s) kept, partial ({note} says why);"
+               f" open them with rooftui summary {stem}.rank*.ncu-rep" if kept else "no report was written")
+        raise ProfileInterrupted(f"{what} cut short: {'stalled' if run.stalled else 'interrupted'}", fix=fix)
+    if not run.logs:
+        raise RooftuiError(f"{what}: no rank started ncu", fix="check that the launcher started the program")
+    if run.log.app_exit_code is not None or run.log.counters_not_permitted:
+        check_run(run)  # raises the one-line error for these
+    if run.returncode != 0:
+        first = run.log.errors[0] if run.log.errors else f"see {stem}.rank*.ncu.log"
+        raise RooftuiError(f"{what} failed (exit code {run.returncode}): {first}")
+
+
+def _all_ranks(job: LaunchedJob, ranks: tuple[int, ...] | None) -> tuple[int, ...]:
+    if ranks is not None:
+        return ranks
+    count = job.process_count()
+    if count is None:
+        raise RooftuiError(f"cannot tell how many ranks this {job.launcher} command starts",
+                           fix="name them with --ranks, e.g. --ranks 0-7")
+    return tuple(range(count))
+
+
+def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
+                         ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
+                         stop_on_stall: bool, open_tui: bool) -> None:
+    stderr = sys.stderr
+    one_at_a_time = comm != "replay"
+    if one_at_a_time:
+        ranks = _all_ranks(job, ranks)
+    click.echo(describe(job, ranks, comm), err=True)
+    groups = [(r,) for r in ranks] if one_at_a_time and ranks is not None else [ranks]
+    comm_times: list[KernelTime] | None = [] if comm == "time" else None
+    not_timed = {"skip": "NCCL not timed (--comm skip)", "replay": "NCCL in the counter report"}.get(comm, "")
+    for group in groups:
+        run = run_job(ncu, counter_options(options, comm), stem, job, group, force, stall_timeout,
+                      stop_on_stall, echo=stderr)
+        _check(run, stem, "counter run")
+        passes = "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
+        who = "every rank" if group is None else "rank " + ",".join(str(r) for r in group)
+        click.echo(f"rooftui: counter run, {who}: {len(run.log.kernels)} kernels, {passes} replay passes"
+                   f" each, in {run.seconds:.0f} s", err=True)
+        if comm_times is not None:
+            timed = _time_comm(ncu, options, stem, job, group, stall_timeout)
+            if timed is None:
+                comm_times, not_timed = None, "NCCL NOT timed (the NCCL time run did not finish)"
+            else:
+                comm_times += timed
+    reports = rank_reports(stem)
+    if not reports:
+        raise RooftuiError("ncu profiled no kernel on any rank",
+                           fix="with --profile-from-start off the program must call cudaProfilerStart()")
+    compute = [t for rank, path in reports.items() for t in kernel_times(ncu, path, rank)]
+    if comm_times is not None:
+        csv_path = Path(f"{stem}{COMM_CSV_SUFFIX}")
+        write_comm_csv(csv_path, comm_times)
+        click.echo(f"rooftui: {len(comm_times)} NCCL launches, each with its time: {csv_path}", err=True)
+    click.echo("rooftui: per rank (kernel times summed, each kernel timed alone by ncu, overlap not seen):",
+               err=True)
+    for share in rank_shares(compute, comm_times):
+        comm_text = (not_timed if share.comm_s is None else
+                     f"{share.comm_kernels} NCCL launches {share.comm_s * 1e3:.3f} ms, communication share "
+                     f"{(share.comm_share or 0) * 100:.1f}%")
+        click.echo(f"  rank {share.rank}: {share.compute_kernels} kernels "
+                   f"{share.compute_s * 1e3:.3f} ms; {comm_text}", err=True)
+    from rooftui.cli.profile import show_report
+
+    show_report([readable_report(p, ncu) for p in reports.values()], open_tui)
+
+
+def _time_comm(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
+               group: tuple[int, ...] | None, stall_timeout: float) -> list[KernelTime] | None:
+    """The NCCL time run for ``group``; its kernel times, or None when it did not finish."""
+    comm_stem = Path(f"{stem}{COMM_SUFFIX}")
+    # One metric replays nothing, so a stall here is a hang for good: stop on it.
+    comm_run = run_job(ncu, comm_options(options), comm_stem, job, group, True, stall_timeout or 120,
+                       True, echo=sys.stderr)
+    try:
+        _check(comm_run, comm_stem, "NCCL time run")
+    except RooftuiError as err:
+        click.echo(f"rooftui: {err}; the counter reports are complete, NCCL launches are not timed", err=True)
+        return None
+    mine = {str(r) for r in group} if group is not None else None
+    times = [t for rank, path in rank_reports(comm_stem).items() if mine is None or rank in mine
+             for t in kernel_times(ncu, path, rank)]
+    click.echo(f"rooftui: NCCL time run: {len(times)} NCCL launches in {comm_run.seconds:.0f} s", err=True)
+    return times

@@ -1,0 +1,204 @@
+"""Multi-process jobs: which launcher runs COMMAND, and how ncu goes inside it.
+
+Every launcher gets the same treatment: a small shell script (the *rank wrapper*)
+goes where the program was, so the launcher starts it once per rank; it reads the
+rank from the launcher's environment variable and execs ncu around the program for
+the ranks asked for (one report per rank, ``STEM.rankN.ncu-rep``), else runs the
+program plainly. ncu's own %q{ENV} placeholder would name the reports too, but a
+wrapper also lets ``--ranks`` leave ranks unprofiled.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from rooftui.errors import RooftuiError
+
+# The variables launchers set to the process's global rank, in the order read:
+# torchrun, Open MPI, MPICH / Intel MPI / Hydra, Slurm; LOCAL_RANK last (one node).
+RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "LOCAL_RANK")
+
+# Options that take no value; every other option takes one (--opt=value or --opt value).
+_FLAGS = {
+    "torchrun": {"--standalone", "--no-python", "--no_python", "-m", "--module", "--run-path",
+                 "--run_path"},
+    "mpirun": {"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--allow_run_as_root",
+               "-v", "--verbose", "--report-bindings", "--tag-output", "-tag-output",
+               "--timestamp-output", "--display-map", "--display-allocation", "-q", "--quiet",
+               "--noprefix", "-l", "-prepend-rank", "--prepend-rank", "-bind-to-core"},
+    "srun": {"-l", "--label", "-u", "--unbuffered", "--exclusive", "--overlap", "-v", "--verbose",
+             "-Q", "--quiet", "-K", "--kill-on-bad-exit", "--pty", "-X", "--disable-status"},
+}
+_TWO_VALUES = {"--mca", "-mca", "--gmca", "-gmca"}  # Open MPI: --mca KEY VALUE
+
+
+@dataclass(frozen=True)
+class LaunchedJob:
+    """COMMAND split into the launcher's part and the program each rank runs."""
+
+    launcher: str  # "torchrun", "mpirun" or "srun"
+    launcher_argv: list[str]  # the launcher and its options
+    program: list[str]  # what each rank runs
+
+    def process_count(self) -> int | None:
+        """How many ranks the launcher starts on this node, when its options say so."""
+        names = {"torchrun": ("--nproc_per_node", "--nproc-per-node"),
+                 "mpirun": ("-np", "-n", "--np", "-c"), "srun": ("-n", "--ntasks")}[self.launcher]
+        argv = self.launcher_argv
+        for i, arg in enumerate(argv):
+            key, _, value = arg.partition("=")
+            if key in names:
+                value = value or (argv[i + 1] if i + 1 < len(argv) else "")
+                return int(value) if value.isdigit() else None
+        return None
+
+    def wrapped(self, wrapper: Path) -> list[str]:
+        """The command with the rank wrapper in front of each rank's program."""
+        if self.launcher == "torchrun":
+            # --no-python: torchrun execs the wrapper itself instead of `python wrapper`.
+            return [*self.launcher_argv, "--no-python", str(wrapper), *self.program]
+        return [*self.launcher_argv, str(wrapper), *self.program]
+
+
+def _launcher_of(command: list[str]) -> tuple[str, int] | None:
+    """The launcher's kind and where its options start, or None for a plain program."""
+    if not command:
+        return None
+    base = Path(command[0]).name
+    if base in ("torchrun",):
+        return "torchrun", 1
+    if base in ("mpirun", "mpiexec", "orterun", "mpiexec.hydra"):
+        return "mpirun", 1
+    if base == "srun":
+        return "srun", 1
+    if re.fullmatch(r"python[\d.]*", base) and command[1:3] == ["-m", "torch.distributed.run"]:
+        return "torchrun", 3
+    if re.fullmatch(r"python[\d.]*", base) and command[1:3] == ["-m", "torch.distributed.launch"]:
+        raise RooftuiError(
+            "torch.distributed.launch is deprecated and runs ranks in a way rooftui cannot wrap",
+            fix="use torchrun (python -m torch.distributed.run) with the same options",
+        )
+    return None
+
+
+def _torchrun_python(command: list[str]) -> str:
+    """The Python torchrun starts workers with: the interpreter given, or torchrun's shebang."""
+    base = Path(command[0]).name
+    if base != "torchrun":
+        return command[0]
+    found = shutil.which(command[0])
+    if found:
+        try:
+            first = Path(found).read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+        except OSError:
+            first = ""
+        if first.startswith("#!"):
+            words = first[2:].split()
+            if words and Path(words[0]).name != "env":
+                return words[0]
+            if len(words) > 1:
+                return words[1]
+    return "python"
+
+
+def split_launcher(command: list[str]) -> LaunchedJob | None:
+    """COMMAND as a launched job, or None when COMMAND is not a known launcher."""
+    found = _launcher_of(command)
+    if found is None:
+        return None
+    kind, start = found
+    flags = _FLAGS[kind]
+    i = start
+    module = False
+    while i < len(command):
+        arg = command[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        if kind == "torchrun" and arg in ("-m", "--module"):
+            module = True
+        if "=" in arg or arg in flags:
+            i += 1
+        elif arg in _TWO_VALUES:
+            i += 3
+        else:
+            i += 2
+    launcher_argv = [a for a in command[:i] if a != "--"]
+    program = command[i:]
+    if not program:
+        raise RooftuiError(
+            f"no program after {shlex.join(command)}",
+            fix="name the program each rank runs after the launcher's options (torchrun OPTIONS train.py)",
+        )
+    if kind == "torchrun":
+        # torchrun would run `python [-m] PROGRAM`; with --no-python the wrapper runs it.
+        python = _torchrun_python(command)
+        dropped = ("-m", "--module", "--no-python", "--no_python")
+        launcher_argv = launcher_argv[:start] + [a for a in launcher_argv[start:] if a not in dropped]
+        if not module and "--no-python" not in command[:i] and "--no_python" not in command[:i]:
+            program = [python, *program]
+        elif module:
+            program = [python, "-m", *program]
+    return LaunchedJob(kind, launcher_argv, program)
+
+
+def parse_ranks(text: str | None) -> tuple[int, ...] | None:
+    """``--ranks 0,2-3`` as (0, 2, 3); None for every rank."""
+    if text is None or text.strip() in ("", "all"):
+        return None
+    ranks: set[int] = set()
+    for part in text.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            raise RooftuiError(f"--ranks {text}: not a list of ranks",
+                               fix="give e.g. --ranks 0,1 or --ranks 0-3")
+        first = int(match[1])
+        last = int(match[2]) if match[2] else first
+        if last < first:
+            raise RooftuiError(f"--ranks {text}: {part} runs backwards", fix="write the smaller rank first")
+        ranks.update(range(first, last + 1))
+    return tuple(sorted(ranks))
+
+
+def rank_wrapper_script(ncu_argv: list[str], stem: Path, ranks: tuple[int, ...] | None) -> str:
+    """The rank wrapper: exec ``ncu_argv`` with this rank's log and report, or the program.
+
+    ``ncu_argv`` is ncu and its options, without --log-file, -o and the program.
+    """
+    chain = ""
+    for name in reversed(RANK_VARIABLES):
+        chain = f"${{{name}:-{chain}}}" if chain else f"${{{name}:-}}"
+    stem_q = shlex.quote(str(stem.resolve()))
+    ncu = shlex.join(ncu_argv)
+    wanted = "*" if ranks is None else "|".join(str(r) for r in ranks)
+    out = f'{stem_q}.rank"${{rank:-p$$}}"'
+    return f"""#!/bin/sh
+# Written by rooftui profile: ncu around this rank's program, or the program alone.
+rank={chain}
+case "$rank" in
+  {wanted}) exec {ncu} --log-file {out}.ncu.log -o {out} "$@" ;;
+esac
+exec "$@"
+"""
+
+
+def describe(job: LaunchedJob, ranks: tuple[int, ...] | None, comm: str) -> str:
+    """The one line that says what rooftui chose for this job."""
+    which = ",".join(str(r) for r in ranks) if ranks is not None else "every rank"
+    variables = "/".join(RANK_VARIABLES)
+    if comm == "replay":
+        how = (f"ncu on ranks {which} at once, NCCL kernels replayed like any kernel"
+               " (hangs on collectives)")
+    else:
+        runs = "" if ranks is None else f", {len(ranks) * (2 if comm == 'time' else 1)} runs of the job"
+        how = (f"ncu on one rank per run of the job (ranks {which}{runs}), the others running plainly;"
+               " NCCL kernels left out of the counter run"
+               + (", then timed alone in a one-metric run" if comm == "time" else " and not timed"))
+    return (f"rooftui: {job.launcher} job: {how}; rank from ${variables}, one report per rank"
+            " (REPORT.rankN.ncu-rep)")

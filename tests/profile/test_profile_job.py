@@ -1,0 +1,162 @@
+"""`rooftui profile -- LAUNCHER ...` through the real CLI, with a fake ncu and a fake launcher."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui, run_rooftui_process
+
+# ncu: records each profiling run (rank, kernel filter, metrics); writes the log and a real
+# report; for --import prints ncu's raw CSV: one 3 ms compute kernel, or one 2 ms all-reduce.
+JOB_NCU = f"""
+case "$1" in --import)
+  case "$2" in
+    *.comm.*) k=ncclDevKernel_AllReduce_Sum_f32_RING_LL; t=0.002 ;;
+    *) k=daxpy; t=0.003 ;;
+  esac
+  printf '"ID","Kernel Name","gpu__time_duration.sum"\\n"","","second"\\n"0","%s","%s"\\n' "$k" "$t"
+  exit 0 ;;
+esac
+kname=""; metrics=""; prev=""
+for a in "$@"; do
+  case "$prev" in --kernel-name) kname=$a ;; --metrics) metrics=$a ;; esac
+  prev=$a
+done
+rank=$RANK$OMPI_COMM_WORLD_RANK$SLURM_PROCID
+echo "rank=$rank filter=$kname metrics=${{metrics%%,*}}" >> "$(dirname "$0")/calls.txt"
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
+echo "==PROF== Report: $out.ncu-rep" >> "$log"
+"""
+
+# A launcher: starts its program once per rank, one after the other, with the rank in VAR.
+FAKE_LAUNCHER = """#!/bin/sh
+n=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --nproc_per_node|-np|-n) n=$2; shift 2 ;;
+    --no-python|--standalone) shift ;;
+    *) break ;;
+  esac
+done
+i=0
+while [ $i -lt $n ]; do
+  env VAR=$i "$@" || exit $?
+  i=$((i + 1))
+done
+"""
+
+LAUNCHERS = {
+    "torchrun": ("torchrun", "--nproc_per_node", "RANK"),
+    "mpirun": ("mpirun", "-np", "OMPI_COMM_WORLD_RANK"),
+    "srun": ("srun", "-n", "SLURM_PROCID"),
+}
+
+
+def _setup(tmp_path: Path, fake_bin: Path, fake_ncu, launcher: str) -> tuple[Path, dict[str, str]]:
+    fake_ncu(JOB_NCU)
+    name, _, variable = LAUNCHERS[launcher]
+    path = fake_bin / name
+    path.write_text(FAKE_LAUNCHER.replace("VAR", variable))
+    path.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "train.sh").write_text(f'echo "plain rank ${variable}" >> plain.txt\n')
+    return work, rooftui_env(fake_bin)
+
+
+def _program(launcher: str) -> list[str]:
+    # torchrun starts `python PROGRAM`; its Python is torchrun's own (here the fake's /bin/sh).
+    return ["train.sh"] if launcher == "torchrun" else ["sh", "train.sh"]
+
+
+@pytest.mark.parametrize("launcher", list(LAUNCHERS))
+def test_every_rank_is_profiled_alone_then_timed_for_nccl_and_loaded_together(
+    tmp_path, fake_bin, fake_ncu, launcher
+):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, launcher)
+    name, count, _ = LAUNCHERS[launcher]
+    command = [name, count, "2", *_program(launcher)]
+    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "job", "--", *command], work, env)
+    assert done.returncode == 0, done.stderr
+    assert f"rooftui: {launcher} job: ncu on one rank per run of the job (ranks 0,1, 4 runs of the job)" \
+        in done.stderr
+    calls = (fake_bin / "calls.txt").read_text().splitlines()
+    assert calls == [
+        "rank=0 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum",
+        "rank=0 filter=regex:^nccl metrics=gpu__time_duration.sum",
+        "rank=1 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum",
+        "rank=1 filter=regex:^nccl metrics=gpu__time_duration.sum",
+    ]
+    # While one rank is under ncu the other runs plainly: rank 1 in runs 1-2, rank 0 in 3-4.
+    assert (work / "plain.txt").read_text().splitlines() == ["plain rank 1"] * 2 + ["plain rank 0"] * 2
+    with open(work / "job.communication.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["rank"], r["name"], float(r["time_s"]), r["communication"]) for r in rows] == [
+        ("0", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0.002, "true"),
+        ("1", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0.002, "true"),
+    ]
+    # 2 ms of NCCL against 3 ms of compute: 2 / (3 + 2) = 40 %.
+    assert "rank 0: 1 kernels 3.000 ms; 1 NCCL launches 2.000 ms, communication share 40.0%" in done.stderr
+    assert "rank 1: 1 kernels 3.000 ms; 1 NCCL launches 2.000 ms, communication share 40.0%" in done.stderr
+    assert (work / "job.rank0.ncu-rep").exists() and (work / "job.rank1.ncu-rep").exists()
+    assert "daxpy" in done.stdout  # the summary of both reports
+
+
+def test_ranks_profiles_only_the_listed_rank(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "mpirun")
+    done = run_rooftui(["profile", "--arch", "sm_90", "--ranks", "1", "--comm", "skip", "-o", "job", "--",
+                        "mpirun", "-np", "3", "sh", "train.sh"], work, env)
+    assert done.returncode == 0, done.stderr
+    calls = (fake_bin / "calls.txt").read_text().splitlines()
+    assert calls == ["rank=1 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum"]
+    assert (work / "plain.txt").read_text().splitlines() == ["plain rank 0", "plain rank 2"]
+    assert "NCCL not timed (--comm skip)" in done.stderr
+    assert not (work / "job.communication.csv").exists()
+
+
+def test_ranks_without_a_launcher_is_one_line_and_exit_2(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    done = run_rooftui(["profile", "--arch", "sm_90", "--ranks", "0", "--", "python", "x.py"], work, env)
+    assert done.returncode == 2
+    assert "--ranks needs a launcher" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_stuck_kernel_is_named_and_the_run_cut_short_leaves_a_report_that_opens(
+    tmp_path, fake_bin, fake_ncu
+):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    fake_ncu(f"""
+cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+printf '==PROF== Profiling "ncclDevKernel_AllReduce_Sum_f32" - 1: 0%%....' >> "$log"
+exec sleep 60
+""")
+    done = run_rooftui_process(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
+                                "-o", "job", "--", "torchrun", "--nproc_per_node", "1", "train.sh"],
+                               work, env, timeout=50)
+    assert done.returncode == 130, done.stderr
+    stuck = "no kernel finished for 1 s, stuck profiling rank 0: ncclDevKernel_AllReduce_Sum_f32"
+    assert stuck in done.stderr
+    assert "leave NCCL kernels out of replay" in done.stderr
+    note = (work / "job.cut-short.txt").read_text()
+    assert note.startswith("counter run cut short: rooftui: no kernel finished")
+    opened = run_rooftui(["summary", "job.rank0.ncu-rep"], work, env)
+    assert opened.returncode == 0 and "daxpy" in opened.stdout
+
+
+def test_a_program_busy_before_any_kernel_is_not_called_stuck(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    fake_ncu(f"""
+sleep 3
+echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
+cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
+""")
+    done = run_rooftui_process(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
+                                "--comm", "skip", "-o", "job", "--", "torchrun", "--nproc_per_node", "1",
+                                "train.sh"], work, env, timeout=50)
+    assert done.returncode == 0, done.stderr
+    assert "no kernel finished" not in done.stderr
