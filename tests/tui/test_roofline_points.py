@@ -128,6 +128,34 @@ async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ce
         assert (h200.method, h100.method) == ("empirical", "report") and h200.value != h100.value
 
 
+async def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(tmp_path):
+    from rooftui.views.tui.app import make_app
+    from rooftui.views.tui.widgets.detail import DetailPane
+
+    app = make_app(two_gpu_reports(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        run = app.explorer.state.run.source
+        shown = []
+        pane = app.explorer.query_one(DetailPane)
+        original = pane.show
+        def recording(row, ceilings, *rest):
+            shown.append((row, ceilings))
+            original(row, ceilings, *rest)
+
+        pane.show = recording
+        table = app.explorer.query_one(KernelTable)
+        for i in range(len(table.positions)):
+            table.cursor_row = i
+            await pilot.press("enter")
+            await pilot.pause()
+        devices = {str(row["device"]) for row, _ in shown if row is not None}
+        assert devices == {"NVIDIA H200", "NVIDIA H100 80GB HBM3"}
+        for row, ceilings in shown:
+            if row is not None:
+                assert ceilings == run.ceilings_for(str(row["device"]))
+
+
 def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
     from rooftui.views.tui.roofline_model import build_figure
     from rooftui.views.tui.widgets.roofline import RooflinePane

@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
+from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import duration, fit_parts, literal, percent
@@ -442,7 +443,20 @@ class ExplorerScreen(Screen):
             self.query_one(DetailPane).show(None, None)
             return
         metrics = self.state.run.launch_metrics(row)
-        self.query_one(DetailPane).show(row, self.state.run.ceilings, metrics)
+        self.query_one(DetailPane).show(row, self._ceilings_of(row), metrics)
+
+    def _ceilings_of(self, row: pd.Series) -> CeilingSet:
+        """The ceilings of the GPU ``row`` ran on: its headroom and binding roofs are
+        against its own GPU's roofs, not the first GPU's."""
+        assert self.state is not None
+        run = self.state.run.source
+        device = row.get("device")
+        if device is not None and hasattr(run, "ceilings_for"):
+            try:
+                return run.ceilings_for(str(device))
+            except KeyError:
+                pass
+        return self.state.run.ceilings
 
     def show_detail(self, visible: bool) -> None:
         """Open or close the detail pane; below 120 columns it covers the table."""
