@@ -10,14 +10,15 @@ import pytest
 from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui, run_rooftui_process
 
 # ncu: records each profiling run (rank, kernel filter, metrics); writes the log and a real
-# report; for --import prints ncu's raw CSV: one 3 ms compute kernel, or one 2 ms all-reduce.
+# report; for --import prints ncu's raw CSV as ncu 2025.3 does under --print-units base (a units
+# row, nanoseconds with thousands separators): one 3 ms compute kernel, or one 2 ms all-reduce.
 JOB_NCU = f"""
 case "$1" in --import)
   case "$2" in
-    *.comm.*) k=ncclDevKernel_AllReduce_Sum_f32_RING_LL; t=0.002 ;;
-    *) k=daxpy; t=0.003 ;;
+    *.comm.*) k=ncclDevKernel_AllReduce_Sum_f32_RING_LL; t=2,000,000 ;;
+    *) k=daxpy; t=3,000,000 ;;
   esac
-  printf '"ID","Kernel Name","gpu__time_duration.sum"\\n"","","second"\\n"0","%s","%s"\\n' "$k" "$t"
+  printf '"ID","Kernel Name","gpu__time_duration.sum"\\n"","","ns"\\n"0","%s","%s"\\n' "$k" "$t"
   exit 0 ;;
 esac
 kname=""; metrics=""; prev=""
