@@ -27,7 +27,7 @@ from typing import TextIO
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.units import nanoseconds_per
-from rooftui.profile.launchers import LaunchedJob, rank_wrapper_script
+from rooftui.profile.launchers import STARTED_SUFFIX, LaunchedJob, rank_wrapper_script
 from rooftui.profile.ncu import LOG_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
 from rooftui.profile.run import NcuRun, run_ncu
 
@@ -87,7 +87,7 @@ def run_job(
     wrapper = Path(f"{stem}.rank-wrapper.sh")
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)
-    for path in old:
+    for path in [*old, *stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}")]:
         path.unlink()
     return run_ncu(job.wrapped(wrapper.resolve()), stem, echo=echo, stall_timeout=stall_timeout,
                    stop_on_stall=stop_on_stall, per_rank=True, ranks=ranks)
