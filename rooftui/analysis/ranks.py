@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX
+
 if TYPE_CHECKING:  # pandas is imported where it is used: `--help` must not load it
     import pandas as pd
 
@@ -30,9 +32,6 @@ def rank_of_report(path: str | Path) -> str:
 def is_communication(names: pd.Series) -> pd.Series:
     """True for collective/point-to-point communication kernels (by function name)."""
     return names.astype(str).str.startswith(COMMUNICATION_PREFIX)
-
-
-COMMUNICATION_CSV_SUFFIX = ".communication.csv"
 
 
 def communication_sidecar(reports: list[str]) -> pd.DataFrame | None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from rooftui.errors import RooftuiError
+from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX, write_cut_short_note
 from rooftui.profile.job import (
-    COMM_CSV_SUFFIX,
     COMM_SUFFIX,
     KernelTime,
     comm_options,
@@ -26,19 +26,18 @@ from rooftui.profile.launchers import LaunchedJob, describe, ranks_text, started
 from rooftui.profile.ncu import NcuOptions
 from rooftui.profile.run import NcuRun, ProfileInterrupted, check_run, readable_report
 
-CUT_SHORT_SUFFIX = ".cut-short.txt"
 
-
-def _check(run: NcuRun, stem: Path, what: str) -> None:
-    """Raise what went wrong, writing the cut-short note beside the reports first."""
+def _check(run: NcuRun, stem: Path, what: str, group: tuple[int, ...] | None) -> None:
+    """Raise what went wrong; a run stopped early leaves a note beside each report it cut."""
     if run.interrupted:
-        kept = rank_reports(stem)
-        reason = run.stalled or "interrupted (Ctrl-C)"
-        note = Path(f"{stem}{CUT_SHORT_SUFFIX}")
-        note.write_text(f"{what} cut short: {reason}\nreports kept (partial): "
-                        + ", ".join(str(p) for p in kept.values()) + "\n", encoding="utf-8")
-        fix = (f"{len(kept)} rank report(s) kept, partial ({note} says why);"
-               f" open them with rooftui summary {stem}.rank*.ncu-rep" if kept else "no report was written")
+        reason = f"{what} cut short: {run.stalled or 'interrupted (Ctrl-C)'}"
+        cut = [path for rank, path in rank_reports(stem).items()
+               if group is None or rank in {str(r) for r in group}]
+        for path in cut:
+            write_cut_short_note(path, reason)
+        fix = (f"kept, partial: {', '.join(map(str, cut))} (a .cut-short.txt beside each says why; rooftui"
+               f" summary and the explorer note it); open with rooftui summary {stem}.rank*.ncu-rep"
+               if cut else "no report was written")
         raise ProfileInterrupted(f"{what} cut short: {'stalled' if run.stalled else 'interrupted'}", fix=fix)
     if not run.logs:
         raise RooftuiError(f"{what}: no rank started ncu", fix="check that the launcher started the program")
@@ -95,7 +94,7 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
                 queue = [(r,) for r in more]
                 if group[0] not in started_ranks(stem):
                     continue  # that run profiled no rank: the job has no such rank
-        _check(run, stem, "counter run")
+        _check(run, stem, "counter run", group)
         passes = "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
         who = "every rank" if group is None else "rank " + ",".join(str(r) for r in group)
         click.echo(f"rooftui: counter run, {who}: {len(run.log.kernels)} kernels, {passes} replay passes"
@@ -112,7 +111,7 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
                            fix="with --profile-from-start off the program must call cudaProfilerStart()")
     compute = [t for rank, path in reports.items() for t in kernel_times(ncu, path, rank)]
     if comm_times is not None:
-        csv_path = Path(f"{stem}{COMM_CSV_SUFFIX}")
+        csv_path = Path(f"{stem}{COMMUNICATION_CSV_SUFFIX}")
         write_comm_csv(csv_path, comm_times)
         click.echo(f"rooftui: {len(comm_times)} NCCL launches, each with its time: {csv_path}", err=True)
     click.echo("rooftui: per rank (kernel times summed, each kernel timed alone by ncu, overlap not seen):",
@@ -136,7 +135,7 @@ def _time_comm(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
     comm_run = run_job(ncu, comm_options(options), comm_stem, job, group, True, stall_timeout or 120,
                        True, echo=sys.stderr)
     try:
-        _check(comm_run, comm_stem, "NCCL time run")
+        _check(comm_run, comm_stem, "NCCL time run", group)
     except RooftuiError as err:
         click.echo(f"rooftui: {err}; the counter reports are complete, NCCL launches are not timed", err=True)
         return None

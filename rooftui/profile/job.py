@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TextIO
 
 from rooftui.errors import RooftuiError
+from rooftui.ingest.sidecars import CUT_SHORT_SUFFIX
 from rooftui.ingest.units import nanoseconds_per
 from rooftui.profile.launchers import STARTED_SUFFIX, LaunchedJob, rank_wrapper_script
 from rooftui.profile.ncu import LOG_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
@@ -38,7 +39,6 @@ NOT_NCCL = f"regex:^(?!{NCCL_PREFIX})"
 ONLY_NCCL = f"regex:^{NCCL_PREFIX}"
 TIME_METRIC = "gpu__time_duration.sum"
 COMM_SUFFIX = ".comm"  # the time-only run's reports: STEM.comm.rankN.ncu-rep
-COMM_CSV_SUFFIX = ".communication.csv"
 
 
 def counter_options(options: NcuOptions, comm: str) -> NcuOptions:
@@ -87,7 +87,9 @@ def run_job(
     wrapper = Path(f"{stem}.rank-wrapper.sh")
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)
-    for path in [*old, *stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}")]:
+    notes = [p for p in stem.parent.glob(f"{stem.name}.rank*{CUT_SHORT_SUFFIX}")
+             if mine is None or p.name[len(stem.name) + len(".rank"):-len(CUT_SHORT_SUFFIX)] in mine]
+    for path in [*old, *notes, *stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}")]:
         path.unlink()
     return run_ncu(job.wrapped(wrapper.resolve()), stem, echo=echo, stall_timeout=stall_timeout,
                    stop_on_stall=stop_on_stall, per_rank=True, ranks=ranks)

@@ -193,10 +193,11 @@ exec sleep 60
     stuck = "no kernel finished for 1 s, stuck profiling rank 0: ncclDevKernel_AllReduce_Sum_f32"
     assert stuck in done.stderr
     assert "leave NCCL kernels out of replay" in done.stderr
-    note = (work / "job.cut-short.txt").read_text()
+    note = (work / "job.rank0.cut-short.txt").read_text()
     assert note.startswith("counter run cut short: rooftui: no kernel finished")
     opened = run_rooftui(["summary", "job.rank0.ncu-rep"], work, env)
     assert opened.returncode == 0 and "daxpy" in opened.stdout
+    assert "job.rank0.ncu-rep is partial, counter run cut short: rooftui: no kernel finished" in opened.stderr
 
 
 def test_a_program_busy_before_any_kernel_is_not_called_stuck(tmp_path, fake_bin, fake_ncu):
