@@ -12,7 +12,9 @@ export PYTHONPATH=$PWD NO_COLOR=1 COLUMNS=200 PYTHONUNBUFFERED=1
 W=/tmp/mg; rm -rf $W; mkdir -p $W "$OUT"
 S=$PWD/sample_data/multigpu/ddp_step.py
 exec > >(tee "$OUT/console.txt") 2>&1
-t() { local s=$(date +%s%N); "$@"; local rc=$?; echo "WALL $(( ($(date +%s%N) - s) / 1000000 )) ms rc=$rc: $*"; }
+# (In the committed run `t` echoed to stdout, so the WALL lines of (a) and (b) went into their
+# stdout files, kept as real_run.ddp.stdout.txt and real_run.single.stdout.txt; now stderr.)
+t() { local s=$(date +%s%N); "$@"; local rc=$?; echo "WALL $(( ($(date +%s%N) - s) / 1000000 )) ms rc=$rc: $*" >&2; }
 
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 nvidia-smi topo -m | head -4

@@ -97,3 +97,23 @@ def test_summary_of_both_rank_reports_shows_both_gpus_and_the_per_rank_table(tmp
         assert f"Ceilings NVIDIA H200 [device {device}]" in done.stdout
     rows = [line.split() for line in done.stdout.splitlines() if line.strip().startswith(("0 ", "1 "))]
     assert [(r[0], r[-2], r[-1]) for r in rows] == [("0", "4", "18.7%"), ("1", "4", "20.5%")]
+
+
+def test_readme_numbers_are_the_runs_wall_times_and_shares():
+    import re
+
+    walls = {}
+    outputs = ("real_run.console.txt", "real_run.ddp.stdout.txt", "real_run.single.stdout.txt")
+    for line in "\n".join((MULTIGPU / name).read_text() for name in outputs).splitlines():
+        if match := re.match(r"WALL (\d+) ms rc=(\d+): (.*)", line):
+            walls[match[3]] = (int(match[1]) / 1000, int(match[2]))
+    rooftui_2, = [v for k, v in walls.items() if "rooftui profile" in k and "torchrun" in k]
+    rooftui_1, = [v for k, v in walls.items() if "rooftui profile" in k and "torchrun" not in k]
+    bare, = [v for k, v in walls.items() if k.startswith("timeout -k 10 150 ncu")]
+    plain_2, = [v for k, v in walls.items() if k.startswith("torchrun")]
+    assert rooftui_2[1] == rooftui_1[1] == 0 and bare[1] == 124  # 124: timeout killed it
+    readme = (REPO / "README.md").read_text()
+    for seconds in (rooftui_2[0], rooftui_1[0], plain_2[0]):
+        assert f"{seconds:.1f} s" in readme
+    assert "killed by `timeout 150`" in readme and "| 0 | 1.79 ms | 4.8% | 4, 0.336 ms | 18.7% |" in readme
+    assert f"{rooftui_2[0] / rooftui_1[0]:.1f} times the single-GPU profile" in readme
