@@ -22,7 +22,7 @@ from rooftui.profile.job import (
     run_job,
     write_comm_csv,
 )
-from rooftui.profile.launchers import LaunchedJob, describe, ranks_text, started_ranks
+from rooftui.profile.launchers import LaunchedJob, clear_started, describe, ranks_text, started_ranks
 from rooftui.profile.ncu import NcuOptions
 from rooftui.profile.run import NcuRun, ProfileInterrupted, check_run, readable_report
 
@@ -105,6 +105,8 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
                 comm_times, not_timed = None, "NCCL NOT timed (the NCCL time run did not finish)"
             else:
                 comm_times += timed
+    clear_started(stem)
+    clear_started(Path(f"{stem}{COMM_SUFFIX}"))
     reports = rank_reports(stem)
     if not reports:
         raise RooftuiError("ncu profiled no kernel on any rank",

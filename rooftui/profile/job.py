@@ -28,7 +28,7 @@ from typing import TextIO
 from rooftui.errors import RooftuiError
 from rooftui.ingest.sidecars import CUT_SHORT_SUFFIX
 from rooftui.ingest.units import nanoseconds_per
-from rooftui.profile.launchers import STARTED_SUFFIX, LaunchedJob, rank_wrapper_script
+from rooftui.profile.launchers import LaunchedJob, clear_started, rank_wrapper_script
 from rooftui.profile.ncu import LOG_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
 from rooftui.profile.run import NcuRun, run_ncu
 
@@ -89,8 +89,9 @@ def run_job(
     wrapper.chmod(0o755)
     notes = [p for p in stem.parent.glob(f"{stem.name}.rank*{CUT_SHORT_SUFFIX}")
              if mine is None or p.name[len(stem.name) + len(".rank"):-len(CUT_SHORT_SUFFIX)] in mine]
-    for path in [*old, *notes, *stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}")]:
+    for path in [*old, *notes]:
         path.unlink()
+    clear_started(stem)
     return run_ncu(job.wrapped(wrapper.resolve()), stem, echo=echo, stall_timeout=stall_timeout,
                    stop_on_stall=stop_on_stall, per_rank=True, ranks=ranks)
 

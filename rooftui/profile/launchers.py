@@ -267,6 +267,12 @@ exec "$@"
 """
 
 
+def clear_started(stem: Path) -> None:
+    """Remove the marks of the last run of the job (STEM.rankN.started)."""
+    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+        path.unlink(missing_ok=True)
+
+
 def started_ranks(stem: Path) -> set[int]:
     """The ranks whose wrapper ran in the last run of the job (STEM.rankN.started)."""
     found = set()

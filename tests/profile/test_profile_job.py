@@ -107,6 +107,7 @@ def test_every_rank_is_profiled_alone_then_timed_for_nccl_and_loaded_together(
     assert "rank 0: 1 kernels 3.000 ms; 1 NCCL launches 2.000 ms, communication share 40.0%" in done.stderr
     assert "rank 1: 1 kernels 3.000 ms; 1 NCCL launches 2.000 ms, communication share 40.0%" in done.stderr
     assert (work / "job.rank0.ncu-rep").exists() and (work / "job.rank1.ncu-rep").exists()
+    assert not list(work.glob("*.started"))  # the wrapper's marks go once the ranks are known
     assert "daxpy" in done.stdout  # the summary of both reports
 
 
