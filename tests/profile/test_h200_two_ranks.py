@@ -96,7 +96,9 @@ def test_summary_of_both_rank_reports_shows_both_gpus_and_the_per_rank_table(tmp
     for device in ("0", "1"):
         assert f"Ceilings NVIDIA H200 [device {device}]" in done.stdout
     rows = [line.split() for line in done.stdout.splitlines() if line.strip().startswith(("0 ", "1 "))]
-    assert [(r[0], r[-2], r[-1]) for r in rows] == [("0", "4", "18.7%"), ("1", "4", "20.5%")]
+    # NCCL kernels, NCCL time, communication share: 4 launches per rank, their times summed
+    expected = [("0", "4", "336", "µs", "18.7%"), ("1", "4", "375", "µs", "20.5%")]
+    assert [(r[0], *r[-4:]) for r in rows] == expected
 
 
 def test_readme_numbers_are_the_runs_wall_times_and_shares():
