@@ -119,3 +119,13 @@ def test_readme_numbers_are_the_runs_wall_times_and_shares():
         assert f"{seconds:.1f} s" in readme
     assert "killed by `timeout 150`" in readme and "| 0 | 1.79 ms | 4.8% | 4, 0.336 ms | 18.7% |" in readme
     assert f"{rooftui_2[0] / rooftui_1[0]:.1f} times the single-GPU profile" in readme
+
+
+def test_the_bare_ncu_run_hung_in_the_first_all_reduce_after_302_kernels():
+    log = read_log("bare_ncu.ncu.log")
+    assert len(log.kernels) == 302 and set(log.passes) == {8} and log.slow_warning
+    assert sum(name.startswith("ncclDevKernel_Broadcast") for name in log.kernels) == 4
+    started = [line for line in (MULTIGPU / "bare_ncu.ncu.log").read_text().splitlines()
+               if line.startswith("==PROF== Profiling")]
+    assert len(started) == 303 and '"ncclDevKernel_AllReduce_Sum_f..." - 302:' in started[-1]
+    assert "302 kernels profiled over both ranks" in (REPO / "README.md").read_text()
