@@ -5,7 +5,9 @@ goes where the program was, so the launcher starts it once per rank; it reads th
 rank from the launcher's environment variable and execs ncu around the program for
 the ranks asked for (one report per rank, ``STEM.rankN.ncu-rep``), else runs the
 program plainly. ncu's own %q{ENV} placeholder would name the reports too, but a
-wrapper also lets ``--ranks`` leave ranks unprofiled.
+wrapper also lets ``--ranks`` leave ranks unprofiled, and marks each rank it starts
+(``STEM.rankN.started``), so the ranks a job really has are known after its first run
+even where the launcher's options do not say (a hostfile, an allocation, several nodes).
 """
 
 from __future__ import annotations
