@@ -42,7 +42,7 @@ def read_details_csv(path: Path) -> RawReport:
     if not looks_like_details(header):
         raise InputError("not a details-page ncu CSV export (no \"Metric Name\" column)", path,
                          DETAILS_HINT)
-    missing = [column for column in ("Kernel Name", *_LONG) if column not in header]
+    missing = [column for column in ("ID", "Kernel Name", *_LONG) if column not in header]
     if missing:
         raise InputError(f"a details-page export without the {', '.join(missing)} column(s)", path,
                          DETAILS_HINT)

@@ -36,6 +36,8 @@ def read_raw_csv(path: Path) -> RawReport:
     skip, header, row2 = read_prologue(path)
     if not looks_like_raw(header):
         raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
+    if "ID" not in header:
+        raise InputError("a raw-page export without the ID column", path, RAW_HINT)
     has_units_row = row2 is not None and row2 and row2[0] == ""
     unit_of = dict(zip(header, row2)) if has_units_row and row2 is not None else {}
 
