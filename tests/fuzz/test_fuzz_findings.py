@@ -6,11 +6,14 @@ no traceback, no raw control characters, inputs unchanged, nothing left behind.
 
 from __future__ import annotations
 
+import struct
+
 import pytest
 
 from tests.fuzz.helpers import (
     BASE,
     DETAILS,
+    REPORT,
     assert_one_line_error,
     base_rows,
     rooftui,
@@ -25,3 +28,69 @@ def test_an_export_without_the_id_column_names_the_column(tmp_path, source):
     j = rows[0].index("ID")
     path = write_rows(tmp_path / "no-id.csv", [r[:j] + r[j + 1:] for r in rows])
     assert_one_line_error(rooftui(tmp_path, "summary", path), "no-id.csv", "without the ID column")
+
+
+# ---------------------------------------------------------------- .ncu-rep records
+
+def _records(data: bytes) -> list[tuple[int, int]]:
+    """(offset, body length) of each record after the signature."""
+    out, offset = [], 4
+    while offset < len(data):
+        (length,) = struct.unpack_from("<I", data, offset)
+        out.append((offset, length))
+        offset += 4 + length
+    return out
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _block_header(sources: int, results: int, payload: int) -> bytes:
+    """A block header as ncu writes it (protobuf: NumSources 1, NumResults 2, PayloadSize 5)."""
+    body = b"\x08" + _varint(sources) + b"\x10" + _varint(results) + b"\x28" + _varint(payload)
+    return struct.pack("<I", len(body)) + body
+
+
+def test_a_corrupt_ncu_rep_result_is_refused_not_shown_as_a_0_s_kernel(tmp_path):
+    # before: the launch came back with no name and no time: "zero, missing or
+    # non-finite duration", as if the kernel had run for 0 s
+    data = bytearray(REPORT.read_bytes())
+    offset, length = _records(bytes(data))[16]  # kernel ID 1's result (15: its block header)
+    for at in (100, 5000, 12000):
+        data[offset + 4 + at] ^= 0xFF
+    (tmp_path / "flipped.ncu-rep").write_bytes(bytes(data))
+    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "flipped.ncu-rep"),
+                          "flipped.ncu-rep", "corrupt", "kernel ID 1 ", "no 0 s kernel")
+
+
+def test_an_ncu_rep_cut_between_two_results_of_one_block_says_truncated(tmp_path):
+    # Two results in one block (NumResults 2): a cut after the first is inside the block.
+    data = REPORT.read_bytes()
+    records = _records(data)
+    (h1, _), (r1, n1), (h2, _), (r2, n2) = records[15:19]
+    merged = (data[:h1] + _block_header(0, 2, 8 + n1 + n2) + data[r1:r1 + 4 + n1]
+              + data[r2:r2 + 4 + n2] + data[r2 + 4 + n2:])
+    (tmp_path / "whole.ncu-rep").write_bytes(merged)
+    assert rooftui(tmp_path, "summary", tmp_path / "whole.ncu-rep").code == 0
+    cut = len(data[:h1] + _block_header(0, 2, 8 + n1 + n2)) + 4 + n1
+    (tmp_path / "whole.ncu-rep").unlink()
+    (tmp_path / "cut.ncu-rep").write_bytes(merged[:cut])
+    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "cut.ncu-rep",
+                          "truncated", "1 more record")
+
+
+def test_fewer_launches_read_than_the_blocks_hold_is_refused(tmp_path):
+    from rooftui.errors import InputError
+    from rooftui.ingest.ncu_rep import fetch_ncu_rep, to_raw_report
+
+    fetched = fetch_ncu_rep(REPORT)
+    assert fetched.results == fetched.document["launches"] == 15  # the known-answer kernels
+    fetched.results = 16  # as if ncu_report had skipped a result it could not parse
+    with pytest.raises(InputError, match="its blocks hold 16 results, ncu_report read 15"):
+        to_raw_report(fetched)
