@@ -19,6 +19,7 @@ from rooftui.ingest.csv_common import (
     RAW_HINT,
     cc_text,
     check_last_line,
+    check_profiled_ids,
     parse_nvtx,
     read_prologue,
 )
@@ -62,9 +63,12 @@ def read_raw_csv(path: Path) -> RawReport:
     notes: list[str] = []
     ids, trailing = launch_ids(frame["ID"], path, notes)
     frame = frame.iloc[: len(frame) - trailing].assign(ID=ids)
+    check_profiled_ids(path, skip, int(ids.max()) if len(ids) else -1, RAW_HINT)
     if frame.empty:
-        raise InputError("the export lists no kernels", path,
-                         "check ncu's filters (-k, --launch-count) and re-export")
+        raise InputError("the export lists no kernels (cut short after its header, or ncu "
+                         "profiled none)", path,
+                         "if it was copied, copy it whole; else check ncu's filters (-k, "
+                         "--launch-count) and re-export")
 
     kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""

@@ -94,3 +94,34 @@ def test_fewer_launches_read_than_the_blocks_hold_is_refused(tmp_path):
     fetched.results = 16  # as if ncu_report had skipped a result it could not parse
     with pytest.raises(InputError, match="its blocks hold 16 results, ncu_report read 15"):
         to_raw_report(fetched)
+
+
+# ---------------------------------------------------------------- CSV cut at a row boundary
+
+LIVE_LOG = (BASE.parent / "known_answer.ncu.log").read_text()  # ncu's own log of these 15 launches
+
+
+@pytest.mark.parametrize("source", [BASE, DETAILS], ids=["raw", "details"])
+def test_a_live_run_csv_cut_at_a_row_boundary_says_truncated(tmp_path, source):
+    # ncu run live logs 'Profiling "k" - ID:' for each launch above the table; a cut
+    # after a whole row (or a whole kernel's rows) is caught against that log.
+    table = source.read_text()
+    (tmp_path / "live.csv").write_text(LIVE_LOG + table)
+    assert rooftui(tmp_path, "summary", tmp_path / "live.csv").code == 0
+    (tmp_path / "live.csv").unlink()
+    lines = table.splitlines(keepends=True)
+    last_id = f'"{14}"'
+    cut = "".join(line for line in lines if not line.startswith(last_id))  # ID 14's rows gone
+    (tmp_path / "cut.csv").write_text(LIVE_LOG + cut)
+    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "cut.csv",
+                          "truncated", "up to ID 14", "ends at ID 13")
+
+
+@pytest.mark.parametrize("source", [BASE, DETAILS], ids=["raw", "details"])
+def test_a_csv_cut_right_after_its_header_does_not_blame_the_filters_alone(tmp_path, source):
+    header_lines = 1
+    lines = source.read_text().splitlines(keepends=True)
+    (tmp_path / "cut.csv").write_text("".join(lines[:header_lines]))
+    line = assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "cut.csv",
+                                 "no kernels", "cut short")
+    assert "copy it whole" in line
