@@ -6,6 +6,7 @@ no traceback, no raw control characters, inputs unchanged, nothing left behind.
 
 from __future__ import annotations
 
+import json
 import struct
 
 import pytest
@@ -125,3 +126,71 @@ def test_a_csv_cut_right_after_its_header_does_not_blame_the_filters_alone(tmp_p
     line = assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "cut.csv",
                                  "no kernels", "cut short")
     assert "copy it whole" in line
+
+
+# ---------------------------------------------------------------- trace bombs
+
+def _trace_file(tmp_path, extra_events=(), **top_level) -> object:
+    from tests.fuzz.generators import _trace
+
+    doc = _trace()
+    doc["traceEvents"].extend(extra_events)
+    doc.update(top_level)
+    (tmp_path / "t.json").write_text(json.dumps(doc))
+    return tmp_path / "t.json"
+
+
+def _kernel(i: int, name: str = "k") -> dict:
+    return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": 1000 + i, "dur": 1,
+            "args": {"device": 0, "stream": 7, "correlation": 10_000 + i}}
+
+
+def test_a_trace_with_more_events_than_the_limit_stops_with_one_line(tmp_path):
+    path = _trace_file(tmp_path, [_kernel(i) for i in range(500)])
+    line = assert_one_line_error(
+        rooftui(tmp_path, "timeline", path, env={"ROOFTUI_MAX_TRACE_EVENTS": "400"}),
+        "t.json", "more than 400 trace events", "ROOFTUI_MAX_TRACE_EVENTS")
+    assert "Traceback" not in line
+    raised = rooftui(tmp_path, "timeline", path, "--format", "json", exact_stdout=True,
+                     env={"ROOFTUI_MAX_TRACE_EVENTS": "100000"})
+    assert raised.code == 0, raised.err
+
+
+def test_flow_and_instant_events_do_not_count_against_the_limit(tmp_path):
+    from tests.fuzz.generators import _trace
+
+    kept = sum(e.get("ph") in ("X", "M") for e in _trace()["traceEvents"])
+    flows = [{"ph": "s", "cat": "ac2g", "name": "f", "id": i, "pid": 0, "tid": 1, "ts": i}
+             for i in range(300)]
+    path = _trace_file(tmp_path, flows)
+    result = rooftui(tmp_path, "timeline", path, env={"ROOFTUI_MAX_TRACE_EVENTS": str(kept)})
+    assert result.code == 0, result.err
+
+
+def test_a_trace_of_distinct_giant_names_stops_at_the_name_limit(tmp_path, monkeypatch):
+    from rooftui.timeline.readers import kineto
+
+    monkeypatch.setattr(kineto, "MAX_NAME_CHARS", 10_000)
+    path = _trace_file(tmp_path, [_kernel(i, f"{i}" + "n" * 200) for i in range(100)])
+    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
+                          "distinct event names run past 10,000 characters")
+
+
+def test_one_giant_event_stops_at_the_value_limit(tmp_path, monkeypatch):
+    from rooftui.timeline.readers import json_stream
+
+    monkeypatch.setattr(json_stream, "MAX_VALUE_CHARS", 50_000)
+    giant = _kernel(0)
+    giant["args"]["Input Dims"] = [[1.5] * 300_000]  # longer than one read of the stream
+    path = _trace_file(tmp_path, [giant])
+    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
+                          "a single value runs past 50,000 characters")
+
+
+def test_top_level_values_besides_the_events_are_bounded_in_all(tmp_path, monkeypatch):
+    from rooftui.timeline.readers import json_stream
+
+    monkeypatch.setattr(json_stream, "MAX_OTHER_CHARS", 20_000)
+    many = {f"key{i}": "v" * 1000 for i in range(30)}  # each small, together too much
+    path = _trace_file(tmp_path, **many)
+    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json", "run past 20,000 characters")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any, TextIO
@@ -75,11 +76,38 @@ class KinetoJsonReader:
             except JsonStreamError as err:
                 what = "the trace is truncated" if err.truncated else "not a Kineto JSON trace"
                 raise InputError(f"{what}: {err}", path, _FIX) from None
+            except _TraceTooLarge as err:
+                raise InputError(str(err), path, f"set {MAX_EVENTS_VARIABLE} to a larger number if "
+                                 "the trace is genuine (about 120 bytes of memory per event)") from None
             except UnicodeDecodeError:
                 raise InputError("not a Kineto JSON trace: not UTF-8 text", path, _FIX) from None
 
 
 _FIX = "pass the .json or .json.gz that torch.profiler wrote, copied whole"
+
+# Memory is what bounds a trace: each event kept costs about 120 bytes at the peak
+# (its row in the columns, the sorted copy and the sort index; measured with
+# benchmarks/fuzz_run.py --bombs), so 5 million events stay under 1 GB. PyTorch's
+# traces hold about 330 bytes of JSON per kept event (sample_data/timeline), so the
+# default takes traces up to about 1.6 GB of JSON.
+DEFAULT_MAX_EVENTS = 5_000_000
+MAX_EVENTS_VARIABLE = "ROOFTUI_MAX_TRACE_EVENTS"
+# Distinct event names are kept whole, once each: a trace has a few thousand (kernels,
+# operators, ranges), a few MB in all.
+MAX_NAME_CHARS = 64 << 20
+
+
+def max_trace_events() -> int:
+    """The most events (rows and metadata) read from one trace: ``ROOFTUI_MAX_TRACE_EVENTS``."""
+    text = os.environ.get(MAX_EVENTS_VARIABLE, "")
+    try:
+        return max(1, int(text)) if text else DEFAULT_MAX_EVENTS
+    except ValueError:
+        return DEFAULT_MAX_EVENTS
+
+
+class _TraceTooLarge(Exception):
+    """More events or name text than the limits above; ``read`` names the file."""
 
 
 def _open_text(path: Path) -> TextIO:
@@ -92,7 +120,20 @@ def _open_text(path: Path) -> TextIO:
 
 def _read_events(stream: TextIO, source: str) -> Trace:
     names: dict[str, int] = {}
-    intern = names.setdefault
+    name_chars = 0
+    kept, limit = 0, max_trace_events()
+
+    def intern(name: str) -> int:
+        nonlocal name_chars
+        code = names.get(name)
+        if code is None:
+            name_chars += len(name)
+            if name_chars > MAX_NAME_CHARS:
+                raise _TraceTooLarge(f"its distinct event names run past {MAX_NAME_CHARS:,} "
+                                     "characters, rooftui's limit (a damaged or generated trace)")
+            code = names[name] = len(names)
+        return code
+
     thread_codes: dict[Any, int] = {}
     gpu, calls, ranges = gpu_builder(), host_call_builder(), host_range_builder()
     add_gpu, add_call, add_range = gpu.append, calls.append, ranges.append
@@ -110,9 +151,14 @@ def _read_events(stream: TextIO, source: str) -> Trace:
     for event in iter_array_items(stream, "traceEvents", other_keys):
         try:
             phase = event.get("ph")
-            if phase != "X":
-                if phase == "M":
-                    _note_metadata(event, thread_id, thread_names, device_names)
+            if phase != "X" and phase != "M":
+                continue  # flows, instants, counters: nothing is kept of them
+            kept += 1  # events that may take memory: rows, and metadata (thread/device names)
+            if kept > limit:
+                raise _TraceTooLarge(f"holds more than {limit:,} trace events, rooftui's limit "
+                                     "for one trace")
+            if phase == "M":
+                _note_metadata(event, thread_id, thread_names, device_names)
                 continue
             category = event.get("cat")
             start, end = _span(event)
@@ -123,7 +169,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                     start,
                     end,
                     gpu_kind,
-                    intern(_name(event), len(names)),
+                    intern(_name(event)),
                     _number(args.get("device", event.get("pid", 0))),
                     _number(args.get("stream", event.get("tid", 0))),
                     _int64(args.get("correlation", -1)),
@@ -134,7 +180,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                     start,
                     end,
                     thread_id(event.get("tid", 0)),
-                    intern(_name(event), len(names)),
+                    intern(_name(event)),
                     _int64(event.get("args", {}).get("correlation", -1)),
                 )
             elif category in _OPERATOR_CATEGORIES or category in _ANNOTATION_CATEGORIES:
@@ -142,7 +188,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                     start,
                     end,
                     thread_id(event.get("tid", 0)),
-                    intern(_name(event), len(names)),
+                    intern(_name(event)),
                     category in _ANNOTATION_CATEGORIES,
                 )
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
