@@ -61,6 +61,7 @@ def main() -> int:
                 with args.jsonl.open("a") as log:
                     log.write(json.dumps({"seed": args.seed, "kind": case.kind, "label": case.label,
                                           "argv": case.argv, "exit": outcome.returncode,
+                                          "must_fail": case.must_fail,
                                           "problems": outcome.problems,
                                           "rss_mb": round(outcome.peak_rss_bytes / 2**20, 1),
                                           "seconds": round(outcome.seconds, 2)}) + "\n")
@@ -101,6 +102,8 @@ def main() -> int:
         "tracebacks": sum("traceback" in o.problems for o in outcomes),
         "last_resort": sum(o.returncode == 1 for o in outcomes),
         "hangs": sum(any(p.startswith("hang") for p in o.problems) for o in outcomes),
+        "must_fail_cases": sum(o.case.must_fail for o in outcomes),
+        "silent_damage": sum(any(p.startswith("silent damage") for p in o.problems) for o in outcomes),
         "raw_escapes": sum(any("raw control" in p for p in o.problems) for o in outcomes),
         "inputs_changed": sum(any(p.startswith("input changed") for p in o.problems) for o in outcomes),
         "left_behind": sum(any(p.startswith(("files left", "partial")) for p in o.problems)

@@ -141,6 +141,8 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
         problems.append(f"exit code {code}" + (" (last-resort handler: a bug)" if code == 1 else ""))
     if "Traceback" in stderr:
         problems.append("traceback")
+    if outcome.case.must_fail and code == 0:
+        problems.append("silent damage: damage rooftui can detect loaded without an error")
     lines = [line for line in stderr.splitlines() if line.strip()]
     if code == 2 and len(lines) != 1:
         problems.append(f"error on {len(lines)} lines")
