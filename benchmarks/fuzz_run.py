@@ -40,11 +40,15 @@ def main() -> int:
     parser.add_argument("--in-process", action="store_true", help="no subprocess, no memory figure")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
     parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
+    parser.add_argument("--boundary-cuts", action="store_true",
+                        help="every cut at a row/record boundary of each format: how many are caught")
     parser.add_argument("--json", type=Path, help="write the summary here")
     parser.add_argument("--jsonl", type=Path, help="append one line per finished case here")
     parser.add_argument("--budget", type=float, default=0,
                         help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
+    if args.boundary_cuts:
+        return _boundary_cuts(args.json)
     kinds = tuple(args.kinds.split(",")) if args.kinds else None
     batch = _bombs() if args.bombs else cases(args.seed, args.cases, kinds)  # made as needed
     deadline = time.perf_counter() + args.budget if args.budget else float("inf")
@@ -123,6 +127,57 @@ def main() -> int:
     return 1 if classes else 0
 
 
+def _boundary_cuts(json_path: Path | None) -> int:
+    """Cut each known-answer export exactly at every row (CSV) or record (.ncu-rep) boundary,
+    plain and compressed, and count the cuts rooftui refuses and those it loads. A cut
+    it loads is silent damage unless the format holds no evidence of it (said per format)."""
+    import struct
+
+    from tests.fuzz.generators import COMPRESSORS, _line_starts
+
+    def record_starts(data: bytes) -> list[int]:
+        starts, offset = [], 4
+        while offset < len(data):
+            starts.append(offset)
+            offset += 4 + struct.unpack_from("<I", data, offset)[0]
+        return starts
+
+    log = (KNOWN / "known_answer.ncu.log").read_bytes()
+    raw = (KNOWN / "known_answer.raw-base.csv").read_bytes()
+    details = (KNOWN / "known_answer.details-base.csv").read_bytes()
+    report = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    formats = {  # name: (file name, whole file, where a row/record starts)
+        "raw CSV (ncu --import)": ("r.raw.csv", raw, _line_starts(raw)[1:]),
+        "raw CSV (ncu run live, log above)": ("r.raw.csv", log + raw,
+                                              [len(log) + c for c in _line_starts(raw)[1:]]),
+        "details CSV (ncu --import)": ("r.details.csv", details, _line_starts(details)[1:]),
+        "details CSV (ncu run live, log above)": ("r.details.csv", log + details,
+                                                  [len(log) + c for c in _line_starts(details)[1:]]),
+        ".ncu-rep": ("r.ncu-rep", report, record_starts(report)[1:]),
+    }
+    results = {}
+    for label, (name, whole, cuts) in formats.items():
+        for suffix in ("", *COMPRESSORS):
+            caught = loaded = 0
+            for cut in cuts:
+                data = whole[:cut]
+                if suffix:  # a compressed copy cut at the same place of its content
+                    packed = COMPRESSORS[suffix](whole)
+                    data = packed[: max(1, len(packed) * cut // len(whole))]
+                case = Case("cut", f"{label}{suffix}", {name + suffix: data},
+                            ["summary", "{dir}/" + name + suffix, "--format", "json"], exact_stdout=True)
+                with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
+                    outcome = run_in_process(case, Path(folder))
+                caught += outcome.returncode == 2
+                loaded += outcome.returncode == 0
+            results[f"{label}{suffix}"] = {"cuts": len(cuts), "caught": caught, "loaded": loaded}
+            print(f"{label + suffix:<44} {len(cuts):>4} cuts: {caught:>4} caught, {loaded:>4} loaded",
+                  flush=True)
+    if json_path:
+        json_path.write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
 def _bombs():
     """Full-size bombs with rooftui's default cap: memory must stay bounded (the issue's cases)."""
     import gzip
@@ -161,6 +216,18 @@ def _bombs():
         if name.endswith(".json.gz"):  # close the array so the trace is valid JSON
             data += gzip.compress(b'{"ph": "M"}]}')
         yield Case("bomb", label, {name: data}, argv, env=default_cap)
+    # The costliest trace the limits let through: 900,000 distinct 60-character kernel
+    # names (each kept once, just under the name limits), then events up to past the
+    # event limit.
+    packer = zlib_gzip()
+    out = [packer.compress(b'{"traceEvents": [')]
+    for block in range(60):
+        out.append(packer.compress(b"".join(kernel.replace(b'"name": "k"', b'"name": "k%059d"' % (
+            (block * 100_000 + i) % 900_000)) for i in range(100_000))))
+    out.append(packer.flush())
+    yield Case("bomb", "trace json.gz: 6M kernel events, 900k distinct 60-char names",
+               {"n.json.gz": b"".join(out) + gzip.compress(b'{"ph": "M"}]}')},
+               ["timeline", "{dir}/n.json.gz"], env=default_cap)
 
 
 if __name__ == "__main__":

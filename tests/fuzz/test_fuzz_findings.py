@@ -173,7 +173,16 @@ def test_a_trace_of_distinct_giant_names_stops_at_the_name_limit(tmp_path, monke
     monkeypatch.setattr(kineto, "MAX_NAME_CHARS", 10_000)
     path = _trace_file(tmp_path, [_kernel(i, f"{i}" + "n" * 200) for i in range(100)])
     assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
-                          "distinct event names run past 10,000 characters")
+                          "distinct event names or 10,000 characters of them")
+
+
+def test_a_trace_of_many_distinct_short_names_stops_at_the_name_count(tmp_path, monkeypatch):
+    from rooftui.timeline.readers import kineto
+
+    monkeypatch.setattr(kineto, "MAX_NAMES", 150)
+    path = _trace_file(tmp_path, [_kernel(i, f"k{i}") for i in range(200)])
+    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
+                          "more than 150 distinct event names")
 
 
 def test_one_giant_event_stops_at_the_value_limit(tmp_path, monkeypatch):

@@ -92,8 +92,9 @@ _FIX = "pass the .json or .json.gz that torch.profiler wrote, copied whole"
 # default takes traces up to about 1.6 GB of JSON.
 DEFAULT_MAX_EVENTS = 5_000_000
 MAX_EVENTS_VARIABLE = "ROOFTUI_MAX_TRACE_EVENTS"
-# Distinct event names are kept whole, once each: a trace has a few thousand (kernels,
-# operators, ranges), a few MB in all.
+# Distinct event names are kept whole, once each (~100 bytes each besides the text): a
+# trace has a few thousand (kernels, operators, ranges), a few MB in all.
+MAX_NAMES = 1_000_000
 MAX_NAME_CHARS = 64 << 20
 
 
@@ -128,9 +129,10 @@ def _read_events(stream: TextIO, source: str) -> Trace:
         code = names.get(name)
         if code is None:
             name_chars += len(name)
-            if name_chars > MAX_NAME_CHARS:
-                raise _TraceTooLarge(f"its distinct event names run past {MAX_NAME_CHARS:,} "
-                                     "characters, rooftui's limit (a damaged or generated trace)")
+            if name_chars > MAX_NAME_CHARS or len(names) >= MAX_NAMES:
+                raise _TraceTooLarge(f"it has more than {MAX_NAMES:,} distinct event names or "
+                                     f"{MAX_NAME_CHARS:,} characters of them, rooftui's limit (a "
+                                     "damaged or generated trace)")
             code = names[name] = len(names)
         return code
 
