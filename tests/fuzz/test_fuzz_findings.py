@@ -203,3 +203,19 @@ def test_top_level_values_besides_the_events_are_bounded_in_all(tmp_path, monkey
     many = {f"key{i}": "v" * 1000 for i in range(30)}  # each small, together too much
     path = _trace_file(tmp_path, **many)
     assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json", "run past 20,000 characters")
+
+
+def test_a_400_digit_device_name_loads_without_looking_up_a_file_too_long(tmp_path):
+    # found as exit 1 (OSError ENAMETOOLONG looking for bundled ceilings named after the
+    # device): seed 321, details-hostile-value in device__attribute_display_name
+    def edit(header, rows):
+        for row in rows[1:]:
+            if row[header.index("Metric Name")] == "device__attribute_display_name":
+                row[header.index("Metric Value")] = "9" * 400
+
+    rows = base_rows(DETAILS)
+    edit(rows[0], rows)
+    path = write_rows(tmp_path / "d.csv", rows)
+    result = rooftui(tmp_path, "summary", path, "--format", "json", exact_stdout=True)
+    assert result.code == 0 and not result.problems, (result.problems, result.err)
+    assert "9" * 400 in result.out  # JSON keeps the name exactly
