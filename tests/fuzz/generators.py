@@ -461,6 +461,7 @@ REPORT_COMMANDS = [
     (["summary", "{a}", "--skip-invalid"], False),
     (["diff", "{a}", "{b}"], False),
     (["plot", "{a}", "--csv", "{out}/rows.csv"], False),
+    (["plot", "{a}", "--svg", "{out}/roofline.svg", "--csv", "{out}/rows.csv"], False),
 ]
 
 
