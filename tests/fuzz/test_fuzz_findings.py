@@ -6,7 +6,10 @@ no traceback, no raw control characters, inputs unchanged, nothing left behind.
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import json
+import lzma
 import struct
 
 import pytest
@@ -219,3 +222,19 @@ def test_a_400_digit_device_name_loads_without_looking_up_a_file_too_long(tmp_pa
     result = rooftui(tmp_path, "summary", path, "--format", "json", exact_stdout=True)
     assert result.code == 0 and not result.problems, (result.problems, result.err)
     assert "9" * 400 in result.out  # JSON keeps the name exactly
+
+
+# ---------------------------------------------------------------- compressed: end-of-stream marker
+
+@pytest.mark.parametrize("suffix,compress", [(".xz", lzma.compress), (".gz", gzip.compress),
+                                             (".bz2", bz2.compress)])
+@pytest.mark.parametrize("drop", [1, 4, 9])
+def test_a_compressed_report_missing_its_last_bytes_says_truncated(tmp_path, suffix, compress, drop):
+    # Cut where the content itself is whole (after a whole .ncu-rep block, which the
+    # report alone cannot tell): only the container's end-of-stream marker shows it.
+    data = REPORT.read_bytes()
+    whole_blocks = data[: _records(data)[-2][0]]  # up to the last result's block header
+    packed = compress(whole_blocks)
+    (tmp_path / f"r.ncu-rep{suffix}").write_bytes(packed[:-drop])
+    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / f"r.ncu-rep{suffix}"),
+                          f"r.ncu-rep{suffix}", "truncated")
