@@ -40,6 +40,8 @@ def main() -> int:
     parser.add_argument("--in-process", action="store_true", help="no subprocess, no memory figure")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
     parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
+    parser.add_argument("--tally", type=Path, nargs="+", metavar="JSONL",
+                        help="count what --jsonl files of earlier (chunked) runs hold, by category")
     parser.add_argument("--boundary-cuts", action="store_true",
                         help="every cut at a row/record boundary of each format: how many are caught")
     parser.add_argument("--json", type=Path, help="write the summary here")
@@ -47,6 +49,8 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=0,
                         help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
+    if args.tally:
+        return _tally(args.tally)
     if args.boundary_cuts:
         return _boundary_cuts(args.json)
     kinds = tuple(args.kinds.split(",")) if args.kinds else None
@@ -125,6 +129,41 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1) + "\n")
     return 1 if classes else 0
+
+
+def _tally(files: list[Path]) -> int:
+    """Cases, exit codes and problems of chunked runs' --jsonl files: per input kind, per
+    command, per mutation (compression suffixes folded in), and the problems found."""
+    rows = [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
+    per: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    problems: collections.Counter = collections.Counter()
+    for row in rows:
+        mutation = row["label"].split(":")[0]
+        for suffix in (".gz", ".xz", ".bz2"):
+            mutation = mutation.split(suffix)[0]
+        command = " ".join(a for a in row["argv"][:3] if not a.startswith("{dir}"))
+        for axis, key in (("kind", row["kind"]), ("command", command), ("mutation", mutation),
+                          ("compression", _compression(row["label"])),
+                          ("exit", str(row["exit"]))):
+            per[axis][key] += 1
+        per["must_fail"][str(bool(row.get("must_fail")))] += 1
+        for problem in row["problems"]:
+            problems[(row["kind"], mutation, problem.split(":")[0])] += 1
+    seeds = sorted({row["seed"] for row in rows})
+    summary = {"cases": len(rows), "seeds": f"{len(seeds)} seeds, {seeds[0]}-{seeds[-1]}" if seeds else "",
+               **{axis: dict(counter.most_common()) for axis, counter in per.items()},
+               "failing_cases": sum(1 for row in rows if row["problems"]),
+               "problems": {" / ".join(k): v for k, v in problems.most_common()}}
+    print(json.dumps(summary, indent=1))
+    return 1 if problems else 0
+
+
+def _compression(label: str) -> str:
+    """"plain", ".gz", ".gz-truncated", ... from a case label ("crlf.gz-truncated")."""
+    for suffix in (".gz", ".xz", ".bz2"):
+        if suffix in label:
+            return suffix + label.split(suffix, 1)[1].split(":")[0]
+    return "plain"
 
 
 def _boundary_cuts(json_path: Path | None) -> int:
