@@ -176,7 +176,22 @@ def test_a_trace_of_distinct_giant_names_stops_at_the_name_limit(tmp_path, monke
     monkeypatch.setattr(kineto, "MAX_NAME_CHARS", 10_000)
     path = _trace_file(tmp_path, [_kernel(i, f"{i}" + "n" * 200) for i in range(100)])
     assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
-                          "distinct event names or 10,000 characters of them")
+                          "distinct event names or 10,000 characters of names")
+
+
+@pytest.mark.parametrize("where", ["tid", "thread name"])
+def test_giant_thread_ids_and_names_count_against_the_name_limit(tmp_path, monkeypatch, where):
+    from rooftui.timeline.readers import kineto
+
+    monkeypatch.setattr(kineto, "MAX_NAME_CHARS", 10_000)
+    if where == "tid":
+        events = [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": f"{i}" + "t" * 200,
+                   "ts": 1000 + i, "dur": 1} for i in range(100)]
+    else:
+        events = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": i,
+                   "args": {"name": "n" * 200}} for i in range(100)]
+    path = _trace_file(tmp_path, events)
+    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json", "10,000 characters of names")
 
 
 def test_a_trace_of_many_distinct_short_names_stops_at_the_name_count(tmp_path, monkeypatch):

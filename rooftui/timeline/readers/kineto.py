@@ -85,9 +85,9 @@ class KinetoJsonReader:
 
 _FIX = "pass the .json or .json.gz that torch.profiler wrote, copied whole"
 
-# Memory is what bounds a trace: each event kept costs about 120 bytes at the peak
-# (its row in the columns, the sorted copy and the sort index; measured with
-# benchmarks/fuzz_run.py --bombs), so 5 million events stay under 1 GB. PyTorch's
+# Memory is what bounds a trace: each event kept costs about 100-120 bytes at the peak
+# (its row in the columns, the sorted copy and the sort index: a valid trace of 4.9
+# million kernel events peaks at 602 MiB, README), so 5 million events stay under 1 GB. PyTorch's
 # traces hold about 330 bytes of JSON per kept event (sample_data/timeline), so the
 # default takes traces up to about 1.6 GB of JSON.
 DEFAULT_MAX_EVENTS = 5_000_000
@@ -124,16 +124,20 @@ def _read_events(stream: TextIO, source: str) -> Trace:
     name_chars = 0
     kept, limit = 0, max_trace_events()
 
-    def intern(name: str) -> int:
+    def keep_text(text: str) -> str:
+        """Count text kept for the whole read (names, thread ids and names) against the limits."""
         nonlocal name_chars
+        name_chars += len(text)
+        if name_chars > MAX_NAME_CHARS or len(names) >= MAX_NAMES:
+            raise _TraceTooLarge(f"it has more than {MAX_NAMES:,} distinct event names or "
+                                 f"{MAX_NAME_CHARS:,} characters of names, rooftui's limit (a "
+                                 "damaged or generated trace)")
+        return text
+
+    def intern(name: str) -> int:
         code = names.get(name)
         if code is None:
-            name_chars += len(name)
-            if name_chars > MAX_NAME_CHARS or len(names) >= MAX_NAMES:
-                raise _TraceTooLarge(f"it has more than {MAX_NAMES:,} distinct event names or "
-                                     f"{MAX_NAME_CHARS:,} characters of them, rooftui's limit (a "
-                                     "damaged or generated trace)")
-            code = names[name] = len(names)
+            code = names[keep_text(name)] = len(names)
         return code
 
     thread_codes: dict[Any, int] = {}
@@ -147,7 +151,11 @@ def _read_events(stream: TextIO, source: str) -> Trace:
         # Kineto's tids are ints; some exporters write strings ("stream 7").
         if isinstance(tid, int) and not isinstance(tid, bool):
             return _int64(tid)
-        return thread_codes.setdefault(tid, -1 - len(thread_codes))
+        code = thread_codes.get(tid)
+        if code is None:
+            keep_text(str(tid))
+            code = thread_codes[tid] = -1 - len(thread_codes)
+        return code
 
     other_keys: dict[str, Any] = {}
     for event in iter_array_items(stream, "traceEvents", other_keys):
@@ -160,7 +168,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                 raise _TraceTooLarge(f"holds more than {limit:,} trace events, rooftui's limit "
                                      "for one trace")
             if phase == "M":
-                _note_metadata(event, thread_id, thread_names, device_names)
+                _note_metadata(event, thread_id, thread_names, device_names, keep_text)
                 continue
             category = event.get("cat")
             start, end = _span(event)
@@ -263,14 +271,14 @@ def _number(value: Any) -> int:
     return _int64(digits.group())
 
 
-def _note_metadata(event: dict, thread_id, thread_names: dict, device_names: dict) -> None:
+def _note_metadata(event: dict, thread_id, thread_names: dict, device_names: dict, keep_text) -> None:
     args = event.get("args") or {}
     if event.get("name") == "thread_name" and "name" in args:
-        thread_names[thread_id(event.get("tid", 0))] = str(args["name"])
+        thread_names[thread_id(event.get("tid", 0))] = keep_text(str(args["name"]))
     elif event.get("name") == "process_name" and isinstance(event.get("pid"), int):
         name = str(args.get("name", ""))
-        if name.startswith("GPU"):
-            device_names.setdefault(event["pid"], name)
+        if name.startswith("GPU") and event["pid"] not in device_names:
+            device_names[event["pid"]] = keep_text(name)
 
 
 def _device_names_from_properties(other_keys: dict) -> dict[int, str]:
