@@ -36,3 +36,64 @@ def spread(values: list[float], unit: str = "s", digits: int = 2) -> str:
     if round(high - low, digits) == 0:
         return f"{low:.{digits}f} {unit}"
     return f"{low:.{digits}f}-{high:.{digits}f} {unit}"
+
+
+def tree_memory(command: list[str], env: dict[str, str], every_s: float = 0.01) -> tuple[int, int]:
+    """Peak memory of ``command``'s whole process tree (it and every descendant, summed
+    at each sample, every ``every_s``): (PSS, RSS) in bytes; exits if it fails.
+
+    PSS splits a page shared by N processes N ways (the reader's forked children share
+    ncu_report's setup with their parent), so its sum is the memory the tree takes;
+    the RSS sum counts a shared page once per process, an upper bound. Sampling can
+    miss a peak shorter than ``every_s``; time commands separately, not with this.
+    """
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                               cwd=ROOT)
+    peak_pss = peak_rss = 0
+    while process.poll() is None:
+        pss = rss = 0
+        for pid in _tree(process.pid):
+            pss_kb, rss_kb = _rollup(pid)
+            pss += pss_kb * 1024
+            rss += rss_kb * 1024
+        peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
+        time.sleep(every_s)
+    stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:5])}... failed:\n{stderr}")
+    return peak_pss, peak_rss
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants, from each process's parent in /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, ()))
+    return found
+
+
+def _rollup(pid: int) -> tuple[int, int]:
+    """(Pss, Rss) of one process in kB; zeros once it has ended."""
+    pss = rss = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    pss = int(line.split()[1])
+                elif line.startswith(b"Rss:"):
+                    rss = int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return pss, rss
