@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import time
 from pathlib import Path
@@ -15,19 +16,31 @@ def process_env(scratch: Path, **extra: str) -> dict[str, str]:
     compiled bytecode in ``scratch`` (never the user's), as an installed rooftui would
     have (PYTHONDONTWRITEBYTECODE would make every start compile rooftui anew)."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(scratch / "cache"),
+    path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env.update(PYTHONPATH=path, XDG_CACHE_HOME=str(scratch / "cache"),
                PYTHONPYCACHEPREFIX=str(scratch / "pycache"), NO_COLOR="1", **extra)
     return env
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
     """Wall time of ``command`` in a fresh process, and its stdout; exits if it fails."""
+    took, _, stdout = timed_cpu(command, env)
+    return took, stdout
+
+
+def timed_cpu(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall time and CPU time (user + system, of the process and every descendant it
+    waited for) of ``command`` in a fresh process, and its stdout; exits if it fails.
+    On a busy machine the CPU time moves far less than the wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[:5])}... failed:\n{done.stderr}")
-    return took, done.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return took, cpu, done.stdout
 
 
 def spread(values: list[float], unit: str = "s", digits: int = 2) -> str:
