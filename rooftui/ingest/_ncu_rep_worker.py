@@ -29,8 +29,9 @@ reader children one after another, each reading launches from where the last one
 stopped until it has grown by ``CHILD_GROWTH_BYTES`` (at least one launch): peak
 memory is the setup plus one child's share, not the whole report (the children share
 the setup's pages with this process). A forked child costs ~10 ms, plus its exit.
-This process never disassembles code (ncu_report's disassembler starts a thread, and
-forking a process with threads can deadlock the child); the children do, and pass
+Forking a process that has threads can deadlock the child, so this process forks only
+while it has one thread (else it reads the rest itself, as one process would), and it
+never disassembles code (ncu_report's disassembler starts a thread); the children do, and pass
 the register moves they found on to the next (``MoveCounter.learn``). Reports with
 instruction-level data cost ~25% more CPU read this way (the disassembler's setup,
 once per child) and take ~0.4x the memory (DeepCAM AMP with SourceCounters, 189 MB:
@@ -133,6 +134,9 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES) -> dict:
     launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
     parts, start = [], 0
     while start < len(launches):
+        if _threads() != 1:  # forking now could deadlock the child: read the rest here
+            parts.append(_read_launches(launches, start, names, moves, None)[0])
+            break
         part, learned = _in_child(partial(_read_launches, launches, start, names, moves, child_bytes))
         if not part["launches"]:
             raise RuntimeError("a reader child read no launch")
@@ -202,6 +206,14 @@ def _can_fork() -> bool:
     except (OSError, ValueError, IndexError):
         return False
     return True
+
+
+def _threads() -> int:
+    """Threads of this process, native ones too (0 if unknown)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
 
 
 class ChildFailed(Exception):

@@ -163,7 +163,7 @@ def _running(pid: int) -> bool:
 
 
 COUNT_CHILDREN = """
-import sys
+import json, sys, threading, time
 from rooftui.ingest import _ncu_rep_worker as worker
 launches_per_child = []
 real_in_child = worker._in_child
@@ -174,15 +174,21 @@ def counting(work):
     return part, learned
 
 worker._in_child = counting
-worker.read(sys.argv[1], int(sys.argv[2]))
-print(launches_per_child)
+if sys.argv[3] == "with a thread":
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+document = worker.read(sys.argv[1], int(sys.argv[2]))
+print(json.dumps([launches_per_child, document["launches"]]))
 """
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
-@pytest.mark.parametrize(("child_bytes", "children"), [(1, [1] * 15), (1 << 30, [15])])
-def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, children):
+@pytest.mark.parametrize(("child_bytes", "thread", "children"), [
+    (1, "", [1] * 15),
+    (1 << 30, "", [15]),
+    (1, "with a thread", []),  # forking a process with threads could deadlock: none forked
+])
+def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, children):
     done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(KNOWN / "known_answer.ncu-rep"),
-                           str(child_bytes)],
+                           str(child_bytes), thread],
                           capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
-    assert json.loads(done.stdout) == children
+    assert json.loads(done.stdout) == [children, 15]
