@@ -35,7 +35,7 @@ never disassembles code (ncu_report's disassembler starts a thread); the childre
 the register moves they found on to the next (``MoveCounter.learn``). Reports with
 instruction-level data cost ~25% more CPU read this way (the disassembler's setup,
 once per child) and take ~0.4x the memory (DeepCAM AMP with SourceCounters, 189 MB:
-429 MB against 1,106 MB).
+the largest process peaks at 440 MB RSS against 1,132 MB).
 Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everything.
 ``--child-bytes 0`` reads everything here; a small value forces many children (tests).
 
@@ -59,7 +59,8 @@ from rooftui.model.metrics import metrics_read
 EXIT_READER_FAILED = 1
 EXIT_NO_NCU_REPORT = 3
 # How much one reader child may grow before the next takes over (see above): the
-# DeepLabv3 AMP report (151 MB, 942 launches) is read by 7 children, peak ~215 MB here.
+# DeepLabv3 AMP report (151 MB, 942 launches) is read by 6 children, the reader's processes
+# taking 230 MB together at their peak (PSS; benchmarks/_common.tree_memory).
 CHILD_GROWTH_BYTES = 64 << 20
 # ... and one that has disassembled code (register moves, ingest.sass_moves): the first
 # disassembly of a process costs ~1 s and ~90 MB, each kernel's 20-80 MB more, so
