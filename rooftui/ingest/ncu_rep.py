@@ -85,9 +85,11 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetche
 
 
 def _reader_memory(report_bytes: int) -> int:
-    """What one reader child may take at its peak: ncu_report holds about 1.6 bytes
-    per byte of report (244 MB for the 153 MB DeepCAM sample), plus the interpreter."""
-    return 2 * report_bytes + 100_000_000
+    """What one reader may take at its peak: ncu_report's setup (~115 MB), what it
+    keeps of the loaded report (~0.1 byte per byte), one reader child's growth
+    (``_ncu_rep_worker.CHILD_GROWTH_BYTES``, 64 MB) and the interpreter; measured
+    230 MB for the 151 MB DeepLabv3 AMP report (PSS, benchmarks/_common.tree_memory)."""
+    return 250_000_000 + report_bytes // 4
 
 
 class MemoryGate:
