@@ -18,14 +18,14 @@ from rooftui.analysis.filters import KernelFilter
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.text import printable
-from rooftui.views.tui.format import duration, fit_parts, literal, percent
+from rooftui.views.tui.format import duration, fit_items, fit_parts, literal, percent
 from rooftui.views.tui.roofline_model import ceilings_per_device
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
-from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
+from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane, Said, in_few_words
 
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
@@ -95,6 +95,7 @@ class ExplorerScreen(Screen):
         self.search_text = ""  # what `/` looks for; `n` and `N` look again
         self._search_from = 0
         self._drawn_inputs: tuple | None = None
+        self.legend_hidden: list[Said] = []  # what the roofline's legend could not show
 
     def compose(self) -> ComposeResult:
         yield Static("rooftui", id="opened")
@@ -204,15 +205,20 @@ class ExplorerScreen(Screen):
         )
         parts = [
             (0, shown),
-            (1, f"{duration(total.time_s)} ({percent(share)})"),
-            (2, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
+            (2, f"{duration(total.time_s)} ({percent(share)})"),
+            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
             (0, f"by {sorted_by}{arrow}"),
         ]
         if not state.spec.is_empty:
             parts.append((0, "filtered"))
         status = self.query_one("#status", Static)
         width = self.app.size.width - status.styles.gutter.width
-        text = fit_parts(parts, width, " | " if self.ascii_mode else " · ")
+        separator = " | " if self.ascii_mode else " · "
+        if self.legend_hidden:
+            # What the roofline's legend had no room for, in the room the rest leaves.
+            room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
+            parts.append((1, fit_items("legend full: ", in_few_words(self.legend_hidden), room)))
+        text = fit_parts(parts, width, separator)
         status.update(literal(text, self.ascii_mode))
 
     def update_opened(self) -> None:
@@ -281,6 +287,11 @@ class ExplorerScreen(Screen):
         rows = np.flatnonzero(table.positions == message.kernel)  # plot rows are labelled by position
         if len(rows):
             table.cursor_row = int(rows[0])
+
+    @on(RooflinePane.LegendOverflow)
+    def _legend_overflow(self, message: RooflinePane.LegendOverflow) -> None:
+        self.legend_hidden = message.hidden
+        self.update_status()
 
     @on(KernelTable.RowChosen)
     def _row_chosen(self, message: KernelTable.RowChosen) -> None:
