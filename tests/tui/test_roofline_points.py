@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rooftui.views.tui.roofline_layout import nearest_in_order
 from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
@@ -69,6 +70,25 @@ async def test_the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(samp
         assert list(canvas.tags) == list(heaviest.index[:5])
         drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
         assert drawn and all(canvas.tags[kernel] == tag for tag, kernel in drawn.items())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_every_tag_drawn_on_the_plot_starts_exactly_one_table_row_its_kernels(sample_app, size):
+    app = sample_app()
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot)
+        await pilot.press("right", "right", "right", "right", "left_square_bracket")  # scattered
+        await pilot.pause()
+        app.explorer.flush_redraw()
+        await pilot.pause()
+        canvas = app.explorer.query_one(RooflineCanvas)
+        table = app.explorer.query_one(KernelTable)
+        drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
+        assert len(drawn) >= 2
+        names = [row[0] for row in table._rows(0, len(table.positions))]
+        for tag, kernel in drawn.items():
+            rows = [i for i, name in enumerate(names) if name.split(" ", 1)[0] == tag]
+            assert len(rows) == 1 and int(table.positions[rows[0]]) == kernel
 
 
 def two_gpu_reports(tmp_path: Path) -> list[Path]:

@@ -288,6 +288,11 @@ class ExplorerScreen(Screen):
         if len(rows):
             table.cursor_row = int(rows[0])
 
+    @on(RooflineCanvas.Drawn)
+    def _roofline_drawn(self) -> None:
+        # The plot is labelled by the positions of the table's frame.
+        self.query_one(KernelTable).set_tags(self.query_one(RooflineCanvas).drawn_tags)
+
     @on(RooflinePane.LegendOverflow)
     def _legend_overflow(self, message: RooflinePane.LegendOverflow) -> None:
         self.legend_hidden = message.hidden

@@ -32,6 +32,9 @@ GAP = 1
 # (the others then scroll), within these bounds, and no wider than the longest name.
 NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
 NAME_SHARE = 0.4
+# The name column starts with the kernel's tag on the roofline ("1".."5", the
+# heaviest kernels, ``roofline_model.tags_for``), so a labelled point has its row.
+TAG_WIDTH = 2
 
 
 def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
@@ -99,6 +102,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.sort_descending = True
         self._window: tuple[int, int, list[tuple]] = (0, 0, [])
         self._names: tuple[int, dict[str, str]] = (0, {})  # name width, {name: shown}
+        self.tags: dict[int, str] = {}  # frame position -> the tag the roofline draws
         self._longest_name = NAME_MAX_WIDTH
         self._scrolling_width = sum(c.width + GAP for c in COLUMNS[1:])
         self.virtual_size = Size(NAME_MIN_WIDTH + GAP + self._scrolling_width, 1)
@@ -135,6 +139,13 @@ class KernelTable(ScrollView, can_focus=True):
         self.refresh()
         self.post_message(self.RowHighlighted(self.current_row))
 
+    def set_tags(self, tags: dict[int, str]) -> None:
+        """Show ``tags`` (frame position -> tag drawn on the roofline) before the names."""
+        if tags != self.tags:
+            self.tags = dict(tags)
+            self._window = (0, 0, [])
+            self.refresh()
+
     @property
     def name_width(self) -> int:
         width = self.scrollable_content_region.width
@@ -148,7 +159,7 @@ class KernelTable(ScrollView, can_focus=True):
         if width != self.name_width:
             more = "..." if self.ascii_mode else "…"
             names = self.frame["name"].unique() if "name" in self.frame else []
-            width, shown = self.name_width, short_names(names, self.name_width, more)
+            width, shown = self.name_width, short_names(names, self.name_width - TAG_WIDTH, more)
             self._names = (width, shown)
         return shown.get(name, name)
 
@@ -274,7 +285,9 @@ class KernelTable(ScrollView, can_focus=True):
             for i in range(len(window))
         ]
         if "name" in values:
-            rows = [(self.shown_name(name), *row[1:]) for name, row in zip(values["name"], rows)]
+            tags = [self.tags.get(int(position), "").ljust(TAG_WIDTH) for position in window]
+            rows = [(tag + self.shown_name(name), *row[1:])
+                    for tag, name, row in zip(tags, values["name"], rows)]
         self._window = (start, stop, rows)
         return rows
 
@@ -287,7 +300,7 @@ class KernelTable(ScrollView, can_focus=True):
         up, down = ("^", "v") if self.ascii_mode else ("▲", "▼")
         cells = []
         for column in COLUMNS:
-            label = column.label
+            label = " " * TAG_WIDTH + column.label if column.key == "name" else column.label
             if column.key == self.sort_column:
                 label += down if self.sort_descending else up
             cells.append(label)

@@ -128,8 +128,15 @@ class RooflineCanvas(Widget, can_focus=True):
 
     @property
     def tags(self) -> dict:
-        """Row label -> tag of the heaviest kernels drawn (empty before the first draw)."""
+        """Row label -> tag of the heaviest kernels (empty before the first draw)."""
         return {} if self.figure is None else dict(self.figure.tags)
+
+    @property
+    def drawn_tags(self) -> dict:
+        """Row label -> tag, of the tags the plot found room to draw."""
+        if self.layout_ is None:
+            return {}
+        return {label.kernel: label.text for label in self.layout_.labels if label.series == "tag"}
 
     def show(
         self,
