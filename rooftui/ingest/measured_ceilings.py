@@ -62,11 +62,23 @@ def find_bundled(device: str, cc: str) -> CeilingSet | None:
     return replace(found, origin=f"rooftui/data/ceilings/{file_name(device, cc)}")
 
 
-def save_measured(document: dict[str, Any]) -> Path:
+def is_quick(document: dict[str, Any]) -> bool:
+    """Whether a ``rooftui.ceilings/1`` document came from ``rooftui measure --quick``."""
+    measurement = document.get("measurement")
+    return isinstance(measurement, dict) and measurement.get("quick") is True
+
+
+def save_measured(document: dict[str, Any]) -> Path | None:
     """Write ``document`` (a ``rooftui.ceilings/1`` document) where ``find_saved`` looks,
-    replacing an earlier measurement of the same GPU model atomically."""
+    replacing an earlier measurement of the same GPU model atomically.
+
+    A ``--quick`` measurement (fewer sweep points, shorter timings) never replaces a full
+    one: then nothing is written and None is returned, so the caller can say so.
+    """
     device = document.get("device") or {}
     path = saved_path(str(device.get("name", "")), str(device.get("cc", "")))
+    if is_quick(document) and _saved_is_full(path):
+        return None
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
@@ -77,3 +89,12 @@ def save_measured(document: dict[str, Any]) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _saved_is_full(path: Path) -> bool:
+    """A readable saved measurement that is not a quick one (an unreadable file is replaced)."""
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(saved, dict) and not is_quick(saved)
