@@ -152,7 +152,7 @@ class RooftuiApp(RooftuiBaseApp):
     def _push_timeline(self) -> None:
         from rooftui.views.tui.screens.timeline import TimelineScreen
 
-        self.push_screen(TimelineScreen(self.trace_analysis))
+        self.push_screen(TimelineScreen(self.trace_analysis, ascii_mode=self.ascii_mode))
 
 
 def _sample_paths() -> list[Path]:
