@@ -126,11 +126,13 @@ class ExplorerScreen(Screen):
 
     def show_progress(self, done: int, total: int, what: str = "") -> None:
         self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
-        self.query_one("#loading-text", Static).update(literal(f"Loading reports… {what}".rstrip()))
+        # ``what`` names a file: printable, never markup (literal)
+        self.query_one("#loading-text", Static).update(
+            literal(f"Loading reports… {what}".rstrip(), self.ascii_mode))
 
     def show_error(self, error: str) -> None:
         # Shown while the app exits; the CLI then prints the error as one line.
-        self.query_one("#loading-text", Static).update(literal(f"Could not load: {error}"))
+        self.query_one("#loading-text", Static).update(literal(f"Could not load: {error}", self.ascii_mode))
         self.query_one("#loading-progress").display = False
         self.query_one("#status", Static).update("rooftui — load failed")
 
@@ -333,6 +335,8 @@ class ExplorerScreen(Screen):
             *binding_rows("kernel table", KernelTable.BINDINGS, table),
             ("kernel table", "click header", "sort by that column; click again to reverse"),
             ("kernel table", "click row", "select the kernel"),
+            ("kernel table", "1-5 name", "the tag of a heaviest kernel, beside its points on the roofline"),
+            ("kernel table", "FP16~", "FP16 CUDA-core FLOPs, which ncu counts approximately (d: the note)"),
             ("filter bar", "tab / shift+tab", "move between fields; esc back to the table"),
         ]
 

@@ -279,11 +279,18 @@ class KernelTable(ScrollView, can_focus=True):
             return rows[start - cached_start : stop - cached_start]
         stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
         window = self.positions[start:stop]
-        values = {c.key: self._array(c.key)[window].tolist() for c in COLUMNS if c.key in self.frame}
-        rows = [
-            tuple(c.format(values[c.key][i]) if c.key in values else "–" for c in COLUMNS)
-            for i in range(len(window))
-        ]
+        keys = {c.key for c in COLUMNS} | {c.also for c in COLUMNS if c.also}
+        values = {key: self._array(key)[window].tolist() for key in keys if key in self.frame}
+
+        def cell(column: Column, i: int) -> str:
+            if column.key not in values:
+                return "–"
+            if column.also is None:
+                return column.format(values[column.key][i])
+            also = values[column.also][i] if column.also in values else None
+            return column.format(values[column.key][i], also)
+
+        rows = [tuple(cell(c, i) for c in COLUMNS) for i in range(len(window))]
         if "name" in values:
             tags = [self.tags.get(int(position), "").ljust(TAG_WIDTH) for position in window]
             rows = [(tag + self.shown_name(name), *row[1:])
