@@ -211,3 +211,30 @@ async def test_q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(sampl
         await pilot.press("p", "space", "q")
         assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
         assert app.explorer.state.hidden_pipelines == hidden
+
+
+async def test_the_explorers_csv_is_summarys_csv_of_the_same_launches(sample_app, tmp_path):
+    import io
+
+    import pandas as pd
+    from click.testing import CliRunner
+    from textual.widgets import Input
+
+    from rooftui.cli import cli
+    from tests.tui.conftest import SAMPLE
+
+    target = tmp_path / "launches.csv"
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("g", "c")  # single invocations, as summary lists them
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+    result = CliRunner().invoke(cli, ["summary", "--format", "csv", str(SAMPLE)])
+    assert result.exit_code == 0
+    summary = pd.read_csv(io.StringIO(result.stdout))
+    explorer = pd.read_csv(target)
+    assert list(explorer.columns) == list(summary.columns)  # one layout, one column order
+    by_id = explorer.sort_values("id").reset_index(drop=True)
+    pd.testing.assert_frame_equal(by_id, summary.sort_values("id").reset_index(drop=True))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -26,6 +26,9 @@ from rooftui.analysis.filters import (
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 from rooftui.views.text import printable
+
+if TYPE_CHECKING:
+    from rooftui.analysis import Run
 
 
 def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
@@ -44,10 +47,10 @@ class LoadedRun:
     grouped: pd.DataFrame
     ceilings: CeilingSet
     notes: list[str]
-    source: Any  # what load_run returned, for screens that want more (timeline)
+    source: Run  # what load_run returned, for screens that want more (timeline)
 
     @classmethod
-    def from_run(cls, run: Any) -> LoadedRun:
+    def from_run(cls, run: Run) -> LoadedRun:
         """Prepare ``run`` (a ``rooftui.analysis.Run``) once, off the UI thread."""
         from rooftui.analysis import grouped_kernels
 

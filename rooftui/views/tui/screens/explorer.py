@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.views.summary import to_csv
 from rooftui.views.text import printable
 from rooftui.views.tui.format import duration, fit_items, fit_parts, literal, percent
 from rooftui.views.tui.roofline_model import ceilings_per_device
@@ -528,12 +529,10 @@ class ExplorerScreen(Screen):
         def save(path: Path | None) -> None:
             if path is not None and self.rows is not None:
                 rows = self.rows
-                export_csv(rows, path)
+                if not self.state.grouped:  # the table's count of 1 per launch: summary has none
+                    rows = rows.drop(columns=["count"], errors="ignore")
+                path.write_text(to_csv(rows))  # the one CSV layout of the kernel table
                 self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
         self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
 
-
-def export_csv(rows: pd.DataFrame, path: Path) -> None:
-    """The filtered, sorted rows with every column, in base units."""
-    rows.to_csv(path, index=False)

@@ -25,8 +25,8 @@ from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
-from rooftui.views.formats import seconds as format_seconds
-from rooftui.views.text import printable, short_names
+from rooftui.views.formats import seconds
+from rooftui.views.text import printable, shorten
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.format import ascii_safe, literal
 
@@ -100,7 +100,7 @@ class GanttView(Static):
         more = "..." if self.ascii_mode else "…"
         glyphs = GANTT_ASCII if self.ascii_mode else {}
         for row in chart.rows:
-            label = short_names([row.label], LABEL_WIDTH, more)[row.label]
+            label = shorten(printable(row.label), LABEL_WIDTH, more)
             text.append(f"{label:>{LABEL_WIDTH}} ", style="bold")
             for char, kind in zip(row.chars, row.kinds, strict=True):
                 text.append(char.translate(glyphs), style=self._style(kind))
@@ -169,11 +169,11 @@ class TimelineScreen(Screen[None]):
             host_call = finding.host_call or "—"
             table.add_row(
                 str(number),
-                literal(format_seconds(finding.cost_per_step_s), self.ascii_mode),
+                literal(seconds(finding.cost_per_step_s), self.ascii_mode),
                 f"{finding.share_of_step:.0%}",
                 literal(KIND_LABELS[finding.kind], self.ascii_mode),
-                literal(short_names([finding.range], 28, more)[finding.range], self.ascii_mode),
-                literal(short_names([host_call], 40, more)[host_call], self.ascii_mode),
+                literal(shorten(printable(finding.range), 28, more), self.ascii_mode),
+                literal(shorten(printable(host_call), 40, more), self.ascii_mode),
                 key=str(number - 1),
             )
         if not self.analysis.findings:
@@ -224,8 +224,8 @@ class TimelineScreen(Screen[None]):
         line = Text.assemble(
             (f"{step.label}", "bold"),
             f" ({self.step_index + 1} of {len(self.analysis.steps)})",
-            f" · {format_seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
-            (f" · zoomed to {format_seconds(window[1] - window[0])}" if window else "", "bold"),
+            f" · {seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
+            (f" · zoomed to {seconds(window[1] - window[0])}" if window else "", "bold"),
             ("   [ ] step · enter jump · z zoom", "dim"),
         )
         self.query_one("#timeline-step", Static).update(_ascii_text(line) if self.ascii_mode else line)

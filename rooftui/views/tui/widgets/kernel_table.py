@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from rooftui.views.text import short_names
+from rooftui.views.text import short_names, shorten
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.table_columns import COLUMNS, Column
 
@@ -41,7 +41,7 @@ def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
     """``text`` padded to ``width``; text too long is cut with ``ellipsis``, but a
     number (right-aligned) never is: like a spreadsheet it shows ``###`` instead."""
     if len(text) > width:
-        return "#" * width if right else text[: width - len(ellipsis)] + ellipsis
+        return "#" * width if right else shorten(text, width, ellipsis)
     return text.rjust(width) if right else text.ljust(width)
 
 

@@ -51,7 +51,8 @@ ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
 AXIS_COLUMNS, AXIS_ROWS = 8, 3
 
 
-def _rgb(colour: tuple[int, int, int]) -> str:
+def rgb(colour: tuple[int, int, int]) -> str:
+    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
     return "rgb({},{},{})".format(*colour)
 
 
@@ -67,16 +68,16 @@ def _styles() -> dict[str, Style]:
         "device-title": Style(bold=True, underline=True),
         "roof": Style(),
         "roof-label": Style(bold=True),
-        "selected": Style(bold=True, color="rgb(0,0,0)", bgcolor=_rgb(SELECTED_COLOUR)),
-        "selected-line": Style(color=_rgb(SELECTED_COLOUR)),
+        "selected": Style(bold=True, color="rgb(0,0,0)", bgcolor=rgb(SELECTED_COLOUR)),
+        "selected-line": Style(color=rgb(SELECTED_COLOUR)),
         "cursor": Style(bold=True, reverse=True),
         "tag": Style(bold=True, underline=True),
     }
     for level, colour in LEVEL_COLOURS.items():
-        styles[f"point:{level}"] = Style(color=_rgb(colour))
-        styles[f"merged:{level}"] = Style(color=_rgb(MERGED_COLOURS[level]))
-        styles[f"slope:{level}"] = Style(color=_rgb(colour))
-        styles[f"slope-label:{level}"] = Style(color=_rgb(colour), bold=True)
+        styles[f"point:{level}"] = Style(color=rgb(colour))
+        styles[f"merged:{level}"] = Style(color=rgb(MERGED_COLOURS[level]))
+        styles[f"slope:{level}"] = Style(color=rgb(colour))
+        styles[f"slope-label:{level}"] = Style(color=rgb(colour), bold=True)
     return styles
 
 
@@ -429,7 +430,7 @@ class RooflinePane(Vertical):
             text.append(" · ")
         keys = Text()
         for level, label in LEVEL_LABELS.items():
-            keys.append(f"{markers['heavy'][level]} {label} ", style=_rgb(LEVEL_COLOURS[level]))
+            keys.append(f"{markers['heavy'][level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
         keys.append(f"{markers['selected']} selected", style="bold")
         keys.append(" · 1-5 heaviest")
         text.append_text(keys)
