@@ -262,6 +262,7 @@ class ExplorerScreen(Screen):
             self.state.run.ceilings,
             ceilings_by_device=ceilings_per_device(self.state.run.source),
             grouped=self.state.grouped,
+            content=self._drawn_inputs[:-1],  # all but the selection
             levels=list(self.state.levels),
             pipelines=self.state.shown_pipelines(),
             selected=self.selected,

@@ -186,14 +186,20 @@ class RooflineCanvas(Widget, can_focus=True):
         text = f"GPU {which} of {len(self.devices)}: {printable(self.device)} (v: next GPU)"
         return ascii_safe(text) if self.ascii_mode else text
 
-    def plan(self, width: int, height: int) -> tuple[RooflineFigure, Layout] | None:
+    def plan(
+        self, width: int, height: int, *, with_selection: bool = True
+    ) -> tuple[RooflineFigure, Layout] | None:
         """The figure and its layout on ``width`` × ``height`` cells: a function of the
-        inputs, the device and the size alone, so the pane can try sizes before choosing."""
+        inputs, the device and the size alone, so the pane can try sizes before choosing
+        (without the selected kernel: moving the selection then keeps the layout)."""
         if self.inputs is None:
             return None
+        inputs = self._figure_inputs()
+        if not with_selection:
+            inputs["selected"] = None
         cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
         # Zoomed, and little room above the top roof: rows are scarce at 80x24.
-        figure = build_figure(**self._figure_inputs(), cells=cells, zoom=True, headroom=EXPLORER_HEADROOM)
+        figure = build_figure(**inputs, cells=cells, zoom=True, headroom=EXPLORER_HEADROOM)
         return figure, self._lay_out(figure, width, height)
 
     def _lay_out(self, figure: RooflineFigure, width: int, height: int) -> Layout:
@@ -334,14 +340,20 @@ class RooflinePane(Vertical):
         self.overflow: list[Said] = []  # what the legend could not show; the status line says it
         self.legend_rows = 1
         self._rows_for: tuple | None = None  # what legend_rows was chosen for
+        self._content: object = None  # what is plotted, but for the selection (show's ``content``)
 
     def compose(self) -> ComposeResult:
         yield RooflineCanvas(ascii_mode=self.ascii_mode, id="roofline-canvas")
         yield Static(id="roofline-legend")
 
-    def show(self, frame: pd.DataFrame, ceilings: CeilingSet, *, grouped: bool, **options) -> None:
+    def show(self, frame: pd.DataFrame, ceilings: CeilingSet, *, grouped: bool,
+             content: object = None, **options) -> None:
+        """Plot ``frame``; ``content`` (optional) names what is plotted but for the
+        selected kernel: while it stays equal the legend keeps its rows unasked."""
         self.grouped = grouped
-        self.query_one(RooflineCanvas).show(frame, ceilings, **options)
+        canvas = self.query_one(RooflineCanvas)
+        canvas.show(frame, ceilings, **options)
+        self._content = content if content is not None else ("shown", canvas.shown)
 
     @property
     def legend_width(self) -> int:
@@ -352,12 +364,12 @@ class RooflinePane(Vertical):
         out in the pane's other rows fits, for the pane's size and the canvas's inputs."""
         canvas = self.query_one(RooflineCanvas)
         width, height = self.size
-        key = (width, height, canvas.shown, canvas.device, self.grouped)
+        key = (width, height, self._content, canvas.device, self.grouped)
         if key == self._rows_for:
             return self.legend_rows
         rows = self.LEGEND_ROWS
         for tried in range(1, self.LEGEND_ROWS):
-            planned = canvas.plan(width, height - tried)
+            planned = canvas.plan(width, height - tried, with_selection=False)
             if planned is None:
                 break
             figure, layout = planned
@@ -379,7 +391,8 @@ class RooflinePane(Vertical):
         if legend_widget.styles.height is None or legend_widget.styles.height.value != rows:
             # The canvas gets the other rows; its resize draws again and comes back here.
             legend_widget.styles.height = rows
-        legend, overflow = self.legend(canvas.figure, canvas.unlabelled, self.grouped, self.legend_width)
+        legend, overflow = self.legend(canvas.figure, canvas.unlabelled, self.grouped, self.legend_width,
+                                       rows)
         legend_widget.update(legend)
         if overflow != self.overflow:
             self.overflow = overflow
@@ -409,9 +422,10 @@ class RooflinePane(Vertical):
         return said
 
     def legend(
-        self, figure: RooflineFigure, unlabelled: list[Roof], grouped: bool, width: int = 10_000
+        self, figure: RooflineFigure, unlabelled: list[Roof], grouped: bool, width: int = 10_000,
+        rows: int = LEGEND_ROWS,
     ) -> tuple[Text, list[Said]]:
-        """The legend text, and what must be said but did not fit in ``width`` × 3."""
+        """The legend text, and what must be said but did not fit in ``width`` × ``rows``."""
         markers = ASCII_MARKERS if self.ascii_mode else UNICODE_MARKERS
         mode = "grouped by name" if grouped else "single invocations"
         shown: list[str] = []
@@ -420,7 +434,7 @@ class RooflinePane(Vertical):
             # Wrapped at spaces as the legend wraps; a part goes under the plot only if
             # everything up to it still fits in the legend's rows.
             lines = textwrap.wrap(" · ".join([mode, *shown, part.text]), width)
-            if len(lines) <= self.LEGEND_ROWS:
+            if len(lines) <= rows:
                 shown.append(part.text)
             else:
                 left_over.append(part)
