@@ -25,7 +25,7 @@ from rooftui.analysis.filters import (
 )
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
-from rooftui.views.text import printable
+from rooftui.views.text import printable, shorten
 
 if TYPE_CHECKING:
     from rooftui.analysis import Run
@@ -106,7 +106,7 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
         f"{reports} · ceilings: {sources}",
     ]
     fits = next((line for line in candidates if len(line) <= width), candidates[-1])
-    return fits if len(fits) <= width else fits[: width - 1] + "…"
+    return shorten(fits, width)
 
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
