@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
+from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
 
@@ -149,6 +150,9 @@ def load_run(
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
         notes += [f"{report.path}: {note}" for note in report.notes]
+        if (stopped := cut_short_reason(report.path)) is not None:  # rooftui profile's note beside it
+            notes.append(f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
+                         " it holds only the kernels profiled before the stop")
     if progress:
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)

@@ -137,9 +137,20 @@ def measure(
     write_json(out_path, document)
     written = [str(out_path)]
     # Also where every command looks for this GPU model's ceilings without --ceilings.
-    from rooftui.ingest.measured_ceilings import save_measured
+    from rooftui.ingest.measured_ceilings import save_measured, saved_path
 
-    written.append(str(save_measured(document)))
+    saved = save_measured(document)
+    if saved is not None:
+        written.append(str(saved))
+    else:
+        kept = saved_path(ceiling_set.device.name, ceiling_set.device.cc)
+        err.print(
+            plain(
+                f"note: kept the full measurement saved in {kept}; "
+                "a --quick one never replaces it (this one is only in the --out file)"
+            ),
+            soft_wrap=True,
+        )
     if ert:
         ert_path = out_path.with_name(out_path.name.removesuffix(".json") + ".roofline.json")
         write_json(ert_path, ert_document(ceiling_set))

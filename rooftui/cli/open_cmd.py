@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rooftui.analysis.load_options import LoadOptions
-from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.options import ascii_option, ascii_wanted, report_options, reports_argument
 
 
 @click.command("open")
@@ -19,13 +19,7 @@ from rooftui.cli.options import report_options, reports_argument
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="PyTorch profiler trace (Kineto JSON) of the same run: press t for its timeline.",
 )
-@click.option(
-    "--ascii/--unicode",
-    "ascii_mode",
-    default=None,
-    help="Only ASCII characters, or Unicode (braille, box lines) even where the locale "
-    "is not UTF-8 or TERM cannot draw them (vt100, linux...), where ASCII is the default.",
-)
+@ascii_option
 @click.option(
     "--compare",
     is_flag=True,
@@ -44,12 +38,7 @@ def open_cmd(
     ceilings `rooftui measure` measured on that H200. Press ? in the app for every key.
     NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
-    if ascii_mode is None:
-        import os
-
-        from rooftui.views.tui.ascii import terminal_wants_ascii
-
-        ascii_mode = terminal_wants_ascii(os.environ)
+    ascii_mode = ascii_wanted(ascii_mode)
     if compare:
         _open_compare(reports, load_options, trace, ascii_mode)
         return

@@ -76,3 +76,26 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(REPORT_OPTIONS):
         wrapper = option(wrapper)
     return wrapper
+
+
+# --ascii/--unicode for every command that opens a screen (the explorer, --compare,
+# timeline --tui); None until ``ascii_wanted`` decides from the terminal.
+ascii_option = click.option(
+    "--ascii/--unicode",
+    "ascii_mode",
+    default=None,
+    help="Only ASCII characters, or Unicode (braille, box lines) even where the locale "
+    "is not UTF-8 or TERM cannot draw them (vt100, linux...), where ASCII is the default.",
+)
+
+
+def ascii_wanted(ascii_mode: bool | None) -> bool:
+    """``--ascii``/``--unicode`` as given, else ASCII where the locale is not UTF-8 or
+    TERM cannot draw braille and box lines (``views.tui.ascii.terminal_wants_ascii``)."""
+    if ascii_mode is not None:
+        return ascii_mode
+    import os
+
+    from rooftui.views.tui.ascii import terminal_wants_ascii
+
+    return terminal_wants_ascii(os.environ)

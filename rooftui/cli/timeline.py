@@ -7,6 +7,7 @@ import os
 
 import click
 
+from rooftui.cli.options import ascii_option, ascii_wanted
 from rooftui.views.text import printable
 
 # Above this, reading takes seconds (about 40 MB/s): say so before the screen opens.
@@ -31,7 +32,8 @@ def _size(path: str) -> int:
     help="findings as a table or as JSON",
 )
 @click.option("--tui", is_flag=True, help="open the timeline screen (Gantt of a step + findings)")
-def timeline(trace: str, output_format: str, tui: bool) -> None:
+@ascii_option
+def timeline(trace: str, output_format: str, tui: bool, ascii_mode: bool | None) -> None:
     """Find pageable and blocking copies, syncs, GPU idle time, data loading that does not
     overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or .json.gz,
     from torch.profiler)."""
@@ -43,7 +45,7 @@ def timeline(trace: str, output_format: str, tui: bool) -> None:
     if tui:
         from rooftui.views.tui.screens.timeline import run_timeline_app
 
-        run_timeline_app(analysis)
+        run_timeline_app(analysis, ascii_mode=ascii_wanted(ascii_mode))
     elif output_format == "json":
         click.echo(json.dumps(analysis.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -34,7 +34,9 @@ def user_ceilings_dir() -> Path:
 def file_name(device: str, cc: str) -> str:
     """``"NVIDIA H200", "9.0"`` -> ``"nvidia-h200_cc9.0.json"``."""
     slug = re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-") or "unnamed-gpu"
-    return f"{slug}_cc{re.sub(r'[^0-9.]', '', cc) or 'unknown'}.json"
+    # A name from a file can be anything: keep the file name within NAME_MAX (255 bytes);
+    # GPU names are a few dozen characters.
+    return f"{slug[:120]}_cc{re.sub(r'[^0-9.]', '', cc)[:20] or 'unknown'}.json"
 
 
 def saved_path(device: str, cc: str) -> Path:
@@ -62,11 +64,23 @@ def find_bundled(device: str, cc: str) -> CeilingSet | None:
     return replace(found, origin=f"rooftui/data/ceilings/{file_name(device, cc)}")
 
 
-def save_measured(document: dict[str, Any]) -> Path:
+def is_quick(document: dict[str, Any]) -> bool:
+    """Whether a ``rooftui.ceilings/1`` document came from ``rooftui measure --quick``."""
+    measurement = document.get("measurement")
+    return isinstance(measurement, dict) and measurement.get("quick") is True
+
+
+def save_measured(document: dict[str, Any]) -> Path | None:
     """Write ``document`` (a ``rooftui.ceilings/1`` document) where ``find_saved`` looks,
-    replacing an earlier measurement of the same GPU model atomically."""
+    replacing an earlier measurement of the same GPU model atomically.
+
+    A ``--quick`` measurement (fewer sweep points, shorter timings) never replaces a full
+    one: then nothing is written and None is returned, so the caller can say so.
+    """
     device = document.get("device") or {}
     path = saved_path(str(device.get("name", "")), str(device.get("cc", "")))
+    if is_quick(document) and _saved_is_full(path):
+        return None
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
@@ -77,3 +91,12 @@ def save_measured(document: dict[str, Any]) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _saved_is_full(path: Path) -> bool:
+    """A readable saved measurement that is not a quick one (an unreadable file is replaced)."""
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(saved, dict) and not is_quick(saved)

@@ -19,7 +19,7 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
-from rooftui.views.formats import intensity, json_safe, percent, seconds, si
+from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
 CSV_COLUMNS = (
@@ -110,12 +110,13 @@ def _render_ranks(run: Run, console: Console) -> None:
     """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
     table = Table(title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
                   box=None, header_style="bold", title_justify="left")
-    for title in ("rank", "device", "kernels", "time", "zero-AI time", "NCCL kernels", "communication"):
+    for title in ("rank", "device", "kernels", "time", "zero-AI time", "NCCL kernels", "NCCL time",
+                  "communication"):
         table.add_column(title, justify="left" if title in ("rank", "device") else "right")
     for row in per_rank(run.kernels, _sidecar(run)).to_dict("records"):
         table.add_row(row["rank"] or "?", plain(row["device"]), str(row["kernels"]), seconds(row["time_s"]),
                       percent(row["zero_ai_time_share"]), str(row["communication_kernels"]),
-                      percent(row["communication_time_share"]))
+                      seconds(row["communication_time_s"]), percent(row["communication_time_share"]))
     console.print(table)
 
 
@@ -166,8 +167,7 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     titles = ["time", "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
     lines = []
     for row in rows.to_dict("records"):
-        approximate = row["fp16_approximate"] and row["pipeline"] == "fp16"
-        pipe = short_pipeline(row["pipeline"]) + ("~" if approximate else "")
+        pipe = short_pipeline(row["pipeline"]) + approximate_mark(row["pipeline"], row["fp16_approximate"])
         phase = phase_label(row.get("phase")) + ("*" if row.get("phase_inferred") else "")
         bound = row.get("bound") or ""
         for long, short in _SHORT_PIPE.items():

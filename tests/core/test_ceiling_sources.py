@@ -227,3 +227,22 @@ def test_summary_text_and_json_say_each_missing_roof(tmp_path):
     assert {k["bound"] for k in doc["kernels"]} == {""}
     l1 = next(c for c in doc["ceilings"] if c.get("level") == "l1")
     assert (l1["source"], l1["name"]) == ("report", "L1 (report peak, unreachable)")
+
+
+def quick(document: dict, is_quick: bool = True) -> dict:
+    return {**document, "measurement": {"quick": is_quick}}
+
+
+def test_a_quick_measurement_never_replaces_a_full_one():
+    full = save_measured(quick(fake_saved(hbm=4.5e12), is_quick=False))
+    assert full is not None
+    assert save_measured(quick(fake_saved(hbm=3.9e12))) is None  # kept, nothing written
+    assert load_run([AMP]).ceilings.bandwidth("hbm").value == 4.5e12
+
+
+def test_a_quick_measurement_replaces_a_quick_one_and_is_replaced_by_a_full_one():
+    save_measured(quick(fake_saved(hbm=3.9e12)))
+    assert save_measured(quick(fake_saved(hbm=4.0e12))) is not None
+    assert load_run([AMP]).ceilings.bandwidth("hbm").value == 4.0e12
+    assert save_measured(quick(fake_saved(hbm=4.5e12), is_quick=False)) is not None
+    assert load_run([AMP]).ceilings.bandwidth("hbm").value == 4.5e12

@@ -76,3 +76,55 @@ async def test_an_ascii_checkbox_shows_a_space_when_unticked(sample_app):
         app.explorer.query_one("#filter-regex", Checkbox).value = True
         await pilot.pause()
         assert "[X] regex" in screen_text(app)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "environ", "ascii_mode"),
+    [
+        ((), {"LANG": "C", "TERM": "xterm"}, True),
+        (("--unicode",), {"LANG": "C", "TERM": "vt100"}, False),
+        (("--ascii",), UTF8, True),
+        ((), UTF8, False),
+    ],
+)
+def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments, environ, ascii_mode):
+    import rooftui.views.tui.screens.timeline as timeline_module
+    from rooftui.cli import main
+    from tests.tui.conftest import TRACE
+
+    for name in ("LC_ALL", "LC_CTYPE", "LANG", "TERM"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    made = []
+    monkeypatch.setattr(timeline_module, "run_timeline_app",
+                        lambda analysis, ascii_mode: made.append(ascii_mode))
+    main(["timeline", str(TRACE), "--tui", *arguments])
+    assert made == [ascii_mode]
+
+
+@pytest.mark.parametrize("from_the_explorer", [False, True])
+async def test_the_timeline_in_ascii_draws_every_character_in_ascii(sample_app, from_the_explorer):
+    from rooftui.timeline import analyze_trace
+    from rooftui.views.tui.screens.timeline import TimelineScreen, make_timeline_app
+    from tests.tui.conftest import TRACE
+
+    if from_the_explorer:
+        app = sample_app(ascii_mode=True, trace=TRACE)
+    else:
+        app = make_timeline_app(analyze_trace(str(TRACE)), ascii_mode=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        if from_the_explorer:
+            await loaded(pilot)
+            await pilot.press("t")
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen)
+        await pilot.press("enter")  # a finding: its marker and detail
+        await pilot.pause()
+        text = screen_text(app)
+        assert "#" in text and "GPU idle" in text  # the Gantt is there, in ASCII shades
+        assert sorted({ch for ch in text if ord(ch) > 127}) == []
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert sorted({ch for ch in screen_text(app) if ord(ch) > 127}) == []

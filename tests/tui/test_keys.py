@@ -162,3 +162,79 @@ async def test_y_copies_the_selected_kernels_full_name_with_osc_52(sample_app, m
     sequences = [text for text in written if "52;c;" in text]
     expected = [osc] + ([f"\x1bPtmux;\x1b\x1b]52;c;{payload}\a\x1b\\"] if tmux else [])
     assert sequences == expected
+
+
+@pytest.mark.parametrize(
+    ("open_key", "help_key", "expected"),
+    [
+        ("p", "question_mark", {("compute roofs", "up down"), ("compute roofs", "space"),
+                                ("compute roofs", "enter"), ("compute roofs", "esc q"),
+                                ("compute roofs", "? f1")}),
+        # the export dialog's file name field types q and ?: F1 is help there
+        ("c", "f1", {("export", "enter"), ("export", "esc"), ("export", "f1"),
+                     ("export", "left right home end")}),
+    ],
+)
+async def test_help_on_a_dialog_lists_the_keys_that_work_in_it(sample_app, open_key, help_key, expected):
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press(open_key)
+        dialog = app.screen
+        await pilot.press(help_key)
+        assert isinstance(app.screen, HelpScreen)
+        assert {(where, keys) for where, keys, _ in app.screen.rows} == expected
+        await pilot.press("escape")
+        assert app.screen is dialog  # back to the dialog, still open
+        await pilot.press("escape")
+        assert isinstance(app.screen, ExplorerScreen)
+
+
+async def test_question_mark_in_the_export_field_is_part_of_the_name(sample_app, tmp_path):
+    from textual.widgets import Input
+
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("c")
+        field = app.screen.query_one(Input)
+        field.value = ""
+        await pilot.press("a", "question_mark", "q")
+        assert field.value == "a?q" and not isinstance(app.screen, HelpScreen)
+
+
+async def test_q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(sample_app):
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        hidden = set(app.explorer.state.hidden_pipelines)
+        await pilot.press("p", "space", "q")
+        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
+        assert app.explorer.state.hidden_pipelines == hidden
+
+
+async def test_the_explorers_csv_is_summarys_csv_of_the_same_launches(sample_app, tmp_path):
+    import io
+
+    import pandas as pd
+    from click.testing import CliRunner
+    from textual.widgets import Input
+
+    from rooftui.cli import cli
+    from tests.tui.conftest import SAMPLE
+
+    target = tmp_path / "launches.csv"
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("g", "c")  # single invocations, as summary lists them
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+    result = CliRunner().invoke(cli, ["summary", "--format", "csv", str(SAMPLE)])
+    assert result.exit_code == 0
+    summary = pd.read_csv(io.StringIO(result.stdout))
+    explorer = pd.read_csv(target)
+    assert list(explorer.columns) == list(summary.columns)  # one layout, one column order
+    by_id = explorer.sort_values("id").reset_index(drop=True)
+    pd.testing.assert_frame_equal(by_id, summary.sort_values("id").reset_index(drop=True))

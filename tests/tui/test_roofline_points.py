@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rooftui.views.tui.roofline_layout import nearest_in_order
 from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
@@ -69,6 +70,25 @@ async def test_the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(samp
         assert list(canvas.tags) == list(heaviest.index[:5])
         drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
         assert drawn and all(canvas.tags[kernel] == tag for tag, kernel in drawn.items())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_every_tag_drawn_on_the_plot_starts_exactly_one_table_row_its_kernels(sample_app, size):
+    app = sample_app()
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot)
+        await pilot.press("right", "right", "right", "right", "left_square_bracket")  # scattered
+        await pilot.pause()
+        app.explorer.flush_redraw()
+        await pilot.pause()
+        canvas = app.explorer.query_one(RooflineCanvas)
+        table = app.explorer.query_one(KernelTable)
+        drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
+        assert len(drawn) >= 2
+        names = [row[0] for row in table._rows(0, len(table.positions))]
+        for tag, kernel in drawn.items():
+            rows = [i for i, name in enumerate(names) if name.split(" ", 1)[0] == tag]
+            assert len(rows) == 1 and int(table.positions[rows[0]]) == kernel
 
 
 def two_gpu_reports(tmp_path: Path) -> list[Path]:
@@ -158,18 +178,20 @@ async def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(t
 
 def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from rooftui.views.tui.widgets.roofline import RooflinePane, in_few_words
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
     pane = RooflinePane()
     roomy, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=200)
-    assert overflow == "" and "2 zero-AI not plotted" in roomy.plain
+    assert overflow == [] and "2 zero-AI not plotted" in roomy.plain
     assert "HBM 4 TB/s (empirical)" in roomy.plain
     cramped, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=12)
     # what must be said is either under the plot or handed over, never dropped
+    handed_over = [said.text for said in overflow]
     for part in ("2 zero-AI not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
-        assert part in cramped.plain or part in overflow
+        assert part in cramped.plain or part in handed_over
+    assert "L1/L2/HBM/FP64 roofs" in in_few_words(overflow)
 
 
 def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background():
@@ -193,7 +215,7 @@ def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     assert figure.missing == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert "l2" not in {roof.key for roof in figure.roofs}
     pane = RooflinePane()
-    assert pane.must_say(figure, [])[0] == "no L2 roof: pass --ceilings or run rooftui measure"
+    assert pane.must_say(figure, [])[0].text == "no L2 roof: pass --ceilings or run rooftui measure"
     # a level switched off is not "missing"
     hbm_only = build_figure(kernel_table(repeat=2), without_l2, levels=("hbm",), pipelines=["fp64"])
     assert hbm_only.missing == []

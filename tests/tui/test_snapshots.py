@@ -47,10 +47,7 @@ def test_explorer(snap_compare, size):
     assert snap_compare(explorer(), terminal_size=size, run_before=settle)
 
 
-# Not at 200x60: there the plot and its legend can settle into either of two layouts
-# (the legend's height follows what the plot could not label, and the plot's height
-# follows the legend), depending on timing -- a known explorer bug, not a snapshot.
-@pytest.mark.parametrize("size", SIZES[:3])
+@pytest.mark.parametrize("size", SIZES)
 def test_explorer_with_the_second_kernel_selected_and_its_details(snap_compare, size):
     assert snap_compare(explorer(), terminal_size=size, run_before=pressing(*["down", "enter"]))
 
@@ -86,6 +83,12 @@ def test_table_scrolled_sideways(snap_compare, size):
     # every number whole or blank, the kernel column in place
     assert snap_compare(explorer(), terminal_size=size, run_before=pressing(*["right"] * 12))
 
+
+@pytest.mark.parametrize("size", SIZES)
+def test_find_and_filtered_sorted_status(snap_compare, size):
+    # found with /, then filtered with f and sorted by GFLOP/s: the status says both
+    keys = ["slash", *"fprop", "enter", "f", *"sm9", "escape", *["right"] * 4, "right_square_bracket"]
+    assert snap_compare(explorer(), terminal_size=size, run_before=pressing(*keys))
 
 
 def test_zoomed_roofline_with_single_invocations(snap_compare):

@@ -28,7 +28,7 @@ def visible_cells(table: KernelTable) -> list[tuple[str, str, str]]:
         for column in COLUMNS[1:]:
             first, last = max(start, left), min(start + column.width, width)
             if first < last:
-                cells.append((column.key, line[first:last].strip(), column.format(kernel[column.key])))
+                cells.append((column.key, line[first:last].strip(), column.cell(kernel)))
             start += column.width + GAP
     return cells
 
@@ -55,3 +55,24 @@ async def test_scrolling_sideways_at_80x24_never_cuts_a_number(sample_app, group
             cells = visible_cells(table)
             assert all(shown in ("", value) for _, shown, value in cells), (x, cells)
         assert table.max_scroll_x > 0 and seen > 100  # the test did look at numbers
+
+
+def test_the_pipeline_column_marks_approximate_fp16_with_a_tilde_as_summary_does(sample_run):
+    from rich.console import Console
+
+    from rooftui.analysis.grouping import group_by_name
+    from rooftui.views.summary import render_table
+    from rooftui.views.tui.table_columns import COLUMNS
+
+    pipeline = next(c for c in COLUMNS if c.key == "pipeline")
+    assert pipeline.format("fp16", True) == "FP16~"
+    assert pipeline.format("fp16", False) == "FP16"
+    assert pipeline.format("tensor_fp16", True) == "Tensor FP16"  # Tensor Core FLOPs are exact
+    assert pipeline.format("fp32", True) == "FP32"
+    # the same kernels carry the mark in `rooftui summary`
+    rows = group_by_name(sample_run.kernels)
+    console = Console(width=400, color_system=None, record=True)
+    render_table(sample_run, rows, console, grouped=True)
+    marked = sum(line.count(" FP16~ ") for line in console.export_text().splitlines())
+    tui = sum(pipeline.format(p, a).endswith("~") for p, a in zip(rows["pipeline"], rows["fp16_approximate"]))
+    assert marked == tui > 0

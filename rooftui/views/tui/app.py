@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.message import Message
@@ -20,6 +20,10 @@ from rooftui.views.text import printable
 from rooftui.views.tui.base_app import RooftuiBaseApp
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.view_state import LoadedRun
+
+if TYPE_CHECKING:  # imported where used: pandas and the trace reader load late
+    from rooftui.analysis import Run
+    from rooftui.timeline.analysis import TimelineAnalysis
 
 
 class LoadProgress(Message):
@@ -41,7 +45,7 @@ class LoadFailed(Message):
 
 
 class TraceAnalyzed(Message):
-    def __init__(self, analysis: Any) -> None:
+    def __init__(self, analysis: TimelineAnalysis) -> None:
         super().__init__()
         self.analysis = analysis
 
@@ -68,7 +72,7 @@ class RooftuiApp(RooftuiBaseApp):
         *,
         ceilings: str | Path | None = None,
         ascii_mode: bool = False,
-        run: Any = None,
+        run: Run | None = None,
         trace: str | Path | None = None,
         options: LoadOptions | None = None,
     ) -> None:
@@ -76,7 +80,7 @@ class RooftuiApp(RooftuiBaseApp):
         # The CLI's report options (--ceilings, --phase, ...); `ceilings` alone is the short form.
         self.load_options = options or LoadOptions(ceilings=ceilings)
         self.trace_path = None if trace is None else Path(trace)
-        self.trace_analysis: Any = None
+        self.trace_analysis: TimelineAnalysis | None = None
         self.paths = [Path(p) for p in paths]
         self.is_sample = not self.paths  # no report given: the bundled sample
         self.preloaded = run
@@ -152,7 +156,7 @@ class RooftuiApp(RooftuiBaseApp):
     def _push_timeline(self) -> None:
         from rooftui.views.tui.screens.timeline import TimelineScreen
 
-        self.push_screen(TimelineScreen(self.trace_analysis))
+        self.push_screen(TimelineScreen(self.trace_analysis, ascii_mode=self.ascii_mode))
 
 
 def _sample_paths() -> list[Path]:
@@ -166,7 +170,7 @@ def make_app(
     *,
     ceilings: str | Path | None = None,
     ascii_mode: bool = False,
-    run: Any = None,
+    run: Run | None = None,
     trace: str | Path | None = None,
     options: LoadOptions | None = None,
 ) -> RooftuiApp:

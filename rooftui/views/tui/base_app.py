@@ -15,6 +15,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.widgets import Input
 
 from rooftui.views.tui.ascii import AsciiScrollBarRender
 from rooftui.views.tui.screens.help import HelpRow, HelpScreen, binding_rows
@@ -63,13 +64,22 @@ class RooftuiBaseApp(App[None]):
             self.push_screen(HelpScreen(self.help_rows(), intro=self.HELP_INTRO, ascii_mode=self.ascii_mode))
 
     def help_rows(self) -> list[HelpRow]:
-        """The keys that work here: the app's, then the current screen's."""
+        """The keys that work here: the app's, then the current screen's. In a text
+        field (the export dialog's, a filter) ``q`` and ``?`` type themselves: F1 is help."""
         screen = self.screen
-        rows = binding_rows("anywhere", self.BINDINGS, self)
+        typing = isinstance(screen.focused, Input)
+        # A dialog (a modal screen) takes no key of the app's: it has its own ``DIALOG_KEYS``.
+        rows = [] if screen.is_modal else binding_rows("anywhere", self.BINDINGS, self, typing)
         own = getattr(screen, "help_rows", None)
         if own is not None:
             return rows + own()
         return rows + binding_rows(getattr(screen, "HELP_WHERE", "this screen"), screen.BINDINGS, screen)
+
+
+# The keys every dialog binds itself: Textual gives a modal screen no key of the app's.
+DIALOG_KEYS = [
+    Binding("question_mark,f1", "app.help", "help", key_display="?", tooltip="the keys of this dialog"),
+]
 
 
 def osc52(text: str) -> str:

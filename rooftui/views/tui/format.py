@@ -68,6 +68,19 @@ def fit_parts(parts: list[tuple[int, str]], width: int, separator: str = " · ")
     return separator.join(text for _, text in kept)
 
 
+def fit_items(lead: str, items: list[str], width: int, separator: str = ", ") -> str:
+    """``lead`` and as many of ``items`` as fit ``width``, the rest counted ("+2");
+    "" when there are none. Items are never cut inside."""
+    if not items:
+        return ""
+    for kept in range(len(items), 0, -1):
+        more = len(items) - kept
+        text = lead + separator.join(items[:kept]) + (f" +{more}" if more else "")
+        if len(text) <= width:
+            return text
+    return f"{lead.rstrip(': ')} +{len(items)}"
+
+
 def literal(text: object, ascii_mode: bool = False) -> Text:
     """Text from a file (a kernel, report or trace name) as Textual shows it: control
     characters escaped, never read as markup (``[bold]`` stays ``[bold]``)."""

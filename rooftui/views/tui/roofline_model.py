@@ -112,13 +112,12 @@ def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str
     return roofs
 
 
-def _ticks(lo: float, hi: float, cells: int, per_label: int) -> list[tuple[float, str]]:
-    """A tick per decade, thinned until each label has ``per_label`` cells plus a
-    gap: plotext places colliding labels differently from run to run."""
+def decade_ticks(lo: float, hi: float, room: int) -> list[tuple[float, str]]:
+    """A tick per decade from ``lo`` to ``hi`` (log10), every step-th one so that at
+    most ``room`` (at least 2) are left: labels that collide are placed differently
+    from run to run. The roofline and the compare chart both use it."""
     exponents = list(range(math.ceil(lo), math.floor(hi) + 1))
-    step = 1
-    while len(exponents[::step]) > max(2, cells // (per_label + 2)):
-        step += 1
+    step = max(1, math.ceil(len(exponents) / max(2, room)))
     return [(float(e), decade(e)) for e in exponents[::step]]
 
 
@@ -342,8 +341,9 @@ def build_figure(
         selected=chosen,
         x_range=(float(x_lo), float(x_hi)),
         y_range=(float(y_lo), float(y_hi)),
-        x_ticks=_ticks(x_lo, x_hi, cells[0], max(len(decade(e)) for e in (x_lo, x_hi, -3))),
-        y_ticks=_ticks(y_lo, y_hi, cells[1], 0),
+        # Each x label has its characters and a gap of 2; each y label a row and 2.
+        x_ticks=decade_ticks(x_lo, x_hi, cells[0] // (max(len(decade(e)) for e in (x_lo, x_hi, -3)) + 2)),
+        y_ticks=decade_ticks(y_lo, y_hi, cells[1] // 2),
         note="; ".join(notes),
         tags={labels[i]: str(i + 1) for i in range(min(tag_count, len(plotted)))},
         missing=_missing_roofs(ceilings, levels, pipelines),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rooftui.model.columns import PIPELINE_LABELS
+from rooftui.views.formats import approximate_mark
 from rooftui.views.tui.format import duration, intensity, percent
 
 
@@ -25,8 +26,13 @@ class Column:
     key: str  # the kernel-table column it shows and sorts by
     label: str
     width: int
-    format: Callable[[Any], str] = str
+    format: Callable[..., str] = str  # (value) or, with ``also``, (value, that column's value)
     right: bool = True  # numbers align right
+    also: str | None = None  # a second kernel-table column the cell needs
+
+    def cell(self, row: Any) -> str:
+        """The cell of one kernel-table row (a Series or a dict)."""
+        return self.format(row[self.key], row[self.also]) if self.also else self.format(row[self.key])
 
 
 COLUMNS = (
@@ -38,7 +44,9 @@ COLUMNS = (
     Column("ai_l1", "AI L1", 8, intensity),
     Column("ai_l2", "AI L2", 8, intensity),
     Column("ai_hbm", "AI HBM", 8, intensity),
-    Column("pipeline", "pipeline", 11, lambda p: PIPELINE_LABELS.get(p, str(p)), right=False),
+    # "FP16~": FP16 FLOPs ncu counts approximately, marked as `rooftui summary` marks them.
+    Column("pipeline", "pipeline", 11, lambda p, approximate: PIPELINE_LABELS.get(p, str(p))
+           + approximate_mark(p, approximate), right=False, also="fp16_approximate"),
     Column("zero_ai", "0-AI", 4, lambda z: "yes" if z else "", right=False),
     Column("phase", "phase", 9, str, right=False),
     Column("bound", "bound", 11, str, right=False),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -25,7 +25,10 @@ from rooftui.analysis.filters import (
 )
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
-from rooftui.views.text import printable
+from rooftui.views.text import printable, shorten
+
+if TYPE_CHECKING:
+    from rooftui.analysis import Run
 
 
 def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
@@ -44,10 +47,10 @@ class LoadedRun:
     grouped: pd.DataFrame
     ceilings: CeilingSet
     notes: list[str]
-    source: Any  # what load_run returned, for screens that want more (timeline)
+    source: Run  # what load_run returned, for screens that want more (timeline)
 
     @classmethod
-    def from_run(cls, run: Any) -> LoadedRun:
+    def from_run(cls, run: Run) -> LoadedRun:
         """Prepare ``run`` (a ``rooftui.analysis.Run``) once, off the UI thread."""
         from rooftui.analysis import grouped_kernels
 
@@ -103,7 +106,7 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
         f"{reports} · ceilings: {sources}",
     ]
     fits = next((line for line in candidates if len(line) <= width), candidates[-1])
-    return fits if len(fits) <= width else fits[: width - 1] + "…"
+    return shorten(fits, width)
 
 
 # What the roofline and the totals read: taking a few columns of 100k rows is

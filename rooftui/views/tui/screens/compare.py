@@ -54,6 +54,7 @@ from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER
 from rooftui.views.tui.widgets.roofline import (
     LEVEL_COLOURS,
     SELECTED_COLOUR,
+    rgb,
 )
 
 NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole
@@ -266,13 +267,13 @@ class CompareScreen(Screen[None]):
         overlay = canvas.overlay
         style = "ascii" if self.ascii_mode else "unicode"
         text = Text()
-        text.append(f"{A_MARKER[style]} A {printable(self.comparison.label_a)}  ", style=_rgb(A_COLOUR))
+        text.append(f"{A_MARKER[style]} A {printable(self.comparison.label_a)}  ", style=rgb(A_COLOUR))
         text.append(f"{B_MARKER[style]} B {printable(self.comparison.label_b)}  ",
-                    style=_rgb(LEVEL_COLOURS[canvas.level]))
+                    style=rgb(LEVEL_COLOURS[canvas.level]))
         shown = overlay.heavy if overlay else 0
         text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
         if canvas.selected_rows:
-            text.append(f"  {len(canvas.selected_rows)} selected", style=_rgb(SELECTED_COLOUR))
+            text.append(f"  {len(canvas.selected_rows)} selected", style=rgb(SELECTED_COLOUR))
         if overlay:
             roofs = [roof for roof in overlay.figure.roofs if roof.kind == "bandwidth"]
             roofs += sorted((roof for roof in overlay.figure.roofs if roof.kind == "compute"),
@@ -301,10 +302,6 @@ class CompareScreen(Screen[None]):
 def _short_roof(label: str) -> str:
     """"Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
     return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
-
-
-def _rgb(colour: tuple[int, int, int]) -> str:
-    return "rgb({},{},{})".format(*colour)
 
 
 def _how(pair: pd.Series) -> str:

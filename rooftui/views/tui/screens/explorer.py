@@ -17,15 +17,16 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.views.summary import to_csv
 from rooftui.views.text import printable
-from rooftui.views.tui.format import duration, fit_parts, literal, percent
+from rooftui.views.tui.format import duration, fit_items, fit_parts, literal, percent
 from rooftui.views.tui.roofline_model import ceilings_per_device
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
-from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
+from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane, Said, in_few_words
 
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
@@ -95,6 +96,7 @@ class ExplorerScreen(Screen):
         self.search_text = ""  # what `/` looks for; `n` and `N` look again
         self._search_from = 0
         self._drawn_inputs: tuple | None = None
+        self.legend_hidden: list[Said] = []  # what the roofline's legend could not show
 
     def compose(self) -> ComposeResult:
         yield Static("rooftui", id="opened")
@@ -125,11 +127,13 @@ class ExplorerScreen(Screen):
 
     def show_progress(self, done: int, total: int, what: str = "") -> None:
         self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
-        self.query_one("#loading-text", Static).update(literal(f"Loading reports… {what}".rstrip()))
+        # ``what`` names a file: printable, never markup (literal)
+        self.query_one("#loading-text", Static).update(
+            literal(f"Loading reports… {what}".rstrip(), self.ascii_mode))
 
     def show_error(self, error: str) -> None:
         # Shown while the app exits; the CLI then prints the error as one line.
-        self.query_one("#loading-text", Static).update(literal(f"Could not load: {error}"))
+        self.query_one("#loading-text", Static).update(literal(f"Could not load: {error}", self.ascii_mode))
         self.query_one("#loading-progress").display = False
         self.query_one("#status", Static).update("rooftui — load failed")
 
@@ -204,15 +208,20 @@ class ExplorerScreen(Screen):
         )
         parts = [
             (0, shown),
-            (1, f"{duration(total.time_s)} ({percent(share)})"),
-            (2, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
+            (2, f"{duration(total.time_s)} ({percent(share)})"),
+            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
             (0, f"by {sorted_by}{arrow}"),
         ]
         if not state.spec.is_empty:
             parts.append((0, "filtered"))
         status = self.query_one("#status", Static)
         width = self.app.size.width - status.styles.gutter.width
-        text = fit_parts(parts, width, " | " if self.ascii_mode else " · ")
+        separator = " | " if self.ascii_mode else " · "
+        if self.legend_hidden:
+            # What the roofline's legend had no room for, in the room the rest leaves.
+            room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
+            parts.append((1, fit_items("legend full: ", in_few_words(self.legend_hidden), room)))
+        text = fit_parts(parts, width, separator)
         status.update(literal(text, self.ascii_mode))
 
     def update_opened(self) -> None:
@@ -253,6 +262,7 @@ class ExplorerScreen(Screen):
             self.state.run.ceilings,
             ceilings_by_device=ceilings_per_device(self.state.run.source),
             grouped=self.state.grouped,
+            content=self._drawn_inputs[:-1],  # all but the selection
             levels=list(self.state.levels),
             pipelines=self.state.shown_pipelines(),
             selected=self.selected,
@@ -281,6 +291,16 @@ class ExplorerScreen(Screen):
         rows = np.flatnonzero(table.positions == message.kernel)  # plot rows are labelled by position
         if len(rows):
             table.cursor_row = int(rows[0])
+
+    @on(RooflineCanvas.Drawn)
+    def _roofline_drawn(self) -> None:
+        # The plot is labelled by the positions of the table's frame.
+        self.query_one(KernelTable).set_tags(self.query_one(RooflineCanvas).drawn_tags)
+
+    @on(RooflinePane.LegendOverflow)
+    def _legend_overflow(self, message: RooflinePane.LegendOverflow) -> None:
+        self.legend_hidden = message.hidden
+        self.update_status()
 
     @on(KernelTable.RowChosen)
     def _row_chosen(self, message: KernelTable.RowChosen) -> None:
@@ -317,6 +337,8 @@ class ExplorerScreen(Screen):
             *binding_rows("kernel table", KernelTable.BINDINGS, table),
             ("kernel table", "click header", "sort by that column; click again to reverse"),
             ("kernel table", "click row", "select the kernel"),
+            ("kernel table", "1-5 name", "the tag of a heaviest kernel, beside its points on the roofline"),
+            ("kernel table", "FP16~", "FP16 CUDA-core FLOPs, which ncu counts approximately (d: the note)"),
             ("filter bar", "tab / shift+tab", "move between fields; esc back to the table"),
         ]
 
@@ -508,12 +530,10 @@ class ExplorerScreen(Screen):
         def save(path: Path | None) -> None:
             if path is not None and self.rows is not None:
                 rows = self.rows
-                export_csv(rows, path)
+                if not self.state.grouped:  # the table's count of 1 per launch: summary has none
+                    rows = rows.drop(columns=["count"], errors="ignore")
+                path.write_text(to_csv(rows))  # the one CSV layout of the kernel table
                 self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
         self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
 
-
-def export_csv(rows: pd.DataFrame, path: Path) -> None:
-    """The filtered, sorted rows with every column, in base units."""
-    rows.to_csv(path, index=False)

@@ -11,13 +11,15 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from rooftui.views.tui.base_app import DIALOG_KEYS
 from rooftui.views.tui.format import literal
+from rooftui.views.tui.screens.help import HelpRow, binding_rows
 
 
 class ExportScreen(ModalScreen[Path | None]):
     """Enter saves to the typed path, Escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("escape", "cancel", "cancel"), *DIALOG_KEYS]
     HELP_WHERE = "export"
 
     def __init__(self, what: str, default: Path) -> None:
@@ -31,7 +33,7 @@ class ExportScreen(ModalScreen[Path | None]):
             yield Label(f"Save {self.what} to:")
             yield Input(str(self.default), id="export-path")
             yield Static("", id="export-error")
-            yield Label("enter save · escape cancel", classes="hint")
+            yield Label("enter save · esc cancel · F1 keys", classes="hint")
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
@@ -51,6 +53,14 @@ class ExportScreen(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def help_rows(self) -> list[HelpRow]:
+        return [
+            ("export", "enter", "save (a file that exists: asks, a second enter replaces it)"),
+            # The file name field types q and ?: F1 is the help there.
+            *binding_rows("export", self.BINDINGS, self, typing=isinstance(self.focused, Input)),
+            ("export", "left right home end", "move in the file name"),
+        ]
 
 
 def free_name(path: Path) -> Path:

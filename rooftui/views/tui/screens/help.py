@@ -33,19 +33,27 @@ KEY_NAMES = {
 HelpRow = tuple[str, str, str]  # where, keys, what it does
 
 
-def keys_text(binding: Binding) -> str:
-    return " ".join(KEY_NAMES.get(k, k) for k in binding.key.split(","))
+def keys_text(binding: Binding, typing: bool = False) -> str:
+    """The binding's keys as the help shows them; with ``typing`` (a text field has
+    the focus, so a key that types a character types it) only the others."""
+    names = [KEY_NAMES.get(k, k) for k in binding.key.split(",")]
+    return " ".join(name for name in names if not (typing and len(name) == 1))
 
 
-def binding_rows(where: str, bindings: Iterable[Binding], owner: DOMNode) -> list[HelpRow]:
+def binding_rows(
+    where: str, bindings: Iterable[Binding], owner: DOMNode, typing: bool = False
+) -> list[HelpRow]:
     """One row per binding of ``owner`` that works now (``check_action`` says so):
-    ``t`` is listed only when there is a trace to show."""
+    ``t`` is listed only when there is a trace to show; with ``typing``, a binding
+    whose keys all type a character is left out (``?`` types a question mark)."""
     rows = []
     for binding in bindings:
         action = binding.action.split("(")[0]
         if owner.check_action(action, ()) is False:
             continue
-        rows.append((where, keys_text(binding), binding.tooltip or binding.description))
+        keys = keys_text(binding, typing)
+        if keys:
+            rows.append((where, keys, binding.tooltip or binding.description))
     return rows
 
 

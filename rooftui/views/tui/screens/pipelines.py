@@ -10,6 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 
 from rooftui.model.columns import PIPELINE_LABELS
+from rooftui.views.tui.base_app import DIALOG_KEYS
+from rooftui.views.tui.screens.help import HelpRow, binding_rows
 
 
 class PipelinesScreen(ModalScreen[set[str] | None]):
@@ -17,7 +19,8 @@ class PipelinesScreen(ModalScreen[set[str] | None]):
 
     BINDINGS = [
         Binding("enter", "apply", "apply", priority=True),
-        Binding("escape", "cancel", "cancel"),
+        Binding("escape,q", "cancel", "cancel"),
+        *DIALOG_KEYS,
     ]
     HELP_WHERE = "compute roofs"
 
@@ -33,7 +36,7 @@ class PipelinesScreen(ModalScreen[set[str] | None]):
                 *[(PIPELINE_LABELS.get(p, p), p, p not in self.hidden) for p in self.present],
                 id="pipelines-list",
             )
-            yield Label("space toggle · enter apply · escape cancel", classes="hint")
+            yield Label("space toggle · enter apply · esc cancel · ? keys", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
@@ -48,3 +51,10 @@ class PipelinesScreen(ModalScreen[set[str] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def help_rows(self) -> list[HelpRow]:
+        return [
+            ("compute roofs", "up down", "move between roofs"),
+            ("compute roofs", "space", "draw or hide the highlighted roof"),
+            *binding_rows("compute roofs", self.BINDINGS, self),
+        ]

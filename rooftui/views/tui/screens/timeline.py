@@ -25,10 +25,10 @@ from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
-from rooftui.views.formats import seconds as format_seconds
-from rooftui.views.text import printable, short_names
+from rooftui.views.formats import seconds
+from rooftui.views.text import printable, shorten
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
-from rooftui.views.tui.format import literal
+from rooftui.views.tui.format import ascii_safe, literal
 
 LABEL_WIDTH = 11
 _KIND_STYLES = {
@@ -50,6 +50,9 @@ _LEGEND = (
     ("GPU idle", "idle", "█"),
     ("finding", "marker", "▲"),
 )
+# --ascii: the Gantt's shades, empty cells, finding marks, range starts and ticks
+# (``rooftui.timeline.gantt``), one character each.
+GANTT_ASCII = str.maketrans({"█": "#", "▓": "=", "▒": "-", "·": ".", "▲": "^", "▏": "|", "┆": ":"})
 _RANGE_STYLES = (
     "black on dark_cyan",
     "black on dark_goldenrod",
@@ -63,9 +66,10 @@ _RANGE_STYLES = (
 class GanttView(Static):
     """The Gantt of one step; re-laid out to its own width."""
 
-    def __init__(self, analysis: TimelineAnalysis, **kwargs) -> None:
+    def __init__(self, analysis: TimelineAnalysis, *, ascii_mode: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.analysis = analysis
+        self.ascii_mode = ascii_mode
         self.step_index = 0
         self.marker: Place | None = None
         self.window: tuple[float, float] | None = None
@@ -93,23 +97,38 @@ class GanttView(Static):
 
     def render_chart(self, chart: GanttChart) -> Text:
         text = Text(no_wrap=True, overflow="crop")
+        more = "..." if self.ascii_mode else "…"
+        glyphs = GANTT_ASCII if self.ascii_mode else {}
         for row in chart.rows:
-            label = short_names([row.label], LABEL_WIDTH)[row.label]
+            label = shorten(printable(row.label), LABEL_WIDTH, more)
             text.append(f"{label:>{LABEL_WIDTH}} ", style="bold")
             for char, kind in zip(row.chars, row.kinds, strict=True):
-                text.append(char, style=self._style(kind))
+                text.append(char.translate(glyphs), style=self._style(kind))
             text.append("\n")
-        text.append(" " * (LABEL_WIDTH + 1) + chart.axis + "\n", style="dim")
+        text.append(" " * (LABEL_WIDTH + 1) + chart.axis.translate(glyphs) + "\n", style="dim")
         text.append(" " * (LABEL_WIDTH + 1))
         for label, kind, glyph in _LEGEND:
-            text.append(glyph, style=_KIND_STYLES[kind])
+            text.append(glyph.translate(glyphs), style=_KIND_STYLES[kind])
             text.append(f" {label} ", style="dim")
+        if self.ascii_mode:  # range names from the trace: what literal() does to them
+            return _ascii_text(text)
         return text
 
     def _style(self, kind: str) -> str:
         if kind.startswith("range:"):
             return self._range_style.get(kind[6:], _RANGE_STYLES[0])
         return _KIND_STYLES.get(kind, "")
+
+
+def _ascii_text(text: Text) -> Text:
+    """``text`` with rooftui's few non-ASCII characters replaced, its styles kept where
+    a replacement keeps the length (the Gantt's cells), else dropped."""
+    plain = ascii_safe(text.plain)
+    if len(plain) == len(text.plain):
+        copy = text.copy()
+        copy.plain = plain
+        return copy
+    return Text(plain, no_wrap=text.no_wrap, overflow=text.overflow)
 
 
 class TimelineScreen(Screen[None]):
@@ -124,18 +143,19 @@ class TimelineScreen(Screen[None]):
     ]
     HELP_WHERE = "timeline"
 
-    def __init__(self, trace_analysis: TimelineAnalysis, **kwargs) -> None:
+    def __init__(self, trace_analysis: TimelineAnalysis, *, ascii_mode: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.analysis = trace_analysis
+        self.ascii_mode = ascii_mode
         self.step_index = 0
         self.marker: Place | None = None
         self.zoomed = False
         self._next_place: dict[int, int] = {}  # finding row -> which place enter jumps to
 
     def compose(self) -> ComposeResult:
-        yield Static(literal(summary_line(self.analysis)), id="timeline-summary")
+        yield Static(literal(summary_line(self.analysis), self.ascii_mode), id="timeline-summary")
         yield Static(id="timeline-step")
-        yield GanttView(self.analysis, id="timeline-gantt")
+        yield GanttView(self.analysis, ascii_mode=self.ascii_mode, id="timeline-gantt")
         yield DataTable(id="timeline-findings", cursor_type="row", zebra_stripes=True)
         yield Static(id="timeline-detail")
         yield Footer()
@@ -144,14 +164,16 @@ class TimelineScreen(Screen[None]):
         table = self.query_one("#timeline-findings", DataTable)
         # Short cells, so that 80 columns show them all; the panel below has the rest.
         table.add_columns("#", "cost/step", "%", "what", "range", "host call")
+        more = "..." if self.ascii_mode else "…"
         for number, finding in enumerate(self.analysis.findings, start=1):
+            host_call = finding.host_call or "—"
             table.add_row(
                 str(number),
-                format_seconds(finding.cost_per_step_s),
+                literal(seconds(finding.cost_per_step_s), self.ascii_mode),
                 f"{finding.share_of_step:.0%}",
-                KIND_LABELS[finding.kind],
-                literal(short_names([finding.range], 28)[finding.range]),
-                literal(short_names([finding.host_call or "—"], 40)[finding.host_call or "—"]),
+                literal(KIND_LABELS[finding.kind], self.ascii_mode),
+                literal(shorten(printable(finding.range), 28, more), self.ascii_mode),
+                literal(shorten(printable(host_call), 40, more), self.ascii_mode),
                 key=str(number - 1),
             )
         if not self.analysis.findings:
@@ -202,11 +224,11 @@ class TimelineScreen(Screen[None]):
         line = Text.assemble(
             (f"{step.label}", "bold"),
             f" ({self.step_index + 1} of {len(self.analysis.steps)})",
-            f" · {format_seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
-            (f" · zoomed to {format_seconds(window[1] - window[0])}" if window else "", "bold"),
+            f" · {seconds(step.duration)} · GPU idle {idle / step.duration:.0%}",
+            (f" · zoomed to {seconds(window[1] - window[0])}" if window else "", "bold"),
             ("   [ ] step · enter jump · z zoom", "dim"),
         )
-        self.query_one("#timeline-step", Static).update(line)
+        self.query_one("#timeline-step", Static).update(_ascii_text(line) if self.ascii_mode else line)
         self.query_one(GanttView).show(self.step_index, self.marker, window)
 
     # -- findings --------------------------------------------------------------
@@ -233,7 +255,7 @@ class TimelineScreen(Screen[None]):
             "\n",
             (printable(costliest_text(self.analysis, finding)) + " (enter: jump, z: zoom)", "dim"),
         )
-        self.query_one("#timeline-detail", Static).update(detail)
+        self.query_one("#timeline-detail", Static).update(_ascii_text(detail) if self.ascii_mode else detail)
 
     @on(DataTable.RowSelected, "#timeline-findings")
     def _jump(self, event: DataTable.RowSelected) -> None:
@@ -261,17 +283,20 @@ class TimelineApp(RooftuiBaseApp):
     HELP_INTRO = ("rooftui timeline — one training step as a Gantt chart, and the stalls a "
                   "roofline cannot see.")
 
-    def __init__(self, trace_analysis: TimelineAnalysis) -> None:
-        super().__init__()
+    def __init__(self, trace_analysis: TimelineAnalysis, *, ascii_mode: bool = False) -> None:
+        super().__init__(ascii_mode=ascii_mode)
         self.analysis = trace_analysis
 
     def on_mount(self) -> None:
-        self.push_screen(TimelineScreen(self.analysis))
+        super().on_mount()
+        self.push_screen(TimelineScreen(self.analysis, ascii_mode=self.ascii_mode))
 
 
-def make_timeline_app(trace_analysis: TimelineAnalysis) -> TimelineApp:
-    return TimelineApp(trace_analysis)
+def make_timeline_app(trace_analysis: TimelineAnalysis, *, ascii_mode: bool = False) -> TimelineApp:
+    """``ascii_mode``: only ASCII characters (``rooftui timeline --tui --ascii``, and by
+    default where the locale or TERM cannot show Unicode)."""
+    return TimelineApp(trace_analysis, ascii_mode=ascii_mode)
 
 
-def run_timeline_app(trace_analysis: TimelineAnalysis) -> None:
-    make_timeline_app(trace_analysis).run()
+def run_timeline_app(trace_analysis: TimelineAnalysis, *, ascii_mode: bool = False) -> None:
+    make_timeline_app(trace_analysis, ascii_mode=ascii_mode).run()

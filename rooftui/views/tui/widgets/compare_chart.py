@@ -20,8 +20,8 @@ from rooftui.views.compare import (
     pipeline_text,
 )
 from rooftui.views.tui.ascii import BOX_TO_ASCII
-from rooftui.views.tui.format import ascii_safe, decade
-from rooftui.views.tui.roofline_model import RooflineFigure, build_figure
+from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.roofline_model import RooflineFigure, build_figure, decade_ticks
 from rooftui.views.tui.widgets.roofline import (
     ASCII_MARKERS,
     AXIS_COLUMNS,
@@ -118,16 +118,9 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
             roofs.append(dataclasses.replace(roof, xs=xs, tag=f"{side} {tag}" if tagged else tag,
                                              label=f"{side} {roof.label}" if tagged else roof.label))
     figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
-                            x_ticks=_decades(x_range, cells[0] // 6),
-                            y_ticks=_decades(y_range, cells[1] // 2))
+                            x_ticks=decade_ticks(*x_range, cells[0] // 6),
+                            y_ticks=decade_ticks(*y_range, cells[1] // 2))
     return Overlay(figure, arrows, level, heavy=min(count, len(arrows)))
-
-
-def _decades(span: tuple[float, float], room: int) -> list[tuple[float, str]]:
-    """Ticks at powers of ten within ``span`` (log10), thinned to at most ``room`` of them."""
-    exponents = list(range(math.ceil(span[0]), math.floor(span[1]) + 1))
-    step = max(1, math.ceil(len(exponents) / max(2, room)))
-    return [(float(e), decade(e)) for e in exponents[::step]]
 
 
 def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:

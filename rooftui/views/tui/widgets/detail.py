@@ -168,6 +168,14 @@ def describe(
         if value > 0:
             pipeline = column.removeprefix("flops_")
             work.append((f"  {PIPELINE_LABELS.get(pipeline, pipeline)}", si(value, "FLOP")))
+    # HFMA2.MMA register moves (metrics.REGISTER_MOVES): ncu counted each as an hfma;
+    # rooftui counted them from the SASS and took them out of the FP16 FLOPs above.
+    moves = _number(row.get("register_moves"))
+    if moves == moves:
+        work.append(("  HFMA2.MMA moves", f"{moves:,.0f} thread instructions (from the SASS), "
+                                          "not in the FP16 FLOPs"))
+    elif _number(row.get("flops_fp16")) > 0:
+        work.append(("  HFMA2.MMA moves", "unknown (no SourceCounters data): counted in FP16"))
     int8 = _number(row.get("ops_tensor_int8"))
     if int8 > 0:
         work.append(("  Tensor INT8", si(int8, "OP")))

@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from rooftui.views.text import short_names
+from rooftui.views.text import short_names, shorten
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.table_columns import COLUMNS, Column
 
@@ -32,13 +32,16 @@ GAP = 1
 # (the others then scroll), within these bounds, and no wider than the longest name.
 NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
 NAME_SHARE = 0.4
+# The name column starts with the kernel's tag on the roofline ("1".."5", the
+# heaviest kernels, ``roofline_model.tags_for``), so a labelled point has its row.
+TAG_WIDTH = 2
 
 
 def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
     """``text`` padded to ``width``; text too long is cut with ``ellipsis``, but a
     number (right-aligned) never is: like a spreadsheet it shows ``###`` instead."""
     if len(text) > width:
-        return "#" * width if right else text[: width - len(ellipsis)] + ellipsis
+        return "#" * width if right else shorten(text, width, ellipsis)
     return text.rjust(width) if right else text.ljust(width)
 
 
@@ -99,6 +102,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.sort_descending = True
         self._window: tuple[int, int, list[tuple]] = (0, 0, [])
         self._names: tuple[int, dict[str, str]] = (0, {})  # name width, {name: shown}
+        self.tags: dict[int, str] = {}  # frame position -> the tag the roofline draws
         self._longest_name = NAME_MAX_WIDTH
         self._scrolling_width = sum(c.width + GAP for c in COLUMNS[1:])
         self.virtual_size = Size(NAME_MIN_WIDTH + GAP + self._scrolling_width, 1)
@@ -135,6 +139,13 @@ class KernelTable(ScrollView, can_focus=True):
         self.refresh()
         self.post_message(self.RowHighlighted(self.current_row))
 
+    def set_tags(self, tags: dict[int, str]) -> None:
+        """Show ``tags`` (frame position -> tag drawn on the roofline) before the names."""
+        if tags != self.tags:
+            self.tags = dict(tags)
+            self._window = (0, 0, [])
+            self.refresh()
+
     @property
     def name_width(self) -> int:
         width = self.scrollable_content_region.width
@@ -148,7 +159,7 @@ class KernelTable(ScrollView, can_focus=True):
         if width != self.name_width:
             more = "..." if self.ascii_mode else "…"
             names = self.frame["name"].unique() if "name" in self.frame else []
-            width, shown = self.name_width, short_names(names, self.name_width, more)
+            width, shown = self.name_width, short_names(names, self.name_width - TAG_WIDTH, more)
             self._names = (width, shown)
         return shown.get(name, name)
 
@@ -268,13 +279,22 @@ class KernelTable(ScrollView, can_focus=True):
             return rows[start - cached_start : stop - cached_start]
         stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
         window = self.positions[start:stop]
-        values = {c.key: self._array(c.key)[window].tolist() for c in COLUMNS if c.key in self.frame}
-        rows = [
-            tuple(c.format(values[c.key][i]) if c.key in values else "–" for c in COLUMNS)
-            for i in range(len(window))
-        ]
+        keys = {c.key for c in COLUMNS} | {c.also for c in COLUMNS if c.also}
+        values = {key: self._array(key)[window].tolist() for key in keys if key in self.frame}
+
+        def cell(column: Column, i: int) -> str:
+            if column.key not in values:
+                return "–"
+            if column.also is None:
+                return column.format(values[column.key][i])
+            also = values[column.also][i] if column.also in values else None
+            return column.format(values[column.key][i], also)
+
+        rows = [tuple(cell(c, i) for c in COLUMNS) for i in range(len(window))]
         if "name" in values:
-            rows = [(self.shown_name(name), *row[1:]) for name, row in zip(values["name"], rows)]
+            tags = [self.tags.get(int(position), "").ljust(TAG_WIDTH) for position in window]
+            rows = [(tag + self.shown_name(name), *row[1:])
+                    for tag, name, row in zip(tags, values["name"], rows)]
         self._window = (start, stop, rows)
         return rows
 
@@ -287,7 +307,7 @@ class KernelTable(ScrollView, can_focus=True):
         up, down = ("^", "v") if self.ascii_mode else ("▲", "▼")
         cells = []
         for column in COLUMNS:
-            label = column.label
+            label = " " * TAG_WIDTH + column.label if column.key == "name" else column.label
             if column.key == self.sort_column:
                 label += down if self.sort_descending else up
             cells.append(label)
