@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from rooftui import ingest
 from rooftui.errors import InputError
 from rooftui.ingest import _ncu_rep_worker as worker
 from rooftui.ingest import ncu_rep
@@ -85,10 +86,16 @@ def test_register_moves_are_the_same_read_one_launch_per_child(monkeypatch):
     pd.testing.assert_frame_equal(split, whole, check_exact=True)
 
 
-def test_cached_and_parallel_reads_give_what_ncu_report_reads():
+def test_cached_and_parallel_reads_give_what_ncu_report_reads(monkeypatch):
     reports = [KNOWN / "known_answer.ncu-rep", DATA / "nested_nvtx.ncu-rep.xz"]
     direct = [read_directly(KNOWN / "known_answer.ncu-rep")]
     parallel = [found for (found,) in read_paths(reports, cache=True, workers=2)]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the report was read again, not taken from the cache")
+
+    monkeypatch.setattr(ncu_rep, "fetch_ncu_rep", refuse)
+    monkeypatch.setattr(ingest, "read_reports", refuse)
     cached = [found for (found,) in read_paths(reports, cache=True, workers=2)]
     assert_equals_ncu_report(parallel[0].kernels, direct[0])
     assert_equals_ncu_report(cached[0].kernels, direct[0])
