@@ -108,9 +108,12 @@ def test_tui_flag_opens_the_timeline_app_on_the_analysis(monkeypatch, built_naiv
     from rooftui.cli import main
 
     opened = []
-    monkeypatch.setattr(timeline_screen, "run_timeline_app", opened.append)
-    main(["timeline", str(built_naive), "--tui"])
-    (analysis,) = opened
+    monkeypatch.setattr(
+        timeline_screen, "run_timeline_app", lambda analysis, **options: opened.append((analysis, options))
+    )
+    main(["timeline", str(built_naive), "--tui", "--ascii"])
+    ((analysis, options),) = opened
+    assert options == {"ascii_mode": True}
     assert [step.number for step in analysis.steps] == [1, 2, 3]
 
 
