@@ -100,3 +100,12 @@ def pytest_pyfunc_call(pyfuncitem):
         asyncio.run(pyfuncitem.obj(**arguments))
         return True
     return None
+
+
+COLLECTED: list[pytest.Item] = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Every test collected, before -k or -m deselect any (tests/test_snapshot_files.py)."""
+    COLLECTED[:] = items

@@ -15,7 +15,7 @@ from rich.console import Console
 from rooftui.analysis import grouped_kernels, load_run
 from rooftui.analysis.filters import KernelFilter
 from rooftui.analysis.summary import zero_ai_table
-from rooftui.ingest import read_report
+from rooftui.ingest.parallel import start_reading
 from rooftui.views.summary import render_table, to_json
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from tests.conftest import DEEPCAM, KNOWN
@@ -38,7 +38,10 @@ def test_every_sample_is_covered():
 def counted_from_the_metrics(path) -> int | None:
     """Zero-AI launches counted from the report's own counters, without rooftui's tables
     (None unless the report holds every CUDA-core counter and Tensor Core counts)."""
-    raw = read_report(path).kernels
+    # The report as load_run read it: from the report cache, which gives it back exactly
+    # as read (tests/ingest/test_report_cache.py), so the report is parsed once per test.
+    (report,), = start_reading([path]).result()
+    raw = report.kernels
     columns = [c for c in raw.columns if WORK.match(c)]
     if len(columns) < 9 + 6:  # 3 ops × 3 precisions on CUDA cores, 6 Tensor source types
         return None
