@@ -40,11 +40,19 @@ def main() -> int:
     parser.add_argument("--in-process", action="store_true", help="no subprocess, no memory figure")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
     parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
+    parser.add_argument("--tally", type=Path, nargs="+", metavar="JSONL",
+                        help="count what --jsonl files of earlier (chunked) runs hold, by category")
+    parser.add_argument("--boundary-cuts", action="store_true",
+                        help="every cut at a row/record boundary of each format: how many are caught")
     parser.add_argument("--json", type=Path, help="write the summary here")
     parser.add_argument("--jsonl", type=Path, help="append one line per finished case here")
     parser.add_argument("--budget", type=float, default=0,
                         help="seconds: start no new case after this (0: no limit)")
     args = parser.parse_args()
+    if args.tally:
+        return _tally(args.tally)
+    if args.boundary_cuts:
+        return _boundary_cuts(args.json)
     kinds = tuple(args.kinds.split(",")) if args.kinds else None
     batch = _bombs() if args.bombs else cases(args.seed, args.cases, kinds)  # made as needed
     deadline = time.perf_counter() + args.budget if args.budget else float("inf")
@@ -61,6 +69,7 @@ def main() -> int:
                 with args.jsonl.open("a") as log:
                     log.write(json.dumps({"seed": args.seed, "kind": case.kind, "label": case.label,
                                           "argv": case.argv, "exit": outcome.returncode,
+                                          "must_fail": case.must_fail,
                                           "problems": outcome.problems,
                                           "rss_mb": round(outcome.peak_rss_bytes / 2**20, 1),
                                           "seconds": round(outcome.seconds, 2)}) + "\n")
@@ -101,6 +110,8 @@ def main() -> int:
         "tracebacks": sum("traceback" in o.problems for o in outcomes),
         "last_resort": sum(o.returncode == 1 for o in outcomes),
         "hangs": sum(any(p.startswith("hang") for p in o.problems) for o in outcomes),
+        "must_fail_cases": sum(o.case.must_fail for o in outcomes),
+        "silent_damage": sum(any(p.startswith("silent damage") for p in o.problems) for o in outcomes),
         "raw_escapes": sum(any("raw control" in p for p in o.problems) for o in outcomes),
         "inputs_changed": sum(any(p.startswith("input changed") for p in o.problems) for o in outcomes),
         "left_behind": sum(any(p.startswith(("files left", "partial")) for p in o.problems)
@@ -118,6 +129,92 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1) + "\n")
     return 1 if classes else 0
+
+
+def _tally(files: list[Path]) -> int:
+    """Cases, exit codes and problems of chunked runs' --jsonl files: per input kind, per
+    command, per mutation (compression suffixes folded in), and the problems found."""
+    rows = [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
+    per: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    problems: collections.Counter = collections.Counter()
+    for row in rows:
+        mutation = row["label"].split(":")[0]
+        for suffix in (".gz", ".xz", ".bz2"):
+            mutation = mutation.split(suffix)[0]
+        command = " ".join(a for a in row["argv"][:3] if not a.startswith("{dir}"))
+        for axis, key in (("kind", row["kind"]), ("command", command), ("mutation", mutation),
+                          ("compression", _compression(row["label"])),
+                          ("exit", str(row["exit"]))):
+            per[axis][key] += 1
+        per["must_fail"][str(bool(row.get("must_fail")))] += 1
+        for problem in row["problems"]:
+            problems[(row["kind"], mutation, problem.split(":")[0])] += 1
+    seeds = sorted({row["seed"] for row in rows})
+    summary = {"cases": len(rows), "seeds": f"{len(seeds)} seeds, {seeds[0]}-{seeds[-1]}" if seeds else "",
+               **{axis: dict(counter.most_common()) for axis, counter in per.items()},
+               "failing_cases": sum(1 for row in rows if row["problems"]),
+               "problems": {" / ".join(k): v for k, v in problems.most_common()}}
+    print(json.dumps(summary, indent=1))
+    return 1 if problems else 0
+
+
+def _compression(label: str) -> str:
+    """"plain", ".gz", ".gz-truncated", ... from a case label ("crlf.gz-truncated")."""
+    for suffix in (".gz", ".xz", ".bz2"):
+        if suffix in label:
+            return suffix + label.split(suffix, 1)[1].split(":")[0]
+    return "plain"
+
+
+def _boundary_cuts(json_path: Path | None) -> int:
+    """Cut each known-answer export exactly at every row (CSV) or record (.ncu-rep) boundary,
+    plain and compressed, and count the cuts rooftui refuses and those it loads. A cut
+    it loads is silent damage unless the format holds no evidence of it (said per format)."""
+    import struct
+
+    from tests.fuzz.generators import COMPRESSORS, _line_starts
+
+    def record_starts(data: bytes) -> list[int]:
+        starts, offset = [], 4
+        while offset < len(data):
+            starts.append(offset)
+            offset += 4 + struct.unpack_from("<I", data, offset)[0]
+        return starts
+
+    log = (KNOWN / "known_answer.ncu.log").read_bytes()
+    raw = (KNOWN / "known_answer.raw-base.csv").read_bytes()
+    details = (KNOWN / "known_answer.details-base.csv").read_bytes()
+    report = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    formats = {  # name: (file name, whole file, where a row/record starts)
+        "raw CSV (ncu --import)": ("r.raw.csv", raw, _line_starts(raw)[1:]),
+        "raw CSV (ncu run live, log above)": ("r.raw.csv", log + raw,
+                                              [len(log) + c for c in _line_starts(raw)[1:]]),
+        "details CSV (ncu --import)": ("r.details.csv", details, _line_starts(details)[1:]),
+        "details CSV (ncu run live, log above)": ("r.details.csv", log + details,
+                                                  [len(log) + c for c in _line_starts(details)[1:]]),
+        ".ncu-rep": ("r.ncu-rep", report, record_starts(report)[1:]),
+    }
+    results = {}
+    for label, (name, whole, cuts) in formats.items():
+        for suffix in ("", *COMPRESSORS):
+            caught = loaded = 0
+            for cut in cuts:
+                data = whole[:cut]
+                if suffix:  # a compressed copy cut at the same place of its content
+                    packed = COMPRESSORS[suffix](whole)
+                    data = packed[: max(1, len(packed) * cut // len(whole))]
+                case = Case("cut", f"{label}{suffix}", {name + suffix: data},
+                            ["summary", "{dir}/" + name + suffix, "--format", "json"], exact_stdout=True)
+                with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
+                    outcome = run_in_process(case, Path(folder))
+                caught += outcome.returncode == 2
+                loaded += outcome.returncode == 0
+            results[f"{label}{suffix}"] = {"cuts": len(cuts), "caught": caught, "loaded": loaded}
+            print(f"{label + suffix:<44} {len(cuts):>4} cuts: {caught:>4} caught, {loaded:>4} loaded",
+                  flush=True)
+    if json_path:
+        json_path.write_text(json.dumps(results, indent=1) + "\n")
+    return 0
 
 
 def _bombs():
@@ -158,6 +255,18 @@ def _bombs():
         if name.endswith(".json.gz"):  # close the array so the trace is valid JSON
             data += gzip.compress(b'{"ph": "M"}]}')
         yield Case("bomb", label, {name: data}, argv, env=default_cap)
+    # The costliest trace the limits let through: 900,000 distinct 60-character kernel
+    # names (each kept once, just under the name limits), then events up to past the
+    # event limit.
+    packer = zlib_gzip()
+    out = [packer.compress(b'{"traceEvents": [')]
+    for block in range(60):
+        out.append(packer.compress(b"".join(kernel.replace(b'"name": "k"', b'"name": "k%059d"' % (
+            (block * 100_000 + i) % 900_000)) for i in range(100_000))))
+    out.append(packer.flush())
+    yield Case("bomb", "trace json.gz: 6M kernel events, 900k distinct 60-char names",
+               {"n.json.gz": b"".join(out) + gzip.compress(b'{"ph": "M"}]}')},
+               ["timeline", "{dir}/n.json.gz"], env=default_cap)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +35,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-one-by-one", action="store_true",
+                        help="leave out the N commands one after another (the slowest part)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rooftui-bench-") as tmp:
         first = Path(tmp) / "rank0.ncu-rep"
@@ -45,19 +48,29 @@ def main() -> None:
             shutil.copyfile(first, copies[-1])
         env = process_env(Path(tmp), ROOFTUI_NO_CACHE="1")
         summary = [sys.executable, "-m", "rooftui", "summary", "--format", "json", "--no-cache"]
-        timed([*summary, str(first)], env)  # compiles rooftui's bytecode once
+        step(f"{args.copies} copies made in {tmp}")
+        step(f"first run (compiles rooftui's bytecode): {timed([*summary, str(first)], env)[0]:.2f} s")
         one, together, one_by_one = [], [], []
         for _ in range(args.repeats):
             one.append(timed([*summary, str(first)], env)[0])
+            step(f"one report: {one[-1]:.2f} s")
             together.append(timed([*summary, *map(str, copies)], env)[0])
-            one_by_one.append(sum(timed([*summary, str(copy)], env)[0] for copy in copies))
+            step(f"{args.copies} as one run: {together[-1]:.2f} s")
+            if not args.skip_one_by_one:
+                one_by_one.append(sum(timed([*summary, str(copy)], env)[0] for copy in copies))
         print(f"{args.copies} copies of {SAMPLE.name} (153 MB each), {usable_cores()} usable cores, "
               f"{args.repeats} rounds")
         print(f"  one report                    {spread(one)}   1.00x")
         print(f"  {args.copies} reports as one run        {spread(together)}   "
               f"{spread([t / o for t, o in zip(together, one)], 'x')} of one")
-        print(f"  {args.copies} commands one after another {spread(one_by_one)}   "
-              f"{spread([s / o for s, o in zip(one_by_one, one)], 'x')} of one")
+        if one_by_one:
+            print(f"  {args.copies} commands one after another {spread(one_by_one)}   "
+                  f"{spread([s / o for s, o in zip(one_by_one, one)], 'x')} of one")
+
+
+def step(what: str) -> None:
+    """A line on stderr as each step ends, so that a run cut short still tells where it was."""
+    print(f"[{time.strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

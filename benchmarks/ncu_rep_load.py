@@ -11,10 +11,12 @@ turn, N rounds, so a busy machine slows them alike; ratios are taken within a ro
   bare ncu_report     python: import ncu_report, load the report, and for every launch
                       read its name, NVTX ranges and every metric rooftui reads, by name
                       (the fastest plain loop: no checks, no conversion, no output)
-  rooftui summary     the command, cold (ROOFTUI_NO_CACHE=1) and from the report cache
+  rooftui summary     the command (its default table), cold (ROOFTUI_NO_CACHE=1) and
+                      from the report cache
   load_run            rooftui.analysis.load_run alone in a process that has imported
-                      rooftui already, cold and from the cache, with its peak memory
-                      (the parent's and the reader child's, each its own peak)
+                      rooftui already, cold and from the cache
+  peak memory         of the cold command's and the bare loop's whole process trees
+                      (benchmarks._common.tree_memory), in runs apart from the timed ones
 
 The report cache lives in a temporary XDG_CACHE_HOME, never the user's.
 Targets (issue 14): cold <= 1.5x the bare loop; from the cache <= 0.3 s.
@@ -23,7 +25,6 @@ Targets (issue 14): cold <= 1.5x the bare loop; from the cache <= 0.3 s.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
@@ -32,15 +33,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import process_env, spread, timed  # noqa: E402
+from benchmarks._common import process_env, spread, timed, timed_cpu, tree_memory  # noqa: E402
 from rooftui.ingest._ncu_rep_worker import _IDENTITY_METRICS  # noqa: E402
 from rooftui.ingest.files import compression, open_binary  # noqa: E402
+from rooftui.ingest.parallel import usable_cores  # noqa: E402
 from rooftui.model.metrics import metrics_read  # noqa: E402
 
 SAMPLE = ROOT / "sample_data" / "deepcam" / "deepcam_amp.ncu-rep.xz"
 
 BARE = """
-import resource, sys, time
+import sys, time
 import ncu_report
 
 start = time.perf_counter()
@@ -64,20 +66,17 @@ for r in range(context.num_ranges()):
                 values.append(metric.as_string() if name == "device__attribute_display_name"
                               else metric.as_double())
         rows.append(values)
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+print(time.perf_counter() - start)
 """
 
 LOAD_RUN = """
-import resource, sys, time
+import sys, time
 from rooftui.analysis import load_run
 import pandas, rooftui.analysis.ceilings, rooftui.analysis.phases, rooftui.analysis.roofline
 import rooftui.ingest.ncu_rep, rooftui.model.kernel_table  # imports are not the load
 start = time.perf_counter()
 run = load_run([sys.argv[1]])
-took = time.perf_counter() - start
-own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-print(took, own, child, len(run.kernels))
+print(time.perf_counter() - start, len(run.kernels))
 """
 
 
@@ -96,55 +95,58 @@ def main() -> None:
         cold = {**env, "ROOFTUI_NO_CACHE": "1"}
         names = ",".join(dict.fromkeys([*_IDENTITY_METRICS, *metrics_read()]))
         python = sys.executable
-        summary = [python, "-m", "rooftui", "summary", str(report), "--format", "json"]
+        bare_loop = [python, "-c", BARE, str(report), names]
+        summary = [python, "-m", "rooftui", "summary", str(report)]
         commands = {
-            "bare ncu_report loop": ([python, "-c", BARE, str(report), names], env),
+            "bare ncu_report loop": (bare_loop, env),
             "rooftui summary, cold": (summary, cold),
             "rooftui summary, cached": (summary, env),
             "load_run, cold": ([python, "-c", LOAD_RUN, str(report)], cold),
             "load_run, cached": ([python, "-c", LOAD_RUN, str(report)], env),
         }
         timed(summary, env)  # fills the report cache and the bytecode cache
-        times: dict[str, list[float]] = {name: [] for name in commands}
+        wall: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
         load_times: dict[str, list[float]] = {"load_run, cold": [], "load_run, cached": []}
         bare_load: list[float] = []
-        bare_memory: list[int] = []
-        memory: list[tuple[int, int]] = []
+        memory: dict[str, list[tuple[int, int]]] = {"bare ncu_report loop": [],
+                                                     "rooftui summary, cold": []}
         launches = 0
         for _ in range(args.repeats):
             for name, (command, command_env) in commands.items():
-                took, out = timed(command, command_env)
-                times[name].append(took)
+                took, used, out = timed_cpu(command, command_env)
+                wall[name].append(took)
+                cpu[name].append(used)
                 if name == "bare ncu_report loop":
-                    seconds, peak = out.split()
-                    bare_load.append(float(seconds))
-                    bare_memory.append(int(peak))
+                    bare_load.append(float(out.split()[0]))
                 if name in load_times:
-                    seconds, own, child, launches = out.split()
+                    seconds, launches = out.split()
                     load_times[name].append(float(seconds))
-                    if name == "load_run, cold":
-                        memory.append((int(own), int(child)))
+            for name in memory:  # apart from the timings: sampling takes CPU
+                memory[name].append(tree_memory(*commands[name]))
         size = report.stat().st_size
-        bare = times["bare ncu_report loop"]
         print(f"{args.report.name}: {launches} launches, {size / 1e6:.0f} MB uncompressed, "
-              f"{args.repeats} rounds, {os.cpu_count()} cores")
-        print(f"  {'bare ncu_report loop':28s} {spread(bare):>14s}   1.00x")
+              f"{args.repeats} rounds, {usable_cores()} usable cores; wall time (CPU time of the "
+              "process tree), ratios within a round")
+        bare, bare_cpu = wall["bare ncu_report loop"], cpu["bare ncu_report loop"]
+        print(f"  {'bare ncu_report loop':28s} {spread(bare):>14s} ({spread(bare_cpu)})   1.00x")
         for name in ("rooftui summary, cold", "rooftui summary, cached"):
-            ratios = [t / b for t, b in zip(times[name], bare)]
-            print(f"  {name:28s} {spread(times[name]):>14s}   {spread(ratios, 'x')} of the bare loop")
+            ratios = [t / b for t, b in zip(wall[name], bare)]
+            cpu_ratios = [t / b for t, b in zip(cpu[name], bare_cpu)]
+            print(f"  {name:28s} {spread(wall[name]):>14s} ({spread(cpu[name])})   "
+                  f"{spread(ratios, 'x')} ({spread(cpu_ratios, 'x')}) of the bare loop")
         print(f"  {'bare loop (in process)':28s} {spread(bare_load):>14s}   1.00x   "
               "(from load_report on: no interpreter start, no import)")
         for name, values in load_times.items():
             ratios = [t / b for t, b in zip(values, bare_load)]
             print(f"  {name + ' (in process)':28s} {spread(values):>14s}   {spread(ratios, 'x')} "
-                  f"of the bare loop in process (its process: {spread(times[name])})")
-        own = [o for o, _ in memory]
-        child = [c for _, c in memory]
-        both = [o + c for o, c in memory]
-        print(f"  peak memory, cold load_run: parent {spread([o / 1e6 for o in own], 'MB', 0)}, "
-              f"reader child {spread([c / 1e6 for c in child], 'MB', 0)}; together at most "
-              f"{spread([b / 1e6 for b in both], 'MB', 0)} = {spread([b / size for b in both], 'x')} "
-              f"the file size; the bare loop's {spread([b / 1e6 for b in bare_memory], 'MB', 0)}")
+                  f"of the bare loop in process (its process: {spread(wall[name])})")
+        for name, peaks in memory.items():
+            pss = [p for p, _ in peaks]
+            rss = [r for _, r in peaks]
+            print(f"  peak memory, {name}: {spread([p / 1e6 for p in pss], 'MB', 0)} "
+                  f"= {spread([p / size for p in pss], 'x')} the file (PSS summed over the process "
+                  f"tree; RSS summed: {spread([r / 1e6 for r in rss], 'MB', 0)})")
 
 
 if __name__ == "__main__":

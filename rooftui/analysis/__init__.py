@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
+from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
 
@@ -149,6 +150,9 @@ def load_run(
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
         notes += [f"{report.path}: {note}" for note in report.notes]
+        if (stopped := cut_short_reason(report.path)) is not None:  # rooftui profile's note beside it
+            notes.append(f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
+                         " it holds only the kernels profiled before the stop")
     if progress:
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
@@ -268,7 +272,7 @@ def ncu_command_hint(cc: str = "9.0") -> str:
 
 def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
     """The compute capability --arch or --gpu names ("" for neither); they must agree."""
-    from rooftui.profile.gpus import compute_capability_of_arch, compute_capability_of_gpu
+    from rooftui.model.gpus import compute_capability_of_arch, compute_capability_of_gpu
 
     from_arch = compute_capability_of_arch(arch) if arch else ""
     from_gpu = compute_capability_of_gpu(gpu) if gpu else ""
@@ -285,9 +289,9 @@ _CC_MAJOR, _CC_MINOR = ("device__attribute_compute_capability_major",
 def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
               notes: list[str]) -> pd.DataFrame:
     """CC where the export lacks the column: from its own device attributes, else its
-    device name (NVIDIA's table in ``profile.gpus``), else --gpu/--arch; the device
+    device name (NVIDIA's table in ``model.gpus``), else --gpu/--arch; the device
     name from --gpu where the export has none."""
-    from rooftui.profile.gpus import compute_capability_of_gpu
+    from rooftui.model.gpus import compute_capability_of_gpu
 
     own_cc = frame["cc"].fillna("").astype(str)
     if _CC_MAJOR in frame and _CC_MINOR in frame:

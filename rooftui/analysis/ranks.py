@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX
+
 if TYPE_CHECKING:  # pandas is imported where it is used: `--help` must not load it
     import pandas as pd
 
@@ -32,9 +34,6 @@ def is_communication(names: pd.Series) -> pd.Series:
     return names.astype(str).str.startswith(COMMUNICATION_PREFIX)
 
 
-COMMUNICATION_CSV_SUFFIX = ".communication.csv"
-
-
 def communication_sidecar(reports: list[str]) -> pd.DataFrame | None:
     """The NCCL launches ``rooftui profile`` timed beside per-rank reports
     (REPORT.communication.csv: rank, ncu_id, name, time_s), or None when there is none."""
@@ -51,7 +50,7 @@ def communication_sidecar(reports: list[str]) -> pd.DataFrame | None:
 
 
 def per_rank(table: pd.DataFrame, sidecar: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per rank: kernels, summed kernel time, zero-AI time share, communication time share.
+    """Per rank: kernels, summed kernel time, zero-AI time share, communication time and share.
 
     Communication is the NCCL kernels in the reports plus those timed apart in ``sidecar``
     (``rooftui profile``'s NCCL time run). Shares are of the rank's summed kernel time
@@ -69,6 +68,7 @@ def per_rank(table: pd.DataFrame, sidecar: pd.DataFrame | None = None) -> pd.Dat
         apart = sidecar[sidecar["rank"].astype(str) == rank] if sidecar is not None else sidecar
         apart_s = float(apart["time_s"].sum()) if apart is not None else 0.0
         comm_kernels = int(comm.sum()) + (len(apart) if apart is not None else 0)
+        comm_s = float(time[comm].sum()) + apart_s
         total = float(time.sum()) + apart_s
         rows.append({
             "rank": rank,
@@ -77,8 +77,8 @@ def per_rank(table: pd.DataFrame, sidecar: pd.DataFrame | None = None) -> pd.Dat
             "time_s": total,
             "zero_ai_time_share": float(time[zero].sum()) / total if total else float("nan"),
             "communication_kernels": comm_kernels,
-            "communication_time_share": ((float(time[comm].sum()) + apart_s) / total
-                                         if total and comm_kernels else float("nan")),
+            "communication_time_s": comm_s if comm_kernels else float("nan"),
+            "communication_time_share": comm_s / total if total and comm_kernels else float("nan"),
         })
     frame = pd.DataFrame(rows)
     if frame.empty:

@@ -3,7 +3,9 @@ explorer's screen as an SVG screenshot, and its table as CSV, without a terminal
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +15,19 @@ from rooftui.cli.outputs import OutputFiles, make_xml_valid
 from rooftui.errors import InputError
 from rooftui.model.columns import LEVELS
 from rooftui.views.text import printable
+
+if TYPE_CHECKING:
+    from rooftui.views.tui.view_state import ViewState
+
+
+@dataclass(frozen=True)
+class PlotView:
+    """What ``plot`` shows: the explorer's view, chosen by options instead of keys."""
+
+    spec: KernelFilter
+    grouped: bool
+    sort_column: str
+    sort_descending: bool
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -124,12 +139,8 @@ def plot(
         )
     except InvalidFilter as err:
         raise click.BadParameter(str(err)) from None
-    view = {
-        "spec": spec,
-        "grouped": not invocations,
-        "sort_column": sort_column,
-        "sort_descending": not ascending,
-    }
+    view = PlotView(spec=spec, grouped=not invocations, sort_column=sort_column,
+                    sort_descending=not ascending)
     outputs = OutputFiles([svg_path, png_path, screenshot_path, csv_path],
                           inputs=[*reports, load_options.ceilings])
     with outputs.writing():
@@ -179,11 +190,11 @@ def _figure(state, rows, fmt: str) -> bytes:
     )
 
 
-def _check_view(state, view) -> None:
+def _check_view(state: ViewState, view: PlotView) -> None:
     from rooftui.views.tui.table_columns import COLUMNS
 
     pipelines, phases, bounds = state.choices()
-    spec = view["spec"]
+    spec = view.spec
     for what, value, present in (
         ("pipeline", spec.pipeline, pipelines),
         ("phase", spec.phase, phases),  # --only-phase
@@ -192,11 +203,11 @@ def _check_view(state, view) -> None:
         if value is not None and value not in present:
             raise InputError(f"no {what} {value!r} in this run; present: {', '.join(present) or 'none'}")
     sortable = [c.key for c in COLUMNS]
-    if view["sort_column"] not in sortable:
-        raise InputError(f"cannot sort by {view['sort_column']!r}; use one of {', '.join(sortable)}")
+    if view.sort_column not in sortable:
+        raise InputError(f"cannot sort by {view.sort_column!r}; use one of {', '.join(sortable)}")
 
 
-def _view_without_ui(reports, load_options, view):
+def _view_without_ui(reports, load_options, view: PlotView) -> ViewState:
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
     if not reports:
@@ -205,12 +216,12 @@ def _view_without_ui(reports, load_options, view):
         reports = sample_paths()
     state = ViewState(LoadedRun.from_run(load_options.load(reports)))
     _check_view(state, view)
-    for key, value in view.items():
-        setattr(state, key, value)
+    state.spec, state.grouped = view.spec, view.grouped
+    state.sort_column, state.sort_descending = view.sort_column, view.sort_descending
     return state
 
 
-async def _export_screenshot(reports, load_options, view, svg_path: Path, size, ascii_mode):
+async def _export_screenshot(reports, load_options, view: PlotView, svg_path: Path, size, ascii_mode):
     from rooftui.views.tui.app import make_app
 
     app = make_app(reports, options=load_options, ascii_mode=ascii_mode)
@@ -220,8 +231,10 @@ async def _export_screenshot(reports, load_options, view, svg_path: Path, size, 
         if app.load_error is not None:
             raise app.load_error
         explorer = app.explorer
+        assert explorer.state is not None, "the run loaded without error, so the explorer has it"
         _check_view(explorer.state, view)
-        explorer.configure(**view)
+        explorer.configure(spec=view.spec, grouped=view.grouped, sort_column=view.sort_column,
+                           sort_descending=view.sort_descending)
         await pilot.pause()
         explorer.flush_redraw()
         await pilot.pause()

@@ -3,14 +3,15 @@ time run (see rooftui.profile.job for why one rank at a time), then the per-rank
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from rooftui.errors import RooftuiError
+from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX, write_cut_short_note
 from rooftui.profile.job import (
-    COMM_CSV_SUFFIX,
     COMM_SUFFIX,
     KernelTime,
     comm_options,
@@ -21,23 +22,22 @@ from rooftui.profile.job import (
     run_job,
     write_comm_csv,
 )
-from rooftui.profile.launchers import LaunchedJob, describe
+from rooftui.profile.launchers import LaunchedJob, clear_started, describe, ranks_text, started_ranks
 from rooftui.profile.ncu import NcuOptions
 from rooftui.profile.run import NcuRun, ProfileInterrupted, check_run, readable_report
 
-CUT_SHORT_SUFFIX = ".cut-short.txt"
 
-
-def _check(run: NcuRun, stem: Path, what: str) -> None:
-    """Raise what went wrong, writing the cut-short note beside the reports first."""
+def _check(run: NcuRun, stem: Path, what: str, group: tuple[int, ...] | None) -> None:
+    """Raise what went wrong; a run stopped early leaves a note beside each report it cut."""
     if run.interrupted:
-        kept = rank_reports(stem)
-        reason = run.stalled or "interrupted (Ctrl-C)"
-        note = Path(f"{stem}{CUT_SHORT_SUFFIX}")
-        note.write_text(f"{what} cut short: {reason}\nreports kept (partial): "
-                        + ", ".join(str(p) for p in kept.values()) + "\n", encoding="utf-8")
-        fix = (f"{len(kept)} rank report(s) kept, partial ({note} says why);"
-               f" open them with rooftui summary {stem}.rank*.ncu-rep" if kept else "no report was written")
+        reason = f"{what} cut short: {run.stalled or 'interrupted (Ctrl-C)'}"
+        cut = [path for rank, path in rank_reports(stem).items()
+               if group is None or rank in {str(r) for r in group}]
+        for path in cut:
+            write_cut_short_note(path, reason)
+        fix = (f"kept, partial: {', '.join(map(str, cut))} (a .cut-short.txt beside each says why; rooftui"
+               f" summary and the explorer note it); open with rooftui summary {stem}.rank*.ncu-rep"
+               if cut else "no report was written")
         raise ProfileInterrupted(f"{what} cut short: {'stalled' if run.stalled else 'interrupted'}", fix=fix)
     if not run.logs:
         raise RooftuiError(f"{what}: no rank started ncu", fix="check that the launcher started the program")
@@ -48,31 +48,53 @@ def _check(run: NcuRun, stem: Path, what: str) -> None:
         raise RooftuiError(f"{what} failed (exit code {run.returncode}): {first}")
 
 
-def _all_ranks(job: LaunchedJob, ranks: tuple[int, ...] | None) -> tuple[int, ...]:
-    if ranks is not None:
-        return ranks
-    count = job.process_count()
-    if count is None:
-        raise RooftuiError(f"cannot tell how many ranks this {job.launcher} command starts",
-                           fix="name them with --ranks, e.g. --ranks 0-7")
-    return tuple(range(count))
+def _learn_ranks(stem: Path, first: int, planned: tuple[int, ...] | None, source: str, explicit: bool,
+                 runs_per_rank: int) -> list[int] | None:
+    """After the first run of the job: the ranks still to profile when the ranks the job
+    started (marked by the rank wrapper) differ from the plan; None to keep the plan."""
+    started = started_ranks(stem)
+    if not started:
+        return None  # no wrapper ran: the counter run's check says what happened
+    if explicit:
+        missing = set(planned or ()) - started
+        if missing:
+            raise RooftuiError(f"--ranks {ranks_text(missing)}: the job started no such rank"
+                               f" (it started ranks {ranks_text(started)})", fix="list ranks the job starts")
+        return None
+    if planned is not None and set(planned) == started:
+        return None
+    said = f"the options said {ranks_text(planned)}" if planned is not None else source
+    click.echo(f"rooftui: the job started ranks {ranks_text(started)} ({said}): profiling each,"
+               f" {len(started) * runs_per_rank} runs of the job in all", err=True)
+    return sorted(started - {first})
 
 
 def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
                          ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
                          stop_on_stall: bool, open_tui: bool) -> None:
     stderr = sys.stderr
-    one_at_a_time = comm != "replay"
-    if one_at_a_time:
-        ranks = _all_ranks(job, ranks)
-    click.echo(describe(job, ranks, comm), err=True)
-    groups = [(r,) for r in ranks] if one_at_a_time and ranks is not None else [ranks]
+    explicit = ranks is not None
+    planned, source = (ranks, "--ranks") if explicit else job.planned_ranks(os.environ)
+    click.echo(describe(job, planned, comm, source), err=True)
+    if comm == "replay":  # every listed rank at once, in one run (None: every rank)
+        queue: list[tuple[int, ...] | None] = [ranks]
+    else:  # one rank per run; with no plan, rank 0 first, then the ranks that run started
+        queue = [(r,) for r in (planned if planned is not None else (0,))]
+    learned = comm == "replay"
     comm_times: list[KernelTime] | None = [] if comm == "time" else None
     not_timed = {"skip": "NCCL not timed (--comm skip)", "replay": "NCCL in the counter report"}.get(comm, "")
-    for group in groups:
+    while queue:
+        group = queue.pop(0)
         run = run_job(ncu, counter_options(options, comm), stem, job, group, force, stall_timeout,
                       stop_on_stall, echo=stderr)
-        _check(run, stem, "counter run")
+        if not learned and group is not None:
+            learned = True
+            more = _learn_ranks(stem, group[0], planned, source, explicit, 2 if comm == "time" else 1)
+            if more is not None:
+                queue = [(r,) for r in more]
+                if group[0] not in started_ranks(stem):
+                    continue  # that run profiled no rank: the job has no such rank
+        _check(run, stem, "counter run", group)
         passes = "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
         who = "every rank" if group is None else "rank " + ",".join(str(r) for r in group)
         click.echo(f"rooftui: counter run, {who}: {len(run.log.kernels)} kernels, {passes} replay passes"
@@ -83,13 +105,15 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
                 comm_times, not_timed = None, "NCCL NOT timed (the NCCL time run did not finish)"
             else:
                 comm_times += timed
+    clear_started(stem)
+    clear_started(Path(f"{stem}{COMM_SUFFIX}"))
     reports = rank_reports(stem)
     if not reports:
         raise RooftuiError("ncu profiled no kernel on any rank",
                            fix="with --profile-from-start off the program must call cudaProfilerStart()")
     compute = [t for rank, path in reports.items() for t in kernel_times(ncu, path, rank)]
     if comm_times is not None:
-        csv_path = Path(f"{stem}{COMM_CSV_SUFFIX}")
+        csv_path = Path(f"{stem}{COMMUNICATION_CSV_SUFFIX}")
         write_comm_csv(csv_path, comm_times)
         click.echo(f"rooftui: {len(comm_times)} NCCL launches, each with its time: {csv_path}", err=True)
     click.echo("rooftui: per rank (kernel times summed, each kernel timed alone by ncu, overlap not seen):",
@@ -113,7 +137,7 @@ def _time_comm(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
     comm_run = run_job(ncu, comm_options(options), comm_stem, job, group, True, stall_timeout or 120,
                        True, echo=sys.stderr)
     try:
-        _check(comm_run, comm_stem, "NCCL time run")
+        _check(comm_run, comm_stem, "NCCL time run", group)
     except RooftuiError as err:
         click.echo(f"rooftui: {err}; the counter reports are complete, NCCL launches are not timed", err=True)
         return None

@@ -20,21 +20,52 @@ pickle holds builtins only (the parent refuses any other type), column by column
 Values are as ncu_report stores them (integers converted to the nearest double);
 the parent scales them to base units. This module imports no pandas: the child
 starts in a few tens of milliseconds.
+
+Memory: ``ncu_report`` keeps every launch it has parsed until its process ends
+(about 0.44 MB per launch of the 942-launch DeepLabv3 AMP report, 160 KB on disk
+each; deleting the report object frees nothing), on top of ~115 MB it sets up at the
+first launch. So this process loads the report and does that setup once, then forks
+reader children one after another, each reading launches from where the last one
+stopped until it has grown by ``CHILD_GROWTH_BYTES`` (at least one launch): peak
+memory is the setup plus one child's share, not the whole report (the children share
+the setup's pages with this process). A forked child costs ~10 ms, plus its exit.
+Forking a process that has threads can deadlock the child, so this process forks only
+while it has one thread (else it reads the rest itself, as one process would), and it
+never disassembles code (ncu_report's disassembler starts a thread); the children do, and pass
+the register moves they found on to the next (``MoveCounter.learn``). Reports with
+instruction-level data cost ~25% more CPU read this way (the disassembler's setup,
+once per child) and take ~0.4x the memory (DeepCAM AMP with SourceCounters, 189 MB:
+the largest process peaks at 440 MB RSS against 1,132 MB).
+Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everything.
+``--child-bytes 0`` reads everything here; a small value forces many children (tests).
+
 Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing.
+A reader child killed by a signal ends this process with the same signal.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import pickle
+import signal
 import sys
 from array import array
+from functools import partial
 
 from rooftui.ingest.sass_moves import MoveCounter
 from rooftui.model.metrics import metrics_read
 
 EXIT_READER_FAILED = 1
 EXIT_NO_NCU_REPORT = 3
+# How much one reader child may grow before the next takes over (see above): the
+# DeepLabv3 AMP report (151 MB, 942 launches) is read by 6 children, the reader's processes
+# taking 230 MB together at their peak (PSS; benchmarks/_common.tree_memory).
+CHILD_GROWTH_BYTES = 64 << 20
+# ... and one that has disassembled code (register moves, ingest.sass_moves): the first
+# disassembly of a process costs ~1 s and ~90 MB, each kernel's 20-80 MB more, so
+# such a child reads on to 4x the growth rather than pay that setup per kernel.
+SASS_GROWTH_FACTOR = 4
 
 # Launch facts ncu's CSV shows as identity columns ("Stream", "Grid Size", ...).
 _IDENTITY_METRICS = (
@@ -51,14 +82,14 @@ IDENTITY_FIELDS = ("kernel_name", "device_index", "stream", "grid", "block", "de
 class LaunchTable:
     """The launches of one report, filled one launch at a time, column by column."""
 
-    def __init__(self, launches: int, metric_names: tuple[str, ...]) -> None:
+    def __init__(self, launches: int, metric_names: tuple[str, ...], moves: MoveCounter) -> None:
         self.launches = launches
         self.metric_names = metric_names
         self.identity: dict[str, list] = {name: [] for name in IDENTITY_FIELDS}
         self.values = [array("d", [math.nan]) * launches for _ in metric_names]
         self.units: list[str | None] = [None] * len(metric_names)  # None: in no launch yet
         self.row = 0
-        self.moves = MoveCounter()
+        self.moves = moves
 
     def add(self, action, demangled: int, mangled: int) -> None:
         """Read one launch: its identity facts, then each wanted metric by name."""
@@ -89,18 +120,153 @@ class LaunchTable:
         }
 
 
-def read(path: str) -> dict:
+def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES) -> dict:
+    """The document of the report at ``path`` (see the module's docstring)."""
     import ncu_report
 
     context = ncu_report.load_report(path)
-    ranges = [context.range_by_idx(i) for i in range(context.num_ranges())]
-    table = LaunchTable(sum(r.num_actions() for r in ranges), metrics_read())
-    demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
     # ncu numbers launches across the whole report, from 0, in this order.
-    for result_range in ranges:
-        for action_index in range(result_range.num_actions()):
-            table.add(result_range.action_by_idx(action_index), demangled, mangled)
-    return table.document()
+    ranges = [context.range_by_idx(i) for i in range(context.num_ranges())]
+    launches = [(r, i) for r in ranges for i in range(r.num_actions())]
+    names = metrics_read()
+    moves = MoveCounter()
+    if not child_bytes or not launches or not _can_fork():
+        return _read_launches(launches, 0, names, moves, None)[0]
+    launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
+    parts, start = [], 0
+    while start < len(launches):
+        if _threads() != 1:  # forking now could deadlock the child: read the rest here
+            parts.append(_read_launches(launches, start, names, moves, None)[0])
+            break
+        part, learned = _in_child(partial(_read_launches, launches, start, names, moves, child_bytes))
+        if not part["launches"]:
+            raise RuntimeError("a reader child read no launch")
+        moves.learn(learned)  # the next child need not disassemble these kernels again
+        parts.append(part)
+        start += part["launches"]
+    return merge(parts, names)
+
+
+def _read_launches(launches: list, start: int, names: tuple[str, ...], moves: MoveCounter,
+                   growth: int | None) -> tuple[dict, dict]:
+    """Read ``launches[start:]`` in order, stopping once this process has grown by
+    ``growth`` bytes (None: read them all); the document of those read, and the
+    kernels whose register moves were found meanwhile."""
+    import ncu_report
+
+    demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
+    table = LaunchTable(len(launches) - start, names, moves)
+    base = _resident_bytes() if growth is not None else 0
+    for result_range, index in launches[start:]:
+        table.add(result_range.action_by_idx(index), demangled, mangled)
+        if growth is not None:
+            limit = base + growth * (SASS_GROWTH_FACTOR if moves.disassembled else 1)
+            if _resident_bytes() >= limit:
+                break
+    return table.document(), moves.learned()
+
+
+def merge(parts: list[dict], names: tuple[str, ...]) -> dict:
+    """One document from those of consecutive runs of launches, as if read in one go:
+    metrics in ``names`` order, each with the unit of the first launch that has it."""
+    launches = sum(part["launches"] for part in parts)
+    unit_of: dict[str, str] = {}
+    for part in parts:
+        for name, unit in zip(part["metrics"], part["units"]):
+            unit_of.setdefault(name, unit)
+    found = [name for name in names if name in unit_of]
+    columns = []
+    for name in found:
+        for part in parts:
+            rows = part["launches"]
+            if name in part["metrics"]:
+                at = 8 * rows * part["metrics"].index(name)
+                columns.append(part["values"][at:at + 8 * rows])
+            else:
+                columns.append((array("d", [math.nan]) * rows).tobytes())
+    return {
+        "launches": launches,
+        "identity": {field: [value for part in parts for value in part["identity"][field]]
+                     for field in IDENTITY_FIELDS},
+        "metrics": found,
+        "units": [unit_of[name] for name in found],
+        "values": b"".join(columns),
+    }
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _can_fork() -> bool:
+    if not hasattr(os, "fork"):
+        return False
+    try:
+        _resident_bytes()
+    except (OSError, ValueError, IndexError):
+        return False
+    return True
+
+
+def _threads() -> int:
+    """Threads of this process, native ones too (0 if unknown)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
+class ChildFailed(Exception):
+    """A reader child raised; it wrote its one-line message to stderr."""
+
+
+def _in_child(work):
+    """``work()`` run in a forked child; its (picklable) result.
+
+    A child killed by a signal ends this process with that signal, so the parent
+    names it as it would a crash here. The child dies with this process (a parent
+    that stops this one on a timeout stops the child too)."""
+    readable, writable = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = EXIT_READER_FAILED
+        try:
+            os.close(readable)
+            _die_with(parent)
+            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(writable, "wb") as out:
+                out.write(data)
+            code = 0
+        except BaseException as err:  # noqa: BLE001 - reported in one line, as main() does
+            print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+    os.close(writable)
+    with os.fdopen(readable, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise ChildFailed
+    return pickle.loads(data)  # noqa: S301 - written just now by this process's own fork
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` ends (Linux's PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # it ended before the call above took effect
+        os._exit(EXIT_READER_FAILED)
 
 
 def _number(metric) -> float | None:
@@ -163,8 +329,14 @@ def _push_pop_ranges(action) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m rooftui.ingest._ncu_rep_worker REPORT.ncu-rep", file=sys.stderr)
+    argv, child_bytes = list(argv), CHILD_GROWTH_BYTES
+    if "--child-bytes" in argv[:-1]:
+        at = argv.index("--child-bytes")
+        child_bytes = int(argv.pop(at + 1)) if argv[at + 1].isdigit() else -1
+        argv.pop(at)
+    if len(argv) != 1 or child_bytes < 0:
+        print("usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] REPORT.ncu-rep",
+              file=sys.stderr)
         return 2
     try:
         import ncu_report  # noqa: F401
@@ -172,7 +344,9 @@ def main(argv: list[str]) -> int:
         print(f"cannot import ncu_report ({err})", file=sys.stderr)
         return EXIT_NO_NCU_REPORT
     try:
-        document = read(argv[0])
+        document = read(argv[0], child_bytes)
+    except ChildFailed:  # its message is on stderr already
+        return EXIT_READER_FAILED
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line
         print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
         return EXIT_READER_FAILED

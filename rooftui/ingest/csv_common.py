@@ -27,6 +27,9 @@ IDENTITY_FROM_NCU = {
 NVTX_PUSH_POP_PREFIX = "thread Domain:Push/Pop_Range"
 DISPLAY_NAME = "device__attribute_display_name"
 _QUOTED = re.compile(r'"([^"]*)"')
+# ncu run live logs each launch it profiles, with its ID, above the table:
+# '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 8 passes' (sample_data/*/*.ncu.log).
+_PROFILED = re.compile(r'==PROF== Profiling ".*" - (\d+)(?: \(\d+/\d+\))?: ')
 
 # ncu run live prints the table after the program's own output (40 lines of
 # TensorFlow logging in the paper's runs); a training log can be longer, but not endless.
@@ -71,6 +74,29 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
     raise InputError(
         "not an Nsight Compute CSV export (no \"ID\" header line found)", path, RAW_HINT
     )
+
+
+def check_profiled_ids(path: Path, skip: int, last_id: int, hint: str) -> None:
+    """Refuse a table that ends before the last launch ncu's log above it says it profiled.
+
+    ncu run live (``ncu --csv ... APP > FILE``) writes a ``==PROF== Profiling "k" - ID:``
+    line per launch and then the table, one row (raw page) or one block of rows (details
+    page) per launch: a cut exactly at a row boundary leaves a whole-looking table
+    without its last launches, which only this log shows. An export made with
+    ``ncu --import`` has no log, and such a cut cannot be told (said in the README).
+    """
+    if not skip:
+        return
+    announced = -1
+    with open_text(path) as handle:
+        for _ in range(skip):
+            found = _PROFILED.match(handle.readline())
+            if found:
+                announced = max(announced, int(found.group(1)))
+    if announced > last_id:
+        raise InputError(f"the CSV is truncated: ncu's log above the table profiled launches up to "
+                         f"ID {announced}, the table ends at ID {last_id}", path,
+                         f"re-export the whole report; {hint}")
 
 
 def check_last_line(path: Path, header_fields: int, tail: bytes | None = None) -> None:

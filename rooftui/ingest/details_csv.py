@@ -14,6 +14,7 @@ from rooftui.ingest.csv_common import (
     NVTX_PUSH_POP_PREFIX,
     cc_text,
     check_last_line,
+    check_profiled_ids,
     parse_nvtx,
     read_prologue,
 )
@@ -42,7 +43,7 @@ def read_details_csv(path: Path) -> RawReport:
     if not looks_like_details(header):
         raise InputError("not a details-page ncu CSV export (no \"Metric Name\" column)", path,
                          DETAILS_HINT)
-    missing = [column for column in ("Kernel Name", *_LONG) if column not in header]
+    missing = [column for column in ("ID", "Kernel Name", *_LONG) if column not in header]
     if missing:
         raise InputError(f"a details-page export without the {', '.join(missing)} column(s)", path,
                          DETAILS_HINT)
@@ -62,9 +63,12 @@ def read_details_csv(path: Path) -> RawReport:
     notes: list[str] = []
     ids, trailing = launch_ids(long["ID"], path, notes, per_row=False)
     long = long.iloc[: len(long) - trailing].assign(ID=ids)
+    check_profiled_ids(path, skip, int(long["ID"].max()) if len(long) else -1, DETAILS_HINT)
     if long.empty:
-        raise InputError("the export lists no kernels", path,
-                         "check ncu's filters (-k, --launch-count) and re-export")
+        raise InputError("the export lists no kernels (cut short after its header, or ncu "
+                         "profiled none)", path,
+                         "if it was copied, copy it whole; else check ncu's filters (-k, "
+                         "--launch-count) and re-export")
     check_metric_counts(long["ID"], path)
     identity = long.drop_duplicates("ID").set_index("ID")
     kernels = pd.DataFrame({ours: identity[ncu] for ncu, ours in IDENTITY_FROM_NCU.items()

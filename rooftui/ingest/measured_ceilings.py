@@ -34,7 +34,9 @@ def user_ceilings_dir() -> Path:
 def file_name(device: str, cc: str) -> str:
     """``"NVIDIA H200", "9.0"`` -> ``"nvidia-h200_cc9.0.json"``."""
     slug = re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-") or "unnamed-gpu"
-    return f"{slug}_cc{re.sub(r'[^0-9.]', '', cc) or 'unknown'}.json"
+    # A name from a file can be anything: keep the file name within NAME_MAX (255 bytes);
+    # GPU names are a few dozen characters.
+    return f"{slug[:120]}_cc{re.sub(r'[^0-9.]', '', cc)[:20] or 'unknown'}.json"
 
 
 def saved_path(device: str, cc: str) -> Path:

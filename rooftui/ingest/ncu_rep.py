@@ -62,6 +62,7 @@ class Fetched:
     path: Path
     document: dict
     has_signature: bool
+    results: int | None = None  # profiled launches the report's blocks hold; None: not known
 
 
 def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetched:
@@ -74,19 +75,21 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetche
         raise InputError("cannot read .ncu-rep reports: the ncu-report package is missing", path,
                          "pip install ncu-report, or export the report to CSV with "
                          "`ncu --import REPORT.ncu-rep --csv --page raw`")
-    with reading(path), checked_report(path) as (report, has_signature):  # one-line errors
+    with reading(path), checked_report(path) as (report, chain):  # one-line errors
         size = report.stat().st_size
         if timeout_s is None:
             timeout_s = 60.0 + size / 1e6
         with _READER_MEMORY.reserve(_reader_memory(size)):
             document = _run_worker(WORKER, report, path, timeout_s)
-    return Fetched(path, document, has_signature)
+    return Fetched(path, document, bool(chain.has_signature), chain.results)
 
 
 def _reader_memory(report_bytes: int) -> int:
-    """What one reader child may take at its peak: ncu_report holds about 1.6 bytes
-    per byte of report (244 MB for the 153 MB DeepCAM sample), plus the interpreter."""
-    return 2 * report_bytes + 100_000_000
+    """What one reader may take at its peak: ncu_report's setup (~115 MB), what it
+    keeps of the loaded report (~0.1 byte per byte), one reader child's growth
+    (``_ncu_rep_worker.CHILD_GROWTH_BYTES``, 64 MB) and the interpreter; measured
+    230 MB for the 151 MB DeepLabv3 AMP report (PSS, benchmarks/_common.tree_memory)."""
+    return 250_000_000 + report_bytes // 4
 
 
 class MemoryGate:
@@ -215,6 +218,9 @@ def to_raw_report(fetched: Fetched) -> RawReport:
                              "(-k, --launch-count, --profile-from-start) and re-run it")
         raise InputError("not an Nsight Compute report (no kernels could be read from it)", path,
                          "pass an .ncu-rep written by `ncu -o`, or its CSV export")
+    names = document["metrics"]
+    values = np.frombuffer(document["values"], dtype=np.float64).reshape(len(names), launches)
+    _check_every_result_read(fetched, values)
     kernels = pd.DataFrame({
         "ncu_id": np.arange(launches, dtype=np.int64),  # ncu's IDs: launch order from 0
         "kernel_name": identity["kernel_name"],
@@ -230,8 +236,6 @@ def to_raw_report(fetched: Fetched) -> RawReport:
     })
 
     notes: list[str] = []
-    names = document["metrics"]
-    values = np.frombuffer(document["values"], dtype=np.float64).reshape(len(names), launches)
     metrics = {}
     for name, unit, column in zip(names, document["units"], values):
         f = units.factor(unit)
@@ -241,6 +245,23 @@ def to_raw_report(fetched: Fetched) -> RawReport:
         metrics[name] = column * f if f != 1.0 else column.copy()
     kernels = pd.concat([kernels, pd.DataFrame(metrics, index=kernels.index)], axis=1)
     return RawReport(str(path), "ncu-rep", kernels, True, notes)
+
+
+def _check_every_result_read(fetched: Fetched, values) -> None:
+    """Refuse a report with a result ncu_report could not parse: it skips it, or gives a
+    launch with no name and no metric, which would otherwise pass for a 0 s kernel."""
+    import numpy as np
+
+    launches, names = fetched.document["launches"], fetched.document["identity"]["kernel_name"]
+    empty = np.isnan(values).all(axis=0) if len(values) else np.ones(launches, dtype=bool)
+    damaged = [i for i, name in enumerate(names) if name is None and empty[i]]
+    if damaged:
+        raise InputError(f"the report is corrupt: the record of kernel ID {damaged[0]} "
+                         f"({len(damaged)} of {launches} results) cannot be read (ncu_report finds "
+                         "no name, time or counter in it; it is no 0 s kernel)", fetched.path, _RERUN)
+    if fetched.results is not None and fetched.results != launches:
+        raise InputError(f"the report is corrupt: its blocks hold {fetched.results:,} results, "
+                         f"ncu_report read {launches:,}", fetched.path, _RERUN)
 
 
 def _integers(values: list):

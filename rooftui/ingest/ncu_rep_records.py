@@ -1,19 +1,24 @@
 """The record structure of an ``.ncu-rep`` file, checked as a stream in bounded time.
 
 After the 4-byte signature ``NVR\\0`` a report is a chain of records, each a
-little-endian uint32 length and that many bytes (protobuf messages). Records come in
-pairs: a small header whose field 5 is the size of the record that follows it
-(length prefix included), then that record (a result, a source dump, ...); headers
-with field 5 = 0 carry their content inline. Observed on every report of ncu 2025.3
-in this repository (sample_data, tests/ingest/data); where a file does not follow
-the pairing the header check stops and only the chain itself is checked.
+little-endian uint32 length and that many bytes (protobuf messages): first the file
+header, then blocks. A block is a header record -- NumSources (field 1), NumResults
+(field 2), PayloadSize (field 5) -- and then its payload: NumSources + NumResults
+records (sources, then results: one per profiled launch) whose sizes, length prefixes
+included, add up to PayloadSize exactly. Seen on every report of ncu 2025.3 in this
+repository, and how Extra-P's reader of the format (Kaitai description of
+``nsight_cuprof_report``) reads it. Where a file does not follow this layout the block
+checks stop and only the chain itself is checked.
 
 What this finds:
 - a cut inside a record (the chain overruns the file);
-- a cut exactly after a header, before the record it announces;
-- far more records than any report has (a file of empty records, a bomb).
-A cut exactly after a whole result leaves a valid chain with fewer kernels: the
-format has no record count or trailer, so nothing can tell (said in the README).
+- a cut inside a block: after its header, or between two records of its payload;
+- far more records than any report has (a file of empty records, a bomb);
+and it counts the results the blocks hold, so that a reader that read fewer launches
+than that (a result it could not parse, skipped) is caught by ``rooftui.ingest.ncu_rep``.
+A cut exactly after a whole block leaves a valid report with fewer kernels: the format
+has no block count or trailer (blocks run to the end of the file), so nothing can tell;
+the README says so.
 """
 
 from __future__ import annotations
@@ -48,9 +53,18 @@ class RecordChain:
         self.records = 0
         self._prefix = b""
         self._remaining = -1  # bytes left in the current record's body; -1: between records
-        self._header: bytearray | None = None
-        self._announced: int | None = None  # length the next record must have
-        self._paired = True  # the header/record pairing still holds
+        self._header: bytearray | None = None  # a block header's bytes, while it arrives
+        self._file_header = True  # the next record is the file header
+        self._block_left = 0  # payload bytes the current block still announces
+        self._entries_left = 0  # payload records it still announces
+        self._block_results = 0
+        self._blocks_hold = True  # every block so far had the layout above
+        self._results = 0
+
+    @property
+    def results(self) -> int | None:
+        """Results (profiled launches) in the blocks read; None where the layout is not known."""
+        return self._results if self._blocks_hold else None
 
     def feed(self, chunk: bytes) -> None:
         self.size += len(chunk)
@@ -115,22 +129,47 @@ class RecordChain:
         if self.records > self._max_records:
             raise InputError(f"more than {self._max_records:,} records, far more than any report "
                              "(not an ncu report, or a damaged one)", self._path, _RERUN)
-        if self._announced is not None:
-            self._paired = self._paired and length == self._announced
-            self._announced, self._header = None, None
+        self._header = None
+        if self._file_header:
+            self._file_header = False
+        elif self._block_left:  # a record of the current block's payload
+            self._block_left -= 4 + length
+            self._entries_left -= 1
+            if self._block_left < 0 or self._entries_left < 0:
+                self._blocks_hold = False  # the layout is not what we know: stop checking it
+                self._block_left = self._entries_left = 0
+            elif self._block_left == 0:
+                self._close_block()
+        elif self._blocks_hold and length <= _MAX_HEADER_BYTES:
+            self._header = bytearray()
         else:
-            self._header = bytearray() if self._paired and length <= _MAX_HEADER_BYTES else None
+            self._blocks_hold = False
         self._remaining = length
         if length == 0:
             self._end()
 
     def _end(self) -> None:
         self._remaining = -1
-        if self._header is not None:
-            announced = _field_5(bytes(self._header))
-            if announced:
-                self._announced = announced - 4
-            self._header = None
+        if self._header is None:
+            return
+        fields = _fields(bytes(self._header), (1, 2, 5))
+        self._header = None
+        if fields is None:
+            self._blocks_hold = False
+            return
+        sources, results, payload = (fields.get(k, 0) for k in (1, 2, 5))
+        if (payload == 0) != (sources + results == 0):  # records without bytes, or bytes without
+            self._blocks_hold = False
+            return
+        # payload 0: the block's content is inline in its header
+        self._block_left, self._entries_left, self._block_results = payload, sources + results, results
+
+    def _close_block(self) -> None:
+        if self._entries_left != 0:
+            self._blocks_hold = False
+            self._entries_left = 0
+            return
+        self._results += self._block_results
 
     def finish(self) -> bool:
         """Refuse a report cut short; return whether the file has ncu's signature."""
@@ -139,14 +178,17 @@ class RecordChain:
         if self._remaining > 0 or self._prefix:
             raise InputError(f"the report is truncated ({self.size:,} bytes; it ends inside "
                              f"record {self.records:,})", self._path, _RERUN)
-        if self._announced is not None and self._paired:
-            raise InputError(f"the report is truncated ({self.size:,} bytes; its last record "
-                             f"announces {self._announced:,} more)", self._path, _RERUN)
+        if self._block_left > 0 and self._blocks_hold:
+            raise InputError(f"the report is truncated ({self.size:,} bytes; its last block "
+                             f"announces {self._block_left:,} more bytes in "
+                             f"{self._entries_left} more record(s))", self._path, _RERUN)
         return True
 
 
-def _field_5(message: bytes) -> int | None:
-    """The varint field 5 of a protobuf message, or None (absent, or not a message)."""
+def _fields(message: bytes, wanted: tuple[int, ...]) -> dict[int, int] | None:
+    """The varint fields ``wanted`` of a protobuf message (absent ones left out), or None
+    when the bytes are not a well-formed message."""
+    found: dict[int, int] = {}
     i, n = 0, len(message)
     try:
         while i < n:
@@ -154,8 +196,8 @@ def _field_5(message: bytes) -> int | None:
             field, wire = key >> 3, key & 7
             if wire == 0:
                 value, i = _varint(message, i)
-                if field == 5:
-                    return value
+                if field in wanted:
+                    found[field] = value
             elif wire == 2:
                 length, i = _varint(message, i)
                 i += length
@@ -167,7 +209,7 @@ def _field_5(message: bytes) -> int | None:
                 return None
     except IndexError:
         return None
-    return None
+    return found if i == n else None
 
 
 def _varint(data: bytes, i: int) -> tuple[int, int]:
@@ -182,16 +224,19 @@ def _varint(data: bytes, i: int) -> tuple[int, int]:
 
 
 @contextmanager
-def checked_report(path: Path) -> Iterator[tuple[Path, bool]]:
+def checked_report(path: Path) -> Iterator[tuple[Path, RecordChain]]:
     """The report as a plain file (a temporary decompressed copy if compressed), checked whole.
 
-    Yields ``(file for ncu_report, has_signature)``. Decompresses at most once, checks the
+    Yields ``(file for ncu_report, the finished chain)``: ``chain.has_signature``, and
+    ``chain.results`` to hold the reader's launch count against. Decompresses at most once, checks the
     record chain during that one pass, deletes the copy afterwards (SIGTERM included).
     """
     chain = RecordChain(path)
     if compression(path) is None:
         chain.walk(path)
-        yield path, chain.finish()
+        chain.finish()
+        yield path, chain
         return
     with decompressed_copy(path, suffix=".ncu-rep", inspect=chain.feed) as report:
-        yield report, chain.finish()
+        chain.finish()
+        yield report, chain

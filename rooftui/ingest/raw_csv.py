@@ -19,6 +19,7 @@ from rooftui.ingest.csv_common import (
     RAW_HINT,
     cc_text,
     check_last_line,
+    check_profiled_ids,
     parse_nvtx,
     read_prologue,
 )
@@ -36,6 +37,8 @@ def read_raw_csv(path: Path) -> RawReport:
     skip, header, row2 = read_prologue(path)
     if not looks_like_raw(header):
         raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
+    if "ID" not in header:
+        raise InputError("a raw-page export without the ID column", path, RAW_HINT)
     has_units_row = row2 is not None and row2 and row2[0] == ""
     unit_of = dict(zip(header, row2)) if has_units_row and row2 is not None else {}
 
@@ -60,9 +63,12 @@ def read_raw_csv(path: Path) -> RawReport:
     notes: list[str] = []
     ids, trailing = launch_ids(frame["ID"], path, notes)
     frame = frame.iloc[: len(frame) - trailing].assign(ID=ids)
+    check_profiled_ids(path, skip, int(ids.max()) if len(ids) else -1, RAW_HINT)
     if frame.empty:
-        raise InputError("the export lists no kernels", path,
-                         "check ncu's filters (-k, --launch-count) and re-export")
+        raise InputError("the export lists no kernels (cut short after its header, or ncu "
+                         "profiled none)", path,
+                         "if it was copied, copy it whole; else check ncu's filters (-k, "
+                         "--launch-count) and re-export")
 
     kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""

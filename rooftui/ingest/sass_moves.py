@@ -62,6 +62,15 @@ class MoveCounter:
 
     def __init__(self) -> None:
         self._moves_at: dict[tuple, frozenset[int] | None] = {}
+        self.disassembled = False  # whether this counter had ncu_report disassemble code
+
+    def learned(self) -> dict[tuple, frozenset[int] | None]:
+        """What was found so far, per kernel code (for another reader process)."""
+        return dict(self._moves_at)
+
+    def learn(self, found: dict[tuple, frozenset[int] | None]) -> None:
+        """Take what another reader process found (``learned()``)."""
+        self._moves_at.update(found)
 
     def count(self, action, mangled_name: str) -> int | None:
         """Thread executions of HFMA2 register moves in one ``ncu_report`` action.
@@ -80,6 +89,7 @@ class MoveCounter:
         key = (mangled_name, min(addresses, default=0), len(addresses))
         if key not in self._moves_at:
             self._moves_at[key] = _move_addresses(action, addresses)
+            self.disassembled = True
         moves_at = self._moves_at[key]
         if moves_at is None:
             return None

@@ -52,3 +52,8 @@ def to_base(value: float, unit: str) -> float:
     """``value`` printed in ``unit``, in base units (unknown units pass through)."""
     f = factor(unit)
     return value if f is None else value * f
+
+
+def nanoseconds_per(unit: str) -> float | None:
+    """How many nanoseconds one ``unit`` of time is ("ns" 1, "usecond" 1e3); None if not a time."""
+    return _TIME.get((unit or "").strip())

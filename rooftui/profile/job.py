@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import TextIO
 
 from rooftui.errors import RooftuiError
-from rooftui.profile.launchers import LaunchedJob, rank_wrapper_script
+from rooftui.ingest.sidecars import CUT_SHORT_SUFFIX
+from rooftui.ingest.units import nanoseconds_per
+from rooftui.profile.launchers import LaunchedJob, clear_started, rank_wrapper_script
 from rooftui.profile.ncu import LOG_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
 from rooftui.profile.run import NcuRun, run_ncu
 
@@ -37,7 +39,6 @@ NOT_NCCL = f"regex:^(?!{NCCL_PREFIX})"
 ONLY_NCCL = f"regex:^{NCCL_PREFIX}"
 TIME_METRIC = "gpu__time_duration.sum"
 COMM_SUFFIX = ".comm"  # the time-only run's reports: STEM.comm.rankN.ncu-rep
-COMM_CSV_SUFFIX = ".communication.csv"
 
 
 def counter_options(options: NcuOptions, comm: str) -> NcuOptions:
@@ -86,8 +87,11 @@ def run_job(
     wrapper = Path(f"{stem}.rank-wrapper.sh")
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)
-    for path in old:
+    notes = [p for p in stem.parent.glob(f"{stem.name}.rank*{CUT_SHORT_SUFFIX}")
+             if mine is None or p.name[len(stem.name) + len(".rank"):-len(CUT_SHORT_SUFFIX)] in mine]
+    for path in [*old, *notes]:
         path.unlink()
+    clear_started(stem)
     return run_ncu(job.wrapped(wrapper.resolve()), stem, echo=echo, stall_timeout=stall_timeout,
                    stop_on_stall=stop_on_stall, per_rank=True, ranks=ranks)
 
@@ -111,13 +115,20 @@ def kernel_times(ncu: str, report: Path, rank: str) -> list[KernelTime]:
         reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
         raise RooftuiError(f"ncu could not export kernel times: {reason}", path=report)
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    # --print-units base prints a units row under the header: ncu 2025.3 gives "ns" for
+    # gpu__time_duration.sum; any time unit is turned into seconds, anything else refused.
+    unit = (rows[0].get(TIME_METRIC) or "").strip() if rows else ""
+    to_ns = nanoseconds_per(unit)
+    if rows and to_ns is None:
+        raise RooftuiError(f"ncu exported {TIME_METRIC} in {unit!r}, not a unit of time", path=report,
+                           fix="check which ncu ran (--ncu): rooftui reads its --print-units base export")
     times = []
-    for row in rows:
+    for row in rows[1:]:
         value = (row.get(TIME_METRIC) or "").replace(",", "")
         try:
-            seconds = float(value)
+            seconds = float(value) * (to_ns or 0.0) / 1e9
         except ValueError:
-            continue  # the units row under the header
+            continue  # a kernel ncu could not measure (empty or "n/a")
         times.append(KernelTime(rank, int(row["ID"]), row["Kernel Name"], seconds))
     return times
 

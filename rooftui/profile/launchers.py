@@ -5,7 +5,9 @@ goes where the program was, so the launcher starts it once per rank; it reads th
 rank from the launcher's environment variable and execs ncu around the program for
 the ranks asked for (one report per rank, ``STEM.rankN.ncu-rep``), else runs the
 program plainly. ncu's own %q{ENV} placeholder would name the reports too, but a
-wrapper also lets ``--ranks`` leave ranks unprofiled.
+wrapper also lets ``--ranks`` leave ranks unprofiled, and marks each rank it starts
+(``STEM.rankN.started``), so the ranks a job really has are known after its first run
+even where the launcher's options do not say (a hostfile, an allocation, several nodes).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from rooftui.errors import RooftuiError
 # The variables launchers set to the process's global rank, in the order read:
 # torchrun, Open MPI, MPICH / Intel MPI / Hydra, Slurm; LOCAL_RANK last (one node).
 RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "LOCAL_RANK")
+STARTED_SUFFIX = ".started"  # STEM.rankN.started: the wrapper ran for rank N
 
 # Options that take no value; every other option takes one (--opt=value or --opt value).
 _FLAGS = {
@@ -44,17 +48,33 @@ class LaunchedJob:
     launcher_argv: list[str]  # the launcher and its options
     program: list[str]  # what each rank runs
 
-    def process_count(self) -> int | None:
-        """How many ranks the launcher starts on this node, when its options say so."""
-        names = {"torchrun": ("--nproc_per_node", "--nproc-per-node"),
-                 "mpirun": ("-np", "-n", "--np", "-c"), "srun": ("-n", "--ntasks")}[self.launcher]
+    def option(self, *names: str) -> str | None:
+        """The value of the launcher option called any of ``names`` (the last one given).
+
+        Reads ``--opt value``, ``--opt=value`` and, for srun's one-letter options, ``-n8``.
+        """
+        found = None
         argv = self.launcher_argv
         for i, arg in enumerate(argv):
-            key, _, value = arg.partition("=")
+            key, equals, value = arg.partition("=")
             if key in names:
-                value = value or (argv[i + 1] if i + 1 < len(argv) else "")
-                return int(value) if value.isdigit() else None
-        return None
+                found = value if equals else (argv[i + 1] if i + 1 < len(argv) else None)
+            elif (self.launcher == "srun" and re.fullmatch(r"-[A-Za-z]", arg[:2]) and len(arg) > 2
+                  and arg[:2] in names):
+                found = arg[2:]
+        return found
+
+    def planned_ranks(self, environ: Mapping[str, str]) -> tuple[tuple[int, ...] | None, str]:
+        """The global ranks this command starts that rooftui can reach, and which options said so.
+
+        None when the options do not say; rooftui then learns the ranks from the first run
+        of the job (the rank wrapper marks each rank it starts).
+        """
+        if self.launcher == "torchrun":
+            return _torchrun_ranks(self)
+        if self.launcher == "mpirun":
+            return _mpirun_ranks(self)
+        return _srun_ranks(self, environ)
 
     def wrapped(self, wrapper: Path) -> list[str]:
         """The command with the rank wrapper in front of each rank's program."""
@@ -62,6 +82,66 @@ class LaunchedJob:
             # --no-python: torchrun execs the wrapper itself instead of `python wrapper`.
             return [*self.launcher_argv, "--no-python", str(wrapper), *self.program]
         return [*self.launcher_argv, str(wrapper), *self.program]
+
+
+def _count(text: str | None) -> int | None:
+    """A count option's value: "4", or Slurm's "2-2" (min-max) when both are equal."""
+    if text is None:
+        return None
+    low, _, high = text.partition("-")
+    if low.isdigit() and (not high or high == low):
+        return int(low)
+    return None
+
+
+def _torchrun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
+    # torchrun numbers a worker RANK = node rank x --nproc_per_node + LOCAL_RANK when every
+    # node runs the same command (static rendezvous, --node_rank given); one rooftui on
+    # this node reaches this node's ranks only.
+    per_node = _count(job.option("--nproc_per_node", "--nproc-per-node"))
+    nnodes_text = job.option("--nnodes") or "1"
+    low, _, high = nnodes_text.partition(":")
+    nnodes = _count(low) if not high or high == low else None
+    if per_node is None or nnodes is None:
+        return None, "torchrun's --nproc_per_node or --nnodes leaves the count of ranks to run time"
+    if nnodes == 1:
+        return tuple(range(per_node)), f"--nproc_per_node {per_node}"
+    node = _count(job.option("--node_rank", "--node-rank"))
+    if node is None:
+        return None, f"--nnodes {nnodes} without --node_rank: this node's ranks are set at rendezvous"
+    first = node * per_node
+    return (tuple(range(first, first + per_node)),
+            f"--nnodes {nnodes} --node_rank {node} --nproc_per_node {per_node}: this node's ranks")
+
+
+def _mpirun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
+    total = _count(job.option("-np", "-n", "--np", "--n", "-c"))
+    if total is not None:
+        return tuple(range(total)), f"-np {total}"
+    # Open MPI -N/--npernode, MPICH/Intel MPI -ppn, times the hosts named with -H/--host/-hosts.
+    per_node = _count(job.option("-N", "--npernode", "-npernode", "-ppn", "--ppn", "-perhost"))
+    hosts = job.option("-H", "--host", "-host", "-hosts", "--hosts")
+    if per_node is not None and hosts:
+        nodes = len({h.split(":")[0] for h in hosts.split(",") if h})
+        return tuple(range(per_node * nodes)), f"{per_node} per node on {nodes} hosts"
+    return None, "mpirun's options name no -np (nor a count per node with -H hosts)"
+
+
+def _srun_ranks(job: LaunchedJob, environ: Mapping[str, str]) -> tuple[tuple[int, ...] | None, str]:
+    total = _count(job.option("-n", "--ntasks"))
+    if total is not None:
+        return tuple(range(total)), f"--ntasks {total}"
+    nodes_text = job.option("-N", "--nodes")
+    per_node = _count(job.option("--ntasks-per-node"))
+    nodes = _count(nodes_text)
+    if nodes is not None and per_node is not None:
+        return tuple(range(nodes * per_node)), f"--nodes {nodes} --ntasks-per-node {per_node}"
+    # Inside an allocation srun takes its task count from SLURM_NTASKS (srun(1), input
+    # environment), unless its own options change the layout.
+    inherited = _count(environ.get("SLURM_NTASKS"))
+    if inherited is not None and nodes_text is None and per_node is None:
+        return tuple(range(inherited)), f"$SLURM_NTASKS={inherited} (this allocation)"
+    return None, "srun's options name no --ntasks (nor --nodes with --ntasks-per-node)"
 
 
 def _launcher_of(command: list[str]) -> tuple[str, int] | None:
@@ -123,8 +203,8 @@ def split_launcher(command: list[str]) -> LaunchedJob | None:
             break
         if kind == "torchrun" and arg in ("-m", "--module"):
             module = True
-        if "=" in arg or arg in flags:
-            i += 1
+        if "=" in arg or arg in flags or (kind == "srun" and re.fullmatch(r"-[A-Za-z].+", arg)):
+            i += 1  # srun's "-n8": a one-letter option with its value attached
         elif arg in _TWO_VALUES:
             i += 3
         else:
@@ -181,6 +261,7 @@ def rank_wrapper_script(ncu_argv: list[str], stem: Path, ranks: tuple[int, ...] 
     return f"""#!/bin/sh
 # Written by rooftui profile: ncu around this rank's program, or the program alone.
 rank={chain}
+: > {out}{STARTED_SUFFIX}  # rooftui counts the ranks the job started
 case "$rank" in
   {wanted}) exec {ncu} --log-file {out}.ncu.log -o {out} "$@" ;;
 esac
@@ -188,16 +269,46 @@ exec "$@"
 """
 
 
-def describe(job: LaunchedJob, ranks: tuple[int, ...] | None, comm: str) -> str:
-    """The one line that says what rooftui chose for this job."""
-    which = ",".join(str(r) for r in ranks) if ranks is not None else "every rank"
+def clear_started(stem: Path) -> None:
+    """Remove the marks of the last run of the job (STEM.rankN.started)."""
+    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+        path.unlink(missing_ok=True)
+
+
+def started_ranks(stem: Path) -> set[int]:
+    """The ranks whose wrapper ran in the last run of the job (STEM.rankN.started)."""
+    found = set()
+    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+        rank = path.name[len(stem.name) + len(".rank"):-len(STARTED_SUFFIX)]
+        if rank.isdigit():
+            found.add(int(rank))
+    return found
+
+
+def ranks_text(ranks: tuple[int, ...] | list[int] | set[int]) -> str:
+    """0,1,2,3,5 as "0-3,5"."""
+    runs: list[list[int]] = []
+    for rank in sorted(ranks):
+        if runs and runs[-1][1] == rank - 1:
+            runs[-1][1] = rank
+        else:
+            runs.append([rank, rank])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def describe(job: LaunchedJob, ranks: tuple[int, ...] | None, comm: str, source: str) -> str:
+    """The one line that says what rooftui chose for this job; ``source``: where ``ranks`` came from."""
     variables = "/".join(RANK_VARIABLES)
     if comm == "replay":
-        how = (f"ncu on ranks {which} at once, NCCL kernels replayed like any kernel"
-               " (hangs on collectives)")
+        which = f"ranks {ranks_text(ranks)}" if ranks is not None else "every rank"
+        how = f"ncu on {which} at once, NCCL kernels replayed like any kernel (hangs on collectives)"
     else:
-        runs = "" if ranks is None else f", {len(ranks) * (2 if comm == 'time' else 1)} runs of the job"
-        how = (f"ncu on one rank per run of the job (ranks {which}{runs}), the others running plainly;"
+        if ranks is None:
+            which = f"ranks not known from the options ({source}): rank 0, then each rank the job started"
+        else:
+            runs = len(ranks) * (2 if comm == "time" else 1)
+            which = f"ranks {ranks_text(ranks)} from {source}, {runs} runs of the job"
+        how = (f"ncu on one rank per run of the job ({which}), the others running plainly;"
                " NCCL kernels left out of the counter run"
                + (", then timed alone in a one-metric run" if comm == "time" else " and not timed"))
     return (f"rooftui: {job.launcher} job: {how}; rank from ${variables}, one report per rank"

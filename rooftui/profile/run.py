@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from rooftui.errors import GpuUnavailableError, RooftuiError
+from rooftui.ingest.sidecars import cut_short_path, write_cut_short_note
 from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX
 from rooftui.views.text import printable
 
@@ -240,6 +241,7 @@ def run_ncu(
         watch = _Watch(echo, None, (report_stem.parent, pattern, before))
     else:
         log_path.unlink(missing_ok=True)  # only after the -o/--force checks allowed it
+        cut_short_path(report_stem).unlink(missing_ok=True)  # a note of an earlier run
         watch = _Watch(echo, log_path, None)
     start = time.monotonic()
     try:
@@ -319,13 +321,17 @@ def _kept(run: NcuRun) -> str:
         return f"ncu wrote no report; its log is {run.log_path}"
     count = len(run.log.kernels)
     kernels = f"the {count} kernel{'s' if count != 1 else ''} it had profiled"
-    return f"ncu kept {kernels} in {report}"
+    note = f", marked partial by {cut_short_path(report).name} beside it" if run.interrupted else ""
+    return f"ncu kept {kernels} in {report}{note}"
 
 
 def check_run(run: NcuRun) -> Path:
     """The report of a good run; otherwise the one-line error that says what happened."""
     if run.interrupted:
-        raise ProfileInterrupted("interrupted", fix=_kept(run))
+        reason = f"cut short: {run.stalled or 'interrupted (Ctrl-C)'}"
+        if run.report is not None:
+            write_cut_short_note(run.report, reason)
+        raise ProfileInterrupted("stalled" if run.stalled else "interrupted", fix=_kept(run))
     if run.log.counters_not_permitted:
         raise CountersNotPermittedError(
             "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM)", fix=COUNTERS_FIX

@@ -110,12 +110,13 @@ def _render_ranks(run: Run, console: Console) -> None:
     """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
     table = Table(title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
                   box=None, header_style="bold", title_justify="left")
-    for title in ("rank", "device", "kernels", "time", "zero-AI time", "NCCL kernels", "communication"):
+    for title in ("rank", "device", "kernels", "time", "zero-AI time", "NCCL kernels", "NCCL time",
+                  "communication"):
         table.add_column(title, justify="left" if title in ("rank", "device") else "right")
     for row in per_rank(run.kernels, _sidecar(run)).to_dict("records"):
         table.add_row(row["rank"] or "?", plain(row["device"]), str(row["kernels"]), seconds(row["time_s"]),
                       percent(row["zero_ai_time_share"]), str(row["communication_kernels"]),
-                      percent(row["communication_time_share"]))
+                      seconds(row["communication_time_s"]), percent(row["communication_time_share"]))
     console.print(table)
 
 

@@ -52,6 +52,7 @@ HOSTILE_NAMES = [
 HOSTILE_VALUES = ["-1", "-5e9", "inf", "-inf", "nan", "NaN", "1e400", "9" * 400, "abc", "",
                   "n/a", "1,2,3", "0x10", " 12 ", "1e-400", "true"]
 BOMB_BYTES = 3 << 20  # the runners set ROOFTUI_MAX_INPUT_BYTES below this
+TRACE_EVENT_LIMIT = 2000  # ROOFTUI_MAX_TRACE_EVENTS of the trace cases (their base has ~200)
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Case:
     argv: list[str]  # "{name}" is replaced by the written file's path
     exact_stdout: bool = False  # CSV/JSON output: names kept exactly, escapes included
     env: dict[str, str] = field(default_factory=dict)
+    must_fail: bool = False  # damage rooftui can detect: loading it is silent damage
 
 
 # ---------------------------------------------------------------- bases
@@ -141,6 +143,12 @@ def _first_data_row(rows: list[list[str]]) -> int:
     return 2 if len(rows) > 1 and rows[1] and rows[1][0] == "" else 1
 
 
+@cache
+def _live_log() -> bytes:
+    """ncu's own log of the known-answer run: a 'Profiling "k" - ID:' line per launch."""
+    return (KNOWN / "known_answer.ncu.log").read_bytes()
+
+
 def csv_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
     """One structural, byte-level or value mutation of an ncu CSV export."""
     rows = _rows(base)
@@ -149,9 +157,12 @@ def csv_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
     data_rows = range(first, len(rows))
     r = rng.choice(list(data_rows))
     name_col = header.index("Kernel Name")
-    choice = rng.randrange(22)
+    choice = rng.randrange(23)
     if choice == 0:
         return "truncate-any-byte", base[: rng.randrange(1, len(base))]
+    if choice == 22:  # as ncu run live writes it (its log above the table), cut at a row
+        cut = rng.choice(_line_starts(base)[1:])
+        return "live-log-truncate-row-boundary", _live_log() + base[:cut]
     if choice == 1:
         cut = rng.choice(_line_starts(base)[1:])
         return "truncate-row-boundary", base[:cut]
@@ -278,8 +289,17 @@ def ncu_rep_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
             i = rng.randrange(4, len(flipped))
             flipped[i] = rng.randrange(256)
         return "rep-byte-flips", bytes(flipped)
-    if choice == 3:
+    if choice == 3 and rng.random() < 0.5:
         return "rep-zero-records-bomb", b"NVR\0" + b"\0" * (4 * 1_100_000)
+    if choice == 3:  # damage inside one record's body: a result ncu_report cannot parse
+        offsets = _record_offsets(base)
+        offset = rng.choice(offsets[1:])
+        (length,) = struct.unpack_from("<I", base, offset)
+        flipped = bytearray(base)
+        for _ in range(rng.randint(1, 8)):
+            if length:
+                flipped[offset + 4 + rng.randrange(length)] ^= 0xFF
+        return "rep-flips-in-one-record", bytes(flipped)
     if choice == 4:
         return "rep-signature-only", b"NVR\0"
     if choice == 5:
@@ -357,7 +377,7 @@ def json_mutations(doc: dict, rng: random.Random, limit_bytes: int = 0) -> tuple
 def trace_mutations(rng: random.Random) -> tuple[str, bytes]:
     doc = _trace()
     events = doc["traceEvents"]
-    choice = rng.randrange(10)
+    choice = rng.randrange(11)
     event = rng.choice([e for e in events if e.get("ph") == "X"])
     if choice == 0:
         event["name"] = rng.choice([1, None, [], {"a": 1}, 2.5, True])
@@ -390,6 +410,9 @@ def trace_mutations(rng: random.Random) -> tuple[str, bytes]:
         return "trace-truncate", text[: rng.randrange(1, len(text))]
     if choice == 8:
         return "trace-events-bomb", json.dumps({"traceEvents": [{}] * (BOMB_BYTES // 3)}).encode()
+    if choice == 9:  # more kept events than the limit the case sets (TRACE_EVENT_LIMIT)
+        events.extend(dict(event, ts=event["ts"] + i) for i in range(TRACE_EVENT_LIMIT))
+        return "trace-over-event-limit", json.dumps(doc).encode()
     text = bytearray(json.dumps(doc).encode())
     for _ in range(rng.randint(1, 6)):
         text[rng.randrange(len(text))] = rng.randrange(256)
@@ -438,6 +461,7 @@ REPORT_COMMANDS = [
     (["summary", "{a}", "--skip-invalid"], False),
     (["diff", "{a}", "{b}"], False),
     (["plot", "{a}", "--csv", "{out}/rows.csv"], False),
+    (["plot", "{a}", "--svg", "{out}/roofline.svg", "--csv", "{out}/rows.csv"], False),
 ]
 
 
@@ -467,7 +491,7 @@ def _case(kind: str, rng: random.Random) -> Case:
         argv, exact = rng.choice(REPORT_COMMANDS)
         files = {"a": (name, data), "b": ("good.raw.csv", good.read_bytes())}
         return Case(kind, label + how, {n: d for n, d in files.values()},
-                    [_fill(a, files) for a in argv], exact)
+                    [_fill(a, files) for a in argv], exact, must_fail=_must_fail(label, how))
     if kind in ("ceilings", "ert"):
         label, data = json_mutations(_ceilings() if kind == "ceilings" else _ert(), rng)
         name, how, data = compress("ceilings.json", data, rng)
@@ -475,14 +499,26 @@ def _case(kind: str, rng: random.Random) -> Case:
         argv = (["measure", "--show", "{c}"] if kind == "ceilings" and rng.random() < 0.5
                 else ["summary", "{a}", "--ceilings", "{c}"])
         return Case(kind, label + how, {n: d for n, d in files.values()},
-                    [_fill(a, files) for a in argv])
+                    [_fill(a, files) for a in argv], must_fail=_must_fail(label, how))
     label, data = trace_mutations(rng)
     name, how, data = compress("trace.json", data, rng)
     if how and not how.startswith(".gz"):
         name = name.rsplit(".", 1)[0]  # traces are .json or .json.gz: keep the content odd
     files = {"t": (name, data)}
     argv, exact = rng.choice([(["timeline", "{t}"], False), (["timeline", "{t}", "--format", "json"], True)])
-    return Case(kind, label + how, {name: data}, [_fill(a, files) for a in argv], exact)
+    return Case(kind, label + how, {name: data}, [_fill(a, files) for a in argv], exact,
+                env={"ROOFTUI_MAX_TRACE_EVENTS": str(TRACE_EVENT_LIMIT)},
+                must_fail=_must_fail(label, how))
+
+
+# Damage rooftui must refuse whatever else the case does: a compressed stream cut
+# short (the container's end-of-stream marker is missing), a live-run CSV cut at a row
+# (ncu's log names the launches the table lacks), a trace over the event limit.
+_ALWAYS_REFUSED = ("live-log-truncate-row-boundary", "trace-over-event-limit")
+
+
+def _must_fail(label: str, how: str) -> bool:
+    return how.endswith("-truncated") or label in _ALWAYS_REFUSED
 
 
 def _fill(arg: str, files: dict[str, tuple[str, bytes]]) -> str:

@@ -58,12 +58,13 @@ def run_in_process(case: Case, folder: Path) -> Outcome:
     """``rooftui.cli.main`` in this process, stdout/stderr captured (what CI runs)."""
     from rooftui.cli import main
 
+    # The report cache goes into the case's folder: fuzz cases never fill the user's.
     argv, hashes = write_case(case, folder)
     out, err = io.StringIO(), io.StringIO()
     saved_env = dict(os.environ)
     saved_tempdir = tempfile.tempdir
     os.environ.update({"ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
-                       "COLUMNS": "100", **case.env})
+                       "COLUMNS": "100", "XDG_CACHE_HOME": str(folder / "cache"), **case.env})
     tempfile.tempdir = str(folder / "tmp")
     # main() turns SIGTERM into an exception: keep this process's own handling.
     saved_signals = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGHUP)}
@@ -89,7 +90,8 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
     """The real ``python -m rooftui`` in a child process, with its peak memory."""
     argv, hashes = write_case(case, folder)
     env = {**os.environ, "ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
-           "COLUMNS": "100", "TMPDIR": str(folder / "tmp"), **case.env}
+           "COLUMNS": "100", "TMPDIR": str(folder / "tmp"), "XDG_CACHE_HOME": str(folder / "cache"),
+           **case.env}
     root = Path(__file__).resolve().parents[2]
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
     # The peak RSS of a child forked from this (large) process would start at this
@@ -141,6 +143,8 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
         problems.append(f"exit code {code}" + (" (last-resort handler: a bug)" if code == 1 else ""))
     if "Traceback" in stderr:
         problems.append("traceback")
+    if outcome.case.must_fail and code == 0:
+        problems.append("silent damage: damage rooftui can detect loaded without an error")
     lines = [line for line in stderr.splitlines() if line.strip()]
     if code == 2 and len(lines) != 1:
         problems.append(f"error on {len(lines)} lines")
@@ -155,6 +159,9 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
     left += [p.name for p in folder.iterdir() if p.name.startswith(".rooftui-")]
     outputs = list((folder / "out").iterdir())
     left += [p.name for p in outputs if p.name.startswith(".rooftui-")]
+    cache = folder / "cache"
+    if cache.exists():  # a cache entry half written
+        left += [p.name for p in cache.rglob(".writing-*")]
     if code != 0 and any(not p.name.startswith(".rooftui-") for p in outputs):
         problems.append("partial output after an error")
     if left:

@@ -25,6 +25,7 @@ from rooftui.ingest.ncu_rep import read_ncu_rep
 from rooftui.ingest.report import IDENTITY_COLUMNS, is_relevant_metric
 from rooftui.ingest.units import factor, to_base
 from rooftui.model.metrics import REGISTER_MOVES
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = ROOT / "sample_data" / "known_answer"
@@ -296,8 +297,7 @@ def test_summary_cli_exits_2_with_one_line_on_a_truncated_report(tmp_path):
     half = tmp_path / "half.ncu-rep"
     data = (KNOWN / "known_answer.ncu-rep").read_bytes()
     half.write_bytes(data[: len(data) // 2])
-    done = subprocess.run([sys.executable, "-m", "rooftui", "summary", str(half)],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = run_cli("summary", half)
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "truncated" in done.stderr
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ from rooftui.ingest.ceilings import load_ceilings
 from rooftui.measure.results import ceilings_document, ert_document, read_ceilings, write_json
 from rooftui.measure.runner import expand_out
 from rooftui.model.ceilings import SCHEMA, Ceiling, CeilingSet, Device
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "ceilings" / "h200.json"
@@ -111,15 +109,7 @@ def test_sample_h200_file_meets_the_issue_targets():
 
 
 def test_show_draws_the_curves_and_the_ceilings():
-    env = dict(os.environ, COLUMNS="120", LINES="40", PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-m", "rooftui", "measure", "--show", str(SAMPLE)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        cwd=ROOT,
-    )
+    done = run_cli("measure", "--show", SAMPLE, env={"COLUMNS": "120", "LINES": "40"})
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "read bandwidth vs working set" in out

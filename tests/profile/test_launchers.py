@@ -20,7 +20,7 @@ def test_torchrun_gets_the_wrapper_through_no_python(tmp_path: Path):
     assert job.launcher_argv == ["torchrun", "--nproc_per_node", "2", "--standalone"]
     assert job.program[1:] == ["train.py", "--lr", "1"]
     assert job.wrapped(Path("/w.sh"))[4:6] == ["--no-python", "/w.sh"]
-    assert job.process_count() == 2
+    assert job.planned_ranks({}) == ((0, 1), "--nproc_per_node 2")
 
 
 def test_python_m_torch_distributed_run_with_a_module():
@@ -28,7 +28,7 @@ def test_python_m_torch_distributed_run_with_a_module():
     assert job is not None and job.launcher == "torchrun"
     assert job.launcher_argv == ["python3", "-m", "torch.distributed.run", "--nproc-per-node=4"]
     assert job.program == ["python3", "-m", "pkg.train"]
-    assert job.process_count() == 4
+    assert job.planned_ranks({})[0] == (0, 1, 2, 3)
 
 
 def test_mpirun_puts_the_wrapper_after_its_options_including_two_valued_mca():
@@ -37,14 +37,42 @@ def test_mpirun_puts_the_wrapper_after_its_options_including_two_valued_mca():
     assert job.program == ["python", "x.py"]
     assert job.wrapped(Path("/w.sh")) == ["mpirun", "-np", "2", "--mca", "btl", "self", "--oversubscribe",
                                           "/w.sh", "python", "x.py"]
-    assert job.process_count() == 2
+    assert job.planned_ranks({})[0] == (0, 1)
 
 
 def test_srun_with_equals_options_and_flags():
     job = split_launcher(["srun", "--ntasks=8", "-l", "--gpus-per-task", "1", "./app", "-v"])
     assert job is not None and job.launcher == "srun"
     assert job.program == ["./app", "-v"]
-    assert job.process_count() == 8
+    assert job.planned_ranks({}) == (tuple(range(8)), "--ntasks 8")
+
+
+def _planned(command: list[str], **environ: str) -> tuple[int, ...] | None:
+    job = split_launcher([*command, "train.py"])
+    assert job is not None and job.program[-1] == "train.py"
+    return job.planned_ranks(environ)[0]
+
+
+@pytest.mark.parametrize(("command", "environ", "ranks"), [
+    # torchrun on one node of several: RANK = node rank x nproc_per_node + LOCAL_RANK
+    (["torchrun", "--nnodes", "2", "--node_rank", "1", "--nproc_per_node", "4"], {}, (4, 5, 6, 7)),
+    (["torchrun", "--nnodes=2:2", "--node-rank=0", "--nproc-per-node=2"], {}, (0, 1)),
+    (["torchrun", "--nnodes", "2", "--nproc_per_node", "4", "--rdzv-backend", "c10d"], {}, None),
+    (["torchrun", "--nnodes", "1:4", "--nproc_per_node", "4"], {}, None),  # elastic
+    (["torchrun", "--nproc_per_node", "gpu"], {}, None),
+    # Open MPI -N / MPICH -ppn per node, times the hosts listed
+    (["mpirun", "-N", "4", "-H", "a:4,b:4"], {}, tuple(range(8))),
+    (["mpiexec", "-ppn", "2", "-hosts", "n1,n2,n3"], {}, tuple(range(6))),
+    (["mpirun", "--hostfile", "hosts.txt"], {}, None),
+    # srun: --ntasks, --nodes x --ntasks-per-node, one-letter values attached, the allocation's count
+    (["srun", "-N2", "-n8"], {}, tuple(range(8))),
+    (["srun", "--nodes=2-2", "--ntasks-per-node=4"], {}, tuple(range(8))),
+    (["srun", "--gpus-per-task", "1"], {"SLURM_NTASKS": "16"}, tuple(range(16))),
+    (["srun", "-N", "2"], {"SLURM_NTASKS": "16"}, None),  # its own -N changes the allocation's layout
+    (["srun", "--nodes", "2-4", "--ntasks-per-node", "4"], {}, None),
+])
+def test_the_ranks_a_launcher_starts_across_nodes(command, environ, ranks):
+    assert _planned(command, **environ) == ranks
 
 
 def test_a_plain_program_is_no_job_and_a_launcher_without_program_is_an_error():

@@ -228,9 +228,28 @@ def test_ctrl_c_keeps_what_ncu_wrote_and_says_where(tmp_path, fake_bin, fake_ncu
     watchdog.cancel()
     assert process.returncode == 130
     assert stderr.splitlines()[-1] == (
-        f"rooftui: interrupted — ncu kept the 1 kernel it had profiled in {tmp_path}/r.ncu-rep"
+        f"rooftui: interrupted — ncu kept the 1 kernel it had profiled in {tmp_path}/r.ncu-rep,"
+        " marked partial by r.cut-short.txt beside it"
     )
     assert (tmp_path / "r.ncu-rep").read_bytes() == b"partial report"
+    assert (tmp_path / "r.cut-short.txt").read_text().splitlines()[0] == "cut short: interrupted (Ctrl-C)"
+
+
+def test_a_report_cut_short_is_noted_wherever_it_is_opened_until_profiled_again(tmp_path, fake_bin, fake_ncu):
+    from rooftui.ingest.sidecars import write_cut_short_note
+
+    shutil.copy(KNOWN_ANSWER_REPORT, tmp_path / "r.ncu-rep")
+    write_cut_short_note(tmp_path / "r.ncu-rep", "cut short: interrupted (Ctrl-C)")
+    env = rooftui_env(fake_bin)
+    opened = run_rooftui(["summary", "r.ncu-rep"], tmp_path, env)
+    assert opened.returncode == 0, opened.stderr
+    assert ("note: r.ncu-rep is partial, cut short: interrupted (Ctrl-C) (r.cut-short.txt): it"
+            " holds only the kernels profiled before the stop") in opened.stderr
+    fake_ncu(f"cp '{KNOWN_ANSWER_REPORT}' \"$out.ncu-rep\"\n"
+             "echo '==PROF== Profiling \"daxpy\" - 0: 0%....50%....100% - 7 passes' >> \"$log\"\n")
+    again = run_rooftui(["profile", "--arch", "sm_90", "--force", "-o", "r", "./app"], tmp_path, env)
+    assert again.returncode == 0, again.stderr
+    assert not (tmp_path / "r.cut-short.txt").exists() and "partial" not in again.stderr
 
 
 def test_profile_needs_a_command(tmp_path, fake_bin):

@@ -10,14 +10,15 @@ import pytest
 from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui, run_rooftui_process
 
 # ncu: records each profiling run (rank, kernel filter, metrics); writes the log and a real
-# report; for --import prints ncu's raw CSV: one 3 ms compute kernel, or one 2 ms all-reduce.
+# report; for --import prints ncu's raw CSV as ncu 2025.3 does under --print-units base (a units
+# row, nanoseconds with thousands separators): one 3 ms compute kernel, or one 2 ms all-reduce.
 JOB_NCU = f"""
 case "$1" in --import)
   case "$2" in
-    *.comm.*) k=ncclDevKernel_AllReduce_Sum_f32_RING_LL; t=0.002 ;;
-    *) k=daxpy; t=0.003 ;;
+    *.comm.*) k=ncclDevKernel_AllReduce_Sum_f32_RING_LL; t=2,000,000 ;;
+    *) k=daxpy; t=3,000,000 ;;
   esac
-  printf '"ID","Kernel Name","gpu__time_duration.sum"\\n"","","second"\\n"0","%s","%s"\\n' "$k" "$t"
+  printf '"ID","Kernel Name","gpu__time_duration.sum"\\n"","","ns"\\n"0","%s","%s"\\n' "$k" "$t"
   exit 0 ;;
 esac
 kname=""; metrics=""; prev=""
@@ -39,9 +40,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --nproc_per_node|-np|-n) n=$2; shift 2 ;;
     --no-python|--standalone) shift ;;
+    -*) shift 2 ;;
     *) break ;;
   esac
 done
+n=${FAKE_RANKS:-$n}  # a job whose rank count its options do not give (nodes, hosts, allocation)
 i=0
 while [ $i -lt $n ]; do
   env VAR=$i "$@" || exit $?
@@ -82,8 +85,9 @@ def test_every_rank_is_profiled_alone_then_timed_for_nccl_and_loaded_together(
     command = [name, count, "2", *_program(launcher)]
     done = run_rooftui(["profile", "--arch", "sm_90", "-o", "job", "--", *command], work, env)
     assert done.returncode == 0, done.stderr
-    assert f"rooftui: {launcher} job: ncu on one rank per run of the job (ranks 0,1, 4 runs of the job)" \
-        in done.stderr
+    said = {"torchrun": "--nproc_per_node 2", "mpirun": "-np 2", "srun": "--ntasks 2"}[launcher]
+    chose = f"ncu on one rank per run of the job (ranks 0-1 from {said}, 4 runs of the job)"
+    assert f"rooftui: {launcher} job: {chose}" in done.stderr
     calls = (fake_bin / "calls.txt").read_text().splitlines()
     assert calls == [
         "rank=0 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum",
@@ -103,7 +107,55 @@ def test_every_rank_is_profiled_alone_then_timed_for_nccl_and_loaded_together(
     assert "rank 0: 1 kernels 3.000 ms; 1 NCCL launches 2.000 ms, communication share 40.0%" in done.stderr
     assert "rank 1: 1 kernels 3.000 ms; 1 NCCL launches 2.000 ms, communication share 40.0%" in done.stderr
     assert (work / "job.rank0.ncu-rep").exists() and (work / "job.rank1.ncu-rep").exists()
+    assert not list(work.glob("*.started"))  # the wrapper's marks go once the ranks are known
     assert "daxpy" in done.stdout  # the summary of both reports
+
+
+def _counter_calls(fake_bin: Path) -> list[str]:
+    return [c.split()[0] for c in (fake_bin / "calls.txt").read_text().splitlines() if "(?!nccl)" in c]
+
+
+def test_srun_over_two_nodes_profiles_every_rank_of_both(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "srun")
+    env["FAKE_RANKS"] = "4"  # what srun -N 2 --ntasks-per-node 2 starts
+    done = run_rooftui(["profile", "--arch", "sm_90", "--comm", "skip", "-o", "job", "--", "srun", "-N", "2",
+                        "--ntasks-per-node", "2", "sh", "train.sh"], work, env)
+    assert done.returncode == 0, done.stderr
+    assert "ranks 0-3 from --nodes 2 --ntasks-per-node 2, 4 runs of the job" in done.stderr
+    assert _counter_calls(fake_bin) == ["rank=0", "rank=1", "rank=2", "rank=3"]
+    assert "the job started" not in done.stderr  # the plan was right
+
+
+def test_mpirun_with_no_rank_count_learns_the_ranks_from_its_first_run(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "mpirun")
+    env["FAKE_RANKS"] = "3"  # a hostfile's slots, say: nothing on the command line tells
+    done = run_rooftui(["profile", "--arch", "sm_90", "--comm", "skip", "-o", "job", "--", "mpirun",
+                        "--hostfile", "hosts.txt", "sh", "train.sh"], work, env)
+    assert done.returncode == 0, done.stderr
+    assert "ranks not known from the options (mpirun's options name no -np" in done.stderr
+    assert "the job started ranks 0-2 (mpirun's options name no -np" in done.stderr
+    assert _counter_calls(fake_bin) == ["rank=0", "rank=1", "rank=2"]
+    reports = sorted(p.name for p in work.glob("job.rank*.ncu-rep"))
+    assert reports == [f"job.rank{r}.ncu-rep" for r in range(3)]
+
+
+def test_a_job_starting_more_ranks_than_its_options_say_has_every_rank_profiled(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "srun")
+    env["FAKE_RANKS"] = "3"
+    done = run_rooftui(["profile", "--arch", "sm_90", "--comm", "skip", "-o", "job", "--", "srun", "-n", "2",
+                        "sh", "train.sh"], work, env)
+    assert done.returncode == 0, done.stderr
+    assert "the job started ranks 0-2 (the options said 0-1): profiling each, 3 runs" in done.stderr
+    assert _counter_calls(fake_bin) == ["rank=0", "rank=1", "rank=2"]
+
+
+def test_ranks_the_job_never_starts_are_one_line_and_exit_2(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    done = run_rooftui(["profile", "--arch", "sm_90", "--ranks", "5", "-o", "job", "--", "torchrun",
+                        "--nproc_per_node", "2", "train.sh"], work, env)
+    assert done.returncode == 2
+    assert "--ranks 5: the job started no such rank (it started ranks 0-1)" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_ranks_profiles_only_the_listed_rank(tmp_path, fake_bin, fake_ncu):
@@ -142,10 +194,11 @@ exec sleep 60
     stuck = "no kernel finished for 1 s, stuck profiling rank 0: ncclDevKernel_AllReduce_Sum_f32"
     assert stuck in done.stderr
     assert "leave NCCL kernels out of replay" in done.stderr
-    note = (work / "job.cut-short.txt").read_text()
+    note = (work / "job.rank0.cut-short.txt").read_text()
     assert note.startswith("counter run cut short: rooftui: no kernel finished")
     opened = run_rooftui(["summary", "job.rank0.ncu-rep"], work, env)
     assert opened.returncode == 0 and "daxpy" in opened.stdout
+    assert "job.rank0.ncu-rep is partial, counter run cut short: rooftui: no kernel finished" in opened.stderr
 
 
 def test_a_program_busy_before_any_kernel_is_not_called_stuck(tmp_path, fake_bin, fake_ncu):

@@ -39,12 +39,13 @@ def test_per_rank_shares_by_hand(tmp_path):
     assert rows["0"]["time_s"] == pytest.approx(5e-3)
     assert rows["0"]["zero_ai_time_share"] == pytest.approx(0.2)
     assert rows["0"]["communication_time_share"] == pytest.approx(0.2)
+    assert rows["0"]["communication_time_s"] == pytest.approx(1e-3)
     # rank 1: 4 ms of compute + 1 ms of NCCL timed apart
     assert rows["1"]["communication_kernels"] == 1
     assert rows["1"]["communication_time_share"] == pytest.approx(0.2)
     # no NCCL seen at all: unknown, never 0 %
     only = per_rank(table[table["rank"] == "1"])
-    assert only["communication_time_share"].isna().all()
+    assert only["communication_time_share"].isna().all() and only["communication_time_s"].isna().all()
 
 
 def test_summary_of_two_rank_reports_has_a_rank_column_and_a_per_rank_section(tmp_path, fake_bin):
@@ -64,4 +65,6 @@ def test_summary_of_two_rank_reports_has_a_rank_column_and_a_per_rank_section(tm
     assert ranks["0"]["time_s"] == pytest.approx(doc["summary"]["time_s"] / 2)
     assert ranks["1"]["time_s"] == pytest.approx(doc["summary"]["time_s"] / 2 + 0.002)
     assert ranks["1"]["communication_time_share"] == pytest.approx(0.002 / ranks["1"]["time_s"])
+    assert ranks["1"]["communication_time_s"] == pytest.approx(0.002)
     assert ranks["0"]["communication_time_share"] is None  # no NCCL kernel seen: unknown
+    assert ranks["0"]["communication_time_s"] is None

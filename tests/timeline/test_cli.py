@@ -1,4 +1,5 @@
-"""The real ``rooftui timeline`` command, in a subprocess, as a user runs it."""
+"""The ``rooftui timeline`` command through the real ``main`` (in-process: click's
+CliRunner), as a user runs it; a subprocess only where the process itself is checked."""
 
 from __future__ import annotations
 
@@ -9,18 +10,13 @@ import sys
 
 import pytest
 
+from tests.conftest import run_cli
 from tests.timeline.kineto_builder import KinetoTraceBuilder, naive_step
 from tests.timeline.paths import REPO
 
 
 def rooftui(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "rooftui", "timeline", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_cli("timeline", *args, cwd=REPO)
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:

@@ -18,8 +18,13 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 CHUNK_CHARS = 1 << 20
-# No trace event comes near this; a longer value means a broken (unterminated) file.
-MAX_VALUE_CHARS = 64 << 20
+# No trace event comes near this (PyTorch's are a few hundred characters, tens of KB
+# with long argument lists); a longer value means a broken (unterminated) or hostile
+# file. Decoded, a value takes up to ~8 bytes per character (a list of floats).
+MAX_VALUE_CHARS = 16 << 20
+# Top-level values other than the big array (schemaVersion, deviceProperties, ...) are
+# kept decoded: their text is bounded in all, not only one by one.
+MAX_OTHER_CHARS = 16 << 20
 _WHITESPACE = " \t\n\r"
 _SEPARATOR = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
 
@@ -133,6 +138,7 @@ def iter_array_items(
     buf.pos += 1
     found = False
     keys_seen = 0
+    other_chars = 0
     while True:
         char = buf.skip_whitespace()
         if char == "}":
@@ -152,7 +158,11 @@ def iter_array_items(
             found = True
             yield from _iter_items(buf, decoder)
         else:
+            before = buf.consumed_before + buf.pos
             other_keys[key] = buf.decode_value(decoder)
+            other_chars += buf.consumed_before + buf.pos - before
+            if other_chars > MAX_OTHER_CHARS:
+                buf.fail(f"the values besides {array_key!r} run past {MAX_OTHER_CHARS:,} characters")
     if not found:
         raise JsonStreamError(f'no "{array_key}" array')
     if buf.skip_whitespace() != "":

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any, TextIO
@@ -75,11 +76,39 @@ class KinetoJsonReader:
             except JsonStreamError as err:
                 what = "the trace is truncated" if err.truncated else "not a Kineto JSON trace"
                 raise InputError(f"{what}: {err}", path, _FIX) from None
+            except _TraceTooLarge as err:
+                raise InputError(str(err), path, f"set {MAX_EVENTS_VARIABLE} to a larger number if "
+                                 "the trace is genuine (about 120 bytes of memory per event)") from None
             except UnicodeDecodeError:
                 raise InputError("not a Kineto JSON trace: not UTF-8 text", path, _FIX) from None
 
 
 _FIX = "pass the .json or .json.gz that torch.profiler wrote, copied whole"
+
+# Memory is what bounds a trace: each event kept costs about 100-120 bytes at the peak
+# (its row in the columns, the sorted copy and the sort index: a valid trace of 4.9
+# million kernel events peaks at 602 MiB, README), so 5 million events stay under 1 GB. PyTorch's
+# traces hold about 330 bytes of JSON per kept event (sample_data/timeline), so the
+# default takes traces up to about 1.6 GB of JSON.
+DEFAULT_MAX_EVENTS = 5_000_000
+MAX_EVENTS_VARIABLE = "ROOFTUI_MAX_TRACE_EVENTS"
+# Distinct event names are kept whole, once each (~100 bytes each besides the text): a
+# trace has a few thousand (kernels, operators, ranges), a few MB in all.
+MAX_NAMES = 1_000_000
+MAX_NAME_CHARS = 64 << 20
+
+
+def max_trace_events() -> int:
+    """The most events (rows and metadata) read from one trace: ``ROOFTUI_MAX_TRACE_EVENTS``."""
+    text = os.environ.get(MAX_EVENTS_VARIABLE, "")
+    try:
+        return max(1, int(text)) if text else DEFAULT_MAX_EVENTS
+    except ValueError:
+        return DEFAULT_MAX_EVENTS
+
+
+class _TraceTooLarge(Exception):
+    """More events or name text than the limits above; ``read`` names the file."""
 
 
 def _open_text(path: Path) -> TextIO:
@@ -92,7 +121,25 @@ def _open_text(path: Path) -> TextIO:
 
 def _read_events(stream: TextIO, source: str) -> Trace:
     names: dict[str, int] = {}
-    intern = names.setdefault
+    name_chars = 0
+    kept, limit = 0, max_trace_events()
+
+    def keep_text(text: str) -> str:
+        """Count text kept for the whole read (names, thread ids and names) against the limits."""
+        nonlocal name_chars
+        name_chars += len(text)
+        if name_chars > MAX_NAME_CHARS or len(names) >= MAX_NAMES:
+            raise _TraceTooLarge(f"it has more than {MAX_NAMES:,} distinct event names or "
+                                 f"{MAX_NAME_CHARS:,} characters of names, rooftui's limit (a "
+                                 "damaged or generated trace)")
+        return text
+
+    def intern(name: str) -> int:
+        code = names.get(name)
+        if code is None:
+            code = names[keep_text(name)] = len(names)
+        return code
+
     thread_codes: dict[Any, int] = {}
     gpu, calls, ranges = gpu_builder(), host_call_builder(), host_range_builder()
     add_gpu, add_call, add_range = gpu.append, calls.append, ranges.append
@@ -104,15 +151,24 @@ def _read_events(stream: TextIO, source: str) -> Trace:
         # Kineto's tids are ints; some exporters write strings ("stream 7").
         if isinstance(tid, int) and not isinstance(tid, bool):
             return _int64(tid)
-        return thread_codes.setdefault(tid, -1 - len(thread_codes))
+        code = thread_codes.get(tid)
+        if code is None:
+            keep_text(str(tid))
+            code = thread_codes[tid] = -1 - len(thread_codes)
+        return code
 
     other_keys: dict[str, Any] = {}
     for event in iter_array_items(stream, "traceEvents", other_keys):
         try:
             phase = event.get("ph")
-            if phase != "X":
-                if phase == "M":
-                    _note_metadata(event, thread_id, thread_names, device_names)
+            if phase != "X" and phase != "M":
+                continue  # flows, instants, counters: nothing is kept of them
+            kept += 1  # events that may take memory: rows, and metadata (thread/device names)
+            if kept > limit:
+                raise _TraceTooLarge(f"holds more than {limit:,} trace events, rooftui's limit "
+                                     "for one trace")
+            if phase == "M":
+                _note_metadata(event, thread_id, thread_names, device_names, keep_text)
                 continue
             category = event.get("cat")
             start, end = _span(event)
@@ -123,7 +179,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                     start,
                     end,
                     gpu_kind,
-                    intern(_name(event), len(names)),
+                    intern(_name(event)),
                     _number(args.get("device", event.get("pid", 0))),
                     _number(args.get("stream", event.get("tid", 0))),
                     _int64(args.get("correlation", -1)),
@@ -134,7 +190,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                     start,
                     end,
                     thread_id(event.get("tid", 0)),
-                    intern(_name(event), len(names)),
+                    intern(_name(event)),
                     _int64(event.get("args", {}).get("correlation", -1)),
                 )
             elif category in _OPERATOR_CATEGORIES or category in _ANNOTATION_CATEGORIES:
@@ -142,7 +198,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                     start,
                     end,
                     thread_id(event.get("tid", 0)),
-                    intern(_name(event), len(names)),
+                    intern(_name(event)),
                     category in _ANNOTATION_CATEGORIES,
                 )
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
@@ -215,14 +271,14 @@ def _number(value: Any) -> int:
     return _int64(digits.group())
 
 
-def _note_metadata(event: dict, thread_id, thread_names: dict, device_names: dict) -> None:
+def _note_metadata(event: dict, thread_id, thread_names: dict, device_names: dict, keep_text) -> None:
     args = event.get("args") or {}
     if event.get("name") == "thread_name" and "name" in args:
-        thread_names[thread_id(event.get("tid", 0))] = str(args["name"])
+        thread_names[thread_id(event.get("tid", 0))] = keep_text(str(args["name"]))
     elif event.get("name") == "process_name" and isinstance(event.get("pid"), int):
         name = str(args.get("name", ""))
-        if name.startswith("GPU"):
-            device_names.setdefault(event["pid"], name)
+        if name.startswith("GPU") and event["pid"] not in device_names:
+            device_names[event["pid"]] = keep_text(name)
 
 
 def _device_names_from_properties(other_keys: dict) -> dict[int, str]:

@@ -1,0 +1,194 @@
+"""The ``.ncu-rep`` reader split over forked children (``_ncu_rep_worker``), and every
+way a report reaches the kernel table (one reader, many children, the report cache,
+several reports in parallel) checked against ``ncu_report`` read directly, here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from array import array
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from rooftui.errors import InputError
+from rooftui.ingest import _ncu_rep_worker as worker
+from rooftui.ingest import ncu_rep
+from rooftui.ingest.parallel import read_paths
+from rooftui.model.metrics import REGISTER_MOVES
+from tests.conftest import KNOWN
+
+DATA = KNOWN.parents[1] / "tests" / "ingest" / "data"
+SOURCE_COUNTERS = KNOWN / "known_answer_sourcecounters.ncu-rep.xz"
+# Metrics whose ncu unit needs no scaling to rooftui's base unit (asserted below).
+CHECKED = {"gpu__time_duration.sum": "ns", "lts__t_bytes.sum": "byte",
+           "sm__cycles_elapsed.avg.per_second": "hz"}
+
+# The plainest ncu_report loop: every launch's name and the CHECKED metrics.
+DIRECT = """
+import json, sys
+import ncu_report
+context = ncu_report.load_report(sys.argv[1])
+rows = []
+for r in range(context.num_ranges()):
+    result_range = context.range_by_idx(r)
+    for a in range(result_range.num_actions()):
+        action = result_range.action_by_idx(a)
+        row = {"kernel_name": action.name(ncu_report.IAction.NameBase_DEMANGLED)}
+        for name in sys.argv[2:]:
+            metric = action.metric_by_name(name)
+            row[name] = None if metric is None else [metric.as_double(), metric.unit()]
+        rows.append(row)
+print(json.dumps(rows))
+"""
+
+
+def read_directly(path: Path) -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", DIRECT, str(path), *CHECKED],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
+    assert list(kernels["ncu_id"]) == list(range(len(direct)))
+    assert list(kernels["kernel_name"]) == [row["kernel_name"] for row in direct]
+    for name, unit in CHECKED.items():
+        assert all(row[name][1] == unit for row in direct)
+        assert list(kernels[name]) == [row[name][0] for row in direct], name
+
+
+def read_with(monkeypatch, path: Path, child_bytes: int) -> pd.DataFrame:
+    monkeypatch.setattr(ncu_rep, "WORKER", [*ncu_rep.WORKER, "--child-bytes", str(child_bytes)])
+    return ncu_rep.read_ncu_rep(path).kernels
+
+
+def test_one_launch_per_reader_child_gives_what_ncu_report_reads(monkeypatch):
+    report = KNOWN / "known_answer.ncu-rep"
+    split = read_with(monkeypatch, report, 1)  # one launch per child: 15 children
+    assert_equals_ncu_report(split, read_directly(report))
+    monkeypatch.undo()
+    whole = read_with(monkeypatch, report, 0)
+    pd.testing.assert_frame_equal(split, whole, check_exact=True)
+
+
+def test_register_moves_are_the_same_read_one_launch_per_child(monkeypatch):
+    split = read_with(monkeypatch, SOURCE_COUNTERS, 1)
+    monkeypatch.undo()
+    whole = read_with(monkeypatch, SOURCE_COUNTERS, 0)
+    assert split[REGISTER_MOVES].gt(0).any()  # the report has moves to count
+    pd.testing.assert_frame_equal(split, whole, check_exact=True)
+
+
+def test_cached_and_parallel_reads_give_what_ncu_report_reads():
+    reports = [KNOWN / "known_answer.ncu-rep", DATA / "nested_nvtx.ncu-rep.xz"]
+    direct = [read_directly(KNOWN / "known_answer.ncu-rep")]
+    parallel = [found for (found,) in read_paths(reports, cache=True, workers=2)]
+    cached = [found for (found,) in read_paths(reports, cache=True, workers=2)]
+    assert_equals_ncu_report(parallel[0].kernels, direct[0])
+    assert_equals_ncu_report(cached[0].kernels, direct[0])
+    for fresh, hit in zip(parallel, cached):
+        pd.testing.assert_frame_equal(hit.kernels, fresh.kernels, check_exact=True)
+
+
+def test_parts_merge_as_if_read_in_one_go():
+    def part(launches, columns):
+        return {"launches": launches,
+                "identity": {field: [f"{field}{i}" for i in range(launches)]
+                             for field in worker.IDENTITY_FIELDS},
+                "metrics": list(columns), "units": [unit for unit, _ in columns.values()],
+                "values": b"".join(array("d", values).tobytes() for _, values in columns.values())}
+
+    first = part(2, {"a": ("byte", [1.0, 2.0])})
+    second = part(1, {"b": ("ns", [5.0]), "a": ("byte", [3.0])})
+    merged = worker.merge([first, second], ("b", "c", "a"))
+    assert merged["launches"] == 3
+    assert merged["metrics"] == ["b", "a"] and merged["units"] == ["ns", "byte"]
+    values = array("d")
+    values.frombytes(merged["values"])
+    assert all(math.isnan(v) for v in values[:2])  # b: absent from the first part's launches
+    assert values[2:].tolist() == [5.0, 1.0, 2.0, 3.0]
+    assert merged["identity"]["kernel_name"] == ["kernel_name0", "kernel_name1", "kernel_name0"]
+
+
+def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
+    report = tmp_path / "r.ncu-rep"
+    report.write_bytes(b"NVR\0")
+    return ncu_rep._run_worker([sys.executable, "-c", code], report, report, timeout_s)
+
+
+def test_a_reader_child_that_crashes_is_named_like_a_crashed_reader(tmp_path):
+    code = ("import os, signal; from rooftui.ingest._ncu_rep_worker import _in_child; "
+            "_in_child(lambda: os.kill(os.getpid(), signal.SIGSEGV))")
+    with pytest.raises(InputError, match=r"crashed with SIGSEGV\) — re-copy"):
+        _run_fake_worker(tmp_path, code)
+
+
+def test_a_reader_child_that_raises_is_one_line(tmp_path):
+    code = ("import sys; from rooftui.ingest import _ncu_rep_worker as w; "
+            "w.read = lambda path, child_bytes: w._in_child(lambda: 1 / 0); "
+            "sys.exit(w.main(sys.argv[1:]))")
+    with pytest.raises(InputError) as caught:
+        _run_fake_worker(tmp_path, code)
+    assert "reader failed on it (ZeroDivisionError: division by zero)" in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_reader_child_that_hangs_is_stopped_with_its_parent(tmp_path):
+    child_pid = tmp_path / "child.pid"
+    code = ("import os, pathlib, time; from rooftui.ingest._ncu_rep_worker import _in_child; "
+            f"_in_child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
+            "time.sleep(60)))")
+    with pytest.raises(InputError, match="took more than 2 s"):
+        _run_fake_worker(tmp_path, code, timeout_s=2)
+    pid = int(child_pid.read_text())
+    for _ in range(50):  # the kernel kills it as its parent dies; its reaping may lag
+        if not _running(pid):
+            break
+        time.sleep(0.1)
+    assert not _running(pid)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except FileNotFoundError:
+        return False
+
+
+COUNT_CHILDREN = """
+import json, sys, threading, time
+from rooftui.ingest import _ncu_rep_worker as worker
+launches_per_child = []
+real_in_child = worker._in_child
+
+def counting(work):
+    part, learned = real_in_child(work)
+    launches_per_child.append(part["launches"])
+    return part, learned
+
+worker._in_child = counting
+if sys.argv[3] == "with a thread":
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+document = worker.read(sys.argv[1], int(sys.argv[2]))
+print(json.dumps([launches_per_child, document["launches"]]))
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+@pytest.mark.parametrize(("child_bytes", "thread", "children"), [
+    (1, "", [1] * 15),
+    (1 << 30, "", [15]),
+    (1, "with a thread", []),  # forking a process with threads could deadlock: none forked
+])
+def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, children):
+    done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(KNOWN / "known_answer.ncu-rep"),
+                           str(child_bytes), thread],
+                          capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
+    assert json.loads(done.stdout) == [children, 15]
