@@ -108,7 +108,7 @@ def test_tui_flag_opens_the_timeline_app_on_the_analysis(monkeypatch, built_naiv
     from rooftui.cli import main
 
     opened = []
-    monkeypatch.setattr(timeline_screen, "run_timeline_app", opened.append)
+    monkeypatch.setattr(timeline_screen, "run_timeline_app", lambda analysis, **_: opened.append(analysis))
     main(["timeline", str(built_naive), "--tui"])
     (analysis,) = opened
     assert [step.number for step in analysis.steps] == [1, 2, 3]
