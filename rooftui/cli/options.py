@@ -91,11 +91,11 @@ ascii_option = click.option(
 
 def ascii_wanted(ascii_mode: bool | None) -> bool:
     """``--ascii``/``--unicode`` as given, else ASCII where the locale is not UTF-8 or
-    TERM cannot draw braille and box lines (``views.text.terminal_wants_ascii``)."""
+    TERM cannot draw braille and box lines (``views.terminal.terminal_wants_ascii``)."""
     if ascii_mode is not None:
         return ascii_mode
     import os
 
-    from rooftui.views.text import terminal_wants_ascii
+    from rooftui.views.terminal import terminal_wants_ascii
 
     return terminal_wants_ascii(os.environ)

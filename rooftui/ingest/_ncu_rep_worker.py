@@ -26,7 +26,7 @@ Memory: ``ncu_report`` keeps every launch it has parsed until its process ends
 each; deleting the report object frees nothing), on top of ~115 MB it sets up at the
 first launch. So this process loads the report and does that setup once, then forks
 reader children one after another, each reading launches from where the last one
-stopped until it has grown by ``CHILD_GROWTH_BYTES`` (at least one launch): peak
+stopped until it has grown by ``CHILD_GROWTH_BYTES`` (at least ``MIN_LAUNCHES_PER_CHILD``): peak
 memory is the setup plus one child's share, not the whole report (the children share
 the setup's pages with this process). A forked child costs ~10 ms, plus its exit.
 Forking a process that has threads can deadlock the child, so this process forks only
@@ -37,7 +37,8 @@ instruction-level data cost ~25% more CPU read this way (the disassembler's setu
 once per child) and take ~0.4x the memory (DeepCAM AMP with SourceCounters, 189 MB:
 the largest process peaks at 440 MB RSS against 1,132 MB).
 Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everything.
-``--child-bytes 0`` reads everything here; a small value forces many children (tests).
+``--child-bytes 0`` reads everything here; a small value with ``--min-launches 1`` forces
+many children (tests).
 
 Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing.
 A reader child killed by a signal ends this process with the same signal.
@@ -66,6 +67,12 @@ CHILD_GROWTH_BYTES = 64 << 20
 # disassembly of a process costs ~1 s and ~90 MB, each kernel's 20-80 MB more, so
 # such a child reads on to 4x the growth rather than pay that setup per kernel.
 SASS_GROWTH_FACTOR = 4
+# ... but each child reads at least this many launches, whatever it grew by. On the GPU
+# machine (2 x H200, ncu_report 2025.3.1) a child's memory grew past its share at its very
+# first launch (copy-on-write of the parent's pages; 12 s of system time in all), so the
+# DeepCAM AMP report (179 launches) took 179 children and 16.5 s instead of 0.42 s in one
+# process. A child costs 10-80 ms; this bounds that to ~1/32 of the launches.
+MIN_LAUNCHES_PER_CHILD = 32
 
 # Launch facts ncu's CSV shows as identity columns ("Stream", "Grid Size", ...).
 _IDENTITY_METRICS = (
@@ -120,7 +127,8 @@ class LaunchTable:
         }
 
 
-def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES) -> dict:
+def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
+         min_launches: int = MIN_LAUNCHES_PER_CHILD) -> dict:
     """The document of the report at ``path`` (see the module's docstring)."""
     import ncu_report
 
@@ -138,7 +146,8 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES) -> dict:
         if _threads() != 1:  # forking now could deadlock the child: read the rest here
             parts.append(_read_launches(launches, start, names, moves, None)[0])
             break
-        part, learned = _in_child(partial(_read_launches, launches, start, names, moves, child_bytes))
+        part, learned = _in_child(partial(_read_launches, launches, start, names, moves, child_bytes,
+                                          min_launches))
         if not part["launches"]:
             raise RuntimeError("a reader child read no launch")
         moves.learn(learned)  # the next child need not disassemble these kernels again
@@ -148,18 +157,18 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES) -> dict:
 
 
 def _read_launches(launches: list, start: int, names: tuple[str, ...], moves: MoveCounter,
-                   growth: int | None) -> tuple[dict, dict]:
+                   growth: int | None, min_launches: int = 1) -> tuple[dict, dict]:
     """Read ``launches[start:]`` in order, stopping once this process has grown by
-    ``growth`` bytes (None: read them all); the document of those read, and the
-    kernels whose register moves were found meanwhile."""
+    ``growth`` bytes (None: read them all) and has read at least ``min_launches``; the
+    document of those read, and the kernels whose register moves were found meanwhile."""
     import ncu_report
 
     demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
     table = LaunchTable(len(launches) - start, names, moves)
     base = _resident_bytes() if growth is not None else 0
-    for result_range, index in launches[start:]:
+    for read_count, (result_range, index) in enumerate(launches[start:], 1):
         table.add(result_range.action_by_idx(index), demangled, mangled)
-        if growth is not None:
+        if growth is not None and read_count >= min_launches:
             limit = base + growth * (SASS_GROWTH_FACTOR if moves.disassembled else 1)
             if _resident_bytes() >= limit:
                 break
@@ -329,14 +338,12 @@ def _push_pop_ranges(action) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    argv, child_bytes = list(argv), CHILD_GROWTH_BYTES
-    if "--child-bytes" in argv[:-1]:
-        at = argv.index("--child-bytes")
-        child_bytes = int(argv.pop(at + 1)) if argv[at + 1].isdigit() else -1
-        argv.pop(at)
-    if len(argv) != 1 or child_bytes < 0:
-        print("usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] REPORT.ncu-rep",
-              file=sys.stderr)
+    argv = list(argv)
+    child_bytes = _int_option(argv, "--child-bytes", CHILD_GROWTH_BYTES)
+    min_launches = _int_option(argv, "--min-launches", MIN_LAUNCHES_PER_CHILD)
+    if len(argv) != 1 or child_bytes < 0 or min_launches < 1:
+        print("usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] "
+              "[--min-launches N] REPORT.ncu-rep", file=sys.stderr)
         return 2
     try:
         import ncu_report  # noqa: F401
@@ -344,7 +351,7 @@ def main(argv: list[str]) -> int:
         print(f"cannot import ncu_report ({err})", file=sys.stderr)
         return EXIT_NO_NCU_REPORT
     try:
-        document = read(argv[0], child_bytes)
+        document = read(argv[0], child_bytes, min_launches)
     except ChildFailed:  # its message is on stderr already
         return EXIT_READER_FAILED
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line
@@ -352,6 +359,16 @@ def main(argv: list[str]) -> int:
         return EXIT_READER_FAILED
     sys.stdout.buffer.write(pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
     return 0
+
+
+def _int_option(argv: list[str], option: str, default: int) -> int:
+    """Take ``option N`` out of ``argv``: N, ``default`` when absent, -1 when not a number."""
+    if option not in argv[:-1]:
+        return default
+    at = argv.index(option)
+    value = argv.pop(at + 1)
+    argv.pop(at)
+    return int(value) if value.isdigit() else -1
 
 
 if __name__ == "__main__":

@@ -41,6 +41,8 @@ _TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a 
 _COPY_CHUNK = 1 << 20
 _READ_BUFFER = 1 << 16  # small: sniffing a file's head decompresses little more than the head
 _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
+# Under /dev, shared memory (tmpfs) holds real files: a usual place for large scratch copies.
+_REAL_FILES_UNDER_DEV = ("/dev/shm/",)
 
 class _Readable(Protocol):
     def read(self, size: int = ..., /) -> bytes: ...
@@ -118,7 +120,8 @@ def check_readable(path: Path, empty_fix: str = "re-export the report from ncu")
 
 def _check_regular(path: Path, mode: int) -> None:
     resolved = os.path.realpath(path)
-    if not stat.S_ISREG(mode) or resolved.startswith(_PSEUDO_FILESYSTEMS):
+    pseudo = resolved.startswith(_PSEUDO_FILESYSTEMS) and not resolved.startswith(_REAL_FILES_UNDER_DEV)
+    if not stat.S_ISREG(mode) or pseudo:
         raise InputError("not a regular file (a pipe, device or /proc file)", path,
                          "copy the data into a file and pass that")
 

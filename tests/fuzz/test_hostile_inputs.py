@@ -13,10 +13,13 @@ import lzma
 import math
 import os
 import shutil
+import stat
 import struct
+from pathlib import Path
 
 import pytest
 
+from rooftui.errors import InputError
 from rooftui.ingest.files import open_text
 from rooftui.ingest.raw_csv import read_raw_csv
 from tests.fuzz.helpers import (
@@ -389,6 +392,26 @@ def test_pipes_devices_and_proc_files_are_refused_up_front(tmp_path, special):
     for argv in (["summary", special], ["measure", "--show", special], ["timeline", special],
                  ["summary", BASE, "--ceilings", special]):
         assert_one_line_error(rooftui(tmp_path, *argv), "not a regular file")
+
+
+def test_a_report_in_shared_memory_is_a_file_like_any_other(tmp_path):
+    """/dev/shm is tmpfs: its files are regular files, a usual place for scratch copies
+    (was refused as a device, seen on the GPU machine)."""
+    from rooftui.ingest.files import _check_regular
+
+    _check_regular(Path("/dev/shm/rank0.ncu-rep"), stat.S_IFREG)  # no error
+    with pytest.raises(InputError, match="not a regular file"):
+        _check_regular(Path("/dev/zero"), stat.S_IFREG)
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):  # through the CLI where the machine has one
+        copy = shm / f"rooftui-test-{os.getpid()}.raw-base.csv"
+        shutil.copy(BASE, copy)
+        try:
+            result = rooftui(tmp_path, "summary", copy)
+            assert (result.code, result.problems) == (0, []), result.err
+            assert "daxpy" in result.out
+        finally:
+            copy.unlink()
 
 
 # ---------------------------------------------------------------- outputs

@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from rooftui import ingest
 from rooftui.errors import InputError
 from rooftui.ingest import _ncu_rep_worker as worker
 from rooftui.ingest import ncu_rep
@@ -64,7 +65,8 @@ def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
 
 
 def read_with(monkeypatch, path: Path, child_bytes: int) -> pd.DataFrame:
-    monkeypatch.setattr(ncu_rep, "WORKER", [*ncu_rep.WORKER, "--child-bytes", str(child_bytes)])
+    monkeypatch.setattr(ncu_rep, "WORKER", [*ncu_rep.WORKER, "--child-bytes", str(child_bytes),
+                                            "--min-launches", "1"])
     return ncu_rep.read_ncu_rep(path).kernels
 
 
@@ -85,10 +87,16 @@ def test_register_moves_are_the_same_read_one_launch_per_child(monkeypatch):
     pd.testing.assert_frame_equal(split, whole, check_exact=True)
 
 
-def test_cached_and_parallel_reads_give_what_ncu_report_reads():
+def test_cached_and_parallel_reads_give_what_ncu_report_reads(monkeypatch):
     reports = [KNOWN / "known_answer.ncu-rep", DATA / "nested_nvtx.ncu-rep.xz"]
     direct = [read_directly(KNOWN / "known_answer.ncu-rep")]
     parallel = [found for (found,) in read_paths(reports, cache=True, workers=2)]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the report was read again, not taken from the cache")
+
+    monkeypatch.setattr(ncu_rep, "fetch_ncu_rep", refuse)
+    monkeypatch.setattr(ingest, "read_reports", refuse)
     cached = [found for (found,) in read_paths(reports, cache=True, workers=2)]
     assert_equals_ncu_report(parallel[0].kernels, direct[0])
     assert_equals_ncu_report(cached[0].kernels, direct[0])
@@ -131,7 +139,7 @@ def test_a_reader_child_that_crashes_is_named_like_a_crashed_reader(tmp_path):
 
 def test_a_reader_child_that_raises_is_one_line(tmp_path):
     code = ("import sys; from rooftui.ingest import _ncu_rep_worker as w; "
-            "w.read = lambda path, child_bytes: w._in_child(lambda: 1 / 0); "
+            "w.read = lambda path, *sizes: w._in_child(lambda: 1 / 0); "
             "sys.exit(w.main(sys.argv[1:]))")
     with pytest.raises(InputError) as caught:
         _run_fake_worker(tmp_path, code)
@@ -176,19 +184,21 @@ def counting(work):
 worker._in_child = counting
 if sys.argv[3] == "with a thread":
     threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
-document = worker.read(sys.argv[1], int(sys.argv[2]))
+document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]))
 print(json.dumps([launches_per_child, document["launches"]]))
 """
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
-@pytest.mark.parametrize(("child_bytes", "thread", "children"), [
-    (1, "", [1] * 15),
-    (1 << 30, "", [15]),
-    (1, "with a thread", []),  # forking a process with threads could deadlock: none forked
+@pytest.mark.parametrize(("child_bytes", "thread", "min_launches", "children"), [
+    (1, "", 1, [1] * 15),
+    (1, "", 4, [4, 4, 4, 3]),  # however much a child grew, it reads its minimum first
+    (1 << 30, "", 1, [15]),
+    (1, "with a thread", 1, []),  # forking a process with threads could deadlock: none forked
 ])
-def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, children):
+def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, min_launches,
+                                                                children):
     done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(KNOWN / "known_answer.ncu-rep"),
-                           str(child_bytes), thread],
+                           str(child_bytes), thread, str(min_launches)],
                           capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
     assert json.loads(done.stdout) == [children, 15]

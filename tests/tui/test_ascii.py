@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Checkbox
 
-from rooftui.views.text import terminal_wants_ascii
+from rooftui.views.terminal import terminal_wants_ascii
 from tests.tui.conftest import loaded, screen_text
 
 UTF8 = {"TERM": "xterm-256color", "LANG": "en_US.UTF-8"}

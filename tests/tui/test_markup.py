@@ -14,6 +14,20 @@ KNOWN_ANSWER = REPO / "sample_data" / "known_answer" / "known_answer.raw-base.cs
 NAME = "daxpy[/x][bold]\x1b[31m"
 
 
+def recording_notifications(app) -> list[tuple[str, bool, str]]:
+    """(message, markup, severity) of every notification ``app`` shows from now on,
+    kept after it times out."""
+    shown: list[tuple[str, bool, str]] = []
+    original = app.notify
+
+    def notify(message, *args, **kwargs):
+        shown.append((str(message), kwargs.get("markup", True), kwargs.get("severity", "information")))
+        return original(message, *args, **kwargs)
+
+    app.notify = notify
+    return shown
+
+
 def hostile_report(folder: Path) -> Path:
     """The known-answer report with its daxpy kernel renamed ``NAME``, in a file whose
     name holds markup too."""
@@ -30,27 +44,24 @@ async def test_a_name_with_markup_and_escapes_is_copied_found_and_saved_as_writt
     app = make_app([hostile_report(tmp_path)])
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
+        notified = recording_notifications(app)
         table = app.explorer.query_one(KernelTable)
         names = list(app.explorer.rows["name"])
         table.cursor_row = next(i for i, name in enumerate(names) if name.startswith("daxpy["))
         await pilot.press("y")  # "copied daxpy[/x]..."
-        copied = [n.message for n in app._notifications]
         assert app.clipboard.startswith(NAME)
         await pilot.press("slash", *"[/x]zz", "enter")  # "no kernel shown matches '[/x]zz'"
-        # Read each step's notifications at once: a notification expires after a few
-        # seconds, which a busy machine can take between two steps.
-        searched = [n.message for n in app._notifications]
         await pilot.press("c")
         from textual.widgets import Input
 
         app.screen.query_one(Input).value = str(tmp_path / "out[bold].csv")
-        await pilot.press("enter")  # "saved N rows to .../out[bold].csv"
+        await pilot.press("enter")  # "saved 14 rows to .../out[bold].csv"
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
-        assert "copied daxpy[/x][bold]\\e[31m" in copied, copied
-        assert "no kernel shown matches '[/x]zz'" in searched, searched
+        messages = [message for message, _, _ in notified]
+        assert "copied daxpy[/x][bold]\\e[31m" in messages, messages
+        assert "no kernel shown matches '[/x]zz'" in messages
         assert any(m.startswith("saved ") and m.endswith("out[bold].csv") for m in messages)
-        assert all(n.markup is False for n in app._notifications)
+        assert all(markup is False for _, markup, _ in notified)
         text = screen_text(app)
         assert "rep[bold]ort.raw-base.csv" in text  # the header
         assert "daxpy[/x][bold]\\e[31m" in text  # the selected name under the table
@@ -69,8 +80,9 @@ async def test_loading_progress_and_a_trace_error_show_names_as_written(tmp_path
         progress = str(app.explorer.query_one("#loading-text", Static).render())
         assert progress == "Loading reports… rep[/x]ort\\e]0;title\\x07.csv"
         await loaded(pilot)
+        notified = recording_notifications(app)
         await pilot.press("t")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        errors = [n for n in app._notifications if n.severity == "error"]
-        assert errors and "tra[bold]ce.json" in errors[0].message and errors[0].markup is False
+        errors = [(message, markup) for message, markup, severity in notified if severity == "error"]
+        assert errors and "tra[bold]ce.json" in errors[0][0] and errors[0][1] is False
