@@ -37,6 +37,7 @@ class KernelFilter:
     ai_max: float | None = None
     bound: str | None = None  # "memory", "compute" or an exact ``bound`` value
     top_n: int | None = None  # keep the N rows with the most time, after the rest
+    rank: str | None = None  # a ``rank`` value (multi-GPU runs), e.g. "1"
 
     def __post_init__(self) -> None:
         if self.zero_ai not in ZERO_AI_MODES:

@@ -81,6 +81,8 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict |
             keep &= text_is("bound", lambda b: b not in NO_BOUND and bound_kind(b) == wanted)
         else:
             keep &= text_is("bound", spec.bound.__eq__)
+    if spec.rank is not None:
+        keep &= text_is("rank", spec.rank.__eq__)
     positions = np.flatnonzero(keep)
     if spec.top_n is not None and len(positions) > spec.top_n:
         time = frame["time_s"].to_numpy(dtype=float)[positions]

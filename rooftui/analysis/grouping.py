@@ -14,7 +14,7 @@ _SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", 
 
 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
-    """One row per (device, kernel name): count, total and mean time, summed work.
+    """One row per (device, rank, kernel name): count, total and mean time, summed work.
 
     Intensities, rates and the pipeline are recomputed from the sums (not
     averaged), the phase is that of the longest invocation. ``zero_ai_launches`` of
@@ -24,14 +24,16 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     if kernels.empty:
         empty = {zero_ai.LAUNCHES: pd.Series(dtype=int), zero_ai.TIME: pd.Series(dtype=float)}
         return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float), **empty)
-    keys = ["device", "name"]
+    # Ranks stay apart: two nodes' "device 0" are different GPUs of one run.
+    keys = ["device", "rank", "name"] if "rank" in kernels else ["device", "name"]
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
     for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
-                   "phase", "phase_inferred", "sm_clock_hz", "time_source"):
+                   "phase", "phase_inferred", "sm_clock_hz", "time_source",
+                   "communication"):
         if column in heaviest:
             out[column] = heaviest[column]
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from rooftui.model.columns import PIPELINE_LABELS
 from rooftui.views.formats import approximate_mark
 from rooftui.views.tui.format import duration, intensity, percent
@@ -19,6 +21,10 @@ def _gflops(value: float) -> str:
 
 def _count(value: Any) -> str:
     return f"{int(value):,}"
+
+
+def _is_true(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_)) and bool(value)
 
 
 @dataclass(frozen=True)
@@ -47,8 +53,29 @@ COLUMNS = (
     # "FP16~": FP16 FLOPs ncu counts approximately, marked as `rooftui summary` marks them.
     Column("pipeline", "pipeline", 11, lambda p, approximate: PIPELINE_LABELS.get(p, str(p))
            + approximate_mark(p, approximate), right=False, also="fp16_approximate"),
-    Column("zero_ai", "0-AI", 4, lambda z: "yes" if z else "", right=False),
+    # NCCL kernels move data between GPUs: "comm", not a zero-AI compute kernel.
+    Column("zero_ai", "0-AI", 4, lambda z, comm: "comm" if _is_true(comm) else "yes" if z else "",
+           right=False, also="communication"),
     Column("phase", "phase", 9, str, right=False),
     Column("bound", "bound", 11, str, right=False),
     Column("roof_fraction", "%roof", 6, percent),
 )
+
+# Shown after the name only when the run holds several ranks (``columns_for``).
+RANK_COLUMN = Column("rank", "rank", 4, lambda r: r or "?", right=False)
+
+
+def ranks_of(frame: Any) -> list[str]:
+    """The ranks of a kernel table, in rank order ("" is a report naming none)."""
+    if "rank" not in frame:
+        return []
+    ranks = {str(r) for r in frame["rank"].unique()}
+    return sorted(ranks, key=lambda r: (r == "", int(r) if r.isdigit() else 0, r))
+
+
+def columns_for(frame: Any) -> tuple[Column, ...]:
+    """The table's columns for ``frame``: ``COLUMNS``, plus the rank after the name
+    when the run holds more than one rank (single-rank runs look as they always did)."""
+    if len(ranks_of(frame)) < 2:
+        return COLUMNS
+    return (COLUMNS[0], RANK_COLUMN, *COLUMNS[1:])

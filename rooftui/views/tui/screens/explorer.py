@@ -22,10 +22,11 @@ from rooftui.views.text import printable
 from rooftui.views.tui.format import duration, fit_items, fit_parts, literal, percent
 from rooftui.views.tui.roofline_model import ceilings_per_device
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
+from rooftui.views.tui.table_columns import ranks_of
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
-from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
+from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane, Said, in_few_words
 
 # Above this many rows, moving the cursor redraws the roofline after a short
@@ -142,6 +143,7 @@ class ExplorerScreen(Screen):
         self.update_opened()
         self.query_one("#loading").display = False
         self.query_one(FilterBar).set_choices(*self.state.choices())
+        self.query_one(FilterBar).set_ranks(ranks_of(self.state.run.invocations))
         self.refresh_rows()
 
     @property
@@ -199,7 +201,8 @@ class ExplorerScreen(Screen):
         run_time = float(state.run.invocations["time_s"].sum())
         share = total.time_s / run_time if run_time else 0.0
         zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
-        sorted_by = next(c.label for c in COLUMNS if c.key == state.sort_column)
+        columns = self.query_one(KernelTable).columns
+        sorted_by = next((c.label for c in columns if c.key == state.sort_column), state.sort_column)
         arrow = "▼" if state.sort_descending else "▲"
         shown = (
             f"{total.rows:,} kernels, {total.invocations:,} launches"
@@ -212,6 +215,8 @@ class ExplorerScreen(Screen):
             (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
             (0, f"by {sorted_by}{arrow}"),
         ]
+        if state.spec.rank is not None:
+            parts.append((0, f"rank {state.spec.rank} only"))
         if not state.spec.is_empty:
             parts.append((0, "filtered"))
         status = self.query_one("#status", Static)

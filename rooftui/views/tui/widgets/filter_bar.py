@@ -49,7 +49,7 @@ def _value(select: Select) -> str | None:
 
 
 class FilterBar(Vertical):
-    """Name, pipeline, zero-AI, phase, bound, AI range and top N."""
+    """Name, pipeline, zero-AI, phase, bound, AI range, top N and (several ranks) rank."""
 
     class Changed(Message):
         def __init__(self, spec: KernelFilter) -> None:
@@ -74,6 +74,9 @@ class FilterBar(Vertical):
             yield FieldInput(placeholder="AI min", id="filter-ai-min", compact=True)
             yield FieldInput(placeholder="AI max", id="filter-ai-max", compact=True)
             yield FieldInput(placeholder="top N", id="filter-top", compact=True)
+            ranks = Select([], prompt="rank: all", id="filter-rank", compact=True)
+            ranks.display = False  # until the run holds several ranks (set_ranks)
+            yield ranks
             yield Static("", id="filter-error")
 
     def set_choices(self, pipelines: list[str], phases: list[str], bounds: list[str]) -> None:
@@ -84,6 +87,12 @@ class FilterBar(Vertical):
         self.query_one("#filter-phase", Select).set_options([(p, p) for p in phases])
         kinds = [("memory-bound", "memory"), ("compute-bound", "compute")]
         self.query_one("#filter-bound", Select).set_options(kinds + [(b, b) for b in bounds])
+
+    def set_ranks(self, ranks: list[str]) -> None:
+        """Offer a rank choice when the run holds several ranks; hide it otherwise."""
+        select = self.query_one("#filter-rank", Select)
+        select.set_options([(f"rank {r}" if r else "rank ?", r) for r in ranks])
+        select.display = len(ranks) > 1
 
     def read(self) -> KernelFilter:
         """The filter the widgets describe; raises ``InvalidFilter``."""
@@ -98,6 +107,7 @@ class FilterBar(Vertical):
             ai_max=parse_number(self.query_one("#filter-ai-max", Input).value, "AI max"),
             bound=_value(self.query_one("#filter-bound", Select)),
             top_n=parse_count(self.query_one("#filter-top", Input).value, "top N"),
+            rank=_value(self.query_one("#filter-rank", Select)),
         )
 
     def clear(self) -> None:
@@ -106,7 +116,7 @@ class FilterBar(Vertical):
             for field in self.query(Input):
                 field.value = ""
             self.query_one("#filter-regex", Checkbox).value = False
-            for select_id in ("#filter-pipeline", "#filter-phase", "#filter-bound"):
+            for select_id in ("#filter-pipeline", "#filter-phase", "#filter-bound", "#filter-rank"):
                 self.query_one(select_id, Select).clear()
             self.query_one("#filter-zero-ai", Select).value = "all"
         self._publish()
@@ -124,6 +134,7 @@ class FilterBar(Vertical):
                 ("#filter-pipeline", spec.pipeline),
                 ("#filter-phase", spec.phase),
                 ("#filter-bound", spec.bound),
+                ("#filter-rank", spec.rank),
             ):
                 select = self.query_one(select_id, Select)
                 if value is None:

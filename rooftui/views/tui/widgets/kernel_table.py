@@ -25,7 +25,7 @@ from textual.strip import Strip
 
 from rooftui.views.text import short_names, shorten
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.table_columns import COLUMNS, Column
+from rooftui.views.tui.table_columns import COLUMNS, Column, columns_for
 
 GAP = 1
 # The name column takes what the other columns leave, and at least 2/5 of the width
@@ -95,6 +95,7 @@ class KernelTable(ScrollView, can_focus=True):
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
+        self.columns = COLUMNS  # with a rank column when the run holds several ranks
         self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
         self.positions = np.empty(0, dtype=np.int64)
         self._arrays: dict[str, np.ndarray] = {}  # frame columns as arrays, made on first use
@@ -104,7 +105,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._names: tuple[int, dict[str, str]] = (0, {})  # name width, {name: shown}
         self.tags: dict[int, str] = {}  # frame position -> the tag the roofline draws
         self._longest_name = NAME_MAX_WIDTH
-        self._scrolling_width = sum(c.width + GAP for c in COLUMNS[1:])
+        self._scrolling_width = sum(c.width + GAP for c in self.columns[1:])
         self.virtual_size = Size(NAME_MIN_WIDTH + GAP + self._scrolling_width, 1)
 
     # --- what the screen calls -------------------------------------------------
@@ -124,6 +125,9 @@ class KernelTable(ScrollView, can_focus=True):
             self._names = (0, {})
             names = frame["name"].unique() if "name" in frame else []
             self._longest_name = max((len(str(name)) for name in names), default=0)
+            self.columns = columns_for(frame)
+            self._scrolling_width = sum(c.width + GAP for c in self.columns[1:])
+            self.cursor_column = min(self.cursor_column, len(self.columns) - 1)
         self.frame, self.positions = frame, positions
         self.sort_column, self.sort_descending = sort_column, descending
         self._window = (0, 0, [])
@@ -174,7 +178,7 @@ class KernelTable(ScrollView, can_focus=True):
         """Where column ``index`` starts on screen, at the current horizontal scroll."""
         if index == 0:
             return 0
-        start = sum(c.width + GAP for c in COLUMNS[1:index])
+        start = sum(c.width + GAP for c in self.columns[1:index])
         return self.name_width + GAP + start - int(self.scroll_x)
 
     @property
@@ -185,7 +189,7 @@ class KernelTable(ScrollView, can_focus=True):
 
     @property
     def current_column(self) -> Column:
-        return COLUMNS[self.cursor_column]
+        return self.columns[self.cursor_column]
 
     # --- cursor ------------------------------------------------------------------
 
@@ -202,7 +206,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.cursor_row = max(0, len(self.positions) - 1) if end else 0
 
     def action_column(self, delta: int) -> None:
-        self.cursor_column = max(0, min(len(COLUMNS) - 1, self.cursor_column + delta))
+        self.cursor_column = max(0, min(len(self.columns) - 1, self.cursor_column + delta))
 
     def action_sort(self, descending: bool) -> None:
         self.post_message(self.SortRequested(self.current_column.key, descending))
@@ -218,9 +222,9 @@ class KernelTable(ScrollView, can_focus=True):
             self.post_message(self.RowHighlighted(self.current_row))
 
     def watch_cursor_column(self) -> None:
-        start = sum(c.width + GAP for c in COLUMNS[1 : self.cursor_column])
+        start = sum(c.width + GAP for c in self.columns[1 : self.cursor_column])
         if self.cursor_column > 0:
-            width = COLUMNS[self.cursor_column].width + GAP
+            width = self.columns[self.cursor_column].width + GAP
             visible = self.scrollable_content_region.width - self.name_width - GAP
             if start < self.scroll_x:
                 self.scroll_to(x=start, animate=False)
@@ -243,7 +247,7 @@ class KernelTable(ScrollView, can_focus=True):
         if x < edge:
             return 0
         x += self.scroll_x - edge
-        for index, column in enumerate(COLUMNS[1:], start=1):
+        for index, column in enumerate(self.columns[1:], start=1):
             if x < column.width + GAP:
                 return index
             x -= column.width + GAP
@@ -256,7 +260,7 @@ class KernelTable(ScrollView, can_focus=True):
         column = self._column_at(offset.x)
         if offset.y == 0:
             if column is not None:
-                key = COLUMNS[column].key
+                key = self.columns[column].key
                 # Clicking the sorted column flips it; a new column starts heaviest first.
                 descending = not self.sort_descending if key == self.sort_column else key != "name"
                 self.cursor_column = column
@@ -279,7 +283,7 @@ class KernelTable(ScrollView, can_focus=True):
             return rows[start - cached_start : stop - cached_start]
         stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
         window = self.positions[start:stop]
-        keys = {c.key for c in COLUMNS} | {c.also for c in COLUMNS if c.also}
+        keys = {c.key for c in self.columns} | {c.also for c in self.columns if c.also}
         values = {key: self._array(key)[window].tolist() for key in keys if key in self.frame}
 
         def cell(column: Column, i: int) -> str:
@@ -290,7 +294,7 @@ class KernelTable(ScrollView, can_focus=True):
             also = values[column.also][i] if column.also in values else None
             return column.format(values[column.key][i], also)
 
-        rows = [tuple(cell(c, i) for c in COLUMNS) for i in range(len(window))]
+        rows = [tuple(cell(c, i) for c in self.columns) for i in range(len(window))]
         if "name" in values:
             tags = [self.tags.get(int(position), "").ljust(TAG_WIDTH) for position in window]
             rows = [(tag + self.shown_name(name), *row[1:])
@@ -306,7 +310,7 @@ class KernelTable(ScrollView, can_focus=True):
     def _header_cells(self) -> list[str]:
         up, down = ("^", "v") if self.ascii_mode else ("▲", "▼")
         cells = []
-        for column in COLUMNS:
+        for column in self.columns:
             label = " " * TAG_WIDTH + column.label if column.key == "name" else column.label
             if column.key == self.sort_column:
                 label += down if self.sort_descending else up
@@ -324,7 +328,7 @@ class KernelTable(ScrollView, can_focus=True):
         left = int(self.scroll_x)
         right = left + width - self.name_width - GAP
         start = 0
-        for cell, column, style in zip(cells[1:], COLUMNS[1:], styles[1:], strict=True):
+        for cell, column, style in zip(cells[1:], self.columns[1:], styles[1:], strict=True):
             stop = start + column.width + GAP
             shown = max(start, left), min(stop, right)
             if shown[0] < shown[1]:
@@ -343,7 +347,7 @@ class KernelTable(ScrollView, can_focus=True):
             sorted_style = self.get_component_rich_style("kernel-table--sorted")
             column_cursor = self.get_component_rich_style("kernel-table--column-cursor")
             styles = []
-            for index, column in enumerate(COLUMNS):
+            for index, column in enumerate(self.columns):
                 style = base + header
                 if column.key == self.sort_column:
                     style += sorted_style
@@ -361,4 +365,4 @@ class KernelTable(ScrollView, can_focus=True):
             style += self.get_component_rich_style("kernel-table--odd")
         if index == self.cursor_row:
             style += self.get_component_rich_style("kernel-table--cursor")
-        return self._line(cells, [style] * len(COLUMNS), width)
+        return self._line(cells, [style] * len(self.columns), width)

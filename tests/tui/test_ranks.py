@@ -1,0 +1,102 @@
+"""Several ranks in one explorer: the rank column, the rank filter, the status line.
+
+Checked on the committed two-H200 DDP step (sample_data/multigpu, one report per
+rank); each rank's launch count comes from `rooftui summary --format json`, the
+per-rank table of another view.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from rooftui.views.tui.app import make_app
+from rooftui.views.tui.table_columns import COLUMNS, RANK_COLUMN
+from rooftui.views.tui.widgets.kernel_table import KernelTable
+from rooftui.views.tui.widgets.roofline import RooflineCanvas
+from tests.tui.conftest import REPO, loaded, screen_text
+
+RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
+
+
+def launches_per_rank_from_summary() -> dict[str, int]:
+    from rooftui.cli import cli
+
+    result = CliRunner().invoke(cli, ["summary", "--format", "json", *map(str, RANKS)])
+    assert result.exit_code == 0, result.output
+    body = result.output[: result.output.rindex("}") + 1]  # notes follow the JSON
+    return {row["rank"]: row["kernels"] for row in json.loads(body)["ranks"]}
+
+
+def status_line(app) -> str:
+    return screen_text(app).splitlines()[app.explorer.query_one("#status").region.y]
+
+
+async def test_two_ranks_show_a_rank_column_with_each_ranks_launches():
+    expected = launches_per_rank_from_summary()
+    assert expected == {"0": 215, "1": 215}  # the README's per-rank table
+    app = make_app(RANKS)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await loaded(pilot)
+        await pilot.press("g")  # single invocations: one row per launch
+        table = app.explorer.query_one(KernelTable)
+        assert table.columns[1] is RANK_COLUMN
+        assert " rank " in screen_text(app).splitlines()[table.region.y]
+        shown = [table.columns[1].cell(row) for _, row in app.explorer.rows.iterrows()]
+        assert {rank: shown.count(rank) for rank in set(shown)} == expected
+        assert table._rows(0, 1)[0][1] in ("0", "1")  # the cell as drawn
+
+
+async def test_rank_filter_keeps_only_that_ranks_rows_and_says_so():
+    app = make_app(RANKS)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await loaded(pilot)
+        await pilot.press("g")
+        assert "rank" not in status_line(app)
+        choice = app.explorer.query_one("#filter-rank")
+        assert choice.display
+        choice.value = "1"
+        await pilot.pause()
+        rows = app.explorer.rows
+        assert len(rows) == launches_per_rank_from_summary()["1"]
+        assert set(rows["rank"]) == {"1"}
+        assert set(rows["device"]) == {"NVIDIA H200 [device 1]"}
+        assert "rank 1 only" in status_line(app) and "filtered" in status_line(app)
+        # the roofline follows the selection to rank 1's GPU and its ceilings
+        app.explorer.flush_redraw()
+        await pilot.pause()
+        assert app.explorer.query_one(RooflineCanvas).device == "NVIDIA H200 [device 1]"
+        await pilot.press("x")  # clear filters: both ranks again
+        await pilot.pause()
+        assert set(app.explorer.rows["rank"]) == {"0", "1"}
+        assert "rank" not in status_line(app)
+
+
+async def test_grouped_rows_keep_the_ranks_apart():
+    app = make_app(RANKS)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await loaded(pilot)
+        rows = app.explorer.rows  # grouped by name: a kernel of both ranks is two rows
+        assert set(rows["rank"]) == {"0", "1"}
+        for rank in ("0", "1"):
+            assert rows.loc[rows["rank"] == rank, "count"].sum() == 215
+        assert not rows.duplicated(["rank", "name"]).any()
+
+
+async def test_one_rank_has_no_rank_column_nor_rank_choice(sample_app):
+    app = sample_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await loaded(pilot)
+        table = app.explorer.query_one(KernelTable)
+        assert table.columns == COLUMNS and RANK_COLUMN not in table.columns
+        assert " rank " not in screen_text(app).splitlines()[table.region.y]
+        assert not app.explorer.query_one("#filter-rank").display
+
+
+def test_nccl_rows_are_marked_communication_not_zero_ai():
+    zero_ai = next(column for column in COLUMNS if column.key == "zero_ai")
+    assert zero_ai.cell({"zero_ai": True, "communication": np.True_}) == "comm"
+    assert zero_ai.cell({"zero_ai": True, "communication": False}) == "yes"
+    assert zero_ai.cell({"zero_ai": False, "communication": False}) == ""
