@@ -14,7 +14,8 @@ _SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", 
 
 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
-    """One row per (device, rank, kernel name): count, total and mean time, summed work.
+    """One row per (device, kernel name), or per (device, rank, name) when the run
+    holds several ranks: count, total and mean time, summed work.
 
     Intensities, rates and the pipeline are recomputed from the sums (not
     averaged), the phase is that of the longest invocation. ``zero_ai_launches`` of
@@ -24,18 +25,21 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     if kernels.empty:
         empty = {zero_ai.LAUNCHES: pd.Series(dtype=int), zero_ai.TIME: pd.Series(dtype=float)}
         return kernels.assign(count=pd.Series(dtype=int), time_mean_s=pd.Series(dtype=float), **empty)
-    # Ranks stay apart: two nodes' "device 0" are different GPUs of one run.
-    keys = ["device", "rank", "name"] if "rank" in kernels else ["device", "name"]
+    # Several ranks stay apart (two nodes' "device 0" are different GPUs of one run);
+    # a single-rank run's rows are as they were, with no rank or communication column.
+    several_ranks = "rank" in kernels and kernels["rank"].nunique(dropna=False) > 1
+    keys = ["device", "rank", "name"] if several_ranks else ["device", "name"]
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
     for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
-                   "phase", "phase_inferred", "sm_clock_hz", "time_source",
-                   "communication"):
+                   "phase", "phase_inferred", "sm_clock_hz", "time_source"):
         if column in heaviest:
             out[column] = heaviest[column]
+    if "communication" in kernels and (several_ranks or kernels["communication"].any()):
+        out["communication"] = heaviest["communication"]  # by name: the same for every launch
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
     zero = zero_ai.group_columns(kernels, keys)
     for column in ("zero_ai", zero_ai.LAUNCHES, zero_ai.TIME):
