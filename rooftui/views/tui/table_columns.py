@@ -38,7 +38,9 @@ class Column:
 
     def cell(self, row: Any) -> str:
         """The cell of one kernel-table row (a Series or a dict)."""
-        return self.format(row[self.key], row[self.also]) if self.also else self.format(row[self.key])
+        # ``also`` missing (a single-rank run's grouped rows have no ``communication``)
+        # reads as None, as the table's own rendering reads it.
+        return self.format(row[self.key], row.get(self.also)) if self.also else self.format(row[self.key])
 
 
 COLUMNS = (
