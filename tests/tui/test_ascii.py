@@ -34,7 +34,8 @@ def test_ascii_where_the_locale_is_not_utf8_or_term_cannot_draw(environ, ascii_m
     assert terminal_wants_ascii(environ) is ascii_mode
 
 
-@pytest.mark.parametrize(
+# What `--ascii`/`--unicode` and the terminal decide, for every command that draws a screen.
+ASCII_DECISIONS = pytest.mark.parametrize(
     ("arguments", "environ", "ascii_mode"),
     [
         ((), {"LANG": "C", "TERM": "xterm"}, True),
@@ -43,14 +44,22 @@ def test_ascii_where_the_locale_is_not_utf8_or_term_cannot_draw(environ, ascii_m
         ((), UTF8, False),
     ],
 )
-def test_open_decides_ascii_from_the_terminal_unless_told(monkeypatch, arguments, environ, ascii_mode):
-    import rooftui.views.tui.app as app_module
-    from rooftui.cli import main
 
+
+def set_terminal(monkeypatch, environ: dict[str, str]) -> None:
+    """The locale and TERM of ``environ`` and nothing else."""
     for name in ("LC_ALL", "LC_CTYPE", "LANG", "TERM"):
         monkeypatch.delenv(name, raising=False)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
+
+
+@ASCII_DECISIONS
+def test_open_decides_ascii_from_the_terminal_unless_told(monkeypatch, arguments, environ, ascii_mode):
+    import rooftui.views.tui.app as app_module
+    from rooftui.cli import main
+
+    set_terminal(monkeypatch, environ)
     made = []
 
     class NotRun:
@@ -78,24 +87,13 @@ async def test_an_ascii_checkbox_shows_a_space_when_unticked(sample_app):
         assert "[X] regex" in screen_text(app)
 
 
-@pytest.mark.parametrize(
-    ("arguments", "environ", "ascii_mode"),
-    [
-        ((), {"LANG": "C", "TERM": "xterm"}, True),
-        (("--unicode",), {"LANG": "C", "TERM": "vt100"}, False),
-        (("--ascii",), UTF8, True),
-        ((), UTF8, False),
-    ],
-)
+@ASCII_DECISIONS
 def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments, environ, ascii_mode):
     import rooftui.views.tui.screens.timeline as timeline_module
     from rooftui.cli import main
     from tests.tui.conftest import TRACE
 
-    for name in ("LC_ALL", "LC_CTYPE", "LANG", "TERM"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in environ.items():
-        monkeypatch.setenv(name, value)
+    set_terminal(monkeypatch, environ)
     made = []
     monkeypatch.setattr(timeline_module, "run_timeline_app",
                         lambda analysis, ascii_mode: made.append(ascii_mode))
