@@ -99,11 +99,16 @@ def apply_filter(frame: pd.DataFrame, spec: KernelFilter) -> pd.DataFrame:
 def sort_keys(values: pd.Series) -> np.ndarray:
     """Float keys that order ``values``: the numbers themselves, or for text the
     rank of each distinct string (comparing ranks is far faster than strings);
-    NaN where a value is missing."""
+    NaN where a value is missing (or blank). Text that is all whole numbers (ranks,
+    stream IDs) orders by number: rank 2 before rank 10."""
     if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
         return values.to_numpy(dtype=float)
-    codes, _ = pd.factorize(values, sort=True)
-    keys = codes.astype(float)
+    codes, uniques = pd.factorize(values, sort=True)
+    if len(uniques) and all(isinstance(u, str) and (u.isdecimal() or u == "") for u in uniques):
+        numbers = np.array([float(u) if u else np.nan for u in uniques])
+        keys = numbers[np.where(codes < 0, 0, codes)]
+    else:
+        keys = codes.astype(float)
     keys[codes < 0] = np.nan
     return keys
 

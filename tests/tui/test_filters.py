@@ -109,6 +109,17 @@ def test_sort_by_time_descending_then_ascending(table):
     assert sort_rows(table, "time_s", descending=False)["time_s"].iloc[0] == pytest.approx(1e-3)
 
 
+def test_text_of_whole_numbers_sorts_by_number_and_blanks_go_last():
+    import pandas as pd
+
+    ranks = pd.Series(["10", "2", "", "0", "1", "2"])
+    frame = pd.DataFrame({"rank": ranks})
+    assert list(sort_rows(frame, "rank", descending=False)["rank"]) == ["0", "1", "2", "2", "10", ""]
+    assert list(sort_rows(frame, "rank", descending=True)["rank"])[:4] == ["10", "2", "2", "1"]
+    mixed = pd.DataFrame({"rank": pd.Series(["10", "2", "a"])})  # not all numbers: as text
+    assert list(sort_rows(mixed, "rank", descending=False)["rank"]) == ["10", "2", "a"]
+
+
 def test_sort_by_name_is_alphabetical_both_ways(table):
     ascending = names(sort_rows(table, "name", descending=False))
     assert ascending == sorted(ascending)
