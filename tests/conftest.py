@@ -65,6 +65,17 @@ def run_cli(*args, cwd=None, env=None, replace_env=False):
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
 
 
+def assert_one_line_error(result, *words):
+    """A refused input as users must see it: exit 2, one line on stderr holding ``words``,
+    no traceback."""
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
 def run_cli_process(*args, cwd=None, env=None):
     """The real ``rooftui`` command in a subprocess, for what only a real process shows
     (the interpreter's exit, what gets imported); most tests use ``run_cli``."""

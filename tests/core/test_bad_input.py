@@ -4,18 +4,9 @@ import json
 
 import pytest
 
-from tests.conftest import KNOWN, run_cli, run_cli_process
+from tests.conftest import KNOWN, assert_one_line_error, run_cli, run_cli_process
 
 BASE = KNOWN / "known_answer.raw-base.csv"
-
-
-def assert_one_line_error(result, *words):
-    assert result.returncode == 2, result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 def write(tmp_path, name, content):

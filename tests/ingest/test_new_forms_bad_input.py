@@ -2,18 +2,9 @@
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import assert_one_line_error, run_cli
 from tests.ingest.paper_layout import write_clone
 from tests.ingest.summary_layout import write_counts, write_times
-
-
-def assert_one_line_error(result, *words):
-    assert result.returncode == 2, result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 @pytest.fixture()
