@@ -63,19 +63,30 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
         per_second = _column(raw, f"{name}.per_second")
         if per_second is not None:
             candidates.append((f"{name}.per_second × duration", per_second * seconds))
+    value, used = _fill_gaps(value, candidates)
+    for how, _ in used:
+        if how in names[1:]:
+            log.respelled.add(f"{metric} = {how}")
+        elif how != metric:
+            log.derived.add(f"{metric} = {how}")
+    if value.isna().all():
+        log.missing.add(metric)
+    return value
+
+
+def _fill_gaps(value: pd.Series, candidates: list[tuple[str, pd.Series | None]]
+               ) -> tuple[pd.Series, list[tuple[str, pd.Series]]]:
+    """``value`` with each missing entry taken from the first candidate that has it,
+    and the candidates that filled any, in order, each with the entries it filled."""
+    used = []
     for how, candidate in candidates:
         if candidate is None:
             continue
         fills = value.isna() & candidate.notna()
         if fills.any():
             value = value.where(~fills, candidate)
-            if how in names[1:]:
-                log.respelled.add(f"{metric} = {how}")
-            elif how != metric:
-                log.derived.add(f"{metric} = {how}")
-    if value.isna().all():
-        log.missing.add(metric)
-    return value
+            used.append((how, fills))
+    return value, used
 
 
 def bytes_values(raw: pd.DataFrame, level: str, metric: str, time_ns: pd.Series,
@@ -109,14 +120,10 @@ def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Serie
         if c is not None and f is not None:
             candidates.append((f"derived: {cycles} / {clock}", c / f.where(f > 0) * 1e9))
     candidates += [(f"derived: {name}", _column(raw, name)) for name in m.TIME_ACTIVE]
-    for how, candidate in candidates:
-        if candidate is None:
-            continue
-        fills = value.isna() & candidate.notna()
-        if fills.any():
-            value = value.where(~fills, candidate)
-            source = source.where(~fills, how)
-            log.time_sources.add(how)
+    value, used = _fill_gaps(value, candidates)
+    for how, fills in used:
+        source = source.where(~fills, how)
+        log.time_sources.add(how)
     if value.isna().all():
         log.missing.add(m.TIME)
     return value, source
