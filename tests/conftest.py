@@ -113,6 +113,68 @@ def pytest_pyfunc_call(pyfuncitem):
     return None
 
 
+@pytest.fixture
+def snap_compare_sizes(snapshot, request):
+    """pytest-textual-snapshot's ``snap_compare`` for an app shown at several terminal sizes
+    in one session: ``compare(make_app, sessions, run_before, after_resize, prefix="")``
+    starts ``make_app()`` once per session (a list of sizes) at its first size, runs
+    ``run_before``, then screenshots it at each of the session's sizes in turn (resizing the
+    terminal and running ``after_resize`` between them). Each screenshot is compared with
+    the snapshot file ``TEST[PREFIXWxH].svg``, as ``snap_compare`` with ``terminal_size=(W, H)``
+    in a test ``TEST[PREFIXWxH]`` compares (same files, same normalisation;
+    ``--snapshot-update`` rewrites them). Every name must be declared with
+    ``@pytest.mark.snapshots(NAME, ...)`` (tests/test_snapshot_files.py reads the marker).
+
+    A fresh start costs 1-3 s of CPU, a resize a fraction of it. Share a session only
+    between sizes where a resize draws what a fresh start at that size draws: the stored
+    files come from fresh starts, so a session that draws anything else fails."""
+    import inspect
+
+    from pytest_textual_snapshot import SVGImageExtension
+
+    snapshot = snapshot.use_extension(SVGImageExtension)
+    marker = request.node.get_closest_marker("snapshots")
+    declared = set(marker.args) if marker else set()
+
+    def screenshots(app, sizes, run_before, after_resize) -> dict:
+        async def each_size(pilot) -> None:
+            # what textual._doc.take_svg_screenshot (snap_compare) does before its screenshot
+            async def settle(step) -> None:
+                if step is not None:
+                    result = step(pilot)
+                    if inspect.isawaitable(result):
+                        await result
+                await pilot.pause()
+                await pilot.wait_for_scheduled_animations()
+                await pilot.pause()
+                await pilot.pause()
+                await pilot.wait_for_scheduled_animations()
+
+            shots = {}
+            for index, size in enumerate(sizes):
+                if index:
+                    await pilot.resize_terminal(*size)
+                await settle(after_resize if index else run_before)
+                shots[size] = pilot.app.export_screenshot(title=pilot.app.title, simplify=True)
+            pilot.app.exit(shots)
+
+        shots = app.run(headless=True, auto_pilot=each_size, size=sizes[0])
+        assert shots is not None, "the app ended before its screenshots"
+        return shots
+
+    def compare(make_app, sessions, run_before=None, after_resize=None, prefix="") -> None:
+        differ = []
+        for sizes in sessions:
+            for (width, height), svg in screenshots(make_app(), sizes, run_before, after_resize).items():
+                name = f"{prefix}{width}x{height}"
+                assert name in declared, f"declare it: @pytest.mark.snapshots({name!r}, ...)"
+                if not snapshot(name=name) == svg:
+                    differ.append(name)
+        assert differ == [], f"screenshots differ from __snapshots__/{request.node.path.stem}: {differ}"
+
+    return compare
+
+
 COLLECTED: list[pytest.Item] = []
 
 
