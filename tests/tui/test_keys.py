@@ -18,33 +18,26 @@ async def _open(pilot, keys: tuple[str, ...]) -> None:
         await pilot.pause()
 
 
-@pytest.mark.parametrize(
-    ("keys", "screen", "where"),
-    [
-        ((), "ExplorerScreen", "explorer"),
-        (("s",), "SummaryScreen", "summary"),
-        (("t",), "TimelineScreen", "timeline"),
-    ],
-)
-async def test_question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(
-    sample_app, keys, screen, where
-):
+async def test_question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(sample_app):
+    # one app: each screen is opened from the explorer and left back to it before the next
     app = sample_app(trace=TRACE)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        await _open(pilot, keys)
-        assert type(app.screen).__name__ == screen
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        rows = app.screen.rows
-        assert ("anywhere", "? f1", "the keys of this screen") in rows
-        assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
-        await pilot.press("escape")
-        assert type(app.screen).__name__ == screen
-        if keys:
+        for keys, screen, where in [((), "ExplorerScreen", "explorer"), (("s",), "SummaryScreen", "summary"),
+                                    (("t",), "TimelineScreen", "timeline")]:
+            await _open(pilot, keys)
+            assert type(app.screen).__name__ == screen
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen), where
+            rows = app.screen.rows
+            assert ("anywhere", "? f1", "the keys of this screen") in rows
+            assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
             await pilot.press("escape")
-            assert isinstance(app.screen, ExplorerScreen)
-        assert app.return_code is None  # escape never quits
+            assert type(app.screen).__name__ == screen
+            if keys:
+                await pilot.press("escape")
+                assert isinstance(app.screen, ExplorerScreen), where
+            assert app.return_code is None  # escape never quits
 
 
 async def test_escape_on_the_explorer_stays_and_q_quits(sample_app):
@@ -99,29 +92,30 @@ async def test_help_on_the_standalone_timeline_screen():
         assert isinstance(app.screen, TimelineScreen)
 
 
-@pytest.mark.parametrize("key", ["e", "c"])
-async def test_an_export_never_overwrites_without_asking(sample_app, tmp_path, monkeypatch, key):
+async def test_an_export_never_overwrites_without_asking(sample_app, tmp_path, monkeypatch):
     from textual.widgets import Input
 
     from rooftui.views.tui.screens.export import ExportScreen
 
     monkeypatch.chdir(tmp_path)
-    default = "rooftui-view.svg" if key == "e" else "rooftui-kernels.csv"
-    (tmp_path / default).write_text("mine")
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        await pilot.press(key)
-        field = app.screen.query_one(Input)
-        assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
-        field.value = default
-        await pilot.press("enter")
-        assert isinstance(app.screen, ExportScreen)  # asked, not written
-        assert "exists: enter again to replace it" in str(app.screen.query_one("#export-error").render())
-        assert (tmp_path / default).read_text() == "mine"
-        await pilot.press("escape")
-        assert isinstance(app.screen, ExplorerScreen)
-    assert (tmp_path / default).read_text() == "mine"
+        for key, default in [("e", "rooftui-view.svg"), ("c", "rooftui-kernels.csv")]:
+            (tmp_path / default).write_text("mine")
+            await pilot.press(key)
+            field = app.screen.query_one(Input)
+            assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
+            field.value = default
+            await pilot.press("enter")
+            assert isinstance(app.screen, ExportScreen), key  # asked, not written
+            error = str(app.screen.query_one("#export-error").render())
+            assert "exists: enter again to replace it" in error
+            assert (tmp_path / default).read_text() == "mine"
+            await pilot.press("escape")
+            assert isinstance(app.screen, ExplorerScreen)
+    assert (tmp_path / "rooftui-view.svg").read_text() == "mine"
+    assert (tmp_path / "rooftui-kernels.csv").read_text() == "mine"
 
 
 async def test_enter_twice_on_an_existing_name_replaces_it(sample_app, tmp_path):
@@ -164,30 +158,30 @@ async def test_y_copies_the_selected_kernels_full_name_with_osc_52(sample_app, m
     assert sequences == expected
 
 
-@pytest.mark.parametrize(
-    ("open_key", "help_key", "expected"),
-    [
-        ("p", "question_mark", {("compute roofs", "up down"), ("compute roofs", "space"),
-                                ("compute roofs", "enter"), ("compute roofs", "esc q"),
-                                ("compute roofs", "? f1")}),
-        # the export dialog's file name field types q and ?: F1 is help there
-        ("c", "f1", {("export", "enter"), ("export", "esc"), ("export", "f1"),
-                     ("export", "left right home end")}),
-    ],
-)
-async def test_help_on_a_dialog_lists_the_keys_that_work_in_it(sample_app, open_key, help_key, expected):
+DIALOG_KEYS = [
+    ("p", "question_mark", {("compute roofs", "up down"), ("compute roofs", "space"),
+                            ("compute roofs", "enter"), ("compute roofs", "esc q"),
+                            ("compute roofs", "? f1")}),
+    # the export dialog's file name field types q and ?: F1 is help there
+    ("c", "f1", {("export", "enter"), ("export", "esc"), ("export", "f1"),
+                 ("export", "left right home end")}),
+]
+
+
+async def test_help_on_a_dialog_lists_the_keys_that_work_in_it(sample_app):
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        await pilot.press(open_key)
-        dialog = app.screen
-        await pilot.press(help_key)
-        assert isinstance(app.screen, HelpScreen)
-        assert {(where, keys) for where, keys, _ in app.screen.rows} == expected
-        await pilot.press("escape")
-        assert app.screen is dialog  # back to the dialog, still open
-        await pilot.press("escape")
-        assert isinstance(app.screen, ExplorerScreen)
+        for open_key, help_key, expected in DIALOG_KEYS:  # each dialog closed before the next
+            await pilot.press(open_key)
+            dialog = app.screen
+            await pilot.press(help_key)
+            assert isinstance(app.screen, HelpScreen), open_key
+            assert {(where, keys) for where, keys, _ in app.screen.rows} == expected
+            await pilot.press("escape")
+            assert app.screen is dialog  # back to the dialog, still open
+            await pilot.press("escape")
+            assert isinstance(app.screen, ExplorerScreen)
 
 
 async def test_question_mark_in_the_export_field_is_part_of_the_name(sample_app, tmp_path):
