@@ -2,6 +2,7 @@ import asyncio
 import inspect
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,9 @@ def run_cli(*args, cwd=None, env=None, replace_env=False):
         changes = {**{key: None for key in os.environ if key not in env}, **env}
     runner = CliRunner()
     previous = Path.cwd()
+    # main() turns SIGTERM and SIGHUP into SystemExit for the rest of the process; left
+    # installed, a SIGTERM to pytest would raise inside whichever test then runs.
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGHUP)}
     with runner.isolation(env=changes) as (out, err, _):
         os.chdir(cwd or ROOT)
         try:
@@ -62,6 +66,8 @@ def run_cli(*args, cwd=None, env=None, replace_env=False):
             sys.stdout.flush()  # what was written with sys.stdout.write is still buffered
             sys.stderr.flush()
             os.chdir(previous)
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
 
 
