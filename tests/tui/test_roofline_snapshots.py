@@ -39,7 +39,7 @@ async def zoomed(pilot):
 async def redrawn(pilot):
     """What a resize changed, drawn (the roofline redraws on a debounce timer)."""
     for _ in range(3):
-        await pilot.pause(0.15)
+        await pilot.pause()
         pilot.app.explorer.flush_redraw()
     await pilot.pause()
 

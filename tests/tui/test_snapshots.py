@@ -47,7 +47,7 @@ async def redrawn(pilot) -> None:
     """Wait until the explorer has drawn what a key or a resize changed: both schedule a
     debounced redraw, which a loaded machine may not reach before the screenshot."""
     for _ in range(3):  # debounced filter and redraw timers, then the layout they ask for
-        await pilot.pause(0.15)
+        await pilot.pause()
         pilot.app.explorer.flush_redraw()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
