@@ -7,6 +7,7 @@ kernels, 1.38 ms, 34 zero-AI launches taking 6.1% of the time.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import pandas as pd
 import pytest
@@ -38,19 +39,170 @@ def compute_roofs(app) -> set[str]:
     return {roof.key for roof in figure(app).roofs if roof.kind == "compute"}
 
 
-async def test_opens_grouped_heaviest_first_with_totals(sample_app):
+# --- checks that leave the explorer as they found it ----------------------------------
+# One app runs them in turn (an app start costs 1-3 s of CPU) and, after each, asserts
+# that the explorer is back where it started, so each still sees what a fresh app shows:
+# a check that left anything behind fails there, under its own name.
+
+
+def where_it_stands(app) -> tuple:
+    """What these checks must leave as they found it: the screen, the view (grouping,
+    filters, sort, levels, roofs), the cursor, focus, zoom and which panes show."""
+    explorer, state = app.explorer, app.explorer.state
+    return (type(app.screen), state.grouped, state.spec, state.sort_column, state.sort_descending,
+            list(state.levels), set(state.hidden_pipelines), explorer.query_one(KernelTable).cursor_row,
+            type(app.focused), explorer.maximized, explorer.query_one(FilterBar).display,
+            explorer.query_one(DetailPane).display, app.return_code)
+
+
+async def run_in_turn(app, pilot, checks) -> None:
+    home = where_it_stands(app)
+    for check in checks:
+        await check(app, pilot)
+        name = getattr(check, "func", check).__name__
+        assert where_it_stands(app) == home, f"{name} left the explorer changed"
+
+
+async def opens_grouped_heaviest_first_with_totals(app, pilot) -> None:
+    names = shown_names(app)
+    assert len(names) == 73 and names[0].startswith(WGRAD)
+    times = list(app.explorer.rows["time_s"])
+    assert times == sorted(times, reverse=True)
+    text = screen_text(app)
+    # zero-AI launches, as Table III counts them: 34 of 179 (6 kernel names have no
+    # launch with floating-point work; others mix zero-AI and FP16 launches)
+    assert "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 (6.1% time)" in text
+    assert isinstance(app.focused, KernelTable)
+
+
+async def navigation_keys_reach_both_ends(app, pilot) -> None:
+    table = app.explorer.query_one(KernelTable)
+    await pilot.press("end")
+    assert table.cursor_row == 72
+    assert app.explorer.selected["name"] == shown_names(app)[-1]
+    await pilot.press("home")
+    assert table.cursor_row == 0
+    await pilot.press("pagedown")
+    page = table.cursor_row
+    assert page == table.scrollable_content_region.height - 1 > 3
+    await pilot.press("pagedown", "pageup")
+    assert table.cursor_row == page
+    await pilot.press("pageup", "up")
+    assert table.cursor_row == 0
+
+
+async def shift_f_hides_and_shows_the_filter_bar(app, pilot) -> None:
+    bar = app.explorer.query_one(FilterBar)
+    await pilot.press("F")
+    assert not bar.display
+    await pilot.press("F")
+    assert bar.display
+
+
+async def g_switches_between_grouped_kernels_and_single_invocations(app, pilot) -> None:
+    await pilot.press("g")
+    assert not app.explorer.state.grouped
+    assert len(shown_names(app)) == 179 and shown_names(app)[0].startswith(WGRAD)
+    text = screen_text(app)
+    assert "179 invocations · 1.38 ms (100.0%)" in text and "single invocations" in text
+    assert "0-AI: 34 (6.1% time)" in text  # Table III's overall row
+    await pilot.press("g")
+    assert len(shown_names(app)) == 73
+
+
+async def number_keys_toggle_memory_levels_on_the_roofline(app, pilot) -> None:
+    # The sample's H200 has measured L1, L2 and HBM roofs: three slopes, three point sets.
+    assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l1", "l2", "hbm"}
+    await pilot.press("1")
+    assert {s.level for s in figure(app).points} == {"l2", "hbm"}
+    assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l2", "hbm"}
+    await pilot.press("2", "3")
+    assert figure(app).points == []
+    await pilot.press("1", "2", "3")
+    assert {s.level for s in figure(app).points} == {"l1", "l2", "hbm"}
+
+
+async def z_zooms_the_roofline_and_back(app, pilot) -> None:
+    await pilot.press("z")
+    assert app.explorer.maximized is not None
+    await pilot.press("z")
+    assert app.explorer.maximized is None
+    assert isinstance(app.focused, KernelTable)
+
+
+async def export_to_a_missing_folder_says_so_and_escape_cancels(app, pilot, tmp_path) -> None:
+    await pilot.press("c")
+    app.screen.query_one(Input).value = str(tmp_path / "nope" / "k.csv")
+    await pilot.press("enter")
+    assert "no such folder" in str(app.screen.query_one("#export-error").render())
+    await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+    assert not (tmp_path / "nope").exists()
+
+
+async def s_shows_table_three_and_escape_returns(app, pilot) -> None:
+    from rooftui.views.tui.screens.summary import SummaryScreen
+
+    await pilot.press("s")
+    assert isinstance(app.screen, SummaryScreen)
+    text = screen_text(app)
+    assert "Table III" in text and "Time per phase" in text and "per pipeline" in text
+    # overall: 34 of 179 launches are zero-AI, 6.1% of the time
+    assert any(
+        "all" in line and "179" in line and "34" in line and "6.1%" in line for line in text.splitlines()
+    )
+    assert "Tensor FP16" in text
+    await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+
+
+async def question_mark_lists_every_key_that_works_and_escape_returns(app, pilot) -> None:
+    await pilot.press("question_mark")
+    assert isinstance(app.screen, HelpScreen)
+    text = screen_text(app)
+    for owner in (ExplorerScreen, KernelTable):
+        for binding in owner.BINDINGS:
+            described = (binding.tooltip or binding.description) in text
+            # without --trace there is no timeline, so help does not offer `t`
+            assert described == (binding.action != "timeline"), binding
+    await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+
+
+async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot) -> None:
+    for open_key, close_key in [("f1", "escape"), ("question_mark", "q"),
+                                ("question_mark", "question_mark"), ("s", "s"), ("s", "q")]:
+        await pilot.press(open_key)
+        assert not isinstance(app.screen, ExplorerScreen), open_key
+        await pilot.press(close_key)
+        assert isinstance(app.screen, ExplorerScreen), (open_key, close_key)
+        assert app.return_code is None  # closing a screen never quits the app
+
+
+async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        names = shown_names(app)
-        assert len(names) == 73 and names[0].startswith(WGRAD)
-        times = list(app.explorer.rows["time_s"])
-        assert times == sorted(times, reverse=True)
-        text = screen_text(app)
-        # zero-AI launches, as Table III counts them: 34 of 179 (6 kernel names have no
-        # launch with floating-point work; others mix zero-AI and FP16 launches)
-        assert "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 (6.1% time)" in text
-        assert isinstance(app.focused, KernelTable)
+        await run_in_turn(app, pilot, [
+            opens_grouped_heaviest_first_with_totals,
+            navigation_keys_reach_both_ends,
+            shift_f_hides_and_shows_the_filter_bar,
+            g_switches_between_grouped_kernels_and_single_invocations,
+            number_keys_toggle_memory_levels_on_the_roofline,
+            z_zooms_the_roofline_and_back,
+            partial(export_to_a_missing_folder_says_so_and_escape_cancels, tmp_path=tmp_path),
+            every_close_key_of_help_and_summary_returns_to_the_explorer,
+        ])
+
+
+async def test_table_three_and_the_help_screen_come_back_where_they_started(sample_app):
+    app = sample_app()
+    async with app.run_test(size=(120, 60)) as pilot:  # room for all of Table III and every key
+        await loaded(pilot)
+        await run_in_turn(app, pilot, [
+            s_shows_table_three_and_escape_returns,
+            question_mark_lists_every_key_that_works_and_escape_returns,
+        ])
 
 
 async def test_down_arrow_selects_next_kernel_and_joins_its_three_points(sample_app):
@@ -66,25 +218,6 @@ async def test_down_arrow_selects_next_kernel_and_joins_its_three_points(sample_
         assert {y for _, _, y in points} == {math.log10(row["flop_rate"])}
         expected = [math.log10(row[f"ai_{level}"]) for level in ("l1", "l2", "hbm")]
         assert [x for _, x, _ in points] == expected
-
-
-async def test_navigation_keys_reach_both_ends(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        table = app.explorer.query_one(KernelTable)
-        await pilot.press("end")
-        assert table.cursor_row == 72
-        assert app.explorer.selected["name"] == shown_names(app)[-1]
-        await pilot.press("home")
-        assert table.cursor_row == 0
-        await pilot.press("pagedown")
-        page = table.cursor_row
-        assert page == table.scrollable_content_region.height - 1 > 3
-        await pilot.press("pagedown", "pageup")
-        assert table.cursor_row == page
-        await pilot.press("pageup", "up")
-        assert table.cursor_row == 0
 
 
 async def test_brackets_sort_by_the_column_under_the_cursor(sample_app):
@@ -240,46 +373,6 @@ async def test_x_clears_every_filter(sample_app):
         assert app.explorer.query_one("#filter-name", Input).value == ""
 
 
-async def test_shift_f_hides_and_shows_the_filter_bar(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        bar = app.explorer.query_one(FilterBar)
-        await pilot.press("F")
-        assert not bar.display
-        await pilot.press("F")
-        assert bar.display
-
-
-async def test_g_switches_between_grouped_kernels_and_single_invocations(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("g")
-        assert not app.explorer.state.grouped
-        assert len(shown_names(app)) == 179 and shown_names(app)[0].startswith(WGRAD)
-        text = screen_text(app)
-        assert "179 invocations · 1.38 ms (100.0%)" in text and "single invocations" in text
-        assert "0-AI: 34 (6.1% time)" in text  # Table III's overall row
-        await pilot.press("g")
-        assert len(shown_names(app)) == 73
-
-
-async def test_number_keys_toggle_memory_levels_on_the_roofline(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        # The sample's H200 has measured L1, L2 and HBM roofs: three slopes, three point sets.
-        assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l1", "l2", "hbm"}
-        await pilot.press("1")
-        assert {s.level for s in figure(app).points} == {"l2", "hbm"}
-        assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l2", "hbm"}
-        await pilot.press("2", "3")
-        assert figure(app).points == []
-        await pilot.press("1", "2", "3")
-        assert {s.level for s in figure(app).points} == {"l1", "l2", "hbm"}
-
-
 async def test_p_chooses_which_compute_roofs_are_drawn(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -327,52 +420,6 @@ async def test_enter_and_d_show_the_selected_kernels_details(sample_app):
         assert detail.display
 
 
-async def test_z_zooms_the_roofline_and_back(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("z")
-        assert app.explorer.maximized is not None
-        await pilot.press("z")
-        assert app.explorer.maximized is None
-        assert isinstance(app.focused, KernelTable)
-
-
-async def test_s_shows_table_three_and_escape_returns(sample_app):
-    from rooftui.views.tui.screens.summary import SummaryScreen
-
-    app = sample_app()
-    async with app.run_test(size=(120, 60)) as pilot:
-        await loaded(pilot)
-        await pilot.press("s")
-        assert isinstance(app.screen, SummaryScreen)
-        text = screen_text(app)
-        assert "Table III" in text and "Time per phase" in text and "per pipeline" in text
-        # overall: 34 of 179 launches are zero-AI, 6.1% of the time
-        assert any(
-            "all" in line and "179" in line and "34" in line and "6.1%" in line for line in text.splitlines()
-        )
-        assert "Tensor FP16" in text
-        await pilot.press("escape")
-        assert isinstance(app.screen, ExplorerScreen)
-
-
-async def test_question_mark_lists_every_key_that_works_and_escape_returns(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(120, 60)) as pilot:
-        await loaded(pilot)
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        text = screen_text(app)
-        for owner in (ExplorerScreen, KernelTable):
-            for binding in owner.BINDINGS:
-                described = (binding.tooltip or binding.description) in text
-                # without --trace there is no timeline, so help does not offer `t`
-                assert described == (binding.action != "timeline"), binding
-        await pilot.press("escape")
-        assert isinstance(app.screen, ExplorerScreen)
-
-
 async def test_help_lists_t_when_a_trace_was_given(sample_app):
     app = sample_app(trace=TRACE)
     async with app.run_test(size=(120, 60)) as pilot:
@@ -394,19 +441,6 @@ async def test_e_exports_the_view_as_svg(sample_app, tmp_path):
         await pilot.pause()
     svg = target.read_text()
     assert svg.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in svg
-
-
-async def test_export_to_a_missing_folder_says_so_and_escape_cancels(sample_app, tmp_path):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("c")
-        app.screen.query_one(Input).value = str(tmp_path / "nope" / "k.csv")
-        await pilot.press("enter")
-        assert "no such folder" in str(app.screen.query_one("#export-error").render())
-        await pilot.press("escape")
-        assert isinstance(app.screen, ExplorerScreen)
-    assert not (tmp_path / "nope").exists()
 
 
 async def test_c_exports_the_filtered_table_as_csv(sample_app, tmp_path):
@@ -559,19 +593,6 @@ async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sa
         await pilot.pause()
         assert isinstance(app.screen, ExplorerScreen)
         assert any("trace.json" in str(n.message) for n in app._notifications)
-
-
-async def test_every_close_key_of_help_and_summary_returns_to_the_explorer(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        for open_key, close_key in [("f1", "escape"), ("question_mark", "q"),
-                                    ("question_mark", "question_mark"), ("s", "s"), ("s", "q")]:
-            await pilot.press(open_key)
-            assert not isinstance(app.screen, ExplorerScreen), open_key
-            await pilot.press(close_key)
-            assert isinstance(app.screen, ExplorerScreen), (open_key, close_key)
-            assert app.return_code is None  # closing a screen never quits the app
 
 
 async def test_a_ceilings_file_gives_the_roofline_its_measured_slopes(tmp_path):
