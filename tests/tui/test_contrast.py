@@ -35,20 +35,20 @@ def test_contrast_matches_the_wcag_examples():
     assert contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)  # #767676
 
 
+def in_16_colours(colour):
+    return colour.downgrade(ColorSystem.STANDARD).get_truecolor(DEFAULT_TERMINAL_THEME)
+
+
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
-@pytest.mark.parametrize("widget", ["#roofline-legend", "#opened"])
-async def test_legend_and_header_read_in_16_colours_and_without_colour(sample_app, theme, widget):
+async def test_legend_and_header_read_in_16_colours_and_without_colour(sample_app, theme):
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         app.theme = theme
         await loaded(pilot)
-        style = app.explorer.query_one(widget).rich_style
-        assert not style.dim
-        foreground, background = style.color, style.bgcolor
-
-        def in_16_colours(colour):
-            return colour.downgrade(ColorSystem.STANDARD).get_truecolor(DEFAULT_TERMINAL_THEME)
-
-        assert contrast(in_16_colours(foreground), in_16_colours(background)) >= READABLE
-        grey = [Color.from_rich_color(c).monochrome.rgb for c in (foreground, background)]
-        assert contrast(*grey) >= READABLE  # what NO_COLOR shows
+        for widget in ("#roofline-legend", "#opened"):  # both in the one app of this theme
+            style = app.explorer.query_one(widget).rich_style
+            assert not style.dim, widget
+            foreground, background = style.color, style.bgcolor
+            assert contrast(in_16_colours(foreground), in_16_colours(background)) >= READABLE, widget
+            grey = [Color.from_rich_color(c).monochrome.rgb for c in (foreground, background)]
+            assert contrast(*grey) >= READABLE, widget  # what NO_COLOR shows
