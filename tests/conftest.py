@@ -110,6 +110,19 @@ def _report_cache_per_test(tmp_path_factory, monkeypatch):
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml) starts two workers per CPU core, not one: the Pilot
+    tests spend about a third of their time waiting (Textual's ``wait_for_idle`` sleeps in
+    20 ms steps until the app is idle, after every key), as do the tests that wait on a
+    child process or tmux, and the other worker on the core runs meanwhile (README, test-suite
+    time). PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return 2 * (cores or 1)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
     """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
     if inspect.iscoroutinefunction(pyfuncitem.obj):
