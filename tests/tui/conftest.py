@@ -45,3 +45,31 @@ def sample_app():
         return make_app([SAMPLE], **options)
 
     return build
+
+
+# --- checks that leave the explorer as they found it ----------------------------------
+# One app runs them in turn (an app start costs 1-3 s of CPU) and, after each, asserts
+# that the explorer is back where it started, so each still sees what a fresh app shows:
+# a check that left anything behind fails there, under its own name.
+
+
+def where_it_stands(app) -> tuple:
+    """What these checks must leave as they found it: the screen, the view (grouping,
+    filters, sort, levels, roofs), the cursor, focus, zoom and which panes show."""
+    from rooftui.views.tui.widgets.detail import DetailPane
+    from rooftui.views.tui.widgets.filter_bar import FilterBar
+    from rooftui.views.tui.widgets.kernel_table import KernelTable
+
+    explorer, state = app.explorer, app.explorer.state
+    return (type(app.screen), state.grouped, state.spec, state.sort_column, state.sort_descending,
+            list(state.levels), set(state.hidden_pipelines), explorer.query_one(KernelTable).cursor_row,
+            type(app.focused), explorer.maximized, explorer.query_one(FilterBar).display,
+            explorer.query_one(DetailPane).display, app.return_code)
+
+
+async def run_in_turn(app, pilot, checks) -> None:
+    home = where_it_stands(app)
+    for check in checks:
+        await check(app, pilot)
+        name = getattr(check, "func", check).__name__
+        assert where_it_stands(app) == home, f"{name} left the explorer changed"

@@ -21,7 +21,7 @@ from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import TRACE, loaded, screen_text
+from tests.tui.conftest import TRACE, loaded, run_in_turn, screen_text
 
 SIZE = (100, 32)
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
@@ -37,30 +37,6 @@ def figure(app):
 
 def compute_roofs(app) -> set[str]:
     return {roof.key for roof in figure(app).roofs if roof.kind == "compute"}
-
-
-# --- checks that leave the explorer as they found it ----------------------------------
-# One app runs them in turn (an app start costs 1-3 s of CPU) and, after each, asserts
-# that the explorer is back where it started, so each still sees what a fresh app shows:
-# a check that left anything behind fails there, under its own name.
-
-
-def where_it_stands(app) -> tuple:
-    """What these checks must leave as they found it: the screen, the view (grouping,
-    filters, sort, levels, roofs), the cursor, focus, zoom and which panes show."""
-    explorer, state = app.explorer, app.explorer.state
-    return (type(app.screen), state.grouped, state.spec, state.sort_column, state.sort_descending,
-            list(state.levels), set(state.hidden_pipelines), explorer.query_one(KernelTable).cursor_row,
-            type(app.focused), explorer.maximized, explorer.query_one(FilterBar).display,
-            explorer.query_one(DetailPane).display, app.return_code)
-
-
-async def run_in_turn(app, pilot, checks) -> None:
-    home = where_it_stands(app)
-    for check in checks:
-        await check(app, pilot)
-        name = getattr(check, "func", check).__name__
-        assert where_it_stands(app) == home, f"{name} left the explorer changed"
 
 
 async def opens_grouped_heaviest_first_with_totals(app, pilot) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.screens.help import HelpScreen
-from tests.tui.conftest import TRACE, loaded, screen_text
+from tests.tui.conftest import TRACE, loaded, run_in_turn, screen_text
 
 
 async def _open(pilot, keys: tuple[str, ...]) -> None:
@@ -18,26 +18,39 @@ async def _open(pilot, keys: tuple[str, ...]) -> None:
         await pilot.pause()
 
 
-async def test_question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(sample_app):
-    # one app: each screen is opened from the explorer and left back to it before the next
+async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, pilot) -> None:
+    # each screen is opened from the explorer and left back to it before the next
+    for keys, screen, where in [((), "ExplorerScreen", "explorer"), (("s",), "SummaryScreen", "summary"),
+                                (("t",), "TimelineScreen", "timeline")]:
+        await _open(pilot, keys)
+        assert type(app.screen).__name__ == screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen), where
+        rows = app.screen.rows
+        assert ("anywhere", "? f1", "the keys of this screen") in rows
+        assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
+        await pilot.press("escape")
+        assert type(app.screen).__name__ == screen
+        if keys:
+            await pilot.press("escape")
+            assert isinstance(app.screen, ExplorerScreen), where
+        assert app.return_code is None  # escape never quits
+
+
+async def q_on_a_screen_opened_from_the_explorer_goes_back(app, pilot) -> None:
+    await _open(pilot, ("t",))
+    assert type(app.screen).__name__ == "TimelineScreen"
+    await pilot.press("q")
+    assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
+
+
+async def test_help_escape_and_q_on_the_screens_opened_from_the_explorer(sample_app):
+    # one app (run_in_turn: each check must leave the explorer as it found it)
     app = sample_app(trace=TRACE)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        for keys, screen, where in [((), "ExplorerScreen", "explorer"), (("s",), "SummaryScreen", "summary"),
-                                    (("t",), "TimelineScreen", "timeline")]:
-            await _open(pilot, keys)
-            assert type(app.screen).__name__ == screen
-            await pilot.press("question_mark")
-            assert isinstance(app.screen, HelpScreen), where
-            rows = app.screen.rows
-            assert ("anywhere", "? f1", "the keys of this screen") in rows
-            assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
-            await pilot.press("escape")
-            assert type(app.screen).__name__ == screen
-            if keys:
-                await pilot.press("escape")
-                assert isinstance(app.screen, ExplorerScreen), where
-            assert app.return_code is None  # escape never quits
+        await run_in_turn(app, pilot, [question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
+                                       q_on_a_screen_opened_from_the_explorer_goes_back])
 
 
 async def test_escape_on_the_explorer_stays_and_q_quits(sample_app):
@@ -49,16 +62,6 @@ async def test_escape_on_the_explorer_stays_and_q_quits(sample_app):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
-
-
-async def test_q_on_a_screen_opened_from_the_explorer_goes_back(sample_app):
-    app = sample_app(trace=TRACE)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot)
-        await _open(pilot, ("t",))
-        assert type(app.screen).__name__ == "TimelineScreen"
-        await pilot.press("q")
-        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
 
 
 async def test_help_on_the_standalone_compare_screen(sample_run):
@@ -168,20 +171,32 @@ DIALOG_KEYS = [
 ]
 
 
-async def test_help_on_a_dialog_lists_the_keys_that_work_in_it(sample_app):
+async def help_on_a_dialog_lists_the_keys_that_work_in_it(app, pilot) -> None:
+    for open_key, help_key, expected in DIALOG_KEYS:  # each dialog closed before the next
+        await pilot.press(open_key)
+        dialog = app.screen
+        await pilot.press(help_key)
+        assert isinstance(app.screen, HelpScreen), open_key
+        assert {(where, keys) for where, keys, _ in app.screen.rows} == expected
+        await pilot.press("escape")
+        assert app.screen is dialog  # back to the dialog, still open
+        await pilot.press("escape")
+        assert isinstance(app.screen, ExplorerScreen)
+
+
+async def q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(app, pilot) -> None:
+    hidden = set(app.explorer.state.hidden_pipelines)
+    await pilot.press("p", "space", "q")
+    assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
+    assert app.explorer.state.hidden_pipelines == hidden
+
+
+async def test_the_keys_of_the_two_dialogs(sample_app):
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        for open_key, help_key, expected in DIALOG_KEYS:  # each dialog closed before the next
-            await pilot.press(open_key)
-            dialog = app.screen
-            await pilot.press(help_key)
-            assert isinstance(app.screen, HelpScreen), open_key
-            assert {(where, keys) for where, keys, _ in app.screen.rows} == expected
-            await pilot.press("escape")
-            assert app.screen is dialog  # back to the dialog, still open
-            await pilot.press("escape")
-            assert isinstance(app.screen, ExplorerScreen)
+        await run_in_turn(app, pilot, [help_on_a_dialog_lists_the_keys_that_work_in_it,
+                                       q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing])
 
 
 async def test_question_mark_in_the_export_field_is_part_of_the_name(sample_app, tmp_path):
@@ -195,16 +210,6 @@ async def test_question_mark_in_the_export_field_is_part_of_the_name(sample_app,
         field.value = ""
         await pilot.press("a", "question_mark", "q")
         assert field.value == "a?q" and not isinstance(app.screen, HelpScreen)
-
-
-async def test_q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        hidden = set(app.explorer.state.hidden_pipelines)
-        await pilot.press("p", "space", "q")
-        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
-        assert app.explorer.state.hidden_pipelines == hidden
 
 
 async def test_the_explorers_csv_is_summarys_csv_of_the_same_launches(sample_app, tmp_path):
