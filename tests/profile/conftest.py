@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -78,6 +79,14 @@ def run_rooftui(args: list[str], cwd: Path, env: dict[str, str]):
     return run_cli(*args, cwd=cwd, env=env, replace_env=True)
 
 
+def as_from_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C (SIGINT) does what it does in a terminal, even
+    where pytest was started with SIGINT ignored (a shell's background job without job
+    control), which the child would inherit: rooftui would then never see the Ctrl-C
+    these tests send, nor ncu, and they would wait for the timeouts instead."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_rooftui_process(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 60):
     """``rooftui ARGS`` in a subprocess, as a user runs it."""
     return subprocess.run(
@@ -88,4 +97,5 @@ def run_rooftui_process(args: list[str], cwd: Path, env: dict[str, str], timeout
         text=True,
         timeout=timeout,
         check=False,
+        preexec_fn=as_from_a_terminal,
     )

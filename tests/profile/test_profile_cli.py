@@ -18,7 +18,13 @@ import pytest
 from rooftui.model.metrics import architecture_for, required_metrics
 from rooftui.profile.ncu import USUAL_NCU_PLACES
 from rooftui.profile.run import NcuLog, readable_report
-from tests.profile.conftest import KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui, run_rooftui_process
+from tests.profile.conftest import (
+    KNOWN_ANSWER_REPORT,
+    as_from_a_terminal,
+    rooftui_env,
+    run_rooftui,
+    run_rooftui_process,
+)
 
 HOPPER = ",".join(required_metrics(architecture_for("9.0")))
 
@@ -216,6 +222,7 @@ def test_ctrl_c_keeps_what_ncu_wrote_and_says_where(tmp_path, fake_bin, fake_ncu
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=as_from_a_terminal,
     )
     watchdog = threading.Timer(60, os.killpg, (process.pid, signal.SIGKILL))
     watchdog.start()
