@@ -16,7 +16,7 @@ from rooftui.views.tui.app import make_app
 from rooftui.views.tui.table_columns import COLUMNS, RANK_COLUMN
 from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import REPO, loaded, screen_text
+from tests.tui.conftest import REPO, loaded, run_in_turn, screen_text
 
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
@@ -34,55 +34,58 @@ def status_line(app) -> str:
     return screen_text(app).splitlines()[app.explorer.query_one("#status").region.y]
 
 
-async def test_two_ranks_show_a_rank_column_with_each_ranks_launches():
+async def two_ranks_show_a_rank_column_with_each_ranks_launches(app, pilot) -> None:
     expected = launches_per_rank_from_summary()
     assert expected == {"0": 215, "1": 215}  # the README's per-rank table
+    await pilot.press("g")  # single invocations: one row per launch
+    table = app.explorer.query_one(KernelTable)
+    assert table.columns[1] is RANK_COLUMN
+    assert " rank " in screen_text(app).splitlines()[table.region.y]
+    shown = [table.columns[1].cell(row) for _, row in app.explorer.rows.iterrows()]
+    assert {rank: shown.count(rank) for rank in set(shown)} == expected
+    assert table._rows(0, 1)[0][1] in ("0", "1")  # the cell as drawn
+    await pilot.press("g")  # grouped again, as found
+
+
+async def rank_filter_keeps_only_that_ranks_rows_and_says_so(app, pilot) -> None:
+    await pilot.press("g")
+    assert "rank" not in status_line(app)
+    choice = app.explorer.query_one("#filter-rank")
+    assert choice.display
+    choice.value = "1"
+    await pilot.pause()
+    rows = app.explorer.rows
+    assert len(rows) == launches_per_rank_from_summary()["1"]
+    assert set(rows["rank"]) == {"1"}
+    assert set(rows["device"]) == {"NVIDIA H200 [device 1]"}
+    assert "rank 1 only" in status_line(app) and "filtered" in status_line(app)
+    # the roofline follows the selection to rank 1's GPU and its ceilings
+    app.explorer.flush_redraw()
+    await pilot.pause()
+    assert app.explorer.query_one(RooflineCanvas).device == "NVIDIA H200 [device 1]"
+    await pilot.press("x")  # clear filters: both ranks again
+    await pilot.pause()
+    assert set(app.explorer.rows["rank"]) == {"0", "1"}
+    assert "rank" not in status_line(app)
+    await pilot.press("g")  # grouped again, as found
+
+
+async def grouped_rows_keep_the_ranks_apart(app, pilot) -> None:
+    rows = app.explorer.rows  # grouped by name: a kernel of both ranks is two rows
+    assert set(rows["rank"]) == {"0", "1"}
+    for rank in ("0", "1"):
+        assert rows.loc[rows["rank"] == rank, "count"].sum() == 215
+    assert not rows.duplicated(["rank", "name"]).any()
+
+
+async def test_two_rank_reports_in_the_explorer():
+    # one app (run_in_turn: each check must leave the explorer as it found it)
     app = make_app(RANKS)
     async with app.run_test(size=(200, 60)) as pilot:
         await loaded(pilot)
-        await pilot.press("g")  # single invocations: one row per launch
-        table = app.explorer.query_one(KernelTable)
-        assert table.columns[1] is RANK_COLUMN
-        assert " rank " in screen_text(app).splitlines()[table.region.y]
-        shown = [table.columns[1].cell(row) for _, row in app.explorer.rows.iterrows()]
-        assert {rank: shown.count(rank) for rank in set(shown)} == expected
-        assert table._rows(0, 1)[0][1] in ("0", "1")  # the cell as drawn
-
-
-async def test_rank_filter_keeps_only_that_ranks_rows_and_says_so():
-    app = make_app(RANKS)
-    async with app.run_test(size=(200, 60)) as pilot:
-        await loaded(pilot)
-        await pilot.press("g")
-        assert "rank" not in status_line(app)
-        choice = app.explorer.query_one("#filter-rank")
-        assert choice.display
-        choice.value = "1"
-        await pilot.pause()
-        rows = app.explorer.rows
-        assert len(rows) == launches_per_rank_from_summary()["1"]
-        assert set(rows["rank"]) == {"1"}
-        assert set(rows["device"]) == {"NVIDIA H200 [device 1]"}
-        assert "rank 1 only" in status_line(app) and "filtered" in status_line(app)
-        # the roofline follows the selection to rank 1's GPU and its ceilings
-        app.explorer.flush_redraw()
-        await pilot.pause()
-        assert app.explorer.query_one(RooflineCanvas).device == "NVIDIA H200 [device 1]"
-        await pilot.press("x")  # clear filters: both ranks again
-        await pilot.pause()
-        assert set(app.explorer.rows["rank"]) == {"0", "1"}
-        assert "rank" not in status_line(app)
-
-
-async def test_grouped_rows_keep_the_ranks_apart():
-    app = make_app(RANKS)
-    async with app.run_test(size=(200, 60)) as pilot:
-        await loaded(pilot)
-        rows = app.explorer.rows  # grouped by name: a kernel of both ranks is two rows
-        assert set(rows["rank"]) == {"0", "1"}
-        for rank in ("0", "1"):
-            assert rows.loc[rows["rank"] == rank, "count"].sum() == 215
-        assert not rows.duplicated(["rank", "name"]).any()
+        await run_in_turn(app, pilot, [grouped_rows_keep_the_ranks_apart,
+                                       two_ranks_show_a_rank_column_with_each_ranks_launches,
+                                       rank_filter_keeps_only_that_ranks_rows_and_says_so])
 
 
 async def test_one_rank_has_no_rank_column_nor_rank_choice(sample_app):
