@@ -16,7 +16,7 @@ from rooftui.analysis.compare import Comparison
 from rooftui.model.ceilings import CeilingSet
 from rooftui.views.compare import pipeline_text
 from rooftui.views.tui.roofline_layout import UNICODE
-from rooftui.views.tui.roofline_model import RooflineFigure, build_figure, decade_ticks
+from rooftui.views.tui.roofline_model import RooflineFigure, axis_ticks, build_figure
 from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, ROOF_COLOUR, SELECTED_COLOUR, ChartCanvas
 
 ARROWS = 10  # matched kernels drawn as arrows, heaviest first
@@ -103,9 +103,9 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
                 tag = " · ".join(pipeline_text(key) for key in roof.key.split("+"))
             roofs.append(dataclasses.replace(roof, xs=xs, tag=f"{side} {tag}" if tagged else tag,
                                              label=f"{side} {roof.label}" if tagged else roof.label))
+    x_ticks, y_ticks = axis_ticks(x_range, y_range, cells)
     figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
-                            x_ticks=decade_ticks(*x_range, cells[0] // 6),
-                            y_ticks=decade_ticks(*y_range, cells[1] // 2))
+                            x_ticks=x_ticks, y_ticks=y_ticks)
     return Overlay(figure, arrows, level, heavy=min(count, len(arrows)))
 
 
