@@ -6,6 +6,7 @@ import dataclasses
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import cast
 
 import pandas as pd
 from rich.text import Text
@@ -143,7 +144,7 @@ class CompareCanvas(ChartCanvas[Overlay], PlotextPlot):
         return self.overlay
 
     def render_chart(self) -> Text:
-        return PlotextPlot.render(self)
+        return cast(Text, PlotextPlot.render(self))  # Text.from_ansi of plotext's picture
 
     def _draw_roofs(self, figure: RooflineFigure) -> None:
         plt = self.plt
