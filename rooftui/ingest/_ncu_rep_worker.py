@@ -46,9 +46,11 @@ A reader child killed by a signal ends this process with the same signal.
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import pickle
+import selectors
 import signal
 import sys
 from array import array
@@ -73,6 +75,11 @@ SASS_GROWTH_FACTOR = 4
 # DeepCAM AMP report (179 launches) took 179 children and 16.5 s instead of 0.42 s in one
 # process. A child costs 10-80 ms; this bounds that to ~1/32 of the launches.
 MIN_LAUNCHES_PER_CHILD = 32
+# Children reading at once (``--children``, the parent's free cores) share the growth
+# above, so the reader's peak memory stays what it is with one child. Each child takes
+# at least 1/4 of it (16 MB, ~36 launches of the DeepLabv3 report), so that the minimum
+# above still fits a child's share, whatever the number of cores.
+MAX_CHILDREN_AT_ONCE = 4
 
 # Launch facts ncu's CSV shows as identity columns ("Stream", "Grid Size", ...).
 _IDENTITY_METRICS = (
@@ -128,8 +135,9 @@ class LaunchTable:
 
 
 def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
-         min_launches: int = MIN_LAUNCHES_PER_CHILD) -> dict:
-    """The document of the report at ``path`` (see the module's docstring)."""
+         min_launches: int = MIN_LAUNCHES_PER_CHILD, at_once: int = 1) -> dict:
+    """The document of the report at ``path`` (see the module's docstring), read by up
+    to ``at_once`` children at a time."""
     import ncu_report
 
     context = ncu_report.load_report(path)
@@ -139,40 +147,111 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
     names = metrics_read()
     moves = MoveCounter()
     if not child_bytes or not launches or not _can_fork():
-        return _read_launches(launches, 0, names, moves, None)[0]
+        return _read_launches(launches, 0, len(launches), names, moves, None)[0]
     launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
-    parts, start = [], 0
-    while start < len(launches):
-        if _threads() != 1:  # forking now could deadlock the child: read the rest here
-            parts.append(_read_launches(launches, start, names, moves, None)[0])
-            break
-        part, learned = _in_child(partial(_read_launches, launches, start, names, moves, child_bytes,
-                                          min_launches))
-        if not part["launches"]:
-            raise RuntimeError("a reader child read no launch")
-        moves.learn(learned)  # the next child need not disassemble these kernels again
-        parts.append(part)
-        start += part["launches"]
-    return merge(parts, names)
+    at_once = max(1, min(at_once, MAX_CHILDREN_AT_ONCE))
+    share = max(1, child_bytes // at_once)
+    return _read_in_children(launches, names, moves, share, min_launches, at_once)
 
 
-def _read_launches(launches: list, start: int, names: tuple[str, ...], moves: MoveCounter,
-                   growth: int | None, min_launches: int = 1) -> tuple[dict, dict]:
-    """Read ``launches[start:]`` in order, stopping once this process has grown by
-    ``growth`` bytes (None: read them all) and has read at least ``min_launches``; the
-    document of those read, and the kernels whose register moves were found meanwhile."""
+def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter, share: int,
+                      min_launches: int, at_once: int) -> dict:
+    """Every launch read by forked children, up to ``at_once`` at a time, each given a
+    range of launches and stopping early once it has grown by ``share`` bytes; what a
+    child left of its range goes back to be read by another. The parts are merged in
+    launch order, so the document is the one a single process would read."""
+    parts: dict[int, dict] = {}  # by the first launch of each
+    pending = [(0, len(launches))]  # ranges of launches not read yet, in order
+    running: dict[int, tuple[_Child, int, int]] = {}  # by the child's pipe: (child, start, stop)
+    # Launches to give each child: at first an even split (each child stops on its
+    # share anyway), then 85% of what the children so far found their share holds,
+    # so that few stop short of their range and leave a small remainder to another.
+    per_child = -(-len(launches) // at_once)
+    held = found = 0  # launches read, and what the shares would hold, weighted by them
+    with selectors.DefaultSelector() as ready:
+        try:
+            while pending or running:
+                while pending and len(running) < at_once:
+                    start, end = pending.pop(0)
+                    pieces = -(-(end - start) // per_child)  # cut evenly: no small last piece
+                    stop = start + -(-(end - start) // pieces)
+                    if stop < end:
+                        pending.insert(0, (stop, end))
+                    if _threads() != 1:  # forking now could deadlock the child: read them here
+                        parts[start] = _read_launches(launches, start, stop, names, moves, None)[0]
+                        continue
+                    child = _Child(partial(_read_launches, launches, start, stop, names, moves, share,
+                                           min_launches))
+                    running[child.pipe] = (child, start, stop)
+                    ready.register(child.pipe, selectors.EVENT_READ)
+                if not running:
+                    continue
+                child, start, stop = _next_finished(ready, running)
+                part, learned, fits = child.result()
+                read_count = part["launches"]
+                if not read_count:
+                    raise RuntimeError("a reader child read no launch")
+                moves.learn(learned)  # later children need not disassemble these kernels again
+                parts[start] = part
+                if start + read_count < stop:
+                    _put_back(pending, start + read_count, stop)
+                held, found = held + read_count, found + fits * read_count
+                per_child = max(min_launches, found // held * 85 // 100)
+        except _ChildKilled as killed:
+            _stop_all(running)
+            _end_by(killed.signal)
+        except BaseException:
+            _stop_all(running)
+            raise
+    return merge([parts[start] for start in sorted(parts)], names)
+
+
+def _next_finished(ready: selectors.BaseSelector, running: dict) -> tuple:
+    """Read the running children's pipes until one is closed: that child's entry."""
+    while True:
+        for key, _ in ready.select():
+            child, start, stop = running[key.fd]
+            if child.read_some():
+                ready.unregister(key.fd)
+                del running[key.fd]
+                return child, start, stop
+
+
+def _put_back(pending: list[tuple[int, int]], start: int, stop: int) -> None:
+    """Return launches ``start:stop`` to ``pending``, in order, joined to a range that
+    follows them."""
+    at = bisect.bisect(pending, (start, stop))
+    if at < len(pending) and pending[at][0] == stop:
+        stop = pending.pop(at)[1]
+    pending.insert(at, (start, stop))
+
+
+def _read_launches(launches: list, start: int, stop: int, names: tuple[str, ...],
+                   moves: MoveCounter, growth: int | None,
+                   min_launches: int = 1) -> tuple[dict, dict, int]:
+    """Read ``launches[start:stop]`` in order, stopping once this process has grown by
+    ``growth`` bytes (None: read them all) and has read at least ``min_launches``: the
+    document of those read, the kernels whose register moves were found meanwhile, and
+    how many launches like these the growth allowed would hold (0 when unbounded)."""
     import ncu_report
 
     demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
-    table = LaunchTable(len(launches) - start, names, moves)
+    table = LaunchTable(stop - start, names, moves)
     base = _resident_bytes() if growth is not None else 0
-    for read_count, (result_range, index) in enumerate(launches[start:], 1):
+    for read_count, (result_range, index) in enumerate(launches[start:stop], 1):
         table.add(result_range.action_by_idx(index), demangled, mangled)
         if growth is not None and read_count >= min_launches:
-            limit = base + growth * (SASS_GROWTH_FACTOR if moves.disassembled else 1)
-            if _resident_bytes() >= limit:
+            if _resident_bytes() >= base + _allowed(growth, moves):
                 break
-    return table.document(), moves.learned()
+    fits = 0
+    if growth is not None:
+        grown = max(1, _resident_bytes() - base)
+        fits = table.row * _allowed(growth, moves) // grown
+    return table.document(), moves.learned(), fits
+
+
+def _allowed(growth: int, moves: MoveCounter) -> int:
+    return growth * (SASS_GROWTH_FACTOR if moves.disassembled else 1)
 
 
 def merge(parts: list[dict], names: tuple[str, ...]) -> dict:
@@ -230,40 +309,89 @@ class ChildFailed(Exception):
     """A reader child raised; it wrote its one-line message to stderr."""
 
 
-def _in_child(work):
-    """``work()`` run in a forked child; its (picklable) result.
+class _ChildKilled(Exception):
+    """A reader child was killed by a signal."""
 
-    A child killed by a signal ends this process with that signal, so the parent
-    names it as it would a crash here. The child dies with this process (a parent
-    that stops this one on a timeout stops the child too)."""
-    readable, writable = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        code = EXIT_READER_FAILED
-        try:
-            os.close(readable)
-            _die_with(parent)
-            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(writable, "wb") as out:
-                out.write(data)
-            code = 0
-        except BaseException as err:  # noqa: BLE001 - reported in one line, as main() does
-            print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
-    os.close(writable)
-    with os.fdopen(readable, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        signal.signal(number, signal.SIG_DFL)
-        os.kill(os.getpid(), number)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise ChildFailed
-    return pickle.loads(data)  # noqa: S301 - written just now by this process's own fork
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.signal = number
+
+
+class _Child:
+    """``work()`` running in a forked child, its pickled result coming down a pipe.
+
+    The child dies with this process (a parent that stops this one on a timeout stops
+    the child too)."""
+
+    def __init__(self, work) -> None:
+        readable, writable = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = EXIT_READER_FAILED
+            try:
+                os.close(readable)
+                _die_with(parent)
+                data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(writable, "wb") as out:
+                    out.write(data)
+                code = 0
+            except BaseException as err:  # noqa: BLE001 - reported in one line, as main() does
+                print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+        os.close(writable)
+        self.pid, self.pipe = pid, readable
+        self._data = bytearray()
+
+    def read_some(self) -> bool:
+        """Read what the pipe holds now (blocking if nothing); True once it is closed."""
+        chunk = os.read(self.pipe, 1 << 20)
+        self._data += chunk
+        return not chunk
+
+    def result(self):
+        """Its result, once ``read_some`` saw the pipe closed; raises ChildFailed, or
+        _ChildKilled if a signal ended it."""
+        os.close(self.pipe)
+        _, status = os.waitpid(self.pid, 0)
+        if os.WIFSIGNALED(status):
+            raise _ChildKilled(os.WTERMSIG(status))
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise ChildFailed
+        return pickle.loads(self._data)  # noqa: S301 - written just now by this process's own fork
+
+    def stop(self) -> None:
+        os.close(self.pipe)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+
+
+def _stop_all(running: dict) -> None:
+    for child, _, _ in running.values():
+        child.stop()
+    running.clear()
+
+
+def _end_by(number: int) -> None:
+    """End this process with signal ``number``, so that the parent names it as it would
+    a crash here."""
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+    os._exit(EXIT_READER_FAILED)  # a signal that does not end a process
+
+
+def _in_child(work):
+    """``work()`` run in a forked child; its (picklable) result. A child killed by a
+    signal ends this process with that signal."""
+    child = _Child(work)
+    while not child.read_some():
+        pass
+    try:
+        return child.result()
+    except _ChildKilled as killed:
+        _end_by(killed.signal)
 
 
 def _die_with(parent: int) -> None:
@@ -341,9 +469,10 @@ def main(argv: list[str]) -> int:
     argv = list(argv)
     child_bytes = _int_option(argv, "--child-bytes", CHILD_GROWTH_BYTES)
     min_launches = _int_option(argv, "--min-launches", MIN_LAUNCHES_PER_CHILD)
-    if len(argv) != 1 or child_bytes < 0 or min_launches < 1:
+    at_once = _int_option(argv, "--children", 1)
+    if len(argv) != 1 or child_bytes < 0 or min_launches < 1 or at_once < 1:
         print("usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] "
-              "[--min-launches N] REPORT.ncu-rep", file=sys.stderr)
+              "[--min-launches N] [--children N] REPORT.ncu-rep", file=sys.stderr)
         return 2
     try:
         import ncu_report  # noqa: F401
@@ -351,7 +480,7 @@ def main(argv: list[str]) -> int:
         print(f"cannot import ncu_report ({err})", file=sys.stderr)
         return EXIT_NO_NCU_REPORT
     try:
-        document = read(argv[0], child_bytes, min_launches)
+        document = read(argv[0], child_bytes, min_launches, at_once)
     except ChildFailed:  # its message is on stderr already
         return EXIT_READER_FAILED
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line

@@ -46,13 +46,16 @@ WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
 
 
-def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawReport:
+def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
+                 children: int | None = None) -> RawReport:
     """Read one ``.ncu-rep`` (or ``.ncu-rep.xz``/``.gz``/``.bz2``) into a RawReport.
 
-    ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report).
-    Raises InputError for a missing, empty, truncated, corrupt or kernel-less report.
+    ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report);
+    ``children``: reader processes at once (default: the usable cores; see
+    ``_ncu_rep_worker``). Raises InputError for a missing, empty, truncated, corrupt or
+    kernel-less report.
     """
-    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s))
+    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s, children=children))
 
 
 @dataclass
@@ -65,10 +68,15 @@ class Fetched:
     results: int | None = None  # profiled launches the report's blocks hold; None: not known
 
 
-def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetched:
+def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
+                  children: int | None = None) -> Fetched:
     """The part of ``read_ncu_rep`` that needs no pandas: checks, decompression and the
     reader child. It can start before the caller has imported pandas (about 0.3 s),
     so that the child reads meanwhile (``rooftui.ingest.parallel.start_reading``)."""
+    if children is None:
+        from rooftui.ingest.parallel import usable_cores
+
+        children = usable_cores()
     path = Path(path)
     check_readable(path)
     if importlib.util.find_spec("ncu_report") is None:
@@ -80,7 +88,7 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetche
         if timeout_s is None:
             timeout_s = 60.0 + size / 1e6
         with _READER_MEMORY.reserve(_reader_memory(size)):
-            document = _run_worker(WORKER, report, path, timeout_s)
+            document = _run_worker([*WORKER, "--children", str(children)], report, path, timeout_s)
     return Fetched(path, document, bool(chain.has_signature), chain.results)
 
 
