@@ -21,24 +21,33 @@ Values are as ncu_report stores them (integers converted to the nearest double);
 the parent scales them to base units. This module imports no pandas: the child
 starts in a few tens of milliseconds.
 
-Memory: ``ncu_report`` keeps every launch it has parsed until its process ends
-(about 0.44 MB per launch of the 942-launch DeepLabv3 AMP report, 160 KB on disk
-each; deleting the report object frees nothing), on top of ~115 MB it sets up at the
-first launch. So this process loads the report and does that setup once, then forks
-reader children one after another, each reading launches from where the last one
-stopped until it has grown by ``CHILD_GROWTH_BYTES`` (at least ``MIN_LAUNCHES_PER_CHILD``): peak
-memory is the setup plus one child's share, not the whole report (the children share
-the setup's pages with this process). A forked child costs ~10 ms, plus its exit.
+Memory: ``ncu_report`` keeps every launch it has parsed until its process ends;
+deleting the report object frees nothing. How much depends on its version: the PyPI
+ncu_report 2026.3.1 keeps ~0.44 MB per launch of the 942-launch DeepLabv3 AMP report
+(160 KB on disk each), on top of ~115 MB it sets up at the first launch; ncu
+2025.3.1's own (on the GPU machine) reads the whole report in 148 MB. So this process
+loads the report, does that setup once, and reads launches itself for as long as its
+growth, extrapolated to every launch, fits ``CHILD_GROWTH_BYTES`` (everything, with
+ncu 2025.3.1). The rest is read by forked reader children, up to ``--children`` at once
+(the parent gives its free cores; at most ``MAX_CHILDREN_AT_ONCE``), sharing what is
+left of that growth: each is given a range of launches and stops early once it has
+grown by its share (after at least ``MIN_LAUNCHES_PER_CHILD``); what it leaves goes
+back to be read by another. Peak memory is the setup plus that growth, not the whole
+report (the children share the setup's pages with this process), and the parts are
+merged in launch order, so the result is a one-process read's. A forked child costs
+~10 ms of CPU on this project's 2-core machine, plus its exit (far more on the GPU
+machine, where every page a child writes is copied slowly).
 Forking a process that has threads can deadlock the child, so this process forks only
 while it has one thread (else it reads the rest itself, as one process would), and it
-never disassembles code (ncu_report's disassembler starts a thread); the children do, and pass
-the register moves they found on to the next (``MoveCounter.learn``). Reports with
+never disassembles code (ncu_report's disassembler starts a thread): it stops reading
+at the first launch with instruction-level data; the children disassemble, and pass
+the register moves they found on to later children (``MoveCounter.learn``). Reports with
 instruction-level data cost ~25% more CPU read this way (the disassembler's setup,
 once per child) and take ~0.4x the memory (DeepCAM AMP with SourceCounters, 189 MB:
 the largest process peaks at 440 MB RSS against 1,132 MB).
 Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everything.
-``--child-bytes 0`` reads everything here; a small value with ``--min-launches 1`` forces
-many children (tests).
+``--child-bytes 0`` reads everything here; a small value with ``--min-launches 1`` and
+``--children-only`` forces many children (tests).
 
 Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing.
 A reader child killed by a signal ends this process with the same signal.
@@ -57,14 +66,15 @@ import sys
 from array import array
 from functools import partial
 
-from rooftui.ingest.sass_moves import MoveCounter
+from rooftui.ingest.sass_moves import PER_INSTRUCTION, MoveCounter
 from rooftui.model.metrics import metrics_read
 
 EXIT_READER_FAILED = 1
 EXIT_NO_NCU_REPORT = 3
-# How much one reader child may grow before the next takes over (see above): the
-# DeepLabv3 AMP report (151 MB, 942 launches) is read by 6 children, the reader's processes
-# taking 230 MB together at their peak (PSS; benchmarks/_common.tree_memory).
+# How much the reader's processes may grow beyond the setup, together (see above): the
+# DeepLabv3 AMP report (151 MB, 942 launches) is read by ~14 children, 2 at a time, the
+# reader's processes taking ~230 MB together at their peak (PSS;
+# benchmarks/_common.tree_memory).
 CHILD_GROWTH_BYTES = 64 << 20
 # ... and one that has disassembled code (register moves, ingest.sass_moves): the first
 # disassembly of a process costs ~1 s and ~90 MB, each kernel's 20-80 MB more, so
@@ -81,6 +91,8 @@ MIN_LAUNCHES_PER_CHILD = 32
 # at least 1/4 of it (16 MB, ~36 launches of the DeepLabv3 report), so that the minimum
 # above still fits a child's share, whatever the number of cores.
 MAX_CHILDREN_AT_ONCE = 4
+# Launches read here, before forking, to learn how much ncu_report keeps of each.
+PROBE_LAUNCHES = 8
 
 # Launch facts ncu's CSV shows as identity columns ("Stream", "Grid Size", ...).
 _IDENTITY_METRICS = (
@@ -136,9 +148,11 @@ class LaunchTable:
 
 
 def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
-         min_launches: int = MIN_LAUNCHES_PER_CHILD, at_once: int = 1) -> dict:
-    """The document of the report at ``path`` (see the module's docstring), read by up
-    to ``at_once`` children at a time."""
+         min_launches: int = MIN_LAUNCHES_PER_CHILD, at_once: int = 1,
+         here_first: bool = True) -> dict:
+    """The document of the report at ``path`` (see the module's docstring): read here
+    while this process's growth, extrapolated to every launch, fits ``child_bytes``
+    (``here_first``), the rest by up to ``at_once`` children at a time."""
     import ncu_report
 
     context = ncu_report.load_report(path)
@@ -150,28 +164,66 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
     if not child_bytes or not launches or not _can_fork():
         return _read_launches(launches, 0, len(launches), names, moves, None)[0]
     launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
+    first, grown = _read_while_it_fits(launches, names, moves, child_bytes) if here_first else (None, 0)
+    if first is not None and first["launches"] == len(launches):
+        return first
     at_once = max(1, min(at_once, MAX_CHILDREN_AT_ONCE))
+    share = max(1, (child_bytes - grown) // at_once)
     # The children share this process's pages until they write to them: a garbage
     # collection in a child would write to every object here (12 MB copied in all, for
     # the DeepLabv3 report), so the objects made so far are left out of collections.
     gc.freeze()
-    share = max(1, child_bytes // at_once)
-    return _read_in_children(launches, names, moves, share, min_launches, at_once)
+    return _read_in_children(launches, names, moves, share, min_launches, at_once, first)
+
+
+def _read_while_it_fits(launches: list, names: tuple[str, ...], moves: MoveCounter,
+                        budget: int) -> tuple[dict, int]:
+    """Read launches from the first, here, for as long as this process's growth,
+    extrapolated to every launch at its rate so far, stays within ``budget`` and no
+    launch needs its code disassembled (that starts a thread, after which this process
+    cannot fork): the document of those read, and the bytes this process grew by.
+
+    Where ncu_report keeps little of each launch (ncu 2025.3.1's on the GPU machine: the
+    whole DeepLabv3 report in 148 MB), that is every launch, and no child is forked;
+    where it keeps ~0.44 MB a launch (ncu_report 2026.3.1 from PyPI), it stops after
+    ``PROBE_LAUNCHES``."""
+    import ncu_report
+
+    demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
+    table = LaunchTable(len(launches), names, moves)
+    base = _resident_bytes()
+    grown = 0
+    for result_range, index in launches:
+        action = result_range.action_by_idx(index)
+        if _has_instruction_data(action):
+            break
+        table.add(action, demangled, mangled)
+        grown = _resident_bytes() - base
+        projected = grown * len(launches) // table.row
+        if projected > budget and (table.row >= PROBE_LAUNCHES or grown > budget // 4):
+            break
+    return table.document(), max(0, grown)
+
+
+def _has_instruction_data(action) -> bool:
+    metric = action.metric_by_name(PER_INSTRUCTION)
+    return metric is not None and metric.has_correlation_ids()
 
 
 def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter, share: int,
-                      min_launches: int, at_once: int) -> dict:
-    """Every launch read by forked children, up to ``at_once`` at a time, each given a
-    range of launches and stopping early once it has grown by ``share`` bytes; what a
-    child left of its range goes back to be read by another. The parts are merged in
-    launch order, so the document is the one a single process would read."""
-    parts: dict[int, dict] = {}  # by the first launch of each
-    pending = [(0, len(launches))]  # ranges of launches not read yet, in order
+                      min_launches: int, at_once: int, first: dict | None) -> dict:
+    """Every launch after those of ``first`` (read already, from the first launch) read
+    by forked children, up to ``at_once`` at a time, each given a range of launches and
+    stopping early once it has grown by ``share`` bytes; what a child left of its range
+    goes back to be read by another. The parts are merged in launch order, so the
+    document is the one a single process would read."""
+    parts: dict[int, dict] = {0: first} if first and first["launches"] else {}  # by first launch
+    pending = [(first["launches"] if first else 0, len(launches))]  # launches not read yet
     running: dict[int, tuple[_Child, int, int]] = {}  # by the child's pipe: (child, start, stop)
     # Launches to give each child: at first an even split (each child stops on its
     # share anyway), then 85% of what the children so far found their share holds,
     # so that few stop short of their range and leave a small remainder to another.
-    per_child = -(-len(launches) // at_once)
+    per_child = -(-(pending[0][1] - pending[0][0]) // at_once)
     held = found = 0  # launches read, and what the shares would hold, weighted by them
     with selectors.DefaultSelector() as ready:
         try:
@@ -475,9 +527,12 @@ def main(argv: list[str]) -> int:
     child_bytes = _int_option(argv, "--child-bytes", CHILD_GROWTH_BYTES)
     min_launches = _int_option(argv, "--min-launches", MIN_LAUNCHES_PER_CHILD)
     at_once = _int_option(argv, "--children", 1)
+    here_first = "--children-only" not in argv[:-1]
+    if not here_first:
+        argv.remove("--children-only")
     if len(argv) != 1 or child_bytes < 0 or min_launches < 1 or at_once < 1:
         print("usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] "
-              "[--min-launches N] [--children N] REPORT.ncu-rep", file=sys.stderr)
+              "[--min-launches N] [--children N] [--children-only] REPORT.ncu-rep", file=sys.stderr)
         return 2
     try:
         import ncu_report  # noqa: F401
@@ -485,7 +540,7 @@ def main(argv: list[str]) -> int:
         print(f"cannot import ncu_report ({err})", file=sys.stderr)
         return EXIT_NO_NCU_REPORT
     try:
-        document = read(argv[0], child_bytes, min_launches, at_once)
+        document = read(argv[0], child_bytes, min_launches, at_once, here_first)
     except ChildFailed:  # its message is on stderr already
         return EXIT_READER_FAILED
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line

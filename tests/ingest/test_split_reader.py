@@ -172,9 +172,10 @@ def _running(pid: int) -> bool:
 
 
 # Reads the report with the worker's children (argv: report, child bytes, "with a thread"
-# or "", min launches, children at once) and prints, per child in the order forked, the
-# launches it was given and how many it read, then the document's launch count and
-# whether the document is the one a single process reads.
+# or "", min launches, children at once, "here first" or "children only", "1 MB a look" or
+# "") and prints, per
+# child in the order forked, the launches it was given and how many it read, then the
+# document's launch count and whether the document is the one a single process reads.
 COUNT_CHILDREN = """
 import json, sys, threading, time
 from rooftui.ingest import _ncu_rep_worker as worker
@@ -192,19 +193,24 @@ def result(self):
     return part, learned, fits
 
 worker._Child.__init__, worker._Child.result = init, result
+if sys.argv[7] == "1 MB a look":  # each process seems to grow by 1 MB whenever it looks
+    looks = iter(range(1 << 30))
+    worker._resident_bytes = lambda: next(looks) << 20
 if sys.argv[3] == "with a thread":
     threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
-document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]), int(sys.argv[5]))
+document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]), int(sys.argv[5]),
+                       sys.argv[6] == "here first")
 alone = worker.read(sys.argv[1], 0)
 print(json.dumps([[child.given for child in children], document["launches"], document == alone]))
 """
 
 
-def read_in_children(child_bytes: int, min_launches: int, at_once: int = 1,
-                     thread: str = "") -> tuple[list, int, bool]:
+def read_in_children(child_bytes: int, min_launches: int, at_once: int = 1, thread: str = "",
+                     here_first: bool = False, growth: str = "") -> tuple[list, int, bool]:
     report = KNOWN / "known_answer.ncu-rep"
     done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(report), str(child_bytes),
-                           thread, str(min_launches), str(at_once)],
+                           thread, str(min_launches), str(at_once),
+                           "here first" if here_first else "children only", growth],
                           capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
     return tuple(json.loads(done.stdout))
 
@@ -237,12 +243,30 @@ def test_children_at_once_read_every_launch_once_merged_in_launch_order():
 
 
 @needs_proc
+def test_a_report_whose_launches_fit_the_budget_is_read_without_forking():
+    assert read_in_children(1 << 30, 1, at_once=2, here_first=True) == ([], 15, True)
+
+
+@needs_proc
+def test_children_read_on_from_the_launches_read_before_forking():
+    # 4 MB for 15 launches, each look at the memory 1 MB more: the second launch read
+    # here has taken half the budget (past the quarter allowed before 8 launches), so
+    # two children share the other 2 MB from launch 2 on, and each stops at its first
+    forked, launches, same = read_in_children(4 << 20, 1, at_once=2, here_first=True,
+                                              growth="1 MB a look")
+    assert forked[:2] == [[2, 9, 1], [9, 15, 1]]
+    read = sorted((start, start + count) for start, _, count in forked)
+    assert [start for start, _ in read[1:]] == [stop for _, stop in read[:-1]]
+    assert read[0][0] == 2 and read[-1][1] == 15 and launches == 15 and same
+
+
+@needs_proc
 def test_more_children_at_once_than_launches_or_cores_read_the_same():
     # one core, 32 children asked for: at most MAX_CHILDREN_AT_ONCE at once
     code = COUNT_CHILDREN.replace("document = ", "import os; os.sched_setaffinity(0, {min("
                                   "os.sched_getaffinity(0))})\ndocument = ", 1)
     done = subprocess.run([sys.executable, "-c", code, str(KNOWN / "known_answer.ncu-rep"), "1", "",
-                           "1", "32"], capture_output=True, text=True, check=True,
+                           "1", "32", "children only", ""], capture_output=True, text=True, check=True,
                           env=ncu_rep._worker_env())
     forked, launches, same = json.loads(done.stdout)
     assert len(forked) == 15 and launches == 15 and same  # at most 4 at once, 15 children
@@ -285,7 +309,8 @@ def read_launches(launches, start, *rest):
     os.kill(os.getpid(), signal.SIGSEGV)
 
 w._read_launches = read_launches
-sys.exit(w.main(["--child-bytes", "1", "--min-launches", "1", "--children", "2", *sys.argv[1:]]))
+sys.exit(w.main(["--child-bytes", "1", "--min-launches", "1", "--children", "2", "--children-only",
+                 *sys.argv[1:]]))
 """
 
 
