@@ -96,7 +96,6 @@ class Reading:
         InputError (the first such in that order) once the paths being read have
         finished; those not started yet are not read."""
         from rooftui.ingest import read_reports
-        from rooftui.ingest.ncu_rep import Fetched, to_raw_report
 
         total = len(self.paths)
         found: list[list[RawReport] | None] = [None] * total
@@ -131,7 +130,9 @@ class Reading:
                 for future in sorted(finished, key=self._futures.__getitem__):
                     i = self._futures[future]
                     got = future.result()
-                    if isinstance(got, Fetched):
+                    if i in started:  # fetched by a reader child: not a frame yet
+                        from rooftui.ingest.ncu_rep import to_raw_report
+
                         with reading(Path(self.paths[i])):
                             got = [to_raw_report(got)]
                     found[i] = got
