@@ -117,9 +117,10 @@ def _timeout(report: Path, timeout_s: float | None) -> float:
 
 def _reader_memory(report_bytes: int) -> int:
     """What one reader may take at its peak: ncu_report's setup (~115 MB), what it
-    keeps of the loaded report (~0.1 byte per byte), one reader child's growth
-    (``_ncu_rep_worker.CHILD_GROWTH_BYTES``, 64 MB) and the interpreter; measured
-    230 MB for the 151 MB DeepLabv3 AMP report (PSS, benchmarks/_common.tree_memory)."""
+    keeps of the loaded report (~0.1 byte per byte), the growth its processes share
+    (``_ncu_rep_worker.CHILD_GROWTH_BYTES``, 64 MB, however many children read at once)
+    and the interpreter; measured 230 MB for the 151 MB DeepLabv3 AMP report (PSS,
+    benchmarks/_common.tree_memory)."""
     return 250_000_000 + report_bytes // 4
 
 
