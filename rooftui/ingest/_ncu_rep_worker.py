@@ -165,10 +165,13 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
     if not child_bytes or not launches or not _can_fork():
         return _read_launches(launches, 0, len(launches), names, moves, None)[0]
     launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
-    first, grown = _read_while_it_fits(launches, names, moves, child_bytes) if here_first else (None, 0)
+    first, grown, disassembles = (_read_while_it_fits(launches, names, moves, child_bytes)
+                                  if here_first else (None, 0, False))
     if first is not None and first["launches"] == len(launches):
         return first
-    at_once = max(1, min(at_once, MAX_CHILDREN_AT_ONCE))
+    # A child that disassembles pays the disassembler's setup (~1 s, ~90 MB) once: two at
+    # once took 15% more CPU and 1.3x the memory (DeepCAM AMP with SourceCounters).
+    at_once = 1 if disassembles else max(1, min(at_once, MAX_CHILDREN_AT_ONCE))
     share = max(1, (child_bytes - grown) // at_once)
     # The children share this process's pages until they write to them: a garbage
     # collection in a child would write to every object here (12 MB copied in all, for
@@ -178,11 +181,12 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
 
 
 def _read_while_it_fits(launches: list, names: tuple[str, ...], moves: MoveCounter,
-                        budget: int) -> tuple[dict, int]:
+                        budget: int) -> tuple[dict, int, bool]:
     """Read launches from the first, here, for as long as this process's growth,
     extrapolated to every launch at its rate so far, stays within ``budget`` and no
     launch needs its code disassembled (that starts a thread, after which this process
-    cannot fork): the document of those read, and the bytes this process grew by.
+    cannot fork): the document of those read, the bytes this process grew by, and
+    whether it stopped at a launch with instruction-level data.
 
     Where ncu_report keeps little of each launch (ncu 2025.3.1's on the GPU machine: the
     whole DeepLabv3 report in 148 MB), that is every launch, and no child is forked;
@@ -197,13 +201,13 @@ def _read_while_it_fits(launches: list, names: tuple[str, ...], moves: MoveCount
     for result_range, index in launches:
         action = result_range.action_by_idx(index)
         if _has_instruction_data(action):
-            break
+            return table.document(), max(0, grown), True
         table.add(action, demangled, mangled)
         grown = _resident_bytes() - base
         projected = grown * len(launches) // table.row
         if projected > budget and (table.row >= PROBE_LAUNCHES or grown > budget // 4):
             break
-    return table.document(), max(0, grown)
+    return table.document(), max(0, grown), False
 
 
 def _has_instruction_data(action) -> bool:

@@ -22,6 +22,7 @@ from rooftui import ingest
 from rooftui.errors import InputError
 from rooftui.ingest import _ncu_rep_worker as worker
 from rooftui.ingest import ncu_rep
+from rooftui.ingest.files import open_binary
 from rooftui.ingest.parallel import read_paths
 from rooftui.model.metrics import REGISTER_MOVES
 from tests.conftest import KNOWN
@@ -206,8 +207,8 @@ print(json.dumps([[child.given for child in children], document["launches"], doc
 
 
 def read_in_children(child_bytes: int, min_launches: int, at_once: int = 1, thread: str = "",
-                     here_first: bool = False, growth: str = "") -> tuple[list, int, bool]:
-    report = KNOWN / "known_answer.ncu-rep"
+                     here_first: bool = False, growth: str = "",
+                     report: Path = KNOWN / "known_answer.ncu-rep") -> tuple[list, int, bool]:
     done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(report), str(child_bytes),
                            thread, str(min_launches), str(at_once),
                            "here first" if here_first else "children only", growth],
@@ -258,6 +259,17 @@ def test_children_read_on_from_the_launches_read_before_forking():
     read = sorted((start, start + count) for start, _, count in forked)
     assert [start for start, _ in read[1:]] == [stop for _, stop in read[:-1]]
     assert read[0][0] == 2 and read[-1][1] == 15 and launches == 15 and same
+
+
+@needs_proc
+def test_a_report_with_instruction_level_data_is_read_by_one_child_at_a_time(tmp_path):
+    # each child that disassembles pays the disassembler's setup: more at once cost memory
+    report = tmp_path / "sourcecounters.ncu-rep"
+    with open_binary(SOURCE_COUNTERS) as packed:
+        report.write_bytes(packed.read())
+    forked, launches, same = read_in_children(1, 1, at_once=3, here_first=True, report=report)
+    assert forked[0][:2] == [0, launches]  # the first child is given every launch, not a third
+    assert len(forked) > 1 and same
 
 
 @needs_proc
