@@ -18,8 +18,12 @@ turn, N rounds, so a busy machine slows them alike; ratios are taken within a ro
   peak memory         of the cold command's and the bare loop's whole process trees
                       (benchmarks._common.tree_memory), in runs apart from the timed ones
 
-The report cache lives in a temporary XDG_CACHE_HOME, never the user's.
-Targets (issue 14): cold <= 1.5x the bare loop; from the cache <= 0.3 s.
+It prints the range over the rounds of each, then every round's wall and CPU time with
+its ratios, the load average before and after (the cold command needs both cores of a
+2-core machine, the bare loop one: another job on a core costs rooftui more), and the
+peak memory. The report cache lives in a temporary XDG_CACHE_HOME, never the user's.
+Targets (issue 14): cold <= 1.5x the bare loop; from the cache <= 0.3 s; memory <= 2x
+the file.
 """
 
 from __future__ import annotations
