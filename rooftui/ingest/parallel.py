@@ -81,9 +81,9 @@ class Reading:
         # .ncu-rep readers start now; cached and CSV reports wait for result(),
         # as decoding or parsing them needs pandas.
         self._futures: dict[Future, int] = {}
-        started = [i for i, path in enumerate(paths)
+        started = [i for i, (path, key) in enumerate(zip(paths, self.keys))
                    if files[i] and logical_name(Path(path)).endswith(".ncu-rep")
-                   and not (self.keys[i] is not None and store is not None and store.has(self.keys[i]))]
+                   and not (key is not None and store is not None and store.has(key))]
         # The cores are shared among the readers running at once; each reader's processes
         # share one memory budget (ncu_rep._reader_memory), however many they are.
         children = max(1, usable_cores() // max(1, min(workers, len(started))))
