@@ -446,18 +446,6 @@ def _end_by(number: int) -> None:
     os._exit(EXIT_READER_FAILED)  # a signal that does not end a process
 
 
-def _in_child(work):
-    """``work()`` run in a forked child; its (picklable) result. A child killed by a
-    signal ends this process with that signal."""
-    child = _Child(work)
-    while not child.read_some():
-        pass
-    try:
-        return child.result()
-    except _ChildKilled as killed:
-        _end_by(killed.signal)
-
-
 def _die_with(parent: int, prctl) -> None:
     """Have the kernel kill this process when ``parent`` ends (Linux's PR_SET_PDEATHSIG)."""
     if prctl is not None:
