@@ -323,3 +323,16 @@ def test_a_failing_child_stops_the_others_and_is_one_line(tmp_path, how, message
         ncu_rep._run_worker(command, report, report, timeout_s=30)
     assert message in str(caught.value) and "\n" not in str(caught.value)
     assert not _running(int(sleeping.read_text()))  # stopped and reaped, not left behind
+
+
+def test_a_report_its_record_check_refuses_stops_the_reader_started_beside_it(monkeypatch, tmp_path):
+    half = tmp_path / "half.ncu-rep"
+    data = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    half.write_bytes(data[: len(data) // 2])
+    started = []
+    real_start = ncu_rep._start_worker
+    monkeypatch.setattr(ncu_rep, "_start_worker",
+                        lambda *args: started.append(real_start(*args)) or started[-1])
+    with pytest.raises(InputError, match=r"the report is truncated \(.* bytes; it ends inside"):
+        ncu_rep.read_ncu_rep(half)
+    assert len(started) == 1 and started[0].returncode is not None  # started, then stopped and reaped
