@@ -38,8 +38,9 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
-    reading = load_options.start(reports)  # first: the readers start at once, and the
-    from rooftui.views.summary import dumps_json, render_table, to_csv  # imports run beside them
+    # The readers start first, so that importing the views (pandas, rich) runs beside them.
+    reading = load_options.start(reports)
+    from rooftui.views.summary import dumps_json, render_table, to_csv
 
     with load_progress() as progress:
         run = load_options.load(reports, progress=progress, reading=reading)
