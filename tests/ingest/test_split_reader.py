@@ -67,8 +67,9 @@ def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
 
 
 def read_with(monkeypatch, path: Path, child_bytes: int, children: int = 1) -> pd.DataFrame:
+    """Read by children only, each stopping once grown by ``child_bytes`` (0: no child)."""
     monkeypatch.setattr(ncu_rep, "WORKER", [*ncu_rep.WORKER, "--child-bytes", str(child_bytes),
-                                            "--min-launches", "1"])
+                                            "--min-launches", "1", "--children-only"])
     return ncu_rep.read_ncu_rep(path, children=children).kernels
 
 
