@@ -38,9 +38,12 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
     if not reports:
         raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
-    with load_progress() as progress:
-        run = load_options.load(reports, progress=progress)  # first: its readers start at once
+    # The readers start first, so that importing the views (pandas, rich) runs beside them.
+    reading = load_options.start(reports)
     from rooftui.views.summary import dumps_json, render_table, to_csv
+
+    with load_progress() as progress:
+        run = load_options.load(reports, progress=progress, reading=reading)
 
     rows = grouped_kernels(run) if group else run.kernels.sort_values("id")
     if output_format == "table":

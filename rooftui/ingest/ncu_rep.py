@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING
 from rooftui.errors import InputError, reading
 from rooftui.ingest import units
 from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT, IDENTITY_FIELDS
-from rooftui.ingest.files import check_readable
-from rooftui.ingest.ncu_rep_records import checked_report
+from rooftui.ingest.files import check_readable, compression
+from rooftui.ingest.ncu_rep_records import RecordChain, checked_report
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
@@ -46,13 +46,16 @@ WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
 
 
-def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> RawReport:
+def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
+                 children: int | None = None) -> RawReport:
     """Read one ``.ncu-rep`` (or ``.ncu-rep.xz``/``.gz``/``.bz2``) into a RawReport.
 
-    ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report).
-    Raises InputError for a missing, empty, truncated, corrupt or kernel-less report.
+    ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report);
+    ``children``: reader processes at once (default: the usable cores; see
+    ``_ncu_rep_worker``). Raises InputError for a missing, empty, truncated, corrupt or
+    kernel-less report.
     """
-    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s))
+    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s, children=children))
 
 
 @dataclass
@@ -65,30 +68,59 @@ class Fetched:
     results: int | None = None  # profiled launches the report's blocks hold; None: not known
 
 
-def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None) -> Fetched:
+def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
+                  children: int | None = None) -> Fetched:
     """The part of ``read_ncu_rep`` that needs no pandas: checks, decompression and the
     reader child. It can start before the caller has imported pandas (about 0.3 s),
     so that the child reads meanwhile (``rooftui.ingest.parallel.start_reading``)."""
+    if children is None:
+        from rooftui.ingest.parallel import usable_cores
+
+        children = usable_cores()
     path = Path(path)
     check_readable(path)
     if importlib.util.find_spec("ncu_report") is None:
         raise InputError("cannot read .ncu-rep reports: the ncu-report package is missing", path,
                          "pip install ncu-report, or export the report to CSV with "
                          "`ncu --import REPORT.ncu-rep --csv --page raw`")
-    with reading(path), checked_report(path) as (report, chain):  # one-line errors
-        size = report.stat().st_size
-        if timeout_s is None:
-            timeout_s = 60.0 + size / 1e6
-        with _READER_MEMORY.reserve(_reader_memory(size)):
-            document = _run_worker(WORKER, report, path, timeout_s)
+    command = [*WORKER, "--children", str(children)]
+    with reading(path):  # one-line errors
+        if compression(path) is None:
+            return _fetch_plain(path, command, timeout_s)
+        with checked_report(path) as (report, chain):  # decompressed and checked in one pass
+            with _READER_MEMORY.reserve(_reader_memory(report.stat().st_size)):
+                document = _run_worker(command, report, path, _timeout(report, timeout_s))
     return Fetched(path, document, bool(chain.has_signature), chain.results)
+
+
+def _fetch_plain(path: Path, command: list[str], timeout_s: float | None) -> Fetched:
+    """An uncompressed report: the reader starts at once and its record chain is
+    checked while it reads (``ncu_rep_records.checked_report`` checks first; the check
+    takes ~0.04 s for 150 MB, and while the caller imports pandas, twice that). A
+    report the check refuses gets the check's error, as it would have first."""
+    with _READER_MEMORY.reserve(_reader_memory(path.stat().st_size)):
+        worker = _start_worker(command, path)
+        try:
+            chain = RecordChain(path)
+            chain.walk(path)
+            chain.finish()
+        except BaseException:
+            _stop(worker)
+            raise
+        document = _finish_worker(worker, path, _timeout(path, timeout_s))
+    return Fetched(path, document, bool(chain.has_signature), chain.results)
+
+
+def _timeout(report: Path, timeout_s: float | None) -> float:
+    return 60.0 + report.stat().st_size / 1e6 if timeout_s is None else timeout_s
 
 
 def _reader_memory(report_bytes: int) -> int:
     """What one reader may take at its peak: ncu_report's setup (~115 MB), what it
-    keeps of the loaded report (~0.1 byte per byte), one reader child's growth
-    (``_ncu_rep_worker.CHILD_GROWTH_BYTES``, 64 MB) and the interpreter; measured
-    230 MB for the 151 MB DeepLabv3 AMP report (PSS, benchmarks/_common.tree_memory)."""
+    keeps of the loaded report (~0.1 byte per byte), the growth its processes share
+    (``_ncu_rep_worker.CHILD_GROWTH_BYTES``, 64 MB, however many children read at once)
+    and the interpreter; measured 230 MB for the 151 MB DeepLabv3 AMP report (PSS,
+    benchmarks/_common.tree_memory)."""
     return 250_000_000 + report_bytes // 4
 
 
@@ -141,26 +173,43 @@ _READER_MEMORY = MemoryGate()
 
 def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: float) -> dict:
     """Run the reader on ``report`` in a child process; its document, or InputError."""
+    return _finish_worker(_start_worker(command, report), path, timeout_s)
+
+
+def _start_worker(command: Sequence[str], report: Path) -> subprocess.Popen:
+    return subprocess.Popen([*command, str(report)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=_worker_env())
+
+
+def _stop(worker: subprocess.Popen) -> None:
+    worker.kill()
+    worker.communicate()
+
+
+def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> dict:
+    """The document the reader started by ``_start_worker`` sends, or InputError."""
     try:
-        done = subprocess.run([*command, str(report)], capture_output=True, timeout=timeout_s,
-                              env=_worker_env())
-    except subprocess.TimeoutExpired:
+        stdout, stderr_bytes = worker.communicate(timeout=timeout_s)
+    except BaseException as err:
+        _stop(worker)
+        if not isinstance(err, subprocess.TimeoutExpired):
+            raise
         raise InputError(f"the ncu_report reader took more than {timeout_s:.0f} s", path,
                          "the report may be corrupt; " + _RERUN + ", or export it to CSV") from None
-    stderr = done.stderr.decode("utf-8", errors="replace").strip()
-    if done.returncode < 0:
+    stderr = stderr_bytes.decode("utf-8", errors="replace").strip()
+    if worker.returncode < 0:
         raise InputError(f"the report is truncated or corrupt (the ncu_report reader crashed "
-                         f"with {_signal_name(-done.returncode)})", path, _RERUN)
-    if done.returncode == EXIT_NO_NCU_REPORT:
+                         f"with {_signal_name(-worker.returncode)})", path, _RERUN)
+    if worker.returncode == EXIT_NO_NCU_REPORT:
         raise InputError(f"cannot load the ncu_report package ({_last_line(stderr)})", path,
                          "reinstall it: pip install --force-reinstall ncu-report")
-    if done.returncode != 0:
+    if worker.returncode != 0:
         raise InputError(f"the ncu_report reader failed on it ({_last_line(stderr)})", path,
                          "the report is probably corrupt; " + _RERUN)
     if "Can't parse message" in stderr:  # protobuf skipped a damaged record and went on
         raise InputError(f"the report is corrupt (ncu_report: {_last_line(stderr)})", path, _RERUN)
     try:
-        document = _unpickle_builtins(done.stdout)
+        document = _unpickle_builtins(stdout)
         _check_document(document)
     except (pickle.UnpicklingError, ValueError, KeyError, TypeError, EOFError) as err:
         raise InputError(f"the ncu_report reader gave unreadable output ({_one_line(err)})", path,

@@ -81,11 +81,14 @@ class Reading:
         # .ncu-rep readers start now; cached and CSV reports wait for result(),
         # as decoding or parsing them needs pandas.
         self._futures: dict[Future, int] = {}
-        for i, path in enumerate(paths):
-            key = self.keys[i]
-            cached = key is not None and store is not None and store.has(key)
-            if files[i] and not cached and logical_name(Path(path)).endswith(".ncu-rep"):
-                self._futures[self._pool.submit(_fetch, path)] = i
+        started = [i for i, (path, key) in enumerate(zip(paths, self.keys))
+                   if files[i] and logical_name(Path(path)).endswith(".ncu-rep")
+                   and not (key is not None and store is not None and store.has(key))]
+        # The cores are shared among the readers running at once; each reader's processes
+        # share one memory budget (ncu_rep._reader_memory), however many they are.
+        children = max(1, usable_cores() // max(1, min(workers, len(started))))
+        for i in started:
+            self._futures[self._pool.submit(_fetch, paths[i], children)] = i
 
     def result(self, progress: Progress | None = None) -> list[list[RawReport]]:
         """The reports of each path, in the order given: one per file, a directory's
@@ -93,7 +96,6 @@ class Reading:
         InputError (the first such in that order) once the paths being read have
         finished; those not started yet are not read."""
         from rooftui.ingest import read_reports
-        from rooftui.ingest.ncu_rep import Fetched, to_raw_report
 
         total = len(self.paths)
         found: list[list[RawReport] | None] = [None] * total
@@ -128,7 +130,9 @@ class Reading:
                 for future in sorted(finished, key=self._futures.__getitem__):
                     i = self._futures[future]
                     got = future.result()
-                    if isinstance(got, Fetched):
+                    if i in started:  # fetched by a reader child: not a frame yet
+                        from rooftui.ingest.ncu_rep import to_raw_report
+
                         with reading(Path(self.paths[i])):
                             got = [to_raw_report(got)]
                     found[i] = got
@@ -140,9 +144,9 @@ class Reading:
         return [reports or [] for reports in found]
 
 
-def _fetch(path: str | Path):
+def _fetch(path: str | Path, children: int):
     """``fetch_ncu_rep`` with what a damaged report raises turned into one line."""
     from rooftui.ingest.ncu_rep import fetch_ncu_rep
 
     with reading(Path(path)):
-        return fetch_ncu_rep(path)
+        return fetch_ncu_rep(path, children=children)

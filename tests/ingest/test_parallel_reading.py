@@ -107,3 +107,23 @@ def test_a_report_larger_than_the_memory_budget_is_still_read():
     with gate.reserve(100), gate.reserve(100):  # two that fit run together
         small.append("both in")
     assert small == ["both in"]
+
+
+@pytest.mark.parametrize(("cores", "workers", "reports", "children"), [
+    (8, 8, 2, 4),  # two readers at once: half the cores each
+    (8, 1, 2, 8),  # one reader at a time: all of them
+    (2, 8, 3, 1),  # more readers than cores: one child each
+])
+def test_each_reader_gets_its_share_of_the_cores(monkeypatch, tmp_path, cores, workers, reports,
+                                                children):
+    from rooftui.ingest import parallel
+
+    given = []
+    monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
+    monkeypatch.setattr(parallel, "_fetch", lambda path, at_once: given.append(at_once))
+    paths = [tmp_path / f"r{i}.ncu-rep" for i in range(reports)]
+    for path in paths:
+        path.write_bytes(b"NVR\0")
+    reading = start_reading(paths, cache=False, workers=workers)
+    reading._pool.shutdown(wait=True)
+    assert given == [children] * reports

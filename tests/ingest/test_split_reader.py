@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from rooftui import ingest
 from rooftui.errors import InputError
 from rooftui.ingest import _ncu_rep_worker as worker
 from rooftui.ingest import ncu_rep
+from rooftui.ingest.files import open_binary
 from rooftui.ingest.parallel import read_paths
 from rooftui.model.metrics import REGISTER_MOVES
 from tests.conftest import KNOWN
@@ -64,10 +66,11 @@ def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
         assert list(kernels[name]) == [row[name][0] for row in direct], name
 
 
-def read_with(monkeypatch, path: Path, child_bytes: int) -> pd.DataFrame:
+def read_with(monkeypatch, path: Path, child_bytes: int, children: int = 1) -> pd.DataFrame:
+    """Read by children only, each stopping once grown by ``child_bytes`` (0: no child)."""
     monkeypatch.setattr(ncu_rep, "WORKER", [*ncu_rep.WORKER, "--child-bytes", str(child_bytes),
-                                            "--min-launches", "1"])
-    return ncu_rep.read_ncu_rep(path).kernels
+                                            "--min-launches", "1", "--children-only"])
+    return ncu_rep.read_ncu_rep(path, children=children).kernels
 
 
 def test_one_launch_per_reader_child_gives_what_ncu_report_reads(monkeypatch):
@@ -130,28 +133,11 @@ def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
     return ncu_rep._run_worker([sys.executable, "-c", code], report, report, timeout_s)
 
 
-def test_a_reader_child_that_crashes_is_named_like_a_crashed_reader(tmp_path):
-    code = ("import os, signal; from rooftui.ingest._ncu_rep_worker import _in_child; "
-            "_in_child(lambda: os.kill(os.getpid(), signal.SIGSEGV))")
-    with pytest.raises(InputError, match=r"crashed with SIGSEGV\) — re-copy"):
-        _run_fake_worker(tmp_path, code)
-
-
-def test_a_reader_child_that_raises_is_one_line(tmp_path):
-    code = ("import sys; from rooftui.ingest import _ncu_rep_worker as w; "
-            "w.read = lambda path, *sizes: w._in_child(lambda: 1 / 0); "
-            "sys.exit(w.main(sys.argv[1:]))")
-    with pytest.raises(InputError) as caught:
-        _run_fake_worker(tmp_path, code)
-    assert "reader failed on it (ZeroDivisionError: division by zero)" in str(caught.value)
-    assert "\n" not in str(caught.value)
-
-
 def test_a_reader_child_that_hangs_is_stopped_with_its_parent(tmp_path):
     child_pid = tmp_path / "child.pid"
-    code = ("import os, pathlib, time; from rooftui.ingest._ncu_rep_worker import _in_child; "
-            f"_in_child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
-            "time.sleep(60)))")
+    code = ("import os, pathlib, time; from rooftui.ingest._ncu_rep_worker import _Child; "
+            f"child = _Child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
+            "time.sleep(60))); child.read_some()")
     with pytest.raises(InputError, match="took more than 2 s"):
         _run_fake_worker(tmp_path, code, timeout_s=2)
     pid = int(child_pid.read_text())
@@ -170,35 +156,184 @@ def _running(pid: int) -> bool:
         return False
 
 
+# Reads the report with the worker's children (argv: report, child bytes, "with a thread"
+# or "", min launches, children at once, "here first" or "children only", "1 MB a look" or
+# "") and prints, per
+# child in the order forked, the launches it was given and how many it read, then the
+# document's launch count and whether the document is the one a single process reads.
 COUNT_CHILDREN = """
 import json, sys, threading, time
 from rooftui.ingest import _ncu_rep_worker as worker
-launches_per_child = []
-real_in_child = worker._in_child
+children = []
+real_init, real_result = worker._Child.__init__, worker._Child.result
 
-def counting(work):
-    part, learned = real_in_child(work)
-    launches_per_child.append(part["launches"])
-    return part, learned
+def init(self, work):
+    real_init(self, work)
+    self.given = [work.args[1], work.args[2]]
+    children.append(self)
 
-worker._in_child = counting
+def result(self):
+    part, learned, fits = real_result(self)
+    self.given.append(part["launches"])
+    return part, learned, fits
+
+worker._Child.__init__, worker._Child.result = init, result
+if sys.argv[7] == "1 MB a look":  # each process seems to grow by 1 MB whenever it looks
+    looks = iter(range(1 << 30))
+    worker._resident_bytes = lambda: next(looks) << 20
 if sys.argv[3] == "with a thread":
     threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
-document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]))
-print(json.dumps([launches_per_child, document["launches"]]))
+document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]), int(sys.argv[5]),
+                       sys.argv[6] == "here first")
+alone = worker.read(sys.argv[1], 0)
+print(json.dumps([[child.given for child in children], document["launches"], document == alone]))
 """
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def read_in_children(child_bytes: int, min_launches: int, at_once: int = 1, thread: str = "",
+                     here_first: bool = False, growth: str = "",
+                     report: Path = KNOWN / "known_answer.ncu-rep") -> tuple[list, int, bool]:
+    done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(report), str(child_bytes),
+                           thread, str(min_launches), str(at_once),
+                           "here first" if here_first else "children only", growth],
+                          capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
+    return tuple(json.loads(done.stdout))
+
+
+needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+
+
+@needs_proc
 @pytest.mark.parametrize(("child_bytes", "thread", "min_launches", "children"), [
-    (1, "", 1, [1] * 15),
-    (1, "", 4, [4, 4, 4, 3]),  # however much a child grew, it reads its minimum first
-    (1 << 30, "", 1, [15]),
+    (1, "", 1, [[i, 15, 1] if i == 0 else [i, i + 1, 1] for i in range(15)]),
+    # however much a child grew, it reads its minimum first
+    (1, "", 4, [[0, 15, 4], [4, 8, 4], [8, 12, 4], [12, 15, 3]]),
+    (1 << 30, "", 1, [[0, 15, 15]]),
     (1, "with a thread", 1, []),  # forking a process with threads could deadlock: none forked
 ])
 def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, min_launches,
                                                                 children):
-    done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(KNOWN / "known_answer.ncu-rep"),
-                           str(child_bytes), thread, str(min_launches)],
-                          capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
-    assert json.loads(done.stdout) == [children, 15]
+    assert read_in_children(child_bytes, min_launches, thread=thread) == (children, 15, True)
+
+
+@needs_proc
+def test_children_at_once_read_every_launch_once_merged_in_launch_order():
+    forked, launches, same = read_in_children(1, 4, at_once=2)
+    # two at first, over halves of the report; each stops at its minimum, and the rest of
+    # each half goes to later children in pieces of that size
+    assert forked[:2] == [[0, 8, 4], [8, 15, 4]]
+    read = sorted((start, start + count) for start, _, count in forked)
+    assert [start for start, _ in read] == [0] + [stop for _, stop in read[:-1]]  # no gap, no overlap
+    assert read[-1][1] == 15 and launches == 15 and same
+
+
+@needs_proc
+def test_a_report_whose_launches_fit_the_budget_is_read_without_forking():
+    assert read_in_children(1 << 30, 1, at_once=2, here_first=True) == ([], 15, True)
+
+
+@needs_proc
+def test_children_read_on_from_the_launches_read_before_forking():
+    # 4 MB for 15 launches, each look at the memory 1 MB more: the second launch read
+    # here has taken half the budget (past the quarter allowed before 8 launches), so
+    # two children share the other 2 MB from launch 2 on, and each stops at its first
+    forked, launches, same = read_in_children(4 << 20, 1, at_once=2, here_first=True,
+                                              growth="1 MB a look")
+    assert forked[:2] == [[2, 9, 1], [9, 15, 1]]
+    read = sorted((start, start + count) for start, _, count in forked)
+    assert [start for start, _ in read[1:]] == [stop for _, stop in read[:-1]]
+    assert read[0][0] == 2 and read[-1][1] == 15 and launches == 15 and same
+
+
+@needs_proc
+def test_a_report_with_instruction_level_data_is_read_by_one_child_at_a_time(tmp_path):
+    # each child that disassembles pays the disassembler's setup: more at once cost memory
+    report = tmp_path / "sourcecounters.ncu-rep"
+    with open_binary(SOURCE_COUNTERS) as packed:
+        report.write_bytes(packed.read())
+    forked, launches, same = read_in_children(1, 1, at_once=3, here_first=True, report=report)
+    assert forked[0][:2] == [0, launches]  # the first child is given every launch, not a third
+    assert len(forked) > 1 and same
+
+
+@needs_proc
+def test_more_children_at_once_than_launches_or_cores_read_the_same():
+    # one core, 32 children asked for: at most MAX_CHILDREN_AT_ONCE at once
+    code = COUNT_CHILDREN.replace("document = ", "import os; os.sched_setaffinity(0, {min("
+                                  "os.sched_getaffinity(0))})\ndocument = ", 1)
+    done = subprocess.run([sys.executable, "-c", code, str(KNOWN / "known_answer.ncu-rep"), "1", "",
+                           "1", "32", "children only", ""], capture_output=True, text=True, check=True,
+                          env=ncu_rep._worker_env())
+    forked, launches, same = json.loads(done.stdout)
+    assert len(forked) == 15 and launches == 15 and same  # at most 4 at once, 15 children
+
+
+def test_register_moves_are_the_same_read_by_children_at_once(monkeypatch):
+    at_once = read_with(monkeypatch, SOURCE_COUNTERS, 1, children=3)
+    monkeypatch.undo()
+    whole = read_with(monkeypatch, SOURCE_COUNTERS, 0)
+    assert at_once[REGISTER_MOVES].gt(0).any()  # the report has moves to count
+    pd.testing.assert_frame_equal(at_once, whole, check_exact=True)
+
+
+def test_what_a_child_left_of_its_launches_is_read_next_joined_to_what_follows():
+    pending = [(40, 50), (70, 90)]
+    worker._put_back(pending, 60, 70)
+    assert pending == [(40, 50), (60, 90)]
+    worker._put_back(pending, 10, 20)
+    assert pending == [(10, 20), (40, 50), (60, 90)]
+    worker._put_back(pending, 52, 55)
+    assert pending == [(10, 20), (40, 50), (52, 55), (60, 90)]
+
+
+# A worker whose second child (the one given launch 8 on) fails as argv[1] says, while
+# the first sleeps; it writes the first child's pid to argv[2].
+FAILING_CHILD = """
+import os, pathlib, signal, sys, time
+from rooftui.ingest import _ncu_rep_worker as w
+real = w._read_launches
+how, pid_file = sys.argv.pop(1), pathlib.Path(sys.argv.pop(1))
+
+def read_launches(launches, start, *rest):
+    if start == 0:
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
+    while not pid_file.exists():
+        time.sleep(0.01)
+    if how == "raises":
+        raise ZeroDivisionError("division by zero")
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+w._read_launches = read_launches
+sys.exit(w.main(["--child-bytes", "1", "--min-launches", "1", "--children", "2", "--children-only",
+                 *sys.argv[1:]]))
+"""
+
+
+@needs_proc
+@pytest.mark.parametrize(("how", "message"), [
+    ("raises", "reader failed on it (ZeroDivisionError: division by zero)"),
+    ("is killed", "crashed with SIGSEGV) — re-copy"),
+])
+def test_a_failing_child_stops_the_others_and_is_one_line(tmp_path, how, message):
+    report = tmp_path / "r.ncu-rep"
+    shutil.copy(KNOWN / "known_answer.ncu-rep", report)
+    sleeping = tmp_path / "sleeping.pid"
+    command = [sys.executable, "-c", FAILING_CHILD, how, str(sleeping)]
+    with pytest.raises(InputError) as caught:  # the timeout: the sleeping child was waited for
+        ncu_rep._run_worker(command, report, report, timeout_s=30)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+    assert not _running(int(sleeping.read_text()))  # stopped and reaped, not left behind
+
+
+def test_a_report_its_record_check_refuses_stops_the_reader_started_beside_it(monkeypatch, tmp_path):
+    half = tmp_path / "half.ncu-rep"
+    data = (KNOWN / "known_answer.ncu-rep").read_bytes()
+    half.write_bytes(data[: len(data) // 2])
+    started = []
+    real_start = ncu_rep._start_worker
+    monkeypatch.setattr(ncu_rep, "_start_worker",
+                        lambda *args: started.append(real_start(*args)) or started[-1])
+    with pytest.raises(InputError, match=r"the report is truncated \(.* bytes; it ends inside"):
+        ncu_rep.read_ncu_rep(half)
+    assert len(started) == 1 and started[0].returncode is not None  # started, then stopped and reaped

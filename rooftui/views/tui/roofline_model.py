@@ -121,6 +121,17 @@ def decade_ticks(lo: float, hi: float, room: int) -> list[tuple[float, str]]:
     return [(float(e), decade(e)) for e in exponents[::step]]
 
 
+def axis_ticks(
+    x_range: tuple[float, float], y_range: tuple[float, float], cells: tuple[int, int]
+) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
+    """The x and y ticks (``decade_ticks``) of a plot ``cells`` wide and high: each x
+    label gets its characters and a gap of 2 (the longest of the axis's labels, and at
+    least "0.001"'s), each y label two rows. The roofline and the compare chart both use it."""
+    x_lo, x_hi = math.floor(x_range[0]), math.ceil(x_range[1])
+    x_room = cells[0] // (max(len(decade(e)) for e in (x_lo, x_hi, -3)) + 2)
+    return decade_ticks(*x_range, x_room), decade_ticks(*y_range, cells[1] // 2)
+
+
 def _merge_per_cell(xs, ys, x_range, y_range, cells) -> tuple[np.ndarray, np.ndarray]:
     cols, rows = cells
     ix = np.floor((xs - x_range[0]) / (x_range[1] - x_range[0]) * cols)
@@ -335,15 +346,15 @@ def build_figure(
     skipped = len(frame) - len(plotted)
     if skipped:
         notes.append(f"{skipped:,} zero-AI not plotted")
+    x_ticks, y_ticks = axis_ticks((x_lo, x_hi), (y_lo, y_hi), cells)
     return RooflineFigure(
         roofs=roofs,
         points=points,
         selected=chosen,
         x_range=(float(x_lo), float(x_hi)),
         y_range=(float(y_lo), float(y_hi)),
-        # Each x label has its characters and a gap of 2; each y label a row and 2.
-        x_ticks=decade_ticks(x_lo, x_hi, cells[0] // (max(len(decade(e)) for e in (x_lo, x_hi, -3)) + 2)),
-        y_ticks=decade_ticks(y_lo, y_hi, cells[1] // 2),
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
         note="; ".join(notes),
         tags={labels[i]: str(i + 1) for i in range(min(tag_count, len(plotted)))},
         missing=_missing_roofs(ceilings, levels, pipelines),

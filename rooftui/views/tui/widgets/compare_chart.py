@@ -6,37 +6,24 @@ import dataclasses
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import cast
 
 import pandas as pd
 from rich.text import Text
-from textual.app import RenderResult
-from textual.message import Message
-from textual_plotext import Plot, PlotextPlot
+from textual_plotext import PlotextPlot
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison
 from rooftui.model.ceilings import CeilingSet
-from rooftui.views.compare import (
-    pipeline_text,
-)
-from rooftui.views.tui.ascii import BOX_TO_ASCII
-from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.roofline_model import RooflineFigure, build_figure, decade_ticks
-from rooftui.views.tui.widgets.roofline import (
-    ASCII_MARKERS,
-    AXIS_COLUMNS,
-    AXIS_ROWS,
-    LEVEL_COLOURS,
-    ROOF_COLOUR,
-    SELECTED_COLOUR,
-    UNICODE_MARKERS,
-)
+from rooftui.views.compare import pipeline_text
+from rooftui.views.tui.roofline_layout import UNICODE
+from rooftui.views.tui.roofline_model import RooflineFigure, axis_ticks, build_figure
+from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, ROOF_COLOUR, SELECTED_COLOUR, ChartCanvas
 
 ARROWS = 10  # matched kernels drawn as arrows, heaviest first
 A_COLOUR = (150, 150, 150)
 A_MARKER = {"unicode": "○", "ascii": "o"}
 B_MARKER = {"unicode": "●", "ascii": "*"}
-
 
 
 # ---------------------------------------------------------------- the chart's geometry
@@ -117,9 +104,9 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
                 tag = " · ".join(pipeline_text(key) for key in roof.key.split("+"))
             roofs.append(dataclasses.replace(roof, xs=xs, tag=f"{side} {tag}" if tagged else tag,
                                              label=f"{side} {roof.label}" if tagged else roof.label))
+    x_ticks, y_ticks = axis_ticks(x_range, y_range, cells)
     figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
-                            x_ticks=decade_ticks(*x_range, cells[0] // 6),
-                            y_ticks=decade_ticks(*y_range, cells[1] // 2))
+                            x_ticks=x_ticks, y_ticks=y_ticks)
     return Overlay(figure, arrows, level, heavy=min(count, len(arrows)))
 
 
@@ -130,50 +117,34 @@ def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:
     return run.ceilings_by_device.get(device, run.ceilings)
 
 
-class CompareCanvas(PlotextPlot, can_focus=True):
+class CompareCanvas(ChartCanvas[Overlay], PlotextPlot):
     """Draws an ``Overlay``: both sides' roofs, then an arrow per heavy matched kernel.
 
     Its own small widget rather than the explorer's ``RooflineCanvas`` (whose
-    drawing is tuned for one run's points), with the same colours, markers and
-    ASCII mode.
+    drawing is tuned for one run's points); a ``ChartCanvas`` like it, so with the
+    same colours, markers, axes' cells, ASCII mode and redrawing on resize. Drawn
+    through plotext's public figure API (``plt``) and ``PlotextPlot.render``.
     """
 
-    class Redrawn(Message):
-        """The overlay changed (size, level, arrows): the legend follows."""
-
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(ascii_mode=ascii_mode, id=id)
         self.comparison = comparison
-        self.ascii_mode = ascii_mode
-        self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
         self.level = "hbm"
         self.count = ARROWS
         self.selected_rows: frozenset[int] = frozenset()  # drawn in gold, whatever their rank
         self.overlay: Overlay | None = None
 
-    def on_resize(self) -> None:
-        self.rebuild()
-
-    def rebuild(self) -> Overlay:
-        width, height = self.size
-        cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
-        self.overlay = overlay_figure(self.comparison, self.level, self.count, cells, self.selected_rows)
+    def make_figure(self) -> Overlay:
+        self.overlay = overlay_figure(self.comparison, self.level, self.count, self.plot_cells,
+                                      self.selected_rows)
         # A fresh plotext figure each time: a reused one keeps layout state from earlier sizes.
-        self._plot = Plot()
+        self.plt.clear_figure()
         self._draw_roofs(self.overlay.figure)
         self._draw_arrows(self.overlay)
-        self.refresh()
-        self.post_message(self.Redrawn())
         return self.overlay
 
-    def render(self) -> RenderResult:
-        if not self.ascii_mode:
-            return super().render()
-        # PlotextPlot.render's steps, with plotext's box-drawing frame made ASCII.
-        self._plot.plotsize(self.size.width, self.size.height)
-        self._plot._set_size(self.size.width, self.size.height)  # as PlotextPlot.render does
-        self._plot.theme(self._get_plotext_theme_name(self.app.theme))
-        return Text.from_ansi(self._plot.build().translate(BOX_TO_ASCII))
+    def render_chart(self) -> Text:
+        return cast(Text, PlotextPlot.render(self))  # Text.from_ansi of plotext's picture
 
     def _draw_roofs(self, figure: RooflineFigure) -> None:
         plt = self.plt
@@ -181,14 +152,14 @@ class CompareCanvas(PlotextPlot, can_focus=True):
         plt.ylim(*figure.y_range)
         plt.xticks([t for t, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
         plt.yticks([t for t, _ in figure.y_ticks], [label for _, label in figure.y_ticks])
-        plt.xlabel("arithmetic intensity (FLOP/byte)" if self.size.height >= 20 else "")
+        plt.xlabel(UNICODE.x_title if self.size.height >= 20 else "")
         # Tags sit on their line, two cells in from the right edge (plotext cuts the last
         # letters at the edge); the legend names every roof with its value.
-        inset = 2 * (figure.x_range[1] - figure.x_range[0]) / max(10, self.size.width - AXIS_COLUMNS)
+        inset = 2 * (figure.x_range[1] - figure.x_range[0]) / self.plot_cells[0]
         for roof in figure.roofs:
             colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
             plt.plot(list(roof.xs), list(roof.ys), marker=self.markers["line"], color=colour)
-            tag = ascii_safe(roof.tag) if self.ascii_mode else roof.tag
+            tag = self.plain(roof.tag)
             if roof.kind == "compute":
                 plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
             else:

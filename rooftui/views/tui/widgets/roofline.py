@@ -15,18 +15,17 @@ import pandas as pd
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult, RenderResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Static
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.roofline_layout import ASCII, UNICODE, Layout, PointCell, lay_out, nearest_in_order
+from rooftui.views.tui.roofline_layout import Layout, PointCell, lay_out, nearest_in_order
 from rooftui.views.tui.roofline_model import (
     EXPLORER_HEADROOM,
     Roof,
@@ -36,24 +35,18 @@ from rooftui.views.tui.roofline_model import (
     roof_sources,
     short_name,
 )
+from rooftui.views.tui.widgets.chart import (
+    ASCII_MARKERS,
+    LEVEL_COLOURS,
+    SELECTED_COLOUR,
+    UNICODE_MARKERS,
+    ChartCanvas,
+    plot_cells,
+    rgb,
+)
 
-# The paper's colours: L1 red, L2 green, HBM blue; merged points are dimmer.
-LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
+# Merged points: the level's colour (chart.LEVEL_COLOURS), dimmer.
 MERGED_COLOURS = {"l1": (140, 50, 50), "l2": (40, 110, 50), "hbm": (40, 80, 140)}
-ROOF_COLOUR = (170, 170, 170)  # the compare chart's roofs
-SELECTED_COLOUR = (255, 215, 0)
-
-# Marker per level and emphasis (the layout's glyphs, for the legend and the compare chart).
-UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
-ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
-
-# Character cells the axes and tick labels take from the plot area.
-AXIS_COLUMNS, AXIS_ROWS = 8, 3
-
-
-def rgb(colour: tuple[int, int, int]) -> str:
-    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
-    return "rgb({},{},{})".format(*colour)
 
 
 def _styles() -> dict[str, Style]:
@@ -84,8 +77,8 @@ def _styles() -> dict[str, Style]:
 STYLES = _styles()
 
 
-class RooflineCanvas(Widget, can_focus=True):
-    """Draws a figure built for its current size; rebuilds on resize.
+class RooflineCanvas(ChartCanvas[RooflineFigure]):
+    """Draws a figure built for its current size; rebuilds on resize (``ChartCanvas``).
 
     Keys (when focused; the explorer also binds ``.`` and ``,``): ``.``/``,`` step
     to the next/previous point left to right, ``v`` shows the next GPU's roofline.
@@ -97,9 +90,6 @@ class RooflineCanvas(Widget, can_focus=True):
         Binding("v", "next_device", "next GPU", show=False),
     ]
 
-    class Drawn(Message):
-        """A new figure is on the canvas; the legend follows it."""
-
     class PointChosen(Message):
         """The user stepped to or clicked a point: select its kernel."""
 
@@ -109,9 +99,7 @@ class RooflineCanvas(Widget, can_focus=True):
             self.level = level
 
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ascii_mode = ascii_mode
-        self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
+        super().__init__(ascii_mode=ascii_mode, id=id)
         self.inputs: dict | None = None
         self.shown = 0  # calls to show(): a new count means new inputs
         self.ceilings_by_device: dict[str, CeilingSet] = {}
@@ -183,8 +171,7 @@ class RooflineCanvas(Widget, can_focus=True):
         if len(self.ceilings_by_device) < 2 or self.device is None:
             return ""
         which = self.devices.index(self.device) + 1
-        text = f"GPU {which} of {len(self.devices)}: {printable(self.device)} (v: next GPU)"
-        return ascii_safe(text) if self.ascii_mode else text
+        return self.plain(f"GPU {which} of {len(self.devices)}: {printable(self.device)} (v: next GPU)")
 
     def plan(
         self, width: int, height: int, *, with_selection: bool = True
@@ -197,7 +184,7 @@ class RooflineCanvas(Widget, can_focus=True):
         inputs = self._figure_inputs()
         if not with_selection:
             inputs["selected"] = None
-        cells = (max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS))
+        cells = plot_cells(width, height)
         # Zoomed, and little room above the top roof: rows are scarce at 80x24.
         figure = build_figure(**inputs, cells=cells, zoom=True, headroom=EXPLORER_HEADROOM)
         return figure, self._lay_out(figure, width, height)
@@ -211,13 +198,12 @@ class RooflineCanvas(Widget, can_focus=True):
         """The roofs whose full label (value and source) is not written on the plot."""
         return [roof for roof in figure.roofs if roof.key not in layout.labelled]
 
-    def rebuild(self) -> RooflineFigure | None:
+    def make_figure(self) -> RooflineFigure | None:
         planned = self.plan(*self.size)
         if planned is None:
             return None
         self.figure = planned[0]
         self._adopt(planned[1])
-        self.post_message(self.Drawn())
         return self.figure
 
     def redraw(self) -> None:
@@ -231,10 +217,7 @@ class RooflineCanvas(Widget, can_focus=True):
         self._text = None
         self.refresh()
 
-    def on_resize(self) -> None:
-        self.rebuild()
-
-    def render(self) -> RenderResult:
+    def render_chart(self) -> Text:
         if self.layout_ is None:
             return Text()
         if self._text is None:
@@ -403,7 +386,7 @@ class RooflinePane(Vertical):
         or drawn on the edge, and every roof whose value and source are not written
         beside it; each with the few words the status line uses when the legend is full."""
         said = [Said(message, message.split(":")[0]) for message in figure.missing]
-        below = " (" + (ASCII if self.ascii_mode else UNICODE).markers["below"]["hbm"] + ")"
+        below = " (" + (ASCII_MARKERS if self.ascii_mode else UNICODE_MARKERS)["below"]["hbm"] + ")"
         for note in filter(None, figure.note.split("; ")):
             if "on the bottom edge" in note:
                 said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))

@@ -1,0 +1,103 @@
+"""What every chart widget shares: the paper's colours and the markers, the plot area
+left by the axes, ASCII mode, and drawing again on resize.
+
+The explorer's ``RooflineCanvas`` draws on its own cell grid (``roofline_layout``),
+the compare screen's ``CompareCanvas`` through plotext; both are a ``ChartCanvas``,
+so a level has one colour and one marker everywhere, the axes take the same cells,
+and ``--ascii`` means the same thing on both.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rich.text import Text
+from textual.app import RenderResult
+from textual.message import Message
+from textual.widget import Widget
+
+from rooftui.views.tui.ascii import BOX_TO_ASCII
+from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.roofline_layout import ASCII, UNICODE
+
+# The paper's colours: L1 red, L2 green, HBM blue.
+LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
+ROOF_COLOUR = (170, 170, 170)  # the compare chart's roofs
+SELECTED_COLOUR = (255, 215, 0)
+
+# Marker per level and emphasis (the layout's glyphs), the selected kernel's, and the
+# plotext marker lines are drawn with.
+UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
+ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
+
+# Character cells the axes and tick labels take from the plot area.
+AXIS_COLUMNS, AXIS_ROWS = 8, 3
+
+
+def rgb(colour: tuple[int, int, int]) -> str:
+    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
+    return "rgb({},{},{})".format(*colour)
+
+
+def plot_cells(width: int, height: int) -> tuple[int, int]:
+    """The plot area, in character cells, of a chart ``width`` × ``height`` cells large:
+    what is left by the axes, never less than 10 × 4."""
+    return max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS)
+
+
+Figure = TypeVar("Figure")
+
+
+class ChartCanvas(Widget, Generic[Figure], can_focus=True):
+    """A chart drawn for its current size. A subclass gives ``make_figure`` (the figure
+    for the widget's size, kept for drawing) and ``render_chart`` (the picture);
+    ``rebuild`` makes the figure, draws it and posts ``Drawn``, and a resize rebuilds.
+    In ASCII mode what leaves the widget has ASCII frame characters."""
+
+    class Drawn(Message):
+        """A new figure is on the canvas; the legend follows it."""
+
+    def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii_mode = ascii_mode
+        self.markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
+
+    @property
+    def plot_cells(self) -> tuple[int, int]:
+        """The plot area at the widget's size (see ``plot_cells``)."""
+        return plot_cells(*self.size)
+
+    def plain(self, text: str) -> str:
+        """``text`` as this chart writes it: ASCII stand-ins in ASCII mode."""
+        return ascii_safe(text) if self.ascii_mode else text
+
+    def make_figure(self) -> Figure | None:
+        """The figure for the widget's size, kept for ``render_chart``; None while there
+        is nothing to draw."""
+        raise NotImplementedError
+
+    def rebuild(self) -> Figure | None:
+        """Make the figure for the widget's size, draw it and post ``Drawn``."""
+        figure = self.make_figure()
+        if figure is not None:
+            self.refresh()
+            self.post_message(self.Drawn())
+        return figure
+
+    def render_chart(self) -> Text:
+        """The picture at the widget's size."""
+        raise NotImplementedError
+
+    def on_resize(self) -> None:
+        self.rebuild()
+
+    def render(self) -> RenderResult:
+        text = self.render_chart()
+        if self.ascii_mode:
+            # Box-drawing frames (plotext's) made ASCII, one character for one, so
+            # the styles stay on their characters.
+            plain = text.plain.translate(BOX_TO_ASCII)
+            if plain != text.plain:
+                text = text.copy()
+                text.plain = plain
+        return text

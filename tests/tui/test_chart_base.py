@@ -1,0 +1,159 @@
+"""What every chart widget guarantees (``widgets/chart.py``'s ``ChartCanvas``), checked on
+both charts: the explorer's roofline and the compare screen's chart. Each test runs once per
+chart, so a chart that stops going through the base fails here."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from rich.text import Text
+
+from rooftui.views.tui.ascii import BOX_TO_ASCII
+from rooftui.views.tui.roofline_model import axis_ticks
+from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, SELECTED_COLOUR, ChartCanvas, plot_cells
+from tests.tui.conftest import SAMPLE, loaded
+
+CHARTS = ["roofline", "compare"]
+BOX_DRAWING = {chr(code) for code in BOX_TO_ASCII}
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    """The DeepCAM FP32 vs AMP runs, as the compare screen's tests use them."""
+    from rooftui.analysis import load_run
+    from rooftui.analysis.compare import compare_runs
+    from tests.compare.conftest import AMP, FP32
+
+    return compare_runs(load_run([FP32]), load_run([AMP]), "deepcam_fp32", "deepcam_amp")
+
+
+@asynccontextmanager
+async def chart(kind: str, size: tuple[int, int], comparison, *, ascii_mode: bool = False
+                ) -> AsyncIterator[tuple[object, ChartCanvas]]:
+    """The explorer on the bundled sample, or the compare screen; (pilot, its chart)."""
+    if kind == "roofline":
+        from rooftui.views.tui.app import make_app
+        from rooftui.views.tui.widgets.roofline import RooflineCanvas
+
+        app = make_app([SAMPLE], ascii_mode=ascii_mode)
+        async with app.run_test(size=size) as pilot:
+            await loaded(pilot)
+            yield pilot, app.explorer.query_one(RooflineCanvas)
+    else:
+        from rooftui.views.tui.screens.compare import CompareApp
+        from rooftui.views.tui.widgets.compare_chart import CompareCanvas
+
+        app = CompareApp(comparison, ascii_mode=ascii_mode)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            yield pilot, app.screen.query_one(CompareCanvas)
+
+
+def figure_of(canvas):
+    """The ``RooflineFigure`` a chart drew last (the compare chart's is its overlay's)."""
+    overlay = getattr(canvas, "overlay", None)
+    return overlay.figure if overlay is not None else canvas.figure
+
+
+def shown_on_screen(app, canvas) -> list[list]:
+    """The segments the terminal shows in the chart's region, row by row (after the app's
+    filters, as NO_COLOR leaves them)."""
+    x, y, width, height = canvas.region
+    strips = app.screen._compositor.render_strips()
+    return [list(strips[row].crop(x, x + width)) for row in range(y, y + height)]
+
+
+def colours(text: Text) -> set[tuple[int, int, int]]:
+    """Every foreground and background colour the chart's picture uses, as RGB."""
+    found = set()
+    for span in text.spans:
+        style = span.style
+        for colour in (getattr(style, "color", None), getattr(style, "bgcolor", None)):
+            if colour is not None and colour.triplet is not None:
+                found.add(tuple(colour.triplet))
+    return found
+
+
+def test_plot_area_is_what_the_axes_leave():
+    # 8 columns for the y tick labels and axis, 3 rows for the x axis, its labels and title.
+    assert plot_cells(100, 30) == (92, 27)
+    assert plot_cells(12, 5) == (10, 4)  # never smaller than 10 x 4
+
+
+def test_ticks_thin_to_the_room_of_the_plot():
+    # x: 7 decades, 0.01 to 10k; the widest label counted is "0.001" (5 + a gap of 2), so 20
+    # columns hold 2 labels: every 4th decade. y: 7 decades in 10 rows, one label per 2 rows:
+    # every 2nd decade.
+    x, y = axis_ticks((-2.0, 4.0), (9.0, 15.0), (20, 10))
+    assert x == [(-2.0, "0.01"), (2.0, "100")]
+    assert y == [(9.0, "1G"), (11.0, "100G"), (13.0, "10T"), (15.0, "1P")]
+    # With room for all, every decade.
+    x, _ = axis_ticks((-2.0, 4.0), (9.0, 15.0), (200, 10))
+    assert [label for _, label in x] == ["0.01", "0.1", "1", "10", "100", "1k", "10k"]
+
+
+# Terminal widths around where each chart's AI axis goes from every other decade to every
+# decade (the sample's 13 decades in the explorer, the comparison's 6 at HBM): a chart that
+# leaves its axes other cells than plot_cells, or thins ticks its own way, draws other ticks
+# at one of them.
+WIDTHS = {"roofline": range(96, 103), "compare": range(46, 53)}
+
+
+@pytest.mark.parametrize("kind", CHARTS)
+async def test_resizing_redraws_the_chart_with_the_ticks_of_the_new_plot_area(kind, comparison):
+    async with chart(kind, (80, 24), comparison) as (pilot, canvas):
+        labels_seen = set()
+        for size in [*((width, 30) for width in WIDTHS[kind]), (160, 48)]:
+            before = figure_of(canvas)
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            figure = figure_of(canvas)
+            assert figure is not before
+            # The same rule on both charts: the ticks are axis_ticks of the figure's ranges
+            # over the plot area the axes leave at the chart's new size.
+            assert (figure.x_ticks, figure.y_ticks) == axis_ticks(figure.x_range, figure.y_range,
+                                                                  plot_cells(*canvas.size))
+            labels_seen.add(len(figure.x_ticks))
+        assert len(labels_seen) > 1  # the widths do cross a change of tick step
+
+
+@pytest.mark.parametrize("kind", CHARTS)
+async def test_ascii_mode_draws_nothing_but_ascii_where_unicode_mode_draws_box_lines(kind, comparison):
+    async with chart(kind, (100, 32), comparison) as (_, canvas):
+        unicode_text = canvas.render().plain
+    assert BOX_DRAWING & set(unicode_text)  # the axes, in box-drawing characters
+    async with chart(kind, (100, 32), comparison, ascii_mode=True) as (_, canvas):
+        ascii_text = canvas.render().plain
+        assert canvas.markers["selected"] == "@" and canvas.markers["line"] == "."
+    assert ascii_text.strip() and ascii_text.isascii()
+    assert "|" in ascii_text and "+" in ascii_text  # the axes, in ASCII
+
+
+@pytest.mark.parametrize("kind", CHARTS)
+async def test_both_charts_draw_hbm_and_the_selection_in_the_same_colours(kind, comparison):
+    async with chart(kind, (100, 32), comparison) as (_, canvas):
+        used = colours(canvas.render())
+    # HBM blue: the roofline's HBM points and slope, the compare chart's B points and HBM
+    # roof; gold: the selected kernel, the selected pair's arrow.
+    assert {LEVEL_COLOURS["hbm"], SELECTED_COLOUR} <= used
+
+
+@pytest.mark.parametrize("kind", CHARTS)
+async def test_no_color_leaves_only_greys_on_both_charts(kind, comparison, monkeypatch):
+    def is_grey(colour) -> bool:
+        r, g, b = colour.get_truecolor()
+        return r == g == b
+
+    def chart_colours(app, canvas) -> list:
+        return [c for row in shown_on_screen(app, canvas) for segment in row if segment.style
+                for c in (segment.style.color, segment.style.bgcolor) if c is not None]
+
+    async with chart(kind, (100, 32), comparison) as (pilot, canvas):
+        assert not all(is_grey(c) for c in chart_colours(pilot.app, canvas))
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with chart(kind, (100, 32), comparison) as (pilot, canvas):
+        shown = chart_colours(pilot.app, canvas)
+        assert shown and all(is_grey(c) for c in shown)
