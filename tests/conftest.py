@@ -112,7 +112,7 @@ def _report_cache_per_test(tmp_path_factory, monkeypatch):
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject.toml) starts two workers per CPU core, not one: the Pilot
-    tests spend about a third of their time waiting (Textual's ``wait_for_idle`` sleeps in
+    tests spend a quarter to a third of their time waiting (Textual's ``wait_for_idle`` sleeps in
     20 ms steps until the app is idle, after every key), as do the tests that wait on a
     child process or tmux, and the other worker on the core runs meanwhile (README, test-suite
     time). PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
