@@ -142,7 +142,8 @@ def snap_compare_sizes(snapshot, request):
     the snapshot file ``TEST[PREFIXWxH].svg``, as ``snap_compare`` with ``terminal_size=(W, H)``
     in a test ``TEST[PREFIXWxH]`` compares (same files, same normalisation;
     ``--snapshot-update`` rewrites them). Every name must be declared with
-    ``@pytest.mark.snapshots(NAME, ...)`` (tests/test_snapshot_files.py reads the marker).
+    ``@pytest.mark.snapshots(NAME, ...)`` (tests/test_snapshot_files.py reads the marker),
+    and every name declared must be compared by the end of the test.
 
     A fresh start costs 1-3 s of CPU, a resize a fraction of it. Share a session only
     between sizes where a resize draws what a fresh start at that size draws: the stored
@@ -181,17 +182,25 @@ def snap_compare_sizes(snapshot, request):
         assert shots is not None, "the app ended before its screenshots"
         return shots
 
+    compared: set[str] = set()
+    ended = []  # whether every compare() call came to its end
+
     def compare(make_app, sessions, run_before=None, after_resize=None, prefix="") -> None:
+        ended.append(False)
         differ = []
         for sizes in sessions:
             for (width, height), svg in screenshots(make_app(), sizes, run_before, after_resize).items():
                 name = f"{prefix}{width}x{height}"
                 assert name in declared, f"declare it: @pytest.mark.snapshots({name!r}, ...)"
+                compared.add(name)
                 if not snapshot(name=name) == svg:
                     differ.append(name)
         assert differ == [], f"screenshots differ from __snapshots__/{request.node.path.stem}: {differ}"
+        ended[-1] = True
 
-    return compare
+    yield compare
+    if ended and all(ended):  # a declared name no screenshot was compared with: a file never checked
+        assert compared == declared, f"declared but never compared: {sorted(declared - compared)}"
 
 
 COLLECTED: list[pytest.Item] = []
