@@ -11,8 +11,9 @@ H200), with the explorer's colours and markers; ``CompareCanvas`` draws them and
 on top, each of the heaviest matched kernels as a line from its A point (hollow
 marker) to its B point (filled marker) at one memory level.
 
-Moving through the matched list draws the pair in gold; through the operations
-list, every matched pair of that operation.
+Moving through the matched list draws the pair in gold, its B point as the
+explorer's selected glyph (◆, ``@`` in ASCII) so it shows without colour too;
+through the operations list, every matched pair of that operation.
 
 Keys: ``m`` matched, ``o`` by operation, ``a`` only in A, ``b`` only in B,
 ``t`` totals; ``l`` next memory level; ``+``/``-`` more/fewer arrows; ``z``
@@ -269,7 +270,8 @@ class CompareScreen(Screen[None]):
         shown = overlay.heavy if overlay else 0
         text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
         if canvas.selected_rows:
-            text.append(f"  {len(canvas.selected_rows)} selected", style=rgb(SELECTED_COLOUR))
+            text.append(f"  {canvas.markers['selected']} {len(canvas.selected_rows)} selected",
+                        style=rgb(SELECTED_COLOUR))
         if overlay:
             roofs = [roof for roof in overlay.figure.roofs if roof.kind == "bandwidth"]
             roofs += sorted((roof for roof in overlay.figure.roofs if roof.kind == "compute"),
@@ -323,7 +325,8 @@ class CompareApp(RooftuiBaseApp):
 
     TITLE = "rooftui diff"
     HELP_INTRO = ("rooftui diff — run A against run B on one roofline: each matched kernel is an "
-                  "arrow from its A point (hollow) to its B point (filled).")
+                  "arrow from its A point (hollow) to its B point (filled); the selected "
+                  "pair's B point is ◆ (@ in ASCII).")
 
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False) -> None:
         super().__init__(ascii_mode=ascii_mode)

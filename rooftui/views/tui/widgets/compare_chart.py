@@ -184,4 +184,6 @@ class CompareCanvas(ChartCanvas[Overlay], PlotextPlot):
         for arrow in chosen:  # drawn last, over the others
             plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=SELECTED_COLOUR)
             plt.scatter([arrow.xa], [arrow.ya], marker=A_MARKER[style], color=SELECTED_COLOUR)
-            plt.scatter([arrow.xb], [arrow.yb], marker=B_MARKER[style], color=SELECTED_COLOUR)
+            # B's end in the explorer's selected glyph, not only in gold: under NO_COLOR
+            # (or on a monochrome terminal) gold is just another grey.
+            plt.scatter([arrow.xb], [arrow.yb], marker=self.markers["selected"], color=SELECTED_COLOUR)
