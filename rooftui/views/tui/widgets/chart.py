@@ -9,6 +9,7 @@ and ``--ascii`` means the same thing on both.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from rich.text import Text
@@ -57,6 +58,11 @@ class ChartCanvas(Widget, Generic[Figure], can_focus=True):
     class Drawn(Message):
         """A new figure is on the canvas; the legend follows it."""
 
+    # What each chart gives, as methods: the figure for the widget's size, kept for
+    # ``render_chart`` (None while there is nothing to draw); and the picture at that size.
+    make_figure: Callable[[], Figure | None]
+    render_chart: Callable[[], Text]
+
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
@@ -71,11 +77,6 @@ class ChartCanvas(Widget, Generic[Figure], can_focus=True):
         """``text`` as this chart writes it: ASCII stand-ins in ASCII mode."""
         return ascii_safe(text) if self.ascii_mode else text
 
-    def make_figure(self) -> Figure | None:
-        """The figure for the widget's size, kept for ``render_chart``; None while there
-        is nothing to draw."""
-        raise NotImplementedError
-
     def rebuild(self) -> Figure | None:
         """Make the figure for the widget's size, draw it and post ``Drawn``."""
         figure = self.make_figure()
@@ -83,10 +84,6 @@ class ChartCanvas(Widget, Generic[Figure], can_focus=True):
             self.refresh()
             self.post_message(self.Drawn())
         return figure
-
-    def render_chart(self) -> Text:
-        """The picture at the widget's size."""
-        raise NotImplementedError
 
     def on_resize(self) -> None:
         self.rebuild()
