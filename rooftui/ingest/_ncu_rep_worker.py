@@ -36,7 +36,8 @@ back to be read by another. Peak memory is the setup plus that growth, not the w
 report (the children share the setup's pages with this process), and the parts are
 merged in launch order, so the result is a one-process read's. A forked child costs
 ~10 ms of CPU on this project's 2-core machine, plus its exit (far more on the GPU
-machine, where every page a child writes is copied slowly).
+machine, where every page a child writes is copied slowly); forking, the pipe and the
+reaping are ``rooftui.ingest.forked``'s.
 Forking a process that has threads can deadlock the child, so this process forks only
 while it has one thread (else it reads the rest itself, as one process would), and it
 never disassembles code (ncu_report's disassembler starts a thread): it stops reading
@@ -56,21 +57,28 @@ A reader child killed by a signal ends this process with the same signal.
 from __future__ import annotations
 
 import bisect
-import functools
 import gc
 import math
-import os
 import pickle
 import selectors
-import signal
 import sys
 from array import array
 from functools import partial
 
+from rooftui.ingest.forked import (
+    EXIT_FAILED,
+    Child,
+    ChildFailed,
+    ChildKilled,
+    can_fork,
+    end_by,
+    resident_bytes,
+    threads,
+)
 from rooftui.ingest.sass_moves import PER_INSTRUCTION, MoveCounter
 from rooftui.model.metrics import metrics_read
 
-EXIT_READER_FAILED = 1
+EXIT_READER_FAILED = EXIT_FAILED  # the parent (ingest.ncu_rep) reads the message on stderr
 EXIT_NO_NCU_REPORT = 3
 # How much the reader's processes may grow beyond the setup, together (see above): the
 # DeepLabv3 AMP report (151 MB, 942 launches) is read by ~14 children, 2 at a time, the
@@ -162,7 +170,7 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
     launches = [(r, i) for r in ranges for i in range(r.num_actions())]
     names = metrics_read()
     moves = MoveCounter()
-    if not child_bytes or not launches or not _can_fork():
+    if not child_bytes or not launches or not can_fork():
         return _read_launches(launches, 0, len(launches), names, moves, None)[0]
     launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
     first, grown, disassembles = (_read_while_it_fits(launches, names, moves, child_bytes)
@@ -196,14 +204,14 @@ def _read_while_it_fits(launches: list, names: tuple[str, ...], moves: MoveCount
 
     demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
     table = LaunchTable(len(launches), names, moves)
-    base = _resident_bytes()
+    base = resident_bytes()
     grown = 0
     for result_range, index in launches:
         action = result_range.action_by_idx(index)
         if _has_instruction_data(action):
             return table.document(), max(0, grown), True
         table.add(action, demangled, mangled)
-        grown = _resident_bytes() - base
+        grown = resident_bytes() - base
         projected = grown * len(launches) // table.row
         if projected > budget and (table.row >= PROBE_LAUNCHES or grown > budget // 4):
             break
@@ -224,7 +232,7 @@ def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter
     document is the one a single process would read."""
     parts: dict[int, dict] = {0: first} if first and first["launches"] else {}  # by first launch
     pending = [(first["launches"] if first else 0, len(launches))]  # launches not read yet
-    running: dict[int, tuple[_Child, int, int]] = {}  # by the child's pipe: (child, start, stop)
+    running: dict[int, tuple[Child, int, int]] = {}  # by the child's pipe: (child, start, stop)
     # Launches to give each child: at first an even split (each child stops on its
     # share anyway), then what the children so far found their share holds. That
     # estimate counts a child's fixed growth (its first launch, the pages it copies) as
@@ -241,10 +249,10 @@ def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter
                     stop = start + -(-(end - start) // pieces)
                     if stop < end:
                         pending.insert(0, (stop, end))
-                    if _threads() != 1:  # forking now could deadlock the child: read them here
+                    if threads() != 1:  # forking now could deadlock the child: read them here
                         parts[start] = _read_launches(launches, start, stop, names, moves, None)[0]
                         continue
-                    child = _Child(partial(_read_launches, launches, start, stop, names, moves, share,
+                    child = Child(partial(_read_launches, launches, start, stop, names, moves, share,
                                            min_launches))
                     running[child.pipe] = (child, start, stop)
                     ready.register(child.pipe, selectors.EVENT_READ)
@@ -261,9 +269,9 @@ def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter
                     _put_back(pending, start + read_count, stop)
                 held, found = held + read_count, found + fits * read_count
                 per_child = max(min_launches, found // held)
-        except _ChildKilled as killed:
+        except ChildKilled as killed:
             _stop_all(running)
-            _end_by(killed.signal)
+            end_by(killed.signal)
         except BaseException:
             _stop_all(running)
             raise
@@ -301,15 +309,15 @@ def _read_launches(launches: list, start: int, stop: int, names: tuple[str, ...]
 
     demangled, mangled = ncu_report.IAction.NameBase_DEMANGLED, ncu_report.IAction.NameBase_MANGLED
     table = LaunchTable(stop - start, names, moves)
-    base = _resident_bytes() if growth is not None else 0
+    base = resident_bytes() if growth is not None else 0
     for read_count, (result_range, index) in enumerate(launches[start:stop], 1):
         table.add(result_range.action_by_idx(index), demangled, mangled)
         if growth is not None and read_count >= min_launches:
-            if _resident_bytes() >= base + _allowed(growth, moves):
+            if resident_bytes() >= base + _allowed(growth, moves):
                 break
     fits = 0
     if growth is not None:
-        grown = max(1, _resident_bytes() - base)
+        grown = max(1, resident_bytes() - base)
         fits = table.row * _allowed(growth, moves) // grown
     return table.document(), moves.learned(), fits
 
@@ -346,124 +354,10 @@ def merge(parts: list[dict], names: tuple[str, ...]) -> dict:
     }
 
 
-def _resident_bytes() -> int:
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def _can_fork() -> bool:
-    if not hasattr(os, "fork"):
-        return False
-    try:
-        _resident_bytes()
-    except (OSError, ValueError, IndexError):
-        return False
-    return True
-
-
-def _threads() -> int:
-    """Threads of this process, native ones too (0 if unknown)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return 0
-
-
-class ChildFailed(Exception):
-    """A reader child raised; it wrote its one-line message to stderr."""
-
-
-class _ChildKilled(Exception):
-    """A reader child was killed by a signal."""
-
-    def __init__(self, number: int) -> None:
-        super().__init__(number)
-        self.signal = number
-
-
-class _Child:
-    """``work()`` running in a forked child, its pickled result coming down a pipe.
-
-    The child dies with this process (a parent that stops this one on a timeout stops
-    the child too)."""
-
-    def __init__(self, work) -> None:
-        readable, writable = os.pipe()
-        parent, prctl = os.getpid(), _prctl()
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            code = EXIT_READER_FAILED
-            try:
-                os.close(readable)
-                _die_with(parent, prctl)
-                data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(writable, "wb") as out:
-                    out.write(data)
-                code = 0
-            except BaseException as err:  # noqa: BLE001 - reported in one line, as main() does
-                print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
-        os.close(writable)
-        self.pid, self.pipe = pid, readable
-        self._data = bytearray()
-
-    def read_some(self) -> bool:
-        """Read what the pipe holds now (blocking if nothing); True once it is closed."""
-        chunk = os.read(self.pipe, 1 << 20)
-        self._data += chunk
-        return not chunk
-
-    def result(self):
-        """Its result, once ``read_some`` saw the pipe closed; raises ChildFailed, or
-        _ChildKilled if a signal ended it."""
-        os.close(self.pipe)
-        _, status = os.waitpid(self.pid, 0)
-        if os.WIFSIGNALED(status):
-            raise _ChildKilled(os.WTERMSIG(status))
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise ChildFailed
-        return pickle.loads(self._data)  # noqa: S301 - written just now by this process's own fork
-
-    def stop(self) -> None:
-        os.close(self.pipe)
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-
-
 def _stop_all(running: dict) -> None:
     for child, _, _ in running.values():
         child.stop()
     running.clear()
-
-
-def _end_by(number: int) -> None:
-    """End this process with signal ``number``, so that the parent names it as it would
-    a crash here."""
-    signal.signal(number, signal.SIG_DFL)
-    os.kill(os.getpid(), number)
-    os._exit(EXIT_READER_FAILED)  # a signal that does not end a process
-
-
-def _die_with(parent: int, prctl) -> None:
-    """Have the kernel kill this process when ``parent`` ends (Linux's PR_SET_PDEATHSIG)."""
-    if prctl is not None:
-        prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # it ended before the call above took effect
-        os._exit(EXIT_READER_FAILED)
-
-
-@functools.cache
-def _prctl():
-    """The C library's ``prctl``, or None. Looked up in the parent, once: a child that
-    imported ctypes itself would take ~3 ms more and copy ~1.7 MB of pages."""
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
 
 
 def _number(metric) -> float | None:

@@ -135,8 +135,8 @@ def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
 
 def test_a_reader_child_that_hangs_is_stopped_with_its_parent(tmp_path):
     child_pid = tmp_path / "child.pid"
-    code = ("import os, pathlib, time; from rooftui.ingest._ncu_rep_worker import _Child; "
-            f"child = _Child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
+    code = ("import os, pathlib, time; from rooftui.ingest.forked import Child; "
+            f"child = Child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
             "time.sleep(60))); child.read_some()")
     with pytest.raises(InputError, match="took more than 2 s"):
         _run_fake_worker(tmp_path, code, timeout_s=2)
@@ -165,7 +165,7 @@ COUNT_CHILDREN = """
 import json, sys, threading, time
 from rooftui.ingest import _ncu_rep_worker as worker
 children = []
-real_init, real_result = worker._Child.__init__, worker._Child.result
+real_init, real_result = worker.Child.__init__, worker.Child.result
 
 def init(self, work):
     real_init(self, work)
@@ -177,10 +177,10 @@ def result(self):
     self.given.append(part["launches"])
     return part, learned, fits
 
-worker._Child.__init__, worker._Child.result = init, result
+worker.Child.__init__, worker.Child.result = init, result
 if sys.argv[7] == "1 MB a look":  # each process seems to grow by 1 MB whenever it looks
     looks = iter(range(1 << 30))
-    worker._resident_bytes = lambda: next(looks) << 20
+    worker.resident_bytes = lambda: next(looks) << 20
 if sys.argv[3] == "with a thread":
     threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
 document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]), int(sys.argv[5]),
