@@ -117,6 +117,7 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: user-fixable problems become one line on stderr and exit code 2;
     anything else one line and exit code 1 (``rooftui.cli.errors``)."""
+    process_entry = argv is None  # the `rooftui` script and `python -m rooftui`: the process ends after
     argv, debug = take_debug_flag(argv)
     install_signal_handlers()
     try:
@@ -138,5 +139,7 @@ def main(argv: list[str] | None = None) -> None:
         last_resort(err, debug)
     finally:
         # The interpreter's exit collects every object still alive (~0.1 s once pandas is
-        # imported) only to free them as it ends; frozen, the collection skips them.
-        gc.freeze()
+        # imported) only to free them as it ends; frozen, the collection skips them. Only
+        # where the process ends next: a caller in-process (the tests) keeps collecting.
+        if process_entry:
+            gc.freeze()
