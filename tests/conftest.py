@@ -1,4 +1,5 @@
 import asyncio
+import gc
 import inspect
 import json
 import os
@@ -210,3 +211,10 @@ COLLECTED: list[pytest.Item] = []
 def pytest_collection_modifyitems(items):
     """Every test collected, before -k or -m deselect any (tests/test_snapshot_files.py)."""
     COLLECTED[:] = items
+
+
+def pytest_collection_finish(session):
+    """Everything the tests import is loaded once collection ends (Textual, pandas,
+    rooftui): frozen, those objects are left out of the garbage collector's scans for the
+    rest of the run (they live as long as the worker does)."""
+    gc.freeze()
