@@ -34,6 +34,13 @@ class DeduplicatedProfile:
     lines: list[str]  # what the run says about itself, for stderr
 
 
+def _refused_filters(run: NcuRun) -> bool:
+    """ncu stopped before profiling anything, the program not at fault (ncu refuses its
+    options on its own stderr, not in the log)."""
+    return (run.returncode != 0 and not run.interrupted and not run.log.kernels
+            and run.log.app_exit_code is None and not run.log.counters_not_permitted)
+
+
 def _passes(run: NcuRun) -> str:
     return "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
 
@@ -101,6 +108,11 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
         run_options = _full_options(options, run)
         done = run_ncu(ncu_argv(ncu, run_options, run_stem, command, force=force), run_stem, echo=echo,
                        stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
+        if run.functions is not None and _refused_filters(done):
+            # an ncu that will not take -k with --kernel-id: every launch of those functions
+            run_options = replace(run_options, kernel_id=None)
+            done = run_ncu(ncu_argv(ncu, run_options, run_stem, command, force=True), run_stem, echo=echo,
+                           stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
         report = check_run(done)
         full = dedup.read_export(export_raw(ncu, report))
         exports.append(full)
