@@ -28,6 +28,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -36,12 +37,9 @@ from rooftui.model import metrics as m
 
 INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
 TENSOR_INSTRUCTIONS = m.TENSOR_PIPE_INSTRUCTIONS  # sm__inst_executed_pipe_tensor.sum [NCU]
-# HFMA2 on the tensor pipe: real __hfma2 math and ptxas's HFMA2.MMA register moves alike
-# (rooftui.ingest.sass_moves); a probe that sees none needs no instruction-level data.
-HFMA2_INSTRUCTIONS = "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum"
 LAUNCH = ("launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic")
 # What tells two launches' work apart, collected for every launch in one pass.
-SIGNATURE_COUNTERS = (INSTRUCTIONS, TENSOR_INSTRUCTIONS, HFMA2_INSTRUCTIONS)
+SIGNATURE_COUNTERS = (INSTRUCTIONS, TENSOR_INSTRUCTIONS)
 PROBE_METRICS = (m.TIME, *LAUNCH, *SIGNATURE_COUNTERS)
 # Two launches are the same work when every signature counter agrees within this
 # fraction (launches of one GEMM differ by < 1e-5 in instructions executed).
@@ -184,15 +182,10 @@ def kernel_id(invocations: tuple[int, ...]) -> str:
     return ":::^(" + "|".join(str(n) for n in invocations) + ")$"
 
 
-def name_filter(functions: frozenset[str]) -> str:
-    """ncu's -k for exactly these function names (an ECMAScript regular expression)."""
-    escaped = ("".join(ch if ch.isalnum() or ch == "_" else "\\" + ch for ch in f) for f in sorted(functions))
-    return "regex:^(" + "|".join(escaped) + ")$"
-
-
-def has_hfma2(group: Signature) -> bool:
-    """Whether the probe saw HFMA2 instructions (math or register moves) in this work."""
-    value = group.counters[SIGNATURE_COUNTERS.index(HFMA2_INSTRUCTIONS)]
+def may_have_hfma2(group: Signature) -> bool:
+    """Whether this work may hold HFMA2 instructions (math or register moves): HFMA2 is
+    issued to the Tensor pipe, so a launch with no Tensor-pipe instruction has none."""
+    value = group.counters[SIGNATURE_COUNTERS.index(TENSOR_INSTRUCTIONS)]
     return math.isnan(value) or value > 0
 
 
@@ -201,14 +194,12 @@ class FullRun:
     """One run of the program with rooftui's whole list on some launches."""
 
     invocations: tuple[int, ...]
-    functions: frozenset[str] | None = None  # None: every function
     source_counters: bool = False  # instruction-level data, for HFMA2 register moves
 
     def predicted(self, found: list[Launch]) -> list[int]:
         """The launches this run profiles, in order."""
         wanted = set(self.invocations)
-        return [launch.index for launch in found if launch.invocation in wanted
-                and (self.functions is None or launch.function in self.functions)]
+        return [launch.index for launch in found if launch.invocation in wanted]
 
 
 @dataclass
@@ -223,34 +214,67 @@ def plan(probe: Export, functions: list[str] | None = None, tolerance: float = T
     """Signatures of the probed launches, and the full runs that cover each once.
 
     The first run profiles each function's first launch (``--kernel-id :::^(1)$``), the
-    start of a signature. A second run, only over the functions that need it (``-k``),
-    covers the signatures none of whose launches is a function's first (a GEMM kernel
-    doing several products). With ``register_moves``, a run that profiles work whose
-    probe shows HFMA2 instructions adds ncu's SourceCounters section, which tells
-    register moves from FP16 math (one more section in a run costs less than another
-    run of the program)."""
+    start of a signature. A second run covers the signatures none of whose launches is a
+    function's first (a GEMM kernel doing several products), with the invocation numbers
+    they need, of every function: ncu 2025.3 ignores -k beside --kernel-id (seen on the
+    H200: the second run profiled 81 launches of 24 functions, not 7), and a kernel-id
+    with a name expression numbers launches in a way not yet checked. With
+    ``register_moves``, a run that profiles work whose probe shows Tensor-pipe
+    instructions (HFMA2 goes there) adds ncu's SourceCounters section, which tells
+    register moves from FP16 math (one more section in a run costs less than another run
+    of the program)."""
     found = launches(probe, functions)
     if not found:
         raise RooftuiError("the probe run profiled no launch",
                            fix="with --profile-from-start off the program must call cudaProfilerStart()")
     groups = signatures(found, tolerance)
     first = [g for g in groups if found[g.members[0]].invocation == 1]
-    runs = [FullRun((1,), source_counters=register_moves and any(has_hfma2(g) for g in first))]
+    runs = [FullRun((1,), source_counters=register_moves and any(may_have_hfma2(g) for g in first))]
     later = [g for g in groups if found[g.members[0]].invocation != 1]
     if later:
-        names = frozenset(found[i].function for g in later for i in g.members)
-        runs.append(FullRun(choose_invocations(found, later), names,
-                            source_counters=register_moves and any(has_hfma2(g) for g in later)))
+        runs.append(FullRun(tuple(n for n in choose_invocations(found, later) if n != 1),
+                            source_counters=register_moves and any(may_have_hfma2(g) for g in later)))
     return Plan(found, groups, runs)
 
 
-def assign_rows(plan_: Plan, run: FullRun, full: Export, tolerance: float = TOLERANCE) -> dict[int, int]:
+# Under --kernel-id ncu names each profiled launch "context:stream:function:invocation"
+# in its log ('==PROF== Profiling "1:7:vectorized_gather_kernel:1"', ncu 2025.3.1).
+_LOGGED = re.compile(r"^[^:]*:[^:]*:(?P<function>.+):(?P<invocation>\d+)$")
+
+
+def assign_from_log(plan_: Plan, logged: list[str], full: Export) -> dict[int, int]:
+    """{launch index: row number} for the rows whose launch ncu's log names, when that
+    launch's name and launch configuration are the row's (rows in the log's order)."""
+    where = {(launch.function, launch.invocation): launch.index for launch in plan_.launches}
+    assigned: dict[int, int] = {}
+    if len(logged) != len(full.rows):
+        return assigned
+    for r, (text, row) in enumerate(zip(logged, full.rows)):
+        match = _LOGGED.match(text)
+        i = where.get((match["function"], int(match["invocation"]))) if match else None
+        if i is None:
+            continue
+        config = (row[full.column("Kernel Name")], *(row[full.column(c)] for c in LAUNCH))
+        if config == plan_.launches[i].config:
+            assigned[i] = r
+    return assigned
+
+
+def assign_rows(plan_: Plan, run: FullRun, full: Export, tolerance: float = TOLERANCE,
+                logged: list[str] | None = None) -> dict[int, int]:
     """Which of ``run``'s rows holds which launch's counters: {launch index: row number}.
 
-    In the predicted order when the rows are exactly the launches predicted (names line
-    up); otherwise each row is matched to the first member of its signature not yet
-    given a row (name, launch configuration and signature counters)."""
+    By ncu's log when it names every row's launch (``logged``: the names in its
+    ==PROF== lines); else in the predicted order when the rows are exactly the launches
+    predicted (names line up); else each row is matched to the first member of its
+    signature not yet given a row (name, launch configuration and signature counters:
+    a kernel whose instruction count changes from run to run, a radix sort's spinning
+    look-back, can then go unmatched)."""
     rows = full.rows
+    if logged is not None:
+        by_log = assign_from_log(plan_, logged, full)
+        if len(by_log) == len(rows):
+            return by_log
     order = run.predicted(plan_.launches)
     names = [row[full.column("Kernel Name")] for row in rows]
     if len(rows) == len(order) and all(plan_.launches[i].name == n for i, n in zip(order, names)):

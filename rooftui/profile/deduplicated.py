@@ -4,7 +4,7 @@ metric list on one launch per signature (rooftui.profile.dedup says how and why)
 Writes, beside each other:
   STEM.probe.ncu-rep     every launch: its time, launch configuration and signature counters
   STEM.ncu-rep           each function's first launch, profiled in full (--kernel-id :::^(1)$)
-  STEM.full2.ncu-rep     if needed: the other signatures' launches, SourceCounters on HFMA2 work
+  STEM.full2.ncu-rep     if needed: launches that cover the other signatures
   STEM.raw.csv           every launch with full counters, its own time (what the summary reads)
   STEM.signatures.json   per launch: its signature, whether it was profiled, whose counters it has
 """
@@ -34,13 +34,6 @@ class DeduplicatedProfile:
     lines: list[str]  # what the run says about itself, for stderr
 
 
-def _refused_filters(run: NcuRun) -> bool:
-    """ncu stopped before profiling anything, the program not at fault (ncu refuses its
-    options on its own stderr, not in the log)."""
-    return (run.returncode != 0 and not run.interrupted and not run.log.kernels
-            and run.log.app_exit_code is None and not run.log.counters_not_permitted)
-
-
 def _passes(run: NcuRun) -> str:
     return "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
 
@@ -48,7 +41,6 @@ def _passes(run: NcuRun) -> str:
 def _full_options(options: NcuOptions, run: dedup.FullRun) -> NcuOptions:
     return replace(options, metrics=dedup.full_metrics(list(options.metrics)),
                    kernel_id=dedup.kernel_id(run.invocations),
-                   kernel_name=None if run.functions is None else dedup.name_filter(run.functions),
                    sections=("SourceCounters",) if run.source_counters else ())
 
 
@@ -75,7 +67,7 @@ def moves_column(plan: dedup.Plan, moves_of: dict[int, float]) -> list[str]:
     for group in plan.signatures:
         known = [moves_of[i] for i in group.members if i in moves_of and not math.isnan(moves_of[i])]
         for i in group.members:
-            if not dedup.has_hfma2(group):
+            if not dedup.may_have_hfma2(group):
                 column[i] = "0"
             elif i in moves_of and not math.isnan(moves_of[i]):
                 column[i] = repr(moves_of[i])
@@ -108,15 +100,10 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
         run_options = _full_options(options, run)
         done = run_ncu(ncu_argv(ncu, run_options, run_stem, command, force=force), run_stem, echo=echo,
                        stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
-        if run.functions is not None and _refused_filters(done):
-            # an ncu that will not take -k with --kernel-id: every launch of those functions
-            run_options = replace(run_options, kernel_id=None)
-            done = run_ncu(ncu_argv(ncu, run_options, run_stem, command, force=True), run_stem, echo=echo,
-                           stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
         report = check_run(done)
         full = dedup.read_export(export_raw(ncu, report))
         exports.append(full)
-        assigned = dedup.assign_rows(plan, run, full)
+        assigned = dedup.assign_rows(plan, run, full, logged=done.log.kernels)
         for i, r in assigned.items():
             sources[i] = (full, full.rows[r])  # a later run's row (with SourceCounters) wins
         moves = read_register_moves(report, len(full.rows)) if run.source_counters else None
@@ -124,7 +111,7 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
             moves_of.update({i: moves[r] for i, r in assigned.items()})
         runs.append({"report": str(report), "seconds": round(done.seconds, 2), "passes": _passes(done),
                      "launches": len(full.rows), "kernel_id": run_options.kernel_id,
-                     "kernel_name": run_options.kernel_name, "source_counters": run.source_counters,
+                     "source_counters": run.source_counters,
                      "register_moves_read": moves is not None})
     extra = {REGISTER_MOVES: moves_column(plan, moves_of)}
     merged = dedup.merge(plan, probe, exports[0], sources, extra)
@@ -165,9 +152,9 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
         f"configuration, instruction counts within {dedup.TOLERANCE:.1%})",
     ]
     for number, (run, info) in enumerate(zip(plan.runs, runs), start=1):
-        which = ("each function's first launch" if run.functions is None else
-                 f"launches {','.join(map(str, run.invocations))} of {len(run.functions)} functions"
-                 + (" with SourceCounters (HFMA2 register moves)" if run.source_counters else ""))
+        which = ("each function's first launch" if run.invocations == (1,) else
+                 f"launches {','.join(map(str, run.invocations))} of each function")
+        which += ", with SourceCounters (HFMA2 register moves)" if run.source_counters else ""
         lines.append(f"rooftui: full run {number}: {info['launches']} launches ({which}), {info['passes']} "
                      f"replay passes each, in {info['seconds']:.0f} s: {info['report']}")
     lines.append(f"rooftui: {profiled} launches profiled in full, {inherited} given their twin's counters "
