@@ -101,16 +101,19 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
     help="Stop the run after the stall line, keeping what was profiled (as Ctrl-C does).",
 )
 @click.option(
-    "--exhaustive",
-    is_flag=True,
-    help="Profile every launch with the whole metric list (the default profiles one launch per"
-    " signature of work and gives the others their twin's counters with their own time).",
+    "--dedup/--exhaustive",
+    "deduplicate",
+    default=False,
+    show_default=True,
+    help="--dedup: probe every launch in one pass, profile one launch per signature of work with the"
+    " whole list and give the others their twin's counters with their own time (REPORT.raw.csv;"
+    " REPORT.signatures.json says which); --exhaustive: every launch with the whole list.",
 )
 @click.option(
     "--no-register-moves",
     is_flag=True,
-    help="Leave ncu's SourceCounters section out of the default profile: cheaper, but FP16 FLOPs then"
-    " keep HFMA2 register moves.",
+    help="With --dedup: leave ncu's SourceCounters section out (cheaper, but FP16 FLOPs then keep"
+    " HFMA2 register moves).",
 )
 @click.option("--open", "open_tui", is_flag=True, help="Open the report in the explorer when done.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
@@ -129,7 +132,7 @@ def profile(
     comm: str,
     stall_timeout: float,
     stop_on_stall: bool,
-    exhaustive: bool,
+    deduplicate: bool,
     no_register_moves: bool,
     open_tui: bool,
     command: tuple[str, ...],
@@ -167,10 +170,10 @@ def profile(
                              stop_on_stall, open_tui)
         return
     filtered = nvtx_include or kernel_name is not None or launch_skip is not None or launch_count is not None
-    if not exhaustive and filtered:
+    if deduplicate and filtered:
         click.echo("rooftui: launch filters given (--nvtx-include, -k, --launch-skip, --launch-count): every"
                    " matching launch is profiled in full (as --exhaustive)", err=True)
-    elif not exhaustive:
+    elif deduplicate:
         from rooftui.profile.deduplicated import profile_deduplicated
 
         done = profile_deduplicated(ncu, options, stem, list(command), force, stall_timeout, stop_on_stall,

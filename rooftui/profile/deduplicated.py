@@ -1,4 +1,4 @@
-"""``rooftui profile``'s default: a one-pass probe of every launch, then rooftui's whole
+"""``rooftui profile --dedup``: a one-pass probe of every launch, then rooftui's whole
 metric list on one launch per signature (rooftui.profile.dedup says how and why).
 
 Writes, beside each other:

@@ -1,4 +1,4 @@
-"""`rooftui profile`'s default through the real CLI with a fake ncu: the probe run, the
+"""`rooftui profile --dedup` through the real CLI with a fake ncu: the probe run, the
 full runs with the --kernel-id and -k that pick one launch per signature, the merged
 table and the sidecar that says which launch got whose counters."""
 
@@ -39,7 +39,7 @@ def _write(path, header, rows):
         writer.writerows(rows)
 
 
-def test_default_profile_probes_every_launch_and_profiles_one_per_signature(tmp_path, fake_bin, fake_ncu,
+def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(tmp_path, fake_bin, fake_ncu,
                                                                             fake_nvidia_smi):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
@@ -53,8 +53,8 @@ def test_default_profile_probes_every_launch_and_profiles_one_per_signature(tmp_
         ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"]])
     _write(tmp_path / "step.full2.demangled.csv", FULL_HEADER, [
         ["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"]])
-    done = run_rooftui(["profile", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py"],
-                       tmp_path, rooftui_env(fake_bin))
+    done = run_rooftui(["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--", "python3",
+                        "step.py"], tmp_path, rooftui_env(fake_bin))
     assert done.returncode == 0, done.stderr
     runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
     profiled = [argv for argv in runs if "--import" not in argv]
@@ -83,8 +83,19 @@ def test_launch_filters_profile_every_matching_launch_as_before(tmp_path, fake_b
                                                                  fake_nvidia_smi):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
-    done = run_rooftui(["profile", "-k", "gemm", "-o", "step", "--", "python3", "step.py"], tmp_path,
-                       rooftui_env(fake_bin))
+    done = run_rooftui(["profile", "--dedup", "-k", "gemm", "-o", "step", "--", "python3", "step.py"],
+                       tmp_path, rooftui_env(fake_bin))
     assert "every matching launch is profiled in full (as --exhaustive)" in done.stderr
     runs = (fake_bin / "runs.txt").read_text().splitlines()
     assert "--kernel-id" not in runs[0] and "step.probe" not in runs[0]
+
+
+def test_without_dedup_every_launch_is_profiled_in_one_run_as_before(tmp_path, fake_bin, fake_ncu,
+                                                                      fake_nvidia_smi):
+    fake_ncu(FAKE)
+    fake_nvidia_smi("NVIDIA H200, 9.0")
+    run_rooftui(["profile", "-o", "step", "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))
+    runs = (fake_bin / "runs.txt").read_text().splitlines()
+    assert "--kernel-id" not in runs[0] and "step.probe" not in runs[0]
+    # the whole list
+    assert runs[0].split("\t")[1].startswith("gpu__time_duration.sum,sm__cycles_elapsed.avg")
