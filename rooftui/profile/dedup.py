@@ -217,7 +217,7 @@ def plan(probe: Export, functions: list[str] | None = None, tolerance: float = T
     start of a signature. A second run covers the signatures none of whose launches is a
     function's first (a GEMM kernel doing several products), with the invocation numbers
     they need, of every function: ncu 2025.3 ignores -k beside --kernel-id (seen on the
-    H200: the second run profiled 81 launches of 24 functions, not 7), and a kernel-id
+    H200: the second run profiled 81 launches of 17 functions, not 7), and a kernel-id
     with a name expression numbers launches in a way not yet checked. With
     ``register_moves``, a run that profiles work whose probe shows Tensor-pipe
     instructions (HFMA2 goes there) adds ncu's SourceCounters section, which tells
