@@ -167,7 +167,7 @@ def profile(
         from rooftui.cli.profile_job import profile_launched_job
 
         profile_launched_job(ncu, options, stem, job, wanted_ranks, comm, force, stall_timeout,
-                             stop_on_stall, open_tui)
+                             stop_on_stall, open_tui, deduplicate=deduplicate)
         return
     filtered = nvtx_include or kernel_name is not None or launch_skip is not None or launch_count is not None
     if deduplicate and filtered:

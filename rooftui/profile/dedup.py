@@ -419,3 +419,37 @@ def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> Self
                     worst, worst_what = diff, f"{c} of launch {i} against {profiled[0]}, {group.label}"
     ratio = {k: abs(d) / t if t > 0 else 0.0 for k, (d, t) in sums.items()}
     return SelfCheck(pairs, worst, worst_what, ratio["flops"], ratio["bytes"])
+
+
+def _launch_key(export: Export, row: list[str]) -> tuple[str, ...]:
+    return tuple(row[export.column(c)] if c in export.header else "" for c in ("Kernel Name", "Grid Size",
+                                                                                  "Block Size"))
+
+
+def rank_from_twin(counters: Export, times: Export, twin_rank: str) -> tuple[Export, str | None]:
+    """One rank's launches (``times``: a time-only run) with the counters of another rank's
+    full profile (``counters``) launch by launch, for the ranks of a data-parallel job,
+    which run the same kernels in the same order. Only when both list the same kernels
+    (name, grid, block) in the same order; otherwise the counters stay blank (not
+    collected) and the reason is returned."""
+    reason = None
+    if len(counters.rows) != len(times.rows):
+        reason = f"{len(times.rows)} launches against rank {twin_rank}'s {len(counters.rows)}"
+    else:
+        for n, (mine, twin) in enumerate(zip(times.rows, counters.rows)):
+            if _launch_key(times, mine) != _launch_key(counters, twin):
+                reason = f"launch {n} is {mine[times.column('Kernel Name')]!r}, rank {twin_rank}'s is " \
+                         f"{twin[counters.column('Kernel Name')]!r}"
+                break
+    header = [*counters.header, PROVENANCE_COLUMNS[1]]
+    units = [*counters.units, ""]
+    rows = []
+    for n, mine in enumerate(times.rows):
+        row = []
+        for column in counters.header:
+            if column in times.header and (column == m.TIME or _identity(column)):
+                row.append(mine[times.column(column)])
+            else:
+                row.append("" if reason is not None else counters.rows[n][counters.column(column)])
+        rows.append([*row, "" if reason is not None else f"rank {twin_rank}:{n}"])
+    return Export(header, units, rows), reason

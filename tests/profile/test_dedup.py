@@ -209,3 +209,29 @@ def test_self_check_reports_how_far_a_launch_profiled_beside_its_twin_is():
     assert check.flops == 0.0
     assert math.isclose(check.bytes, 100 / 4100)
     assert "dram__bytes.sum of launch 3 against 0" in check.worst_what
+
+
+RANK_HEADER = ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME, "dram__bytes.sum"]
+
+
+def test_a_rank_timed_alone_takes_the_first_ranks_counters_launch_by_launch_with_its_own_times():
+    rank0 = _export(RANK_HEADER, [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"],
+                                  ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "7", "512"]])
+    rank1 = _export(["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
+                    [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "120"],
+                     ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "9"]])
+    merged, reason = dedup.rank_from_twin(rank0, rank1, "0")
+    assert reason is None
+    rows = [dict(zip(merged.header, row)) for row in merged.rows]
+    assert [(r[m.TIME], r["dram__bytes.sum"], r["rooftui__counters_from"]) for r in rows] == [
+        ("120", "4096", "rank 0:0"), ("9", "512", "rank 0:1")]
+
+
+def test_a_rank_that_ran_other_kernels_keeps_its_times_and_no_counters():
+    rank0 = _export(RANK_HEADER, [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"]])
+    rank1 = _export(["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
+                    [["0", "gemm", "(128, 1, 1)", "(384, 1, 1)", "120"]])
+    merged, reason = dedup.rank_from_twin(rank0, rank1, "0")
+    assert reason is not None and reason.startswith("launch 0 is 'gemm'")
+    row = dict(zip(merged.header, merged.rows[0]))
+    assert row[m.TIME] == "120" and row["dram__bytes.sum"] == "" and row["Grid Size"] == "(128, 1, 1)"
