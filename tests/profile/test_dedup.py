@@ -10,11 +10,11 @@ first probe had no HFMA2 counter, so it is NaN here and tells nothing apart).
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 from rooftui.model import metrics as m
 from rooftui.profile import dedup
+from rooftui.profile.run import NcuLog
 
 DATA = Path(__file__).parent / "data"
 WIDTH, BATCH_SEQ = 1024, 8 * 1024  # the step's --width and --batch x --seq
@@ -82,8 +82,11 @@ def function_name(demangled: str) -> str:
 
 
 def logged(name: str) -> list[str]:
-    text = (DATA / name).read_text()
-    return re.findall(r'==PROF== Profiling "(.*?)"', text)
+    """The kernels of an ncu log as rooftui's run reader takes them (NcuLog.kernels)."""
+    log = NcuLog()
+    for line in (DATA / name).read_text().splitlines():
+        log.read_line(line)
+    return log.kernels
 
 
 def test_ncus_log_names_each_profiled_launch_so_a_radix_sort_with_changing_counts_still_finds_its_launch():
