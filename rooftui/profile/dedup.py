@@ -3,9 +3,14 @@ profiled in full once, every other launch given its twin's counters and its own 
 
 Seen on an H200 (ncu 2025.3.1, benchmarks/profile_dedup_explore.sh, results in
 benchmarks/results/2026-12-01-profile-dedup.md):
-- The probe below is ONE replay pass per launch. ncu's SASS-patched counters
-  (smsp__sass_thread_inst_executed_op_hfma_pred_on) make it three, so HFMA2 work is
-  seen through sm__inst_executed_pipe_tensor_op_hmma_type_hfma2 instead.
+- The probe below is one replay pass per launch (time, launch attributes, warp and
+  Tensor-pipe instructions, on tests/profile/pass_probe.cu). ncu's SASS-patched hfma
+  counter makes it three, and so does sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.
+- HFMA2 (FP16 math and ptxas's HFMA2.MMA register moves) is issued to the Tensor pipe:
+  of the step's 175 launches, none with 0 Tensor-pipe instructions had any hfma, and in
+  54 of the 55 with hfma it was exactly 32 x sm__inst_executed_pipe_tensor.sum (layer
+  norm: 5,242,880 = 32 x 163,840). So a launch with no Tensor-pipe instruction has no
+  register moves, and one with some may have.
 - A launch configuration does not determine the work: one nvjet persistent GEMM
   (grid 132, block 384, 213,188 bytes of shared memory) ran four different products in
   each block of the transformer step (8.59, 2.95, 11.42 and 8.67 M warp instructions).

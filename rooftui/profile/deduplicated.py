@@ -161,7 +161,10 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
                  f"with their own time ({sidecar.name} says which, from which twin; --exhaustive profiles "
                  "every launch)")
     lines.append(f"rooftui: {check.line()}")
-    if moves_blank:
+    if moves_blank and not register_moves:
+        lines.append(f"rooftui: HFMA2 register moves not collected for {moves_blank} launches "
+                     "(--no-register-moves): their FP16 FLOPs keep the moves")
+    elif moves_blank:
         lines.append(f"rooftui: HFMA2 register moves not read for {moves_blank} launches (their FP16 FLOPs "
                      "keep the moves): rooftui reads SourceCounters with the ncu-report package "
                      "(pip install ncu-report, or ncu's extras/python on PYTHONPATH)")
