@@ -4,7 +4,9 @@
 # signature-deduplicated default, for 4 blocks, then the default for 16, 8 and 2 blocks and
 # without SourceCounters; per-launch tables and ncu logs come back under $OUT.
 #   OUT=dir bash benchmarks/profile_dedup_gpu.sh   (repository root, on a GPU node, wheels in .whl)
-# Never changes clocks: every ncu call has --clock-control none. Every step prints
+# Measured at commit 1caf27f, when deduplication was rooftui profile's default; since
+# dc30a23 it is --dedup, named below. Never changes clocks: every ncu call has
+# --clock-control none. Every step prints
 # "WALL <ms> rc=<exit code>: <command>"; steps are skipped once $BUDGET_S seconds have passed.
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl
@@ -32,16 +34,16 @@ ncu --clock-control none --metrics gpu__time_duration.sum -k 'regex:^(probe_fma)
 echo "=== 1. plain, 4 blocks"
 t "${STEP[@]}" --blocks 4
 echo "=== 2. default, 4 blocks"
-t "${PROFILE[@]}" -o $W/d4 -- "${STEP[@]}" --blocks 4 > $W/d4.summary.txt
+t "${PROFILE[@]}" --dedup -o $W/d4 -- "${STEP[@]}" --blocks 4 > $W/d4.summary.txt
 tail -22 $W/d4.summary.txt
 echo "=== 3. --exhaustive, 4 blocks"
 t "${PROFILE[@]}" --exhaustive -o $W/x4 -- "${STEP[@]}" --blocks 4 > $W/x4.summary.txt
 ncu --import $W/x4.ncu-rep --csv --page raw --print-units base > $W/x4.raw.csv
 for b in 16 8 2; do
-  left "default, $b blocks" && { echo "=== default, $b blocks"; t "${PROFILE[@]}" -o $W/d$b -- "${STEP[@]}" --blocks $b > $W/d$b.summary.txt; }
+  left "default, $b blocks" && { echo "=== default, $b blocks"; t "${PROFILE[@]}" --dedup -o $W/d$b -- "${STEP[@]}" --blocks $b > $W/d$b.summary.txt; }
 done
 left "default without SourceCounters, 4 blocks" && { echo "=== default --no-register-moves, 4 blocks"
-  t "${PROFILE[@]}" --no-register-moves -o $W/n4 -- "${STEP[@]}" --blocks 4 > $W/n4.summary.txt; }
+  t "${PROFILE[@]}" --dedup --no-register-moves -o $W/n4 -- "${STEP[@]}" --blocks 4 > $W/n4.summary.txt; }
 for f in $W/*.ncu.log; do echo "$(basename $f): $(passes $f)"; done
 xz -c $W/d4.raw.csv > $OUT/d4.raw.csv.xz; xz -c $W/x4.raw.csv > $OUT/x4.raw.csv.xz
 cd $W && tar cJf $OUT/results.tar.xz *.signatures.json *.summary.txt *.log d2.raw.csv d8.raw.csv d16.raw.csv n4.raw.csv 2>/dev/null
