@@ -100,6 +100,21 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
     is_flag=True,
     help="Stop the run after the stall line, keeping what was profiled (as Ctrl-C does).",
 )
+@click.option(
+    "--dedup/--exhaustive",
+    "deduplicate",
+    default=False,
+    show_default=True,
+    help="--dedup: probe every launch in one pass, profile one launch per signature of work with the"
+    " whole list and give the others their twin's counters with their own time (REPORT.raw.csv;"
+    " REPORT.signatures.json says which); --exhaustive: every launch with the whole list.",
+)
+@click.option(
+    "--no-register-moves",
+    is_flag=True,
+    help="With --dedup: leave ncu's SourceCounters section out (cheaper, but FP16 FLOPs then keep"
+    " HFMA2 register moves).",
+)
 @click.option("--open", "open_tui", is_flag=True, help="Open the report in the explorer when done.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def profile(
@@ -117,6 +132,8 @@ def profile(
     comm: str,
     stall_timeout: float,
     stop_on_stall: bool,
+    deduplicate: bool,
+    no_register_moves: bool,
     open_tui: bool,
     command: tuple[str, ...],
 ) -> None:
@@ -150,7 +167,20 @@ def profile(
         from rooftui.cli.profile_job import profile_launched_job
 
         profile_launched_job(ncu, options, stem, job, wanted_ranks, comm, force, stall_timeout,
-                             stop_on_stall, open_tui)
+                             stop_on_stall, open_tui, deduplicate=deduplicate)
+        return
+    filtered = nvtx_include or kernel_name is not None or launch_skip is not None or launch_count is not None
+    if deduplicate and filtered:
+        click.echo("rooftui: launch filters given (--nvtx-include, -k, --launch-skip, --launch-count): every"
+                   " matching launch is profiled in full (as --exhaustive)", err=True)
+    elif deduplicate:
+        from rooftui.profile.deduplicated import profile_deduplicated
+
+        done = profile_deduplicated(ncu, options, stem, list(command), force, stall_timeout, stop_on_stall,
+                                    register_moves=not no_register_moves)
+        for line in done.lines:
+            click.echo(line, err=True)
+        show_report(done.table, open_tui)
         return
     run = run_ncu(ncu_argv(ncu, options, stem, list(command), force=force), stem,
                   stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -13,9 +14,11 @@ from rooftui.errors import RooftuiError
 from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX, write_cut_short_note
 from rooftui.profile.job import (
     COMM_SUFFIX,
+    TIME_METRIC,
     KernelTime,
     comm_options,
     counter_options,
+    inherit_counters,
     kernel_times,
     rank_reports,
     rank_shares,
@@ -71,11 +74,14 @@ def _learn_ranks(stem: Path, first: int, planned: tuple[int, ...] | None, source
 
 def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
                          ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
-                         stop_on_stall: bool, open_tui: bool) -> None:
+                         stop_on_stall: bool, open_tui: bool, deduplicate: bool = False) -> None:
     stderr = sys.stderr
     explicit = ranks is not None
     planned, source = (ranks, "--ranks") if explicit else job.planned_ranks(os.environ)
     click.echo(describe(job, planned, comm, source), err=True)
+    if deduplicate and comm != "replay":
+        click.echo("rooftui: --dedup: the first rank profiled gets rooftui's whole list; every other rank is"
+                   " timed in one pass and takes its counters launch by launch", err=True)
     if comm == "replay":  # every listed rank at once, in one run (None: every rank)
         queue: list[tuple[int, ...] | None] = [ranks]
     else:  # one rank per run; with no plan, rank 0 first, then the ranks that run started
@@ -83,9 +89,15 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
     learned = comm == "replay"
     comm_times: list[KernelTime] | None = [] if comm == "time" else None
     not_timed = {"skip": "NCCL not timed (--comm skip)", "replay": "NCCL in the counter report"}.get(comm, "")
+    # --dedup: the ranks run the same kernels, so only the first rank profiled gets the whole
+    # list; the others are timed (one pass) and take its counters launch by launch.
+    first: str | None = None
     while queue:
         group = queue.pop(0)
-        run = run_job(ncu, counter_options(options, comm), stem, job, group, force, stall_timeout,
+        run_options = counter_options(options, comm)
+        if deduplicate and comm != "replay" and first is not None:
+            run_options = replace(run_options, metrics=(TIME_METRIC,))
+        run = run_job(ncu, run_options, stem, job, group, force, stall_timeout,
                       stop_on_stall, echo=stderr)
         if not learned and group is not None:
             learned = True
@@ -95,6 +107,8 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
                 if group[0] not in started_ranks(stem):
                     continue  # that run profiled no rank: the job has no such rank
         _check(run, stem, "counter run", group)
+        if first is None and group is not None:
+            first = str(group[0])
         passes = "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
         who = "every rank" if group is None else "rank " + ",".join(str(r) for r in group)
         click.echo(f"rooftui: counter run, {who}: {len(run.log.kernels)} kernels, {passes} replay passes"
@@ -126,6 +140,12 @@ def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launche
                    f"{share.compute_s * 1e3:.3f} ms; {comm_text}", err=True)
     from rooftui.cli.profile import show_report
 
+    if deduplicate and first is not None and first in reports:
+        tables, lines = inherit_counters(ncu, reports, first)
+        for line in lines:
+            click.echo(line, err=True)
+        show_report(tables, open_tui)
+        return
     show_report([readable_report(p, ncu) for p in reports.values()], open_tui)
 
 

@@ -27,6 +27,7 @@ from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, is_relevant_metric
 from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
 from rooftui.model.frames import map_unique
+from rooftui.model.metrics import REGISTER_MOVES
 
 
 def looks_like_raw(header: list[str]) -> bool:
@@ -43,7 +44,8 @@ def read_raw_csv(path: Path) -> RawReport:
     unit_of = dict(zip(header, row2)) if has_units_row and row2 is not None else {}
 
     nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
-    metric_columns = [h for h in header if is_relevant_metric(h)]
+    # rooftui profile's merged table carries the HFMA2 register moves it read (REGISTER_MOVES)
+    metric_columns = [h for h in header if is_relevant_metric(h) or h == REGISTER_MOVES]
     wanted = [h for h in IDENTITY_FROM_NCU if h in header] + metric_columns
     if nvtx_column:
         wanted.append(nvtx_column)

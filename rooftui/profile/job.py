@@ -29,7 +29,7 @@ from rooftui.errors import RooftuiError
 from rooftui.ingest.sidecars import CUT_SHORT_SUFFIX
 from rooftui.ingest.units import nanoseconds_per
 from rooftui.profile.launchers import LaunchedJob, clear_started, rank_wrapper_script
-from rooftui.profile.ncu import LOG_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
+from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
 from rooftui.profile.run import NcuRun, run_ncu
 
 NCCL_PREFIX = "nccl"
@@ -169,6 +169,28 @@ def rank_shares(compute: list[KernelTime], comm: list[KernelTime] | None) -> lis
         shares.append(RankShare(rank, len(mine), sum(mine), len(theirs or []),
                                 None if theirs is None else sum(theirs)))
     return shares
+
+
+def inherit_counters(ncu: str, reports: dict[str, Path], first: str) -> tuple[list[Path], list[str]]:
+    """``rooftui profile --dedup`` of a launched job: the ranks other than ``first`` ran
+    time-only; each gets ``first``'s counters launch by launch (STEM.rankN.raw.csv).
+    The tables to summarise (``first``'s report first), and a line per rank."""
+    from rooftui.profile import dedup
+    from rooftui.profile.run import export_raw, readable_report
+
+    counters = dedup.read_export(export_raw(ncu, reports[first]))
+    tables, lines = [readable_report(reports[first], ncu)], []
+    for rank, report in reports.items():
+        if rank == first:
+            continue
+        merged, reason = dedup.rank_from_twin(counters, dedup.read_export(export_raw(ncu, report)), first)
+        table = report.with_name(report.name[: -len(REPORT_SUFFIX)] + RAW_CSV_SUFFIX)
+        table.write_text(dedup.write_export(merged), encoding="utf-8")
+        tables.append(table)
+        lines.append(f"rooftui: rank {rank}: its own times, rank {first}'s counters launch by launch: {table}"
+                     if reason is None else
+                     f"rooftui: rank {rank}: its own times; counters NOT collected ({reason}): {table}")
+    return tables, lines
 
 
 def comm_log_paths(stem: Path) -> list[Path]:

@@ -59,6 +59,8 @@ class NcuOptions:
     kernel_name: str | None = None
     launch_skip: int | None = None
     launch_count: int | None = None
+    kernel_id: str | None = None  # ncu's --kernel-id (signature-deduplicated profiles)
+    sections: tuple[str, ...] = ()
 
 
 def ncu_arguments(options: NcuOptions) -> list[str]:
@@ -82,6 +84,10 @@ def ncu_arguments(options: NcuOptions) -> list[str]:
         args += ["--launch-skip", str(options.launch_skip)]
     if options.launch_count is not None:
         args += ["--launch-count", str(options.launch_count)]
+    if options.kernel_id is not None:
+        args += ["--kernel-id", options.kernel_id]
+    for section in options.sections:
+        args += ["--section", section]
     return args
 
 

@@ -376,3 +376,17 @@ def readable_report(report: Path, ncu: str, echo: TextIO | None = sys.stderr) ->
     if echo is not None:
         echo.write(f"rooftui: no ncu-report package here; reading {csv}, exported by ncu\n")
     return csv
+
+
+def export_raw(ncu: str, report: Path, kernel_base: str = "demangled") -> str:
+    """``report``'s raw page as ncu's CSV, base units, kernels named by ``kernel_base``
+    (demangled, function or mangled: ncu's --print-kernel-base)."""
+    done = subprocess.run(
+        [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base",
+         "--print-kernel-base", kernel_base],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0 or not done.stdout.strip():
+        reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
+        raise RooftuiError(f"ncu could not export the report to CSV: {reason}", path=report)
+    return done.stdout

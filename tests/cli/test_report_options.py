@@ -34,6 +34,8 @@ COMMANDS_OF_MODULE = {
     "profile/ncu.py": ("profile",),  # find_ncu and the report check: only `profile` runs ncu
     "profile/run.py": ("profile",),
     "profile/job.py": ("profile",),
+    "profile/dedup.py": ("profile",),
+    "profile/deduplicated.py": ("profile",),
     "profile/launchers.py": ("profile",),
     "cli/profile_job.py": ("profile",),
     "timeline": ("timeline",),

@@ -213,3 +213,32 @@ cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
                                 "train.sh"], work, env, timeout=50)
     assert done.returncode == 0, done.stderr
     assert "no kernel finished" not in done.stderr
+
+
+# --dedup: rank 0's export has a counter, rank 1's only its time (its own, 4 ms).
+RANK0 = (r"""printf '"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum","""
+         r""""dram__bytes.sum"\n"""
+         r""""","","","","ns","byte"\n"0","daxpy","(8, 1, 1)","(256, 1, 1)","3,000,000","4,096"\n'""")
+RANK1 = (r"""printf '"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum"\n"""
+         r""""","","","","ns"\n"0","daxpy","(8, 1, 1)","(256, 1, 1)","4,000,000"\n'""")
+DEDUP_NCU = JOB_NCU.replace("    *) k=daxpy; t=3,000,000 ;;",
+                            f"    *rank0*) {RANK0}; exit 0 ;;\n    *) {RANK1}; exit 0 ;;").replace(
+    'echo "rank=$rank filter=$kname metrics=${metrics%%,*}"',
+    'echo "rank=$rank filter=$kname metrics=$metrics"')
+assert DEDUP_NCU.count("exit 0 ;;") == 3 and "metrics=$metrics" in DEDUP_NCU
+
+
+def test_dedup_profiles_one_rank_with_the_whole_list_and_times_the_others(tmp_path, fake_bin, fake_ncu):
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    fake_ncu(DEDUP_NCU)
+    done = run_rooftui(["profile", "--dedup", "--arch", "sm_90", "-o", "job", "--", "torchrun",
+                        "--nproc_per_node", "2", "train.sh"], work, env)
+    assert done.returncode == 0, done.stderr
+    counter_runs = [c for c in (fake_bin / "calls.txt").read_text().splitlines() if "(?!nccl)" in c]
+    assert counter_runs[0].startswith("rank=0") and len(counter_runs[0].split("metrics=")[1].split(",")) > 20
+    assert counter_runs[1] == "rank=1 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum"
+    with open(work / "job.rank1.raw.csv", newline="") as handle:
+        rank1 = list(csv.DictReader(handle))[1:]
+    assert [(r["gpu__time_duration.sum"], r["dram__bytes.sum"], r["rooftui__counters_from"])
+            for r in rank1] == [("4,000,000", "4,096", "rank 0:0")]
+    assert "rank 1: its own times, rank 0's counters launch by launch" in done.stderr

@@ -1,0 +1,460 @@
+"""Signature-deduplicated profiling: every launch probed once, each distinct piece of work
+profiled in full once, every other launch given its twin's counters and its own time.
+
+Seen on an H200 (ncu 2025.3.1, benchmarks/profile_dedup_explore.sh, results in
+benchmarks/results/2026-12-01-profile-dedup.md):
+- The probe below is one replay pass per launch (time, launch attributes, warp and
+  Tensor-pipe instructions, on tests/profile/pass_probe.cu). ncu's SASS-patched hfma
+  counter makes it three, and so does sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.
+- HFMA2 (FP16 math and ptxas's HFMA2.MMA register moves) is issued to the Tensor pipe:
+  of the step's 175 launches, none with 0 Tensor-pipe instructions had any hfma, and in
+  54 of the 55 with hfma it was exactly 32 x sm__inst_executed_pipe_tensor.sum (layer
+  norm: 5,242,880 = 32 x 163,840). So a launch with no Tensor-pipe instruction has no
+  register moves, and one with some may have.
+- A launch configuration does not determine the work: one nvjet persistent GEMM
+  (grid 132, block 384, 213,188 bytes of shared memory) ran four different products in
+  each block of the transformer step (8.59, 2.95, 11.42 and 8.67 M warp instructions).
+  The instructions executed tell them apart; between launches of the same work they
+  differ by under 1e-5 (GEMMs) or not at all (elementwise kernels).
+- ``--kernel-id :::N`` profiles the N-th launch *of each kernel name* counted from the
+  start of profiling (cudaProfilerStart), not of each launch configuration: ":::1"
+  picked exactly the first launch of each of the step's 37 function names. One
+  --kernel-id is taken per run, so the full run profiles the invocation numbers in
+  ``invocations`` for every name; launches it profiles beyond the one needed per
+  signature are kept, and they are the self-check.
+
+Which full-run row belongs to which launch is read from the order of the rows when it
+is the order predicted from the probe; otherwise each row is matched to a signature by
+its name, launch configuration and instruction counts (collected in the full run too).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rooftui.errors import RooftuiError
+from rooftui.model import metrics as m
+
+INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
+TENSOR_INSTRUCTIONS = m.TENSOR_PIPE_INSTRUCTIONS  # sm__inst_executed_pipe_tensor.sum [NCU]
+LAUNCH = ("launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic")
+# What tells two launches' work apart, collected for every launch in one pass.
+SIGNATURE_COUNTERS = (INSTRUCTIONS, TENSOR_INSTRUCTIONS)
+PROBE_METRICS = (m.TIME, *LAUNCH, *SIGNATURE_COUNTERS)
+# Two launches are the same work when every signature counter agrees within this
+# fraction (launches of one GEMM differ by < 1e-5 in instructions executed).
+TOLERANCE = 1e-3
+
+
+def checked_counters(metrics: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """What the self-check compares: the FLOP and byte counters among ``metrics``."""
+    counts = {metric for terms in m.CUDA_CORE_TERMS.values() for metric, _ in terms}
+    counts |= {t.metric for arch in m.ARCHITECTURES for t in arch.tensor} | set(m.BYTES.values())
+    return tuple(c for c in metrics if c in counts)
+
+
+def full_metrics(required: list[str]) -> tuple[str, ...]:
+    """The full run's list: rooftui's, plus what matches a row to its signature."""
+    return tuple(dict.fromkeys([*required, *LAUNCH, *SIGNATURE_COUNTERS]))
+
+
+@dataclass
+class Export:
+    """An ``ncu --csv --page raw --print-units base`` export: header, units row, rows."""
+
+    header: list[str]
+    units: list[str]
+    rows: list[list[str]]
+
+    def column(self, name: str) -> int:
+        try:
+            return self.header.index(name)
+        except ValueError:
+            raise RooftuiError(f"ncu's export has no {name} column",
+                               fix="check which ncu ran (--ncu): rooftui needs ncu 2023.1 or newer") from None
+
+    def number(self, row: list[str], name: str) -> float:
+        """A counter's value; NaN where ncu exported none (then it tells no launch apart)."""
+        if name not in self.header:
+            return math.nan
+        text = row[self.column(name)].replace(",", "").strip()
+        try:
+            return float(text)
+        except ValueError:
+            return math.nan
+
+
+def read_export(text: str) -> Export:
+    """Parse ncu's raw CSV (a units row under the header, as --print-units base writes it)."""
+    lines = [line for line in csv.reader(io.StringIO(text)) if line]
+    start = next((i for i, line in enumerate(lines) if line and line[0] == "ID"), None)
+    if start is None:
+        raise RooftuiError("ncu's CSV export has no header line starting with \"ID\"")
+    header = lines[start]
+    body = lines[start + 1:]
+    units = body[0] if body and body[0] and body[0][0] == "" else [""] * len(header)
+    rows = body[1:] if body and units is body[0] else body
+    return Export(header, units, [row for row in rows if len(row) == len(header)])
+
+
+@dataclass
+class Launch:
+    index: int  # position among the probed launches (the probe's ID)
+    name: str  # as ncu exports it (demangled)
+    function: str  # ncu's function name, what --kernel-id and -k match
+    config: tuple[str, ...]  # name, grid, block, dynamic shared memory
+    counters: tuple[float, ...]  # SIGNATURE_COUNTERS
+    invocation: int  # the how-many-th launch of this function (ncu's --kernel-id numbering)
+
+
+def launches(probe: Export, functions: list[str] | None = None) -> list[Launch]:
+    """The probed launches in launch order, numbered per function as --kernel-id counts
+    (``functions``: each launch's function name, ncu's default --kernel-name-base)."""
+    seen: Counter[str] = Counter()
+    found = []
+    name_at = probe.column("Kernel Name")
+    if functions is not None and len(functions) != len(probe.rows):
+        raise RooftuiError("the probe's two exports list different launches", fix="profile again")
+    for i, row in enumerate(probe.rows):
+        name = row[name_at]
+        function = functions[i] if functions is not None else name
+        seen[function] += 1
+        config = (name, *(row[probe.column(c)] for c in LAUNCH))
+        counters = tuple(probe.number(row, c) for c in SIGNATURE_COUNTERS)
+        found.append(Launch(i, name, function, config, counters, seen[function]))
+    return found
+
+
+def _same(a: tuple[float, ...], b: tuple[float, ...], tolerance: float) -> bool:
+    return all((math.isnan(x) and math.isnan(y)) or abs(x - y) <= tolerance * max(abs(x), abs(y), 1.0)
+               for x, y in zip(a, b))
+
+
+@dataclass
+class Signature:
+    number: int
+    config: tuple[str, ...]
+    counters: tuple[float, ...]
+    members: list[int] = field(default_factory=list)  # launch indices, in launch order
+
+    @property
+    def label(self) -> str:
+        return f"S{self.number}"
+
+    def matches(self, config: tuple[str, ...], counters: tuple[float, ...], tolerance: float) -> bool:
+        return config == self.config and _same(counters, self.counters, tolerance)
+
+
+def signatures(found: list[Launch], tolerance: float = TOLERANCE) -> list[Signature]:
+    """Launches grouped by the work they do: same name and launch configuration, and every
+    signature counter within ``tolerance`` of the group's first launch."""
+    groups: list[Signature] = []
+    by_config: dict[tuple[str, ...], list[Signature]] = {}
+    for launch in found:
+        for group in by_config.get(launch.config, []):
+            if group.matches(launch.config, launch.counters, tolerance):
+                group.members.append(launch.index)
+                break
+        else:
+            group = Signature(len(groups) + 1, launch.config, launch.counters, [launch.index])
+            groups.append(group)
+            by_config.setdefault(launch.config, []).append(group)
+    return groups
+
+
+def choose_invocations(found: list[Launch], groups: list[Signature], start: tuple[int, ...] = ()
+                       ) -> tuple[int, ...]:
+    """Invocation numbers, ``start`` and more, such that each of ``groups`` has a member
+    with one of them: greedily, the number that covers the most groups still uncovered."""
+    numbers = set(start)
+    while True:
+        uncovered = [g for g in groups if not any(found[i].invocation in numbers for i in g.members)]
+        if not uncovered:
+            return tuple(sorted(numbers))
+        votes: Counter[int] = Counter()
+        for group in uncovered:
+            votes.update({found[i].invocation for i in group.members})
+        numbers.add(min(votes, key=lambda n: (-votes[n], n)))
+
+
+def kernel_id(invocations: tuple[int, ...]) -> str:
+    """ncu's --kernel-id for those invocation numbers of every function (no ':' inside)."""
+    return ":::^(" + "|".join(str(n) for n in invocations) + ")$"
+
+
+def may_have_hfma2(group: Signature) -> bool:
+    """Whether this work may hold HFMA2 instructions (math or register moves): HFMA2 is
+    issued to the Tensor pipe, so a launch with no Tensor-pipe instruction has none."""
+    value = group.counters[SIGNATURE_COUNTERS.index(TENSOR_INSTRUCTIONS)]
+    return math.isnan(value) or value > 0
+
+
+@dataclass(frozen=True)
+class FullRun:
+    """One run of the program with rooftui's whole list on some launches."""
+
+    invocations: tuple[int, ...]
+    source_counters: bool = False  # instruction-level data, for HFMA2 register moves
+
+    def predicted(self, found: list[Launch]) -> list[int]:
+        """The launches this run profiles, in order."""
+        wanted = set(self.invocations)
+        return [launch.index for launch in found if launch.invocation in wanted]
+
+
+@dataclass
+class Plan:
+    launches: list[Launch]
+    signatures: list[Signature]
+    runs: list[FullRun]
+
+
+def plan(probe: Export, functions: list[str] | None = None, tolerance: float = TOLERANCE,
+         register_moves: bool = True) -> Plan:
+    """Signatures of the probed launches, and the full runs that cover each once.
+
+    The first run profiles each function's first launch (``--kernel-id :::^(1)$``), the
+    start of a signature. A second run covers the signatures none of whose launches is a
+    function's first (a GEMM kernel doing several products), with the invocation numbers
+    they need, of every function: ncu 2025.3 ignores -k beside --kernel-id (seen on the
+    H200: the second run profiled 81 launches of 17 functions, not 7), and a kernel-id
+    with a name expression numbers launches in a way not yet checked. With
+    ``register_moves``, a run that profiles work whose probe shows Tensor-pipe
+    instructions (HFMA2 goes there) adds ncu's SourceCounters section, which tells
+    register moves from FP16 math (one more section in a run costs less than another run
+    of the program)."""
+    found = launches(probe, functions)
+    if not found:
+        raise RooftuiError("the probe run profiled no launch",
+                           fix="with --profile-from-start off the program must call cudaProfilerStart()")
+    groups = signatures(found, tolerance)
+    first = [g for g in groups if found[g.members[0]].invocation == 1]
+    runs = [FullRun((1,), source_counters=register_moves and any(may_have_hfma2(g) for g in first))]
+    later = [g for g in groups if found[g.members[0]].invocation != 1]
+    if later:
+        runs.append(FullRun(tuple(n for n in choose_invocations(found, later) if n != 1),
+                            source_counters=register_moves and any(may_have_hfma2(g) for g in later)))
+    return Plan(found, groups, runs)
+
+
+# Under --kernel-id ncu names each profiled launch "context:stream:function:invocation"
+# in its log ('==PROF== Profiling "1:7:vectorized_gather_kernel:1"', ncu 2025.3.1).
+_LOGGED = re.compile(r"^[^:]*:[^:]*:(?P<function>.+):(?P<invocation>\d+)$")
+
+
+def assign_from_log(plan_: Plan, logged: list[str], full: Export) -> dict[int, int]:
+    """{launch index: row number} for the rows whose launch ncu's log names, when that
+    launch's name and launch configuration are the row's (rows in the log's order)."""
+    where = {(launch.function, launch.invocation): launch.index for launch in plan_.launches}
+    assigned: dict[int, int] = {}
+    if len(logged) != len(full.rows):
+        return assigned
+    for r, (text, row) in enumerate(zip(logged, full.rows)):
+        match = _LOGGED.match(text)
+        i = where.get((match["function"], int(match["invocation"]))) if match else None
+        if i is None:
+            continue
+        config = (row[full.column("Kernel Name")], *(row[full.column(c)] for c in LAUNCH))
+        if config == plan_.launches[i].config:
+            assigned[i] = r
+    return assigned
+
+
+def assign_rows(plan_: Plan, run: FullRun, full: Export, tolerance: float = TOLERANCE,
+                logged: list[str] | None = None) -> dict[int, int]:
+    """Which of ``run``'s rows holds which launch's counters: {launch index: row number}.
+
+    By ncu's log when it names every row's launch (``logged``: the names in its
+    ==PROF== lines); else in the predicted order when the rows are exactly the launches
+    predicted (names line up); else each row is matched to the first member of its
+    signature not yet given a row (name, launch configuration and signature counters:
+    a kernel whose instruction count changes from run to run, a radix sort's spinning
+    look-back, can then go unmatched)."""
+    rows = full.rows
+    if logged is not None:
+        by_log = assign_from_log(plan_, logged, full)
+        if len(by_log) == len(rows):
+            return by_log
+    order = run.predicted(plan_.launches)
+    names = [row[full.column("Kernel Name")] for row in rows]
+    if len(rows) == len(order) and all(plan_.launches[i].name == n for i, n in zip(order, names)):
+        return {i: r for r, i in enumerate(order)}
+    assigned: dict[int, int] = {}
+    for r, row in enumerate(rows):
+        config = (names[r], *(row[full.column(c)] for c in LAUNCH))
+        counters = tuple(full.number(row, c) for c in SIGNATURE_COUNTERS)
+        for group in plan_.signatures:
+            if group.matches(config, counters, tolerance):
+                free = [i for i in group.members if i not in assigned]
+                if free:
+                    assigned[free[0]] = r
+                break
+    return assigned
+
+
+Sources = dict[int, tuple[Export, list[str]]]  # launch index -> the export and row of its full profile
+
+
+def value(source: tuple[Export, list[str]], column: str) -> str:
+    export, row = source
+    return row[export.header.index(column)] if column in export.header else ""
+
+
+def number(source: tuple[Export, list[str]], column: str) -> float:
+    text = value(source, column).replace(",", "").strip()
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+@dataclass
+class Merged:
+    export: Export  # one row per probed launch, in the full run's columns
+    source: list[dict]  # per launch: what it is and where its counters came from
+    missing: list[Signature]  # signatures with no fully profiled launch (blank counters)
+
+
+PROVENANCE_COLUMNS = ("rooftui__signature", "rooftui__counters_from")
+
+
+def _identity(column: str) -> bool:
+    """A column that says which launch a row is (not a counter of its work)."""
+    return (column in _IDENTITY or column.startswith(("thread Domain:", "Id:Domain:", "launch__",
+                                                       "device__attribute")))
+
+
+_IDENTITY = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+             "Block Size", "Grid Size", "Device", "CC"}
+
+
+def twins(plan_: Plan, sources: Sources) -> dict[int, int | None]:
+    """Whose full counters each launch gets: its own, else the first fully profiled
+    launch of its signature; None when no launch of its signature was profiled."""
+    twin_of: dict[int, int | None] = {}
+    for group in plan_.signatures:
+        profiled = [i for i in group.members if i in sources]
+        for i in group.members:
+            twin_of[i] = i if i in sources else (profiled[0] if profiled else None)
+    return twin_of
+
+
+def merge(plan_: Plan, probe: Export, header: Export, sources: Sources,
+          extra: dict[str, list[str]] | None = None) -> Merged:
+    """Every probed launch with full counters, in ``header``'s columns: its own where it
+    was profiled in full, else its twin's, with its own time and identity (ID, NVTX
+    ranges, stream, ...) from the probe either way. ``extra``: more columns, a value per
+    launch."""
+    extra = extra or {}
+    columns = [*header.header, *extra, *PROVENANCE_COLUMNS]
+    units = [*header.units, *([""] * len(extra)), "", ""]
+    signature_of = {i: g for g in plan_.signatures for i in g.members}
+    twin_of = twins(plan_, sources)
+    rows, source = [], []
+    for launch in plan_.launches:
+        twin = twin_of[launch.index]
+        probe_row = probe.rows[launch.index]
+        row = []
+        for column in header.header:
+            if column == "ID":
+                row.append(str(launch.index))
+            elif column in probe.header and (column == m.TIME or _identity(column)):
+                row.append(probe_row[probe.column(column)])
+            else:
+                row.append("" if twin is None else value(sources[twin], column))
+        counters_from = "own" if twin == launch.index else ("" if twin is None else str(twin))
+        group = signature_of[launch.index]
+        rows.append([*row, *(values[launch.index] for values in extra.values()), group.label, counters_from])
+        source.append({"id": launch.index, "name": launch.name, "signature": group.label,
+                       "profiled": twin == launch.index, "counters_from": twin, "time_from": "probe"})
+    missing = [g for g in plan_.signatures if twin_of[g.members[0]] is None]
+    return Merged(Export(columns, units, rows), source, missing)
+
+
+def write_export(export: Export) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer.writerow(export.header)
+    writer.writerow(export.units)
+    writer.writerows(export.rows)
+    return out.getvalue()
+
+
+@dataclass
+class SelfCheck:
+    """Launches profiled in full beside their signature's twin: how far their counters are."""
+
+    pairs: int  # launches compared with their twin
+    worst: float  # the largest relative difference of one counter of one launch
+    worst_what: str
+    flops: float  # |sum over compared launches of (own - twin)| / sum own, FLOP counters
+    bytes: float  # the same for byte counters
+
+    def line(self) -> str:
+        if not self.pairs:
+            return "self-check: no launch was profiled beside its twin (nothing to compare)"
+        return (f"self-check: {self.pairs} launches profiled in full beside their twin: totals of FLOP "
+                f"counters within {self.flops:.2%}, bytes within {self.bytes:.2%} of the twin's; worst "
+                f"single counter {self.worst:.1%} ({self.worst_what})")
+
+
+def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> SelfCheck:
+    """Compare every launch profiled in full, but not first of its signature, with that first."""
+    byte_counters = set(m.BYTES.values())
+    pairs, worst, worst_what = 0, 0.0, ""
+    sums = {"flops": [0.0, 0.0], "bytes": [0.0, 0.0]}
+    for group in plan_.signatures:
+        profiled = [i for i in group.members if i in sources]
+        for i in profiled[1:]:
+            pairs += 1
+            for c in counters:
+                a, b = number(sources[i], c), number(sources[profiled[0]], c)
+                if math.isnan(a) or math.isnan(b):
+                    continue
+                kind = "bytes" if c in byte_counters else "flops"
+                sums[kind][0] += a - b
+                sums[kind][1] += a
+                diff = abs(a - b) / max(abs(a), abs(b)) if max(abs(a), abs(b)) > 0 else 0.0
+                if diff > worst:
+                    worst, worst_what = diff, f"{c} of launch {i} against {profiled[0]}, {group.label}"
+    ratio = {k: abs(d) / t if t > 0 else 0.0 for k, (d, t) in sums.items()}
+    return SelfCheck(pairs, worst, worst_what, ratio["flops"], ratio["bytes"])
+
+
+def _launch_key(export: Export, row: list[str]) -> tuple[str, ...]:
+    return tuple(row[export.column(c)] if c in export.header else "" for c in ("Kernel Name", "Grid Size",
+                                                                                  "Block Size"))
+
+
+def rank_from_twin(counters: Export, times: Export, twin_rank: str) -> tuple[Export, str | None]:
+    """One rank's launches (``times``: a time-only run) with the counters of another rank's
+    full profile (``counters``) launch by launch, for the ranks of a data-parallel job,
+    which run the same kernels in the same order. Only when both list the same kernels
+    (name, grid, block) in the same order; otherwise the counters stay blank (not
+    collected) and the reason is returned."""
+    reason = None
+    if len(counters.rows) != len(times.rows):
+        reason = f"{len(times.rows)} launches against rank {twin_rank}'s {len(counters.rows)}"
+    else:
+        for n, (mine, twin) in enumerate(zip(times.rows, counters.rows)):
+            if _launch_key(times, mine) != _launch_key(counters, twin):
+                reason = f"launch {n} is {mine[times.column('Kernel Name')]!r}, rank {twin_rank}'s is " \
+                         f"{twin[counters.column('Kernel Name')]!r}"
+                break
+    header = [*counters.header, PROVENANCE_COLUMNS[1]]
+    units = [*counters.units, ""]
+    rows = []
+    for n, mine in enumerate(times.rows):
+        row = []
+        for column in counters.header:
+            if column in times.header and (column == m.TIME or _identity(column)):
+                row.append(mine[times.column(column)])
+            else:
+                row.append("" if reason is not None else counters.rows[n][counters.column(column)])
+        rows.append([*row, "" if reason is not None else f"rank {twin_rank}:{n}"])
+    return Export(header, units, rows), reason

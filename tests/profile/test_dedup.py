@@ -1,0 +1,240 @@
+"""Signature-deduplicated profiling: signatures, the launches each full run picks, the
+merged table (twin's counters, own time) and the self-check.
+
+``data/transformer4_probe_call1.csv``: the probe of every launch of the 4-block BF16
+step (sample_data/make/transformer_step.py, 175 launches) on an H200, ncu 2025.3.1,
+from benchmarks/profile_dedup_explore.sh (columns trimmed to those read here; that
+first probe had no HFMA2 counter, so it is NaN here and tells nothing apart).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from rooftui.model import metrics as m
+from rooftui.profile import dedup
+from rooftui.profile.run import NcuLog
+
+DATA = Path(__file__).parent / "data"
+WIDTH, BATCH_SEQ = 1024, 8 * 1024  # the step's --width and --batch x --seq
+QKV_GEMM = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"
+
+
+def real_probe() -> dedup.Export:
+    return dedup.read_export((DATA / "transformer4_probe_call1.csv").read_text())
+
+
+def test_one_persistent_gemm_config_doing_four_products_gets_four_signatures_one_per_product():
+    plan = dedup.plan(real_probe())
+    gemm = [g for g in plan.signatures if g.config[0] == QKV_GEMM]
+    # the same name, grid (132 CTAs: one per SM), block and shared memory for all four
+    assert len({g.config for g in gemm}) == 1 and gemm[0].config[1] == "132"
+    assert len(gemm) == 4 and all(len(g.members) == 4 for g in gemm)  # one launch per block
+    # Tensor instructions in the ratio of the products' FLOPs, by construction of the
+    # block: QKV 3w x w, output w x w, MLP up 4w x w, MLP down w x 4w
+    tensor = [g.counters[dedup.SIGNATURE_COUNTERS.index(dedup.TENSOR_INSTRUCTIONS)] for g in gemm]
+    assert [t / tensor[1] for t in tensor] == [3.0, 1.0, 4.0, 4.0]
+    # and each is 2*M*N*K FLOPs over the same work per instruction: 2*8192*3w*w / 786,432
+    assert 2 * BATCH_SEQ * 3 * WIDTH * WIDTH / tensor[0] == 2 * BATCH_SEQ * WIDTH * WIDTH / tensor[1]
+
+
+def test_launches_of_a_repeated_elementwise_kernel_share_one_signature():
+    plan = dedup.plan(real_probe())
+    gelu = [g for g in plan.signatures if "GeluCUDAKernelImpl" in g.config[0]]
+    assert len(gelu) == 1 and len(gelu[0].members) == 4  # forward GELU, once per block
+
+
+def test_the_runs_cover_every_signature_and_the_first_run_takes_each_functions_first_launch():
+    probe = real_probe()
+    plan = dedup.plan(probe)
+    first = plan.runs[0].predicted(plan.launches)
+    seen: set[str] = set()
+    expected = []
+    for launch in plan.launches:
+        if launch.function not in seen:
+            seen.add(launch.function)
+            expected.append(launch.index)
+    assert first == expected
+    covered = {i for run in plan.runs for i in run.predicted(plan.launches)}
+    assert all(covered & set(g.members) for g in plan.signatures)
+    assert 1 not in plan.runs[1].invocations and len(covered) < len(plan.launches)
+
+
+def test_kernel_id_has_no_colon_for_ncu_to_split_on():
+    assert dedup.kernel_id((1, 2, 17)) == ":::^(1|2|17)$"
+
+
+def function_name(demangled: str) -> str:
+    """ncu's function name (--kernel-name-base function) of a demangled name: no return
+    type, namespaces, template arguments or parameters."""
+    depth, kept = 0, ""
+    for ch in demangled:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            break
+        elif depth == 0:
+            kept += ch
+    return kept.strip().split(" ")[-1].split("::")[-1]
+
+
+def logged(name: str) -> list[str]:
+    """The kernels of an ncu log as rooftui's run reader takes them (NcuLog.kernels)."""
+    log = NcuLog()
+    for line in (DATA / name).read_text().splitlines():
+        log.read_line(line)
+    return log.kernels
+
+
+def test_ncus_log_names_each_profiled_launch_so_a_radix_sort_with_changing_counts_still_finds_its_launch():
+    # the measured default's second run (4-block step, H200): "1:7:DeviceRadixSortOnesweepKernel:3",
+    # ...; its rows' instruction counts need not match the probe's (the sort's look-back spins),
+    # which left that signature unprofiled when rows were matched by counters.
+    probe = real_probe()
+    functions = [function_name(row[probe.column("Kernel Name")]) for row in probe.rows]
+    # ncu's own log of that probe names the same functions (cut to 29 characters and "...")
+    assert all(f.startswith(cut.removesuffix("...")) for f, cut in zip(functions, logged(
+        "transformer4_probe.ncu.log"), strict=True))
+    plan = dedup.plan(probe, functions)
+    names = logged("transformer4_full2.ncu.log")
+    where = {(launch.function, launch.invocation): launch for launch in plan.launches}
+    header = ["ID", "Kernel Name", *dedup.LAUNCH]
+    rows = []
+    for text in names:
+        *_, function, invocation = text.split(":")
+        launch = where[(function, int(invocation))]
+        rows.append([str(len(rows)), *launch.config])
+    full = dedup.Export(header, [""] * len(header), rows)
+    assigned = dedup.assign_from_log(plan, names, full)
+    assert len(assigned) == len(names) == 81
+    onesweep = [launch.index for launch in plan.launches
+                if launch.function == "DeviceRadixSortOnesweepKernel"]
+    assert onesweep == list(range(152, 160))
+    assert {i for i in assigned if i in onesweep} == {153, 154, 155, 156}  # invocations 2-5
+    sort = next(g for g in plan.signatures if 154 in g.members)
+    assert sort.members == [154, 155, 156, 157, 158, 159] and set(sort.members) & set(assigned)
+    # a row whose launch does not match its configuration is not taken on the log's word
+    rows[0] = [rows[0][0], "another kernel", *rows[0][2:]]
+    assert len(dedup.assign_from_log(plan, names, full)) == 80
+
+
+def _export(header: list[str], rows: list[list[str]]) -> dedup.Export:
+    return dedup.Export(header, [""] * len(header), rows)
+
+
+NVTX = "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg"
+PROBE_HEADER = ["ID", "Kernel Name", NVTX, *dedup.PROBE_METRICS]
+FULL_HEADER = ["ID", "Kernel Name", NVTX, m.TIME, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+               "dram__bytes.sum",
+               *dedup.LAUNCH, *dedup.SIGNATURE_COUNTERS]
+
+
+def _probe_row(i: int, name: str, nvtx: str, time: str, inst: str) -> list[str]:
+    return [str(i), name, nvtx, time, "132", "384", "0", inst, "0"]
+
+
+def synthetic() -> tuple[dedup.Plan, dedup.Export]:
+    # gemm: two products (1000 and 3000 instructions) twice; relu twice
+    probe = _export(PROBE_HEADER, [
+        _probe_row(0, "gemm", "forward", "10", "1000"),
+        _probe_row(1, "gemm", "forward", "30", "3000"),
+        _probe_row(2, "relu", "forward", "5", "50"),
+        _probe_row(3, "gemm", "backward", "11", "1000"),
+        _probe_row(4, "gemm", "backward", "31", "3000.5"),
+        _probe_row(5, "relu", "backward", "6", "50"),
+    ])
+    return dedup.plan(probe), probe
+
+
+def test_a_later_launch_of_the_same_work_inherits_its_twins_counters_with_its_own_time_and_ranges():
+    plan, probe = synthetic()
+    assert [g.members for g in plan.signatures] == [[0, 3], [1, 4], [2, 5]]
+    assert plan.runs[0].predicted(plan.launches) == [0, 2]
+    # each function's 2nd launch: gemm's is the 3000 product, relu's comes along (a self-check)
+    assert plan.runs[1].predicted(plan.launches) == [1, 5]
+    run1 = _export(FULL_HEADER, [
+        ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
+        ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+    ])
+    run2 = _export(FULL_HEADER, [
+        ["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
+        ["1", "relu", "backward", "8", "0", "520", "132", "384", "0", "50", "0"]])
+    sources: dedup.Sources = {}
+    for run, export in zip(plan.runs, (run1, run2)):
+        for i, r in dedup.assign_rows(plan, run, export).items():
+            sources[i] = (export, export.rows[r])
+    merged = dedup.merge(plan, probe, run1, sources)
+    rows = {int(row[0]): dict(zip(merged.export.header, row)) for row in merged.export.rows}
+    assert len(rows) == 6 and not merged.missing
+    backward_big = rows[4]
+    assert backward_big["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] == "192000"  # launch 1's
+    assert backward_big[m.TIME] == "31"  # its own, from the probe
+    assert backward_big[NVTX] == "backward"
+    assert backward_big["rooftui__counters_from"] == "1" and backward_big["rooftui__signature"] == "S2"
+    assert rows[0][m.TIME] == "10" and rows[0]["rooftui__counters_from"] == "own"
+    assert [s["profiled"] for s in merged.source] == [True, True, True, False, False, True]
+    assert rows[5]["dram__bytes.sum"] == "520"  # its own counters where it was profiled
+
+
+def test_rows_in_an_unexpected_order_are_matched_to_signatures_by_their_counters():
+    plan, _ = synthetic()
+    # ncu profiled the relu before the gemm: not the predicted order
+    run1 = _export(FULL_HEADER, [
+        ["0", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+        ["1", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
+    ])
+    assert dedup.assign_rows(plan, plan.runs[0], run1) == {2: 0, 1: 1}
+
+
+def test_a_signature_no_run_profiled_is_blank_and_listed_missing_never_zero():
+    plan, probe = synthetic()
+    run1 = _export(FULL_HEADER, [["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000",
+                                  "0"]])
+    sources = {i: (run1, run1.rows[r]) for i, r in dedup.assign_rows(plan, plan.runs[0], run1).items()}
+    merged = dedup.merge(plan, probe, run1, sources)
+    relu = dict(zip(merged.export.header, merged.export.rows[2]))
+    assert relu["dram__bytes.sum"] == "" and relu[m.TIME] == "5"
+    assert {g.label for g in merged.missing} == {"S2", "S3"}
+
+
+def test_self_check_reports_how_far_a_launch_profiled_beside_its_twin_is():
+    plan, _ = synthetic()
+    run = _export(FULL_HEADER, [
+        ["0", "gemm", "forward", "12", "64000", "4000", "132", "384", "0", "1000", "0"],
+        ["1", "gemm", "backward", "12", "64000", "4100", "132", "384", "0", "1000", "0"],
+    ])
+    sources = {0: (run, run.rows[0]), 3: (run, run.rows[1])}
+    check = dedup.self_check(plan, sources, dedup.checked_counters(list(FULL_HEADER)))
+    assert check.pairs == 1
+    assert check.flops == 0.0
+    assert math.isclose(check.bytes, 100 / 4100)
+    assert "dram__bytes.sum of launch 3 against 0" in check.worst_what
+
+
+RANK_HEADER = ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME, "dram__bytes.sum"]
+
+
+def test_a_rank_timed_alone_takes_the_first_ranks_counters_launch_by_launch_with_its_own_times():
+    rank0 = _export(RANK_HEADER, [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"],
+                                  ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "7", "512"]])
+    rank1 = _export(["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
+                    [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "120"],
+                     ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "9"]])
+    merged, reason = dedup.rank_from_twin(rank0, rank1, "0")
+    assert reason is None
+    rows = [dict(zip(merged.header, row)) for row in merged.rows]
+    assert [(r[m.TIME], r["dram__bytes.sum"], r["rooftui__counters_from"]) for r in rows] == [
+        ("120", "4096", "rank 0:0"), ("9", "512", "rank 0:1")]
+
+
+def test_a_rank_that_ran_other_kernels_keeps_its_times_and_no_counters():
+    rank0 = _export(RANK_HEADER, [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"]])
+    rank1 = _export(["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
+                    [["0", "gemm", "(128, 1, 1)", "(384, 1, 1)", "120"]])
+    merged, reason = dedup.rank_from_twin(rank0, rank1, "0")
+    assert reason is not None and reason.startswith("launch 0 is 'gemm'")
+    row = dict(zip(merged.header, merged.rows[0]))
+    assert row[m.TIME] == "120" and row["dram__bytes.sum"] == "" and row["Grid Size"] == "(128, 1, 1)"
