@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -219,7 +220,9 @@ def match_kernels(a: pd.DataFrame, b: pd.DataFrame) -> list[Match]:
     return matches
 
 
-def _by_key(rows: dict[int, tuple[str, str, float]], key_of) -> dict[str, list[int]]:
+def _by_key(
+    rows: dict[int, tuple[str, str, float]], key_of: Callable[[str, str], str]
+) -> dict[str, list[int]]:
     """Row positions per key, heaviest first (ties by name, for a stable order)."""
     groups: dict[str, list[int]] = {}
     for position, (name, phase, _) in rows.items():
@@ -403,7 +406,7 @@ def _kernel_columns() -> list[str]:
     return columns + ["how", "aligned"]  # added last: CSV readers keep their column positions
 
 
-def _side(groups: pd.DataFrame, suffix: str) -> list[dict]:
+def _side(groups: pd.DataFrame, suffix: str) -> list[dict[str, Any]]:
     present = [c for c in SIDE_COLUMNS if c in groups]
     records = groups[present].to_dict("records")
     for record in records:
