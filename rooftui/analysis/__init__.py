@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.analysis.load_options import Ceilings, LoadOptions
 from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from rooftui.analysis.ceilings import MissingRoof
-    from rooftui.analysis.phases import PhaseConfig
     from rooftui.ingest.parallel import Progress, Reading
     from rooftui.ingest.report import RawReport
 
@@ -68,43 +68,24 @@ class Run:
                 for miss in self.missing_roofs if device is None or miss.device == device]
 
 
-Ceilings = str | Path | CeilingSet
-
-
 def load_run(
     paths: Sequence[str | Path],
-    ceilings: Ceilings | Sequence[Ceilings] | None = None,
-    phases: PhaseConfig | None = None,
-    infer_phases: bool = True,
-    skip_invalid: bool = False,
+    options: LoadOptions | None = None,
+    *,
     progress: Progress | None = None,
-    find_measured: bool = True,
-    gpu: str | None = None,
-    arch: str | None = None,
-    fp16_rule: str = m.DEFAULT_FP16_RULE,
-    cache: bool | None = None,
     reading: Reading | None = None,
 ) -> Run:
-    """Load reports into one kernel table with bounds and phases.
+    """Load reports into one kernel table with bounds and phases, as ``options`` say
+    (``LoadOptions``: ceilings, phases, the GPU of exports that do not name it, the FP16
+    rule, the cache; the defaults when None).
 
-    ``ceilings``: a ceilings file (or set) for every GPU, or several, each used for the
-    GPU it was measured on (by name, then device index). Roofs they lack come from
-    ceilings ``rooftui measure`` saved for the GPU model, then measured ones bundled
-    with rooftui (both skipped with ``find_measured=False``), then the report's peaks,
-    then the datasheet (``analysis.ceilings.choose_ceilings``).
-
-    ``gpu`` ("V100") and ``arch`` ("sm_70") name the GPU of reports that do not say
-    (older exports have no device or CC column); a report's own values win.
-    ``fp16_rule`` is "packed" (ncu's roofline section) or "paper" (hadd + hmul + 2·hfma).
-
-    Reports are read in parallel, from the report cache where it has them (``cache``:
-    None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
-    called with (reports done, reports in all, what) as each report is read, then
-    once more with what = "analysing". ``reading``: the reading of ``paths`` already
-    started with ``rooftui.ingest.parallel.start_reading`` (a command starts it before
-    importing pandas, so the reader processes work meanwhile). A directory of
-    one-metric runs is one report; files given one by one with disjoint metrics are
-    joined (``ingest.metric_runs``).
+    Reports are read in parallel, from the report cache where it has them
+    (``rooftui.ingest.cache``). ``progress`` is called with (reports done, reports in
+    all, what) as each report is read, then once more with what = "analysing".
+    ``reading``: the reading of ``paths`` already started with ``LoadOptions.start``
+    (a command starts it before importing pandas, so the reader processes work
+    meanwhile). A directory of one-metric runs is one report; files given one by one
+    with disjoint metrics are joined (``ingest.metric_runs``).
 
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
@@ -115,24 +96,26 @@ def load_run(
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
     from rooftui.ingest.metric_runs import combine_runs
-    from rooftui.ingest.parallel import start_reading
     from rooftui.model.columns import FLOAT_PIPELINES
     from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
+    options = options or LoadOptions()
+    ceilings, gpu, fp16_rule = options.ceilings, options.gpu, options.fp16_rule
+    skip_invalid, find_measured = options.skip_invalid, options.find_measured
     if fp16_rule not in m.FP16_RULES:
         raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
                          "use " + " or ".join(m.FP16_RULES))
-    given_cc = _given_compute_capability(gpu, arch)
+    given_cc = _given_compute_capability(gpu, options.arch)
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
-    phases = phases or PhaseConfig(infer=infer_phases)
+    phases = PhaseConfig.from_options(options.phase_specs, infer=options.infer_phases)
     if ceilings is None:
         given_sets: list[CeilingSet] = []
     elif isinstance(ceilings, (str, Path, CeilingSet)):
         given_sets = [_as_ceiling_set(ceilings)]
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
-    reading = reading or start_reading(paths, cache=cache)
+    reading = reading or options.start(paths)
     from_dirs: list[RawReport] = []
     from_files: list[RawReport] = []
     for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one

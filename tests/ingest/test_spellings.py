@@ -6,6 +6,7 @@ import io
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.model import metrics as m
 from tests.conftest import KNOWN
 
@@ -42,11 +43,11 @@ def test_volta_tensor_rule_reads_either_spelling_of_pipe_tensor(tmp_path):
     from tests.ingest.paper_layout import write_clone
 
     runs = write_clone(tmp_path / "clone") / "mlperf-deepcam" / "PT-fp32-O1-Adam-fw-1"
-    before = load_run([runs], gpu="V100").kernels["flops_tensor_fp16"]
+    before = load_run([runs], LoadOptions(gpu="V100")).kernels["flops_tensor_fp16"]
     path = runs / "out.sm__inst_executed_pipe_tensor.sum"
     text = path.read_text()
     path.write_text(text.replace("sm__inst_executed_pipe_tensor", "smsp__inst_executed_pipe_tensor"))
-    after = load_run([runs], gpu="V100").kernels["flops_tensor_fp16"]
+    after = load_run([runs], LoadOptions(gpu="V100")).kernels["flops_tensor_fp16"]
     assert (after > 0).any() and after.equals(before)
 
 
