@@ -19,6 +19,7 @@ from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
+from rooftui.notes import Note, prefixed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -132,10 +133,11 @@ def load_run(
         frame = _fill_gpu(frame, gpu, given_cc, report, notes)
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
-        notes += [f"{report.path}: {note}" for note in report.notes]
+        notes += [prefixed(f"{report.path}: ", note) for note in report.notes]
         if (stopped := cut_short_reason(report.path)) is not None:  # rooftui profile's note beside it
-            notes.append(f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
-                         " it holds only the kernels profiled before the stop")
+            notes.append(Note("partial_report",
+                              f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
+                              " it holds only the kernels profiled before the stop", "profile it again"))
     if progress:
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
@@ -153,25 +155,27 @@ def load_run(
             "collect them: " + ncu_command_hint(known_cc))
     missing = sorted(derivation.missing - {m.TIME})
     if missing:
-        notes.append("missing metrics (their quantities are blank): " + ", ".join(missing)
-                     + ". Collect them with: " + ncu_command_hint(known_cc))
+        collect = ncu_command_hint(known_cc)
+        notes.append(Note("missing_metrics", "missing metrics (their quantities are blank): "
+                          + ", ".join(missing) + ". Collect them with: " + collect, collect))
     derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
     if derived_time:
-        notes.append(f"no {m.TIME} for some or all launches: time " + "; ".join(derived_time)
-                     + " (each launch's time_source says which)")
+        notes.append(Note("time_source", f"no {m.TIME} for some or all launches: time "
+                          + "; ".join(derived_time) + " (each launch's time_source says which)"))
     if derivation.derived:
-        notes.append("derived from rates × elapsed cycles or time: " + "; ".join(sorted(derivation.derived)))
+        notes.append(Note("derived_from_rates", "derived from rates × elapsed cycles or time: "
+                          + "; ".join(sorted(derivation.derived))))
     if derivation.respelled:
-        notes.append("read under another spelling of the same count (metrics.SPELLINGS): "
-                     + "; ".join(sorted(derivation.respelled)))
+        notes.append(Note("respelled", "read under another spelling of the same count (metrics.SPELLINGS): "
+                          + "; ".join(sorted(derivation.respelled))))
     if derivation.unknown_arch:
-        notes.append(m.UNKNOWN_ARCH_NOTE)
+        notes.append(Note("unknown_arch", m.UNKNOWN_ARCH_NOTE, "--gpu NAME or --arch sm_XY"))
     judged = zero_ai.judged_without_note(kernels)
     if judged:
-        notes.append(judged)
+        notes.append(Note("zero_ai_judged_without", judged))
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
-        notes.append(m.fp16_note(fp16_rule))
-    notes.extend(register_move_notes(kernels))
+        notes.append(Note("fp16_approximate", m.fp16_note(fp16_rule)))
+    notes.extend(Note("register_moves", note) for note in register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
     parts, missing_roof_list = [], []
@@ -180,22 +184,25 @@ def load_run(
         name = str(gpu_names.loc[index[0]])
         given = _given_for(given_sets, name, _device_index(raw.loc[index]), label, notes)
         if given is not None and given.device.name and name and given.device.name != name:
-            notes.append(f"ceilings file is for {given.device.name}, kernels ran on {name}")
+            notes.append(Note("ceilings_device",
+                              f"ceilings file is for {given.device.name}, kernels ran on {name}"))
         chosen = choose_ceilings(raw.loc[index], name, cc, given, find_measured, notes)
         by_device[label] = chosen
         parts.append(add_bounds(kernels.loc[index].copy(), chosen))
         used = kernels.loc[index, "pipeline"].unique()
         missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used])
     for miss in missing_roof_list:
-        notes.append(f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message)
+        text = f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message
+        notes.append(Note("missing_roof", text, "pass --ceilings or run rooftui measure"))
     if len(by_device) > 1:
-        notes.append("several GPUs in the input: " + ", ".join(by_device)
-                     + "; each is analysed against its own ceilings")
+        notes.append(Note("several_gpus", "several GPUs in the input: " + ", ".join(by_device)
+                          + "; each is analysed against its own ceilings"))
     kernels = pd.concat(parts).sort_index()
     kernels = assign_phases(kernels, phases)
     if kernels["phase_inferred"].any():
-        notes.append(f"{int(kernels['phase_inferred'].sum())} launches without an NVTX phase had "
-                     "their phase inferred from launch order (--no-infer-phases turns this off)")
+        notes.append(Note("phases_inferred", f"{int(kernels['phase_inferred'].sum())} launches without an "
+                          "NVTX phase had their phase inferred from launch order (--no-infer-phases turns "
+                          "this off)", "--no-infer-phases"))
     return Run(kernels, by_device, reports, notes, missing, missing_roof_list, fp16_rule)
 
 
@@ -241,8 +248,8 @@ def _given_for(given: list[CeilingSet], name: str, index: int | None, label: str
         same_name = [c for c in same_name if c.device.index == index]
     if len(same_name) == 1:
         return same_name[0]
-    notes.append(f"{label}: {'several' if same_name else 'none'} of the ceilings files given "
-                 "match this GPU; its roofs come from the next sources")
+    notes.append(Note("ceilings_match", f"{label}: {'several' if same_name else 'none'} of the ceilings "
+                      "files given match this GPU; its roofs come from the next sources"))
     return None
 
 
@@ -290,8 +297,8 @@ def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
     frame["cc"] = own_cc
     if cc:
         if ((own_cc != "") & (own_cc != cc)).any():
-            notes.append(f"{report.path}: the export says compute capability "
-                         f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})")
+            notes.append(Note("gpu_given", f"{report.path}: the export says compute capability "
+                              f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})"))
         frame["cc"] = own_cc.where(own_cc != "", cc)
     if gpu:
         own = frame["device"].fillna("").astype(str)
@@ -324,7 +331,7 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
     if bad.all():
         raise InputError(f"every kernel ({int(bad.sum())}) has {what}: none is left to show",
                          report.path, "re-profile them; check the export is of a finished run")
-    notes.append(f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}")
+    notes.append(Note("left_out", f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}"))
     return frame.loc[~bad]
 
 

@@ -16,6 +16,7 @@ from rooftui.ingest import read_report
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.measured_ceilings import find_bundled, find_saved, save_measured, saved_path
 from rooftui.model.columns import LEVELS
+from rooftui.notes import kind_of
 from rooftui.sample import sample_ceilings, sample_paths
 from tests.conftest import DEEPCAM, KNOWN, SAMPLES, run_cli
 
@@ -195,7 +196,8 @@ def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently():
     run = load_run([AMP], LoadOptions(find_measured=False))
     assert [m.message for m in run.missing_roofs] == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert run.missing_roof_messages() == ["no L2 roof: pass --ceilings or run rooftui measure"]
-    assert "no L2 roof: pass --ceilings or run rooftui measure" in run.notes
+    missing_roof = [note for note in run.notes if kind_of(note) == "missing_roof"]
+    assert missing_roof == ["no L2 roof: pass --ceilings or run rooftui measure"]
     kernels = run.kernels
     moved_l2 = kernels["bytes_l2"] > 0
     assert moved_l2.all()

@@ -14,6 +14,7 @@ from rooftui.analysis import load_run
 from rooftui.analysis.grouping import group_by_name
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.analysis.summary import zero_ai_table
+from rooftui.notes import kind_of
 from tests.conftest import ROOT, run_cli
 from tests.ingest.paper_layout import (
     BATCHNORM,
@@ -89,6 +90,7 @@ def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir):
     paper = load_run([pytorch_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
     assert packed.loc[RELU, "flops_fp16"] == 2 * hadd + 2 * hmul + 4 * hfma
     assert paper.kernels.set_index("demangled").loc[RELU, "flops_fp16"] == hadd + hmul + 2 * hfma
+    assert [kind_of(note) for note in paper.notes].count("fp16_approximate") == 1
     assert any("--fp16-rule paper" in note for note in paper.notes)
 
 
@@ -101,7 +103,8 @@ def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_optio
     assert rows.loc[CONV, "zero_ai"].isna().all() and (rows.loc[CONV, "pipeline"] == "unknown").all()
     # No instruction issued to the Tensor pipe: no Tensor work on any GPU, so zero-AI is known.
     assert rows.loc[COPY, "zero_ai"].all() and (rows.loc[COPY, "flops_tensor"] == 0).all()
-    assert any("--gpu NAME" in note and "--arch sm_XY" in note for note in run.notes)
+    unknown_arch = [note for note in run.notes if kind_of(note) == "unknown_arch"]
+    assert len(unknown_arch) == 1 and unknown_arch[0].fix == "--gpu NAME or --arch sm_XY"
     assert set(run.kernels["cc"]) == {""}  # no architecture assumed
 
 
