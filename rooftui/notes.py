@@ -30,6 +30,8 @@ KINDS = {
     "missing_roof": "a roof no source has; kernels with traffic there have no binding roof",
     "several_gpus": "several GPUs in the input, each against its own ceilings",
     "phases_inferred": "launches without an NVTX phase had it inferred from launch order",
+    "different_gpus": "rooftui diff: A and B ran on different GPUs, each against its own ceilings",
+    "alignment": "rooftui diff: how many launches were aligned per phase",
     "other": "a note not given a kind (plain text)",
 }
 

@@ -38,3 +38,15 @@ def test_summary_json_gives_each_notes_kind_text_and_fix(capsys):
     assert [note["text"] for note in doc["notes_detail"]] == doc["notes"]
     assert doc["notes_detail"][2]["fix"] == "--no-infer-phases"
     assert doc["notes"][2].startswith("88 launches without an NVTX phase")
+
+
+def test_diff_json_gives_kinds_and_keeps_each_sides_kind(capsys):
+    from rooftui.sample import sample_pair
+
+    main(["diff", *map(str, sample_pair()), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    kinds = [note["kind"] for note in doc["notes_detail"]]
+    assert [note["text"] for note in doc["notes_detail"]] == doc["notes"]
+    # each side's notes keep their kind behind "A: "/"B: "/"A and B: "; the alignment is diff's own
+    assert kinds[-1] == "alignment" and "phases_inferred" in kinds and "other" not in kinds
+    assert "different_gpus" not in kinds  # both runs on the same H200
