@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rooftui.analysis import grouped_kernels, load_run  # noqa: E402
+from rooftui.analysis.load_options import LoadOptions  # noqa: E402
 from rooftui.analysis.summary import zero_ai_table  # noqa: E402
 
 SOURCE = ROOT / "sample_data" / "deepcam" / "deepcam_amp.raw.csv.xz"
@@ -61,10 +62,10 @@ def main() -> None:
         synthesise(rows, path)
         size = path.stat().st_size / 1e6
         bare = best_of(3, lambda: pd.read_csv(path, skiprows=[1], thousands=",", low_memory=False))
-        load = best_of(3, lambda: load_run([path], cache=False))
+        load = best_of(3, lambda: load_run([path], LoadOptions(no_cache=True)))
 
         def summary():
-            run = load_run([path], cache=False)
+            run = load_run([path], LoadOptions(no_cache=True))
             grouped_kernels(run)
             zero_ai_table(run.kernels)
 

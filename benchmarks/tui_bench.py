@@ -233,6 +233,7 @@ def main() -> None:
     size = tuple(int(v) for v in args.size.split("x"))
 
     from rooftui.analysis import load_run
+    from rooftui.analysis.load_options import LoadOptions
     from rooftui.views.tui.view_state import LoadedRun, ViewState
 
     if args.reports:
@@ -242,7 +243,7 @@ def main() -> None:
 
         paths = sample_paths()
     start = time.perf_counter()
-    base = load_run(paths, cache=False)  # a cold read, as the figure says
+    base = load_run(paths, LoadOptions(no_cache=True))  # a cold read, as the figure says
     load_ms = (time.perf_counter() - start) * 1000
     run = scale_run(base, args.rows)
     start = time.perf_counter()

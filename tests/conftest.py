@@ -125,9 +125,13 @@ def pytest_xdist_auto_num_workers(config):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
-    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency)."""
+    """Run ``async def`` tests on a fresh event loop (no async plugin is a dependency).
+
+    The test gets the fixtures its signature names, from ``funcargs`` (public API: no
+    private attribute of pytest's is read here)."""
     if inspect.iscoroutinefunction(pyfuncitem.obj):
-        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        wanted = inspect.signature(pyfuncitem.obj).parameters
+        arguments = {name: value for name, value in pyfuncitem.funcargs.items() if name in wanted}
         asyncio.run(pyfuncitem.obj(**arguments))
         return True
     return None

@@ -13,17 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.analysis.load_options import Ceilings, LoadOptions
 from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
+from rooftui.notes import Note, prefixed
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from rooftui.analysis.ceilings import MissingRoof
-    from rooftui.analysis.phases import PhaseConfig
     from rooftui.ingest.parallel import Progress, Reading
     from rooftui.ingest.report import RawReport
 
@@ -68,43 +69,24 @@ class Run:
                 for miss in self.missing_roofs if device is None or miss.device == device]
 
 
-Ceilings = str | Path | CeilingSet
-
-
 def load_run(
     paths: Sequence[str | Path],
-    ceilings: Ceilings | Sequence[Ceilings] | None = None,
-    phases: PhaseConfig | None = None,
-    infer_phases: bool = True,
-    skip_invalid: bool = False,
+    options: LoadOptions | None = None,
+    *,
     progress: Progress | None = None,
-    find_measured: bool = True,
-    gpu: str | None = None,
-    arch: str | None = None,
-    fp16_rule: str = m.DEFAULT_FP16_RULE,
-    cache: bool | None = None,
     reading: Reading | None = None,
 ) -> Run:
-    """Load reports into one kernel table with bounds and phases.
+    """Load reports into one kernel table with bounds and phases, as ``options`` say
+    (``LoadOptions``: ceilings, phases, the GPU of exports that do not name it, the FP16
+    rule, the cache; the defaults when None).
 
-    ``ceilings``: a ceilings file (or set) for every GPU, or several, each used for the
-    GPU it was measured on (by name, then device index). Roofs they lack come from
-    ceilings ``rooftui measure`` saved for the GPU model, then measured ones bundled
-    with rooftui (both skipped with ``find_measured=False``), then the report's peaks,
-    then the datasheet (``analysis.ceilings.choose_ceilings``).
-
-    ``gpu`` ("V100") and ``arch`` ("sm_70") name the GPU of reports that do not say
-    (older exports have no device or CC column); a report's own values win.
-    ``fp16_rule`` is "packed" (ncu's roofline section) or "paper" (hadd + hmul + 2·hfma).
-
-    Reports are read in parallel, from the report cache where it has them (``cache``:
-    None follows ``ROOFTUI_NO_CACHE``; see ``rooftui.ingest.cache``). ``progress`` is
-    called with (reports done, reports in all, what) as each report is read, then
-    once more with what = "analysing". ``reading``: the reading of ``paths`` already
-    started with ``rooftui.ingest.parallel.start_reading`` (a command starts it before
-    importing pandas, so the reader processes work meanwhile). A directory of
-    one-metric runs is one report; files given one by one with disjoint metrics are
-    joined (``ingest.metric_runs``).
+    Reports are read in parallel, from the report cache where it has them
+    (``rooftui.ingest.cache``). ``progress`` is called with (reports done, reports in
+    all, what) as each report is read, then once more with what = "analysing".
+    ``reading``: the reading of ``paths`` already started with ``LoadOptions.start``
+    (a command starts it before importing pandas, so the reader processes work
+    meanwhile). A directory of one-metric runs is one report; files given one by one
+    with disjoint metrics are joined (``ingest.metric_runs``).
 
     Raises InputError/MissingMetricsError/CeilingsError with a one-line message.
     """
@@ -115,24 +97,26 @@ def load_run(
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
     from rooftui.ingest.metric_runs import combine_runs
-    from rooftui.ingest.parallel import start_reading
     from rooftui.model.columns import FLOAT_PIPELINES
     from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
+    options = options or LoadOptions()
+    ceilings, gpu, fp16_rule = options.ceilings, options.gpu, options.fp16_rule
+    skip_invalid, find_measured = options.skip_invalid, options.find_measured
     if fp16_rule not in m.FP16_RULES:
         raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
                          "use " + " or ".join(m.FP16_RULES))
-    given_cc = _given_compute_capability(gpu, arch)
+    given_cc = _given_compute_capability(gpu, options.arch)
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
-    phases = phases or PhaseConfig(infer=infer_phases)
+    phases = PhaseConfig.from_options(options.phase_specs, infer=options.infer_phases)
     if ceilings is None:
         given_sets: list[CeilingSet] = []
     elif isinstance(ceilings, (str, Path, CeilingSet)):
         given_sets = [_as_ceiling_set(ceilings)]
     else:
         given_sets = [_as_ceiling_set(c) for c in ceilings]
-    reading = reading or start_reading(paths, cache=cache)
+    reading = reading or options.start(paths)
     from_dirs: list[RawReport] = []
     from_files: list[RawReport] = []
     for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one
@@ -149,10 +133,11 @@ def load_run(
         frame = _fill_gpu(frame, gpu, given_cc, report, notes)
         frame = _check_values(frame, report, skip_invalid, notes)
         frames.append(frame)
-        notes += [f"{report.path}: {note}" for note in report.notes]
+        notes += [prefixed(f"{report.path}: ", note) for note in report.notes]
         if (stopped := cut_short_reason(report.path)) is not None:  # rooftui profile's note beside it
-            notes.append(f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
-                         " it holds only the kernels profiled before the stop")
+            notes.append(Note("partial_report",
+                              f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
+                              " it holds only the kernels profiled before the stop", "profile it again"))
     if progress:
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
@@ -170,25 +155,27 @@ def load_run(
             "collect them: " + ncu_command_hint(known_cc))
     missing = sorted(derivation.missing - {m.TIME})
     if missing:
-        notes.append("missing metrics (their quantities are blank): " + ", ".join(missing)
-                     + ". Collect them with: " + ncu_command_hint(known_cc))
+        collect = ncu_command_hint(known_cc)
+        notes.append(Note("missing_metrics", "missing metrics (their quantities are blank): "
+                          + ", ".join(missing) + ". Collect them with: " + collect, collect))
     derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
     if derived_time:
-        notes.append(f"no {m.TIME} for some or all launches: time " + "; ".join(derived_time)
-                     + " (each launch's time_source says which)")
+        notes.append(Note("time_source", f"no {m.TIME} for some or all launches: time "
+                          + "; ".join(derived_time) + " (each launch's time_source says which)"))
     if derivation.derived:
-        notes.append("derived from rates × elapsed cycles or time: " + "; ".join(sorted(derivation.derived)))
+        notes.append(Note("derived_from_rates", "derived from rates × elapsed cycles or time: "
+                          + "; ".join(sorted(derivation.derived))))
     if derivation.respelled:
-        notes.append("read under another spelling of the same count (metrics.SPELLINGS): "
-                     + "; ".join(sorted(derivation.respelled)))
+        notes.append(Note("respelled", "read under another spelling of the same count (metrics.SPELLINGS): "
+                          + "; ".join(sorted(derivation.respelled))))
     if derivation.unknown_arch:
-        notes.append(m.UNKNOWN_ARCH_NOTE)
+        notes.append(Note("unknown_arch", m.UNKNOWN_ARCH_NOTE, "--gpu NAME or --arch sm_XY"))
     judged = zero_ai.judged_without_note(kernels)
     if judged:
-        notes.append(judged)
+        notes.append(Note("zero_ai_judged_without", judged))
     if kernels["fp16_approximate"].any() or fp16_rule != m.DEFAULT_FP16_RULE:
-        notes.append(m.fp16_note(fp16_rule))
-    notes.extend(register_move_notes(kernels))
+        notes.append(Note("fp16_approximate", m.fp16_note(fp16_rule)))
+    notes.extend(Note("register_moves", note) for note in register_move_notes(kernels))
 
     by_device: dict[str, CeilingSet] = {}
     parts, missing_roof_list = [], []
@@ -197,22 +184,25 @@ def load_run(
         name = str(gpu_names.loc[index[0]])
         given = _given_for(given_sets, name, _device_index(raw.loc[index]), label, notes)
         if given is not None and given.device.name and name and given.device.name != name:
-            notes.append(f"ceilings file is for {given.device.name}, kernels ran on {name}")
+            notes.append(Note("ceilings_device",
+                              f"ceilings file is for {given.device.name}, kernels ran on {name}"))
         chosen = choose_ceilings(raw.loc[index], name, cc, given, find_measured, notes)
         by_device[label] = chosen
         parts.append(add_bounds(kernels.loc[index].copy(), chosen))
         used = kernels.loc[index, "pipeline"].unique()
         missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used])
     for miss in missing_roof_list:
-        notes.append(f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message)
+        text = f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message
+        notes.append(Note("missing_roof", text, "pass --ceilings or run rooftui measure"))
     if len(by_device) > 1:
-        notes.append("several GPUs in the input: " + ", ".join(by_device)
-                     + "; each is analysed against its own ceilings")
+        notes.append(Note("several_gpus", "several GPUs in the input: " + ", ".join(by_device)
+                          + "; each is analysed against its own ceilings"))
     kernels = pd.concat(parts).sort_index()
     kernels = assign_phases(kernels, phases)
     if kernels["phase_inferred"].any():
-        notes.append(f"{int(kernels['phase_inferred'].sum())} launches without an NVTX phase had "
-                     "their phase inferred from launch order (--no-infer-phases turns this off)")
+        notes.append(Note("phases_inferred", f"{int(kernels['phase_inferred'].sum())} launches without an "
+                          "NVTX phase had their phase inferred from launch order (--no-infer-phases turns "
+                          "this off)", "--no-infer-phases"))
     return Run(kernels, by_device, reports, notes, missing, missing_roof_list, fp16_rule)
 
 
@@ -258,8 +248,8 @@ def _given_for(given: list[CeilingSet], name: str, index: int | None, label: str
         same_name = [c for c in same_name if c.device.index == index]
     if len(same_name) == 1:
         return same_name[0]
-    notes.append(f"{label}: {'several' if same_name else 'none'} of the ceilings files given "
-                 "match this GPU; its roofs come from the next sources")
+    notes.append(Note("ceilings_match", f"{label}: {'several' if same_name else 'none'} of the ceilings "
+                      "files given match this GPU; its roofs come from the next sources"))
     return None
 
 
@@ -307,8 +297,8 @@ def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
     frame["cc"] = own_cc
     if cc:
         if ((own_cc != "") & (own_cc != cc)).any():
-            notes.append(f"{report.path}: the export says compute capability "
-                         f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})")
+            notes.append(Note("gpu_given", f"{report.path}: the export says compute capability "
+                              f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})"))
         frame["cc"] = own_cc.where(own_cc != "", cc)
     if gpu:
         own = frame["device"].fillna("").astype(str)
@@ -341,7 +331,7 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
     if bad.all():
         raise InputError(f"every kernel ({int(bad.sum())}) has {what}: none is left to show",
                          report.path, "re-profile them; check the export is of a finished run")
-    notes.append(f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}")
+    notes.append(Note("left_out", f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}"))
     return frame.loc[~bad]
 
 

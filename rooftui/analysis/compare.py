@@ -51,12 +51,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
 from rooftui.analysis import Run, grouped_kernels
 from rooftui.analysis.alignment import LaunchKeys, LaunchMatch, align_launches, words_of
 from rooftui.analysis.summary import ALL, phase_table, pipeline_table, zero_ai_table
+from rooftui.notes import Note, prefixed
 
 METHODS = ("exact", "parameters", "operation", "similar")
 HOWS = ("aligned", "name")
@@ -219,7 +221,9 @@ def match_kernels(a: pd.DataFrame, b: pd.DataFrame) -> list[Match]:
     return matches
 
 
-def _by_key(rows: dict[int, tuple[str, str, float]], key_of) -> dict[str, list[int]]:
+def _by_key(
+    rows: dict[int, tuple[str, str, float]], key_of: Callable[[str, str], str]
+) -> dict[str, list[int]]:
     """Row positions per key, heaviest first (ties by name, for a stable order)."""
     groups: dict[str, list[int]] = {}
     for position, (name, phase, _) in rows.items():
@@ -377,14 +381,14 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
     heaviest = kernels[["time_s_a", "time_s_b"]].max(axis=1)
     kernels = kernels.iloc[heaviest.sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
 
-    notes = [f"A and B: {note}" if note in run_b.notes else f"A: {note}" for note in run_a.notes]
-    notes += [f"B: {note}" for note in run_b.notes if note not in run_a.notes]
+    notes: list[str] = [prefixed("A and B: " if note in run_b.notes else "A: ", note) for note in run_a.notes]
+    notes += [prefixed("B: ", note) for note in run_b.notes if note not in run_a.notes]
     if set(run_a.devices) != set(run_b.devices):
-        notes.append(f"different GPUs: A ran on {', '.join(run_a.devices)}, B on {', '.join(run_b.devices)}; "
-                     "each side is measured against its own ceilings")
+        notes.append(Note("different_gpus", f"different GPUs: A ran on {', '.join(run_a.devices)}, "
+                          f"B on {', '.join(run_b.devices)}; each side is measured against its own ceilings"))
     aligned = sum(1 for m in launch_matches)
-    notes.append(f"launches aligned per phase in launch order: {aligned} pairs of "
-                 f"{len(launches_a)} launches in A and {len(launches_b)} in B")
+    notes.append(Note("alignment", f"launches aligned per phase in launch order: {aligned} pairs of "
+                      f"{len(launches_a)} launches in A and {len(launches_b)} in B"))
     return Comparison(
         label_a, label_b, run_a, run_b, kernels,
         operations=_operations(launches_a, launches_b, launch_matches),
@@ -403,7 +407,7 @@ def _kernel_columns() -> list[str]:
     return columns + ["how", "aligned"]  # added last: CSV readers keep their column positions
 
 
-def _side(groups: pd.DataFrame, suffix: str) -> list[dict]:
+def _side(groups: pd.DataFrame, suffix: str) -> list[dict[str, Any]]:
     present = [c for c in SIDE_COLUMNS if c in groups]
     records = groups[present].to_dict("records")
     for record in records:

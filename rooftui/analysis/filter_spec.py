@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 
@@ -52,9 +52,6 @@ class KernelFilter:
     @property
     def is_empty(self) -> bool:
         return self == KernelFilter(ai_level=self.ai_level, regex=self.regex)
-
-    def cleared(self) -> KernelFilter:
-        return replace(KernelFilter(), ai_level=self.ai_level)
 
 
 def name_pattern(text: str, regex: bool) -> re.Pattern[str]:

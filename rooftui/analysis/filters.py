@@ -8,6 +8,7 @@ evaluated.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,11 @@ from rooftui.analysis.filter_spec import (  # noqa: F401 - what to keep is said 
     parse_number,
 )
 
+# The distinct values of text columns, per column: (codes, distinct values) from pd.factorize.
+Factorized = dict[str, tuple[np.ndarray, Any]]
 
-def _factorized(frame: pd.DataFrame, column: str, cache: dict | None) -> tuple[np.ndarray, Any]:
+
+def _factorized(frame: pd.DataFrame, column: str, cache: Factorized | None) -> tuple[np.ndarray, Any]:
     """``pd.factorize`` of a text column, from ``cache`` when the caller keeps one."""
     if cache is not None and column in cache:
         return cache[column]
@@ -39,7 +43,7 @@ def _factorized(frame: pd.DataFrame, column: str, cache: dict | None) -> tuple[n
     return result
 
 
-def _matching(codes: np.ndarray, distinct, predicate) -> np.ndarray:
+def _matching(codes: np.ndarray, distinct: Any, predicate: Callable[[str], object]) -> np.ndarray:
     """Rows whose value satisfies ``predicate``, testing each distinct value once.
 
     Text columns repeat a handful of values over 100k rows, so this is much
@@ -49,7 +53,9 @@ def _matching(codes: np.ndarray, distinct, predicate) -> np.ndarray:
     return np.append(hits, False)[codes]  # code -1 (missing) never matches
 
 
-def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict | None = None) -> np.ndarray:
+def filter_positions(
+    frame: pd.DataFrame, spec: KernelFilter, factorized: Factorized | None = None
+) -> np.ndarray:
     """Positions (``iloc``) of the rows ``spec`` keeps, in their original order.
 
     ``factorized`` is an optional dict the caller keeps between calls on the
@@ -57,7 +63,7 @@ def filter_positions(frame: pd.DataFrame, spec: KernelFilter, factorized: dict |
     """
     keep = np.ones(len(frame), dtype=bool)
 
-    def text_is(column: str, predicate) -> np.ndarray:
+    def text_is(column: str, predicate: Callable[[str], object]) -> np.ndarray:
         return _matching(*_factorized(frame, column, factorized), predicate)
 
     if spec.name:

@@ -8,27 +8,37 @@ one ``click.option`` line there.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rooftui.model.ceilings import CeilingSet
 
 if TYPE_CHECKING:
     from rooftui.analysis import Run
     from rooftui.ingest.parallel import Progress, Reading
 
+# A ceilings file (rooftui's JSON or ERT's roofline.json), or ceilings already read.
+Ceilings = str | Path | CeilingSet
+
 
 @dataclass(frozen=True)
 class LoadOptions:
-    """Field names are the click parameter names of the report options."""
+    """Field names are the click parameter names of the report options, except
+    ``find_measured``, which only code sets."""
 
-    ceilings: str | Path | tuple[str | Path, ...] | None = None  # several: one per GPU
-    phase_specs: tuple[str, ...] = ()
+    # Several: each used for the GPU it was measured on (by name, then device index).
+    # Roofs they lack come from ceilings `rooftui measure` saved for the GPU model, then
+    # measured ones bundled with rooftui, then the report's peaks, then the datasheet.
+    ceilings: Ceilings | tuple[Ceilings, ...] | None = None
+    phase_specs: tuple[str, ...] = ()  # NAME=REGEX each; none: forward, backward, optimizer
     infer_phases: bool = True
     skip_invalid: bool = False
     gpu: str | None = None  # the GPU of exports that do not say it (older ncu, summaries)
     arch: str | None = None  # the same, as sm_XY
     fp16_rule: str = "packed"  # or "paper": hadd + hmul + 2·hfma (model.metrics.FP16_RULES)
-    no_cache: bool = False
+    no_cache: bool = False  # False: the report cache unless ROOFTUI_NO_CACHE is set
+    find_measured: bool = True  # False: skip saved and bundled measured ceilings
 
     def start(self, paths: Sequence[str | Path]) -> Reading:
         """Start reading ``paths`` for a later ``load`` (a command loading two runs starts both)."""
@@ -45,9 +55,6 @@ class LoadOptions:
         """
         reading = reading or self.start(paths)
         from rooftui.analysis import load_run
-        from rooftui.analysis.phases import PhaseConfig
 
-        phases = PhaseConfig.from_options(tuple(self.phase_specs), infer=self.infer_phases)
-        return load_run(list(paths), ceilings=ceilings if ceilings is not None else self.ceilings,
-                        phases=phases, skip_invalid=self.skip_invalid, progress=progress,
-                        gpu=self.gpu, arch=self.arch, fp16_rule=self.fp16_rule, reading=reading)
+        options = self if ceilings is None else replace(self, ceilings=ceilings)
+        return load_run(list(paths), options, progress=progress, reading=reading)

@@ -89,9 +89,8 @@ class RooftuiGroup(DefaultGroup):
         importing every subcommand for their help would cost `rooftui --help` ~0.3 s."""
         names = self.list_commands(ctx)
         names.sort(key=lambda name: name != self.default_cmd_name)  # the default first
-        limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = [(name + ("*" if name == self.default_cmd_name else ""),
-                 click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)) for name in names]
+        # Each summary whole, wrapped by write_dl: cutting it to one line lost the end of two.
+        rows = [(name + ("*" if name == self.default_cmd_name else ""), SUMMARIES[name]) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -99,6 +98,12 @@ class RooftuiGroup(DefaultGroup):
         items = super().shell_complete(ctx, incomplete)
         if not incomplete.startswith("-"):  # `rooftui REPORT`: report paths complete too
             items.append(CompletionItem(incomplete, type="file"))
+        elif (default := self.get_command(ctx, self.default_cmd_name)) is not None:
+            # `rooftui --<TAB>`: the line routes to the default command, so its options count too
+            offered = {item.value for item in items}
+            with click.Context(default, parent=ctx, resilient_parsing=True) as default_ctx:
+                items += [item for item in default.shell_complete(default_ctx, incomplete)
+                          if item.value not in offered]
         return items
 
 

@@ -18,6 +18,7 @@ from rich.text import Text
 from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.compare import HOWS, METHODS, SIDE_COLUMNS, Comparison
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.summary import short_pipeline
 from rooftui.views.text import markup_escaped, plain, printable, shorten
@@ -89,6 +90,7 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
                               ("kernels", "zero_ai", "zero_ai_share", "time_s", "zero_ai_time_s",
                                "zero_ai_time_share")),
         "notes": comparison.notes,
+        "notes_detail": [note_dict(note) for note in comparison.notes],  # {"kind", "text", "fix"}
     }
     return json_safe(doc)
 

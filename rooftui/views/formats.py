@@ -1,6 +1,9 @@
 """Scaling base units for display: the only place numbers get prefixes, durations get
 units, and values are made JSON-safe. Imports nothing from rooftui, so every layer may
-use it (the import contract in pyproject.toml allows exactly that)."""
+use it (the import contract in pyproject.toml allows exactly that).
+
+A missing value (None, NaN, ±inf) is shown as ``missing``: "" by default (tables and
+text that leave a blank), the explorer passes its dash (``rooftui.views.tui.format.MISSING``)."""
 
 from __future__ import annotations
 
@@ -10,20 +13,20 @@ from typing import Any
 _PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 
 
-def si(value: float | None, unit: str = "", digits: int = 3) -> str:
-    """1.2345e12, "FLOP/s" -> "1.23 TFLOP/s"; blank for missing values."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
+def si(value: float | None, unit: str = "", digits: int = 3, *, missing: str = "") -> str:
+    """1.2345e12, "FLOP/s" -> "1.23 TFLOP/s"."""
+    if value is None or not math.isfinite(value):
+        return missing
     for scale, prefix in _PREFIXES:
         if abs(value) >= scale:
             return f"{value / scale:.{digits}g} {prefix}{unit}".strip()
     return f"{value:.{digits}g} {unit}".strip()
 
 
-def seconds(value: float | None) -> str:
+def seconds(value: float | None, *, missing: str = "") -> str:
     """Seconds with a unit that keeps three digits: 4.68 ms, 91.4 µs; "0 s" for zero."""
     if value is None or not math.isfinite(value):
-        return ""
+        return missing
     if value == 0:
         return "0 s"
     for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
@@ -32,22 +35,23 @@ def seconds(value: float | None) -> str:
     return f"{value * 1e9:.3g} ns"
 
 
-def percent(value: float | None) -> str:
+def percent(value: float | None, *, missing: str = "") -> str:
+    """A fraction (0.42) as "42.0%"."""
     if value is None or not math.isfinite(value):
-        return ""
+        return missing
     return f"{100 * value:.1f}%"
 
 
-def number(value: float | None, digits: int = 3) -> str:
+def number(value: float | None, digits: int = 3, *, missing: str = "") -> str:
     if value is None or not math.isfinite(value):
-        return ""
+        return missing
     return f"{value:.{digits}g}"
 
 
-def intensity(value: float | None) -> str:
-    """Arithmetic intensity in at most 5 characters: 0.083, 1.5, 22, 1290."""
+def intensity(value: float | None, *, missing: str = "") -> str:
+    """Arithmetic intensity in at most 5 characters: 0.083, 1.5, 22, 1290 (the CLI's tables)."""
     if value is None or not math.isfinite(value):
-        return ""
+        return missing
     if value >= 10:
         return f"{value:.0f}"
     if value >= 1:
@@ -55,6 +59,27 @@ def intensity(value: float | None) -> str:
     if value >= 0.001:
         return f"{value:.3f}".rstrip("0")
     return "<.001" if value > 0 else "0"
+
+
+def intensity_with_magnitude(value: float | None, *, missing: str = "") -> str:
+    """Arithmetic intensity in FLOP/byte, three digits, tiny and huge values keeping their
+    magnitude (1.53e-04, 1.06e+06), so a column sorted by AI reads right (the explorer)."""
+    if value is None or not math.isfinite(value):
+        return missing
+    if value == 0:
+        return "0"
+    if abs(value) >= 1e4 or abs(value) < 1e-3:
+        return f"{value:.2e}"
+    return f"{value:.3g}"
+
+
+def decade(exponent: int, unit: str = "") -> str:
+    """A tick label for 10**exponent: 1e-5, 0.001, 0.1, 1, 1k, 10G..."""
+    if exponent < -3:
+        return f"1e{exponent}{unit}"
+    if exponent < 0:
+        return f"{10.0**exponent:.{-exponent}f}{unit}"
+    return si(10.0**exponent, unit, digits=3).replace(" ", "")
 
 
 def json_safe(value: Any) -> Any:

@@ -19,6 +19,7 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
+from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
@@ -91,6 +92,8 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "table3": [{**row, "phase": row["phase"] or None} for row in table3.to_dict("records")],
         },
         "notes": run.notes,
+        # the same notes as data: {"kind" (rooftui.notes.KINDS), "text", "fix"}, in that order
+        "notes_detail": [note_dict(note) for note in run.notes],
         "fp16_rule": run.fp16_rule,
     }
     if _has_ranks(run):

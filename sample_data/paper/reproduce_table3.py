@@ -20,6 +20,7 @@ import pandas as pd
 
 from rooftui.analysis import load_run
 from rooftui.analysis.grouping import group_by_name
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.analysis.summary import zero_ai_table
 
 # (configuration, its directories, the authors' CSV per directory, published zero-AI of launches)
@@ -50,7 +51,7 @@ def authors_columns(table: pd.DataFrame) -> pd.DataFrame:
 
 def compare_with_authors(directory: Path, authors_csv: Path) -> list[str]:
     """Every kernel name whose numbers differ from the authors' CSV, as text lines."""
-    run = load_run([directory], gpu="V100", fp16_rule="paper")
+    run = load_run([directory], LoadOptions(gpu="V100", fp16_rule="paper"))
     ours = run.kernels.groupby("demangled")[list(COMPARED)].sum()
     theirs = authors_columns(pd.read_csv(authors_csv).set_index("Kernel Name"))
     problems = [f"{name[:60]}: only in rooftui" for name in ours.index.difference(theirs.index)]
@@ -66,7 +67,7 @@ def compare_with_authors(directory: Path, authors_csv: Path) -> list[str]:
 def table_iii(directories: list[Path]) -> tuple[pd.Series, pd.Series | None]:
     """The overall Table III row, zero-AI per kernel name and per launch (None where
     the runs could only be joined per kernel name)."""
-    run = load_run(directories, gpu="V100", fp16_rule="paper")
+    run = load_run(directories, LoadOptions(gpu="V100", fp16_rule="paper"))
     per_launch = None if (run.kernels["launches"] > 1).any() else zero_ai_table(run.kernels).iloc[-1]
     return zero_ai_table(run.kernels, group_by_name(run.kernels)).iloc[-1], per_launch
 

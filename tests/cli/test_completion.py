@@ -32,6 +32,13 @@ def test_options_complete_for_a_subcommand_and_for_the_default_command():
     assert complete("rooftui run.ncu-rep --ce") == [("plain", "--ceilings")]
 
 
+def test_the_default_commands_options_complete_with_nothing_before_them():
+    # `rooftui --ce<TAB>` is `rooftui open --ce<TAB>`: the line routes to `open`
+    assert complete("rooftui --c") == [("plain", "--ceilings"), ("plain", "--compare")]
+    offered = [value for _, value in complete("rooftui --")]
+    assert offered[:2] == ["--version", "--help"] and "--trace" in offered and offered.count("--help") == 1
+
+
 def test_choices_and_paths_complete():
     assert complete("rooftui summary --format j") == [("plain", "json")]
     assert complete("rooftui summary --ceilings ") == [("file", "")]

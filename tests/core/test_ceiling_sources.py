@@ -11,10 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.ingest import read_report
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.measured_ceilings import find_bundled, find_saved, save_measured, saved_path
 from rooftui.model.columns import LEVELS
+from rooftui.notes import kind_of
 from rooftui.sample import sample_ceilings, sample_paths
 from tests.conftest import DEEPCAM, KNOWN, SAMPLES, run_cli
 
@@ -63,7 +65,7 @@ def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so(
 
 def test_deepcam_without_ceilings_binds_kernels_exactly_as_the_bundled_sample():
     ours = load_run([AMP]).kernels
-    sample = load_run(sample_paths(), ceilings=sample_ceilings()).kernels
+    sample = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings())).kernels
     columns = ["bound", "roof_fraction", *(f"bound_{lvl}" for lvl in LEVELS),
                *(f"roof_{lvl}" for lvl in LEVELS)]
     pd.testing.assert_frame_equal(ours[columns], sample[columns])
@@ -114,7 +116,7 @@ def test_a_ceilings_file_given_beats_the_saved_one(tmp_path):
     save_measured(fake_saved(hbm=4.0e12))
     given = tmp_path / "mine.json"
     given.write_text(json.dumps(fake_saved(hbm=3.0e12)))
-    hbm = load_run([AMP], ceilings=given).ceilings.bandwidth("hbm")
+    hbm = load_run([AMP], LoadOptions(ceilings=given)).ceilings.bandwidth("hbm")
     assert (hbm.value, hbm.source, hbm.origin) == (3.0e12, "file", str(given))
 
 
@@ -171,7 +173,7 @@ def test_report_peaks_compared_with_the_measured_h200():
     hbm_peak = median(roofline, "dram__bytes.sum.peak_sustained") * median(
         roofline, "dram__cycles_elapsed.avg.per_second")
     assert measured.bandwidth("hbm").value / hbm_peak == pytest.approx(0.947, abs=0.01)
-    peaks = load_run([BASE], find_measured=False).ceilings
+    peaks = load_run([BASE], LoadOptions(find_measured=False)).ceilings
     assert peaks.bandwidth("l2").value == pytest.approx(l2_peak)
     for precision in ("fp64", "fp32"):
         assert peaks.compute(precision).method == "report"
@@ -179,7 +181,7 @@ def test_report_peaks_compared_with_the_measured_h200():
 
 
 def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source():
-    alone = load_run([BASE], find_measured=False).ceilings
+    alone = load_run([BASE], LoadOptions(find_measured=False)).ceilings
     assert alone.bandwidth("l1").name == "L1 (report peak, unreachable)"
     assert "512 B/cycle/SM" in alone.bandwidth("l1").caveat
     assert alone.bandwidth("l2").name == "L2 (report peak, unreachable)"
@@ -191,10 +193,11 @@ def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source():
 # --- a missing roof is said, and a bound at it is unknown -----------------------------
 
 def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently():
-    run = load_run([AMP], find_measured=False)
+    run = load_run([AMP], LoadOptions(find_measured=False))
     assert [m.message for m in run.missing_roofs] == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert run.missing_roof_messages() == ["no L2 roof: pass --ceilings or run rooftui measure"]
-    assert "no L2 roof: pass --ceilings or run rooftui measure" in run.notes
+    missing_roof = [note for note in run.notes if kind_of(note) == "missing_roof"]
+    assert missing_roof == ["no L2 roof: pass --ceilings or run rooftui measure"]
     kernels = run.kernels
     moved_l2 = kernels["bytes_l2"] > 0
     assert moved_l2.all()

@@ -45,3 +45,21 @@ def test_shorten_keeps_width_characters_with_the_ellipsis_last(text, width, cut)
 
 def test_shorten_in_ascii_mode_uses_the_given_ellipsis():
     assert shorten("elementwise_kernel", 6, "~") == "eleme~"
+
+
+def test_a_missing_value_is_what_the_caller_says_blank_unless_told():
+    from rooftui.views.formats import intensity, number, percent
+
+    for gone in (None, float("nan"), math.inf):
+        assert [si(gone), seconds(gone), percent(gone), number(gone), intensity(gone)] == [""] * 5
+        assert si(gone, "B", missing="–") == seconds(gone, missing="–") == "–"
+    assert si(0.0, "B", missing="–") == "0 B" and seconds(0.0, missing="–") == "0 s"  # zero is a value
+
+
+def test_the_cli_and_the_explorer_write_intensity_each_its_own_way():
+    from rooftui.views.formats import intensity, intensity_with_magnitude
+
+    # the CLI's tables: at most 5 characters; the explorer's table sorts by AI, so magnitude stays
+    assert [intensity(v) for v in (1.53e-4, 0.0833, 22.4, 1.06e6)] == ["<.001", "0.083", "22", "1060000"]
+    assert [intensity_with_magnitude(v) for v in (1.53e-4, 0.0833, 22.4, 1.06e6)] == [
+        "1.53e-04", "0.0833", "22.4", "1.06e+06"]

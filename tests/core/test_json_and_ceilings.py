@@ -5,6 +5,7 @@ import json
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.errors import CeilingsError
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.model.ceilings import Ceiling, CeilingSet, Device
@@ -54,12 +55,13 @@ def test_rooftui_ceilings_file_round_trips_and_takes_precedence(tmp_path):
     loaded = load_ceilings(path)
     assert loaded == ceilings
     assert loaded.bandwidth("hbm").extra["curve"] == [[1e9, 4.4e12]]
-    run = load_run([BASE], ceilings=path)
+    run = load_run([BASE], LoadOptions(ceilings=path))
     assert run.ceilings.compute("fp64").method == "empirical"
     assert run.ceilings.compute("fp64").source == "file"
     # not in the file: the H200 measurement bundled with rooftui, then the report's peak
     assert run.ceilings.compute("fp32").source == "bundled"
-    assert load_run([BASE], ceilings=path, find_measured=False).ceilings.compute("fp32").method == "report"
+    without_measured = load_run([BASE], LoadOptions(ceilings=path, find_measured=False))
+    assert without_measured.ceilings.compute("fp32").method == "report"
     daxpy = run.kernels.set_index("name").loc["daxpy"]
     assert daxpy["roof_hbm"] == pytest.approx(daxpy["ai_hbm"] * 4.4e12)
 
@@ -89,7 +91,7 @@ def test_ceilings_file_errors_name_the_entry(tmp_path):
 
 
 def test_without_a_file_the_report_peaks_are_used():
-    ceilings = load_run([BASE], find_measured=False).ceilings
+    ceilings = load_run([BASE], LoadOptions(find_measured=False)).ceilings
     fp32 = ceilings.compute("fp32")
     assert fp32.method == "report"
     clock = fp32.value / (16_896 * 2)
@@ -104,7 +106,7 @@ def test_without_a_file_the_report_peaks_are_used():
 
 
 def test_without_peaks_in_the_report_the_datasheet_fills_in():
-    ceilings = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"], find_measured=False).ceilings
+    ceilings = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"], LoadOptions(find_measured=False)).ceilings
     assert ceilings.compute("fp32").method == "report"
     assert ceilings.compute("tensor_fp16").method == "spec"
     assert ceilings.compute("tensor_fp16").value == 989.4e12

@@ -3,7 +3,7 @@
 import pytest
 
 from rooftui.analysis import grouped_kernels, load_run
-from rooftui.analysis.phases import PhaseConfig
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.analysis.summary import phase_table, zero_ai_table
 from tests.conftest import DEEPCAM, KNOWN
 
@@ -19,14 +19,14 @@ def test_backward_kernels_from_the_autograd_thread_are_inferred_in_launch_order(
 
 
 def test_inference_can_be_turned_off():
-    kernels = load_run([AMP], infer_phases=False).kernels
+    kernels = load_run([AMP], LoadOptions(infer_phases=False)).kernels
     assert (kernels["phase"] == "").sum() == 88
     assert not kernels["phase_inferred"].any()
 
 
 def test_phase_names_are_configurable():
-    config = PhaseConfig.from_options(("fwd=forward", "bwd=backward", "opt=optim"))
-    counts = load_run([AMP], phases=config).kernels["phase"].value_counts()
+    options = LoadOptions(phase_specs=("fwd=forward", "bwd=backward", "opt=optim"))
+    counts = load_run([AMP], options).kernels["phase"].value_counts()
     assert counts.to_dict() == {"bwd": 90, "fwd": 76, "opt": 13}
 
 

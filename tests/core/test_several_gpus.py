@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from rooftui.analysis import grouped_kernels, load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.views.summary import to_json
 from tests.conftest import KNOWN, SAMPLES
@@ -38,7 +39,7 @@ def file_hbm(path) -> float:
 @pytest.fixture
 def two_h200s(tmp_path):
     reports = [as_profiled_on(tmp_path, 0), as_profiled_on(tmp_path, 1)]
-    return load_run(reports, ceilings=[GPU1, GPU0])  # matched by device index, not by order
+    return load_run(reports, LoadOptions(ceilings=(GPU1, GPU0)))  # matched by device index, not by order
 
 
 def test_two_h200s_each_get_the_ceilings_measured_on_them(two_h200s):
@@ -99,5 +100,5 @@ def test_an_h100_and_an_h200_each_get_their_own_sources(tmp_path):
 
 
 def test_one_ceilings_file_still_applies_to_every_gpu(tmp_path):
-    run = load_run([as_profiled_on(tmp_path, 0), as_profiled_on(tmp_path, 1)], ceilings=GPU1)
+    run = load_run([as_profiled_on(tmp_path, 0), as_profiled_on(tmp_path, 1)], LoadOptions(ceilings=GPU1))
     assert {run.ceilings_for(label).bandwidth("hbm").value for label in run.devices} == {file_hbm(GPU1)}

@@ -26,8 +26,35 @@ def test_piped_summary_keeps_whole_names_and_every_cell(capsys, monkeypatch):
     assert name == HEAVIEST and len(cells) == 11 and cells[:2] == ["108µs", "8%"]
 
 
+def kernel_rows(capsys, width: int) -> list[tuple[str, list[str]]]:
+    """The summary's kernel rows at ``--width width`` (0: no limit), each as (name as shown,
+    its cells word by word).
+
+    The name is everything before the time cell, which is right-aligned under the header's
+    "time" (names have spaces in them, so a row cannot simply be split)."""
+    main(["summary", str(sample_paths()[0]), "--top", "30", "--width", str(width)])
+    lines = capsys.readouterr().out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("kernel "))
+    end_of_time = lines[header].index(" time") + len(" time")
+    rows = []
+    for line in lines[header + 1 :]:
+        if line.startswith("AI in FLOP/byte"):  # the legend under the table
+            break
+        assert len(line) <= (width or len(line)), line
+        name, time = line[:end_of_time].rsplit(maxsplit=1)
+        rows.append((name.rstrip(), [time, *line[end_of_time:].split()]))
+    return rows
+
+
 def test_at_80_columns_names_are_cut_and_numbers_stay_whole(capsys, monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
+    whole = kernel_rows(capsys, 0)
+    cut = kernel_rows(capsys, 80)
+    assert len(cut) == len(whole) == 30
+    assert whole[0][0] == HEAVIEST and cut[0][0].endswith("…")
+    for (name, cells), (whole_name, whole_cells) in zip(cut, whole):
+        assert cells == whole_cells and not any("…" in cell for cell in cells), whole_name
+        assert name == whole_name or (name.endswith("…") and whole_name.startswith(name[:-1])), name
 
 
 def test_columns_sets_the_width_when_piped(capsys, monkeypatch):

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.ingest import raw_csv
 from rooftui.model import metrics as m
 from tests.conftest import DEEPCAM, KNOWN
@@ -26,9 +27,9 @@ REPORTS = [
 
 @pytest.mark.parametrize("report", REPORTS, ids=lambda p: p.name)
 def test_keeping_every_metric_changes_no_number(report, monkeypatch):
-    used = load_run([report], cache=False)
+    used = load_run([report], LoadOptions(no_cache=True))
     monkeypatch.setattr(raw_csv, "is_relevant_metric", lambda name: "__" in name)
-    everything = load_run([report], cache=False)
+    everything = load_run([report], LoadOptions(no_cache=True))
     assert len(everything.reports[0].kernels.columns) > len(used.reports[0].kernels.columns)
     pd.testing.assert_frame_equal(used.kernels, everything.kernels)
     assert used.ceilings_by_device == everything.ceilings_by_device

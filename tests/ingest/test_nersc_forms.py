@@ -6,6 +6,7 @@ import json
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.ingest import read_report
 from rooftui.model.kernel_table import build_kernel_table
 from tests.conftest import KNOWN
@@ -29,7 +30,7 @@ def _postprocess_by_name():
 
 
 def test_nersc_csv_gives_postprocess_flops_and_bytes(tmp_path):
-    run = load_run([write_nersc_csv(tmp_path / "output.csv")], gpu="V100")
+    run = load_run([write_nersc_csv(tmp_path / "output.csv")], LoadOptions(gpu="V100"))
     ours = run.kernels.groupby("demangled")[["flops_fp64", "flops_fp32", "bytes_l1", "bytes_l2",
                                             "bytes_hbm"]].sum()
     for name, answer in _postprocess_by_name().items():
@@ -73,7 +74,7 @@ def test_time_from_cycles_matches_gpu_time_duration_on_the_h200():
 def test_json_says_where_time_came_from(tmp_path):
     from rooftui.views.summary import to_json
 
-    run = load_run([write_nersc_csv(tmp_path / "output.csv")], gpu="V100")
+    run = load_run([write_nersc_csv(tmp_path / "output.csv")], LoadOptions(gpu="V100"))
     doc = json.loads(json.dumps(to_json(run, run.kernels)))
     assert {k["time_source"] for k in doc["kernels"]} == {
         "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}

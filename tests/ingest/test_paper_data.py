@@ -12,7 +12,9 @@ import pytest
 
 from rooftui.analysis import load_run
 from rooftui.analysis.grouping import group_by_name
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.analysis.summary import zero_ai_table
+from rooftui.notes import kind_of
 from tests.conftest import ROOT, run_cli
 from tests.ingest.paper_layout import (
     BATCHNORM,
@@ -52,7 +54,7 @@ def tensorflow_dir(clone):
 
 
 def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_rule(pytorch_dir):
-    run = load_run([pytorch_dir], gpu="V100")
+    run = load_run([pytorch_dir], LoadOptions(gpu="V100"))
     kernels = run.kernels.sort_values("ncu_id")
     assert list(kernels["demangled"]) == [launch["name"] for launch in LAUNCHES]
     assert (kernels["launches"] == 1).all()
@@ -74,7 +76,7 @@ def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_r
 
 
 def test_zero_ai_per_launch_and_per_kernel_name_as_the_authors_counted(pytorch_dir):
-    run = load_run([pytorch_dir], gpu="V100")
+    run = load_run([pytorch_dir], LoadOptions(gpu="V100"))
     per_launch = zero_ai_table(run.kernels).iloc[-1]
     per_name = zero_ai_table(run.kernels, group_by_name(run.kernels)).iloc[-1]
     assert (per_launch["zero_ai"], per_launch["kernels"]) == (PER_LAUNCH_ZERO_AI, len(LAUNCHES))
@@ -84,10 +86,11 @@ def test_zero_ai_per_launch_and_per_kernel_name_as_the_authors_counted(pytorch_d
 def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir):
     relu = next(launch for launch in LAUNCHES if launch["name"] == RELU)
     hadd, hmul, hfma = (relu[SASS.format(op)] for op in ("hadd", "hmul", "hfma"))
-    packed = load_run([pytorch_dir], gpu="V100").kernels.set_index("demangled")
-    paper = load_run([pytorch_dir], gpu="V100", fp16_rule="paper")
+    packed = load_run([pytorch_dir], LoadOptions(gpu="V100")).kernels.set_index("demangled")
+    paper = load_run([pytorch_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
     assert packed.loc[RELU, "flops_fp16"] == 2 * hadd + 2 * hmul + 4 * hfma
     assert paper.kernels.set_index("demangled").loc[RELU, "flops_fp16"] == hadd + hmul + 2 * hfma
+    assert [kind_of(note) for note in paper.notes].count("fp16_approximate") == 1
     assert any("--fp16-rule paper" in note for note in paper.notes)
 
 
@@ -100,18 +103,19 @@ def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_optio
     assert rows.loc[CONV, "zero_ai"].isna().all() and (rows.loc[CONV, "pipeline"] == "unknown").all()
     # No instruction issued to the Tensor pipe: no Tensor work on any GPU, so zero-AI is known.
     assert rows.loc[COPY, "zero_ai"].all() and (rows.loc[COPY, "flops_tensor"] == 0).all()
-    assert any("--gpu NAME" in note and "--arch sm_XY" in note for note in run.notes)
+    unknown_arch = [note for note in run.notes if kind_of(note) == "unknown_arch"]
+    assert len(unknown_arch) == 1 and unknown_arch[0].fix == "--gpu NAME or --arch sm_XY"
     assert set(run.kernels["cc"]) == {""}  # no architecture assumed
 
 
 def test_arch_option_gives_the_same_numbers_as_gpu(pytorch_dir):
-    by_gpu = load_run([pytorch_dir], gpu="V100").kernels
-    by_arch = load_run([pytorch_dir], arch="sm_70").kernels
+    by_gpu = load_run([pytorch_dir], LoadOptions(gpu="V100")).kernels
+    by_arch = load_run([pytorch_dir], LoadOptions(arch="sm_70")).kernels
     pd.testing.assert_series_equal(by_gpu["flops"], by_arch["flops"])
 
 
 def test_tensorflow_runs_in_different_orders_join_per_kernel_name(tensorflow_dir):
-    run = load_run([tensorflow_dir], gpu="V100", fp16_rule="paper")
+    run = load_run([tensorflow_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
     rows = run.kernels.set_index("demangled")
     expected = by_name()
     assert set(rows.index) == set(expected)

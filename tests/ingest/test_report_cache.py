@@ -12,6 +12,7 @@ import pytest
 
 from rooftui import ingest
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.ingest import cache as report_cache
 from rooftui.ingest import ncu_rep
 from rooftui.ingest.cache import ReportCache, cache_dir
@@ -63,7 +64,7 @@ def test_options_act_on_the_cached_report_anew(tmp_path):
     report = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
     inferred = load_run([report])
     assert inferred.kernels["phase_inferred"].sum() == 88
-    plain = load_run([report], infer_phases=False)  # from the cache
+    plain = load_run([report], LoadOptions(infer_phases=False))  # from the cache
     assert not plain.kernels["phase_inferred"].any()
     assert (plain.kernels["phase"] == "").sum() == 88
 

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.ingest.sass_moves import is_register_move
 from tests.conftest import KNOWN, SAMPLES
 
@@ -131,7 +132,7 @@ def test_json_says_how_many_instructions_were_discarded_as_moves(moves_report):
 def test_under_the_papers_fp16_rule_a_move_takes_out_that_rules_hfma_weight():
     """--fp16-rule paper weighs an hfma 2 FLOPs: the moves-only loop still has no FP16 FLOPs,
     and __hfma2 math keeps half its true FLOPs (one FMA counted per HFMA2), moves or not."""
-    run = load_run([MOVES / "register_moves_sourcecounters.ncu-rep.xz"], fp16_rule="paper")
+    run = load_run([MOVES / "register_moves_sourcecounters.ncu-rep.xz"], LoadOptions(fp16_rule="paper"))
     rows = {row["name"]: row for row in run.kernels.to_dict("records")}
     expected = answers("register_moves.expected.json")
     assert rows["moves_fp32"]["flops_fp16"] == 0

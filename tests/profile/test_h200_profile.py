@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.model.metrics import architecture_for, required_metrics
 from rooftui.profile.run import NcuLog
 from tests.profile.conftest import REPO
@@ -43,7 +44,7 @@ def test_profiled_step_loads_with_forward_backward_and_optimizer(run):
 def test_nvtx_ranges_name_the_phases_of_kernels_launched_by_the_main_thread():
     # Autograd runs backward on its own thread, outside the main thread's
     # push/pop range "backward": 88 of its 90 kernels get their phase by inference.
-    kernels = load_run([ROOFTUI_REPORT], infer_phases=False).kernels
+    kernels = load_run([ROOFTUI_REPORT], LoadOptions(infer_phases=False)).kernels
     assert kernels.groupby("phase").size().to_dict() == {
         "": 88,
         "forward": 76,

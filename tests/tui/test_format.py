@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from rooftui.views.tui.format import ascii_safe, decade, duration, intensity, percent, si
+from rooftui.views.formats import decade, intensity_with_magnitude, percent, seconds, si
+from rooftui.views.tui.format import MISSING, ascii_safe
 
 
 def test_si_prefixes_and_a_dash_for_missing_values():
-    assert si(4.8e12, "B/s") == "4.8 TB/s"
-    assert si(1.32119e14, "B/s") == "132 TB/s"
-    assert si(6.6e13, "FLOP/s") == "66 TFLOP/s"
-    assert si(0, "B") == "0 B"
-    assert si(float("nan")) == "–"
+    assert si(4.8e12, "B/s", missing=MISSING) == "4.8 TB/s"
+    assert si(1.32119e14, "B/s", missing=MISSING) == "132 TB/s"
+    assert si(6.6e13, "FLOP/s", missing=MISSING) == "66 TFLOP/s"
+    assert si(0, "B", missing=MISSING) == "0 B"
+    assert si(float("nan"), missing=MISSING) == "–"
 
 
 def test_durations_pick_a_short_unit():
-    assert duration(1.5) == "1.5 s"
-    assert duration(0.00123) == "1.23 ms"
-    assert duration(108e-6) == "108 µs"
-    assert duration(5e-9) == "5 ns"
+    assert seconds(1.5, missing=MISSING) == "1.5 s"
+    assert seconds(0.00123, missing=MISSING) == "1.23 ms"
+    assert seconds(108e-6, missing=MISSING) == "108 µs"
+    assert seconds(5e-9, missing=MISSING) == "5 ns"
 
 
 def test_intensity_percent_and_decades():
-    assert intensity(0.0833333) == "0.0833"
-    assert intensity(1.06188e6) == "1.06e+06"
-    assert intensity(0.0) == "0"
-    assert percent(0.0612) == "6.1%"
+    assert intensity_with_magnitude(0.0833333, missing=MISSING) == "0.0833"
+    assert intensity_with_magnitude(1.06188e6, missing=MISSING) == "1.06e+06"
+    assert intensity_with_magnitude(0.0, missing=MISSING) == "0"
+    assert percent(0.0612, missing=MISSING) == "6.1%"
     assert [decade(e) for e in (-5, -3, -1, 0, 3, 12, 15)] == [
         "1e-5",
         "0.001",

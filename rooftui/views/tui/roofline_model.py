@@ -28,7 +28,8 @@ import pandas as pd
 from rooftui.analysis.ceilings import missing_roofs, source_text
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.views.tui.format import decade, si
+from rooftui.views.formats import decade, si
+from rooftui.views.tui.format import MISSING
 
 INDIVIDUAL_LIMIT = 1000  # kernels drawn one by one; the rest are merged per cell
 HEAVY_COUNT = 10  # the heaviest kernels get the bold marker
@@ -106,7 +107,7 @@ def _compute_roofs(ceilings: CeilingSet, pipelines: list[str]) -> list[tuple[str
         names = " · ".join(PIPELINE_LABELS.get(c.precision, c.name) for c in group)
         methods = "/".join(sorted({method_word(c.method) for c in group}))
         unit = group[0].unit
-        label = f"{names} {si(value, unit)} ({methods})"
+        label = f"{names} {si(value, unit, missing=MISSING)} ({methods})"
         source = " / ".join(dict.fromkeys(source_text(c) for c in group))
         roofs.append(("+".join(c.precision for c in group), value, label, source))
     return roofs
@@ -288,7 +289,8 @@ def build_figure(
         log_b = math.log10(ceiling.value)
         end = math.log10(top) - log_b if top else x_hi
         start = max(x_lo, y_lo - log_b)
-        label = f"{LEVEL_LABELS[level]} {si(ceiling.value, 'B/s')} ({method_word(ceiling.method)})"
+        bandwidth = si(ceiling.value, "B/s", missing=MISSING)
+        label = f"{LEVEL_LABELS[level]} {bandwidth} ({method_word(ceiling.method)})"
         roofs.append(
             Roof(
                 level,

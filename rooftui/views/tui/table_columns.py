@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from rooftui.model.columns import PIPELINE_LABELS
-from rooftui.views.formats import approximate_mark
-from rooftui.views.tui.format import duration, intensity, percent
+from rooftui.views.formats import approximate_mark, intensity_with_magnitude, percent, seconds
+from rooftui.views.tui.format import MISSING
 
 
 def _gflops(value: float) -> str:
@@ -46,12 +47,12 @@ class Column:
 COLUMNS = (
     Column("name", "kernel", 24, str, right=False),  # widened to fit by the table
     Column("count", "count", 7, _count),
-    Column("time_s", "time", 9, duration),
-    Column("time_share", "%time", 6, percent),
+    Column("time_s", "time", 9, partial(seconds, missing=MISSING)),
+    Column("time_share", "%time", 6, partial(percent, missing=MISSING)),
     Column("flop_rate", "GFLOP/s", 10, _gflops),
-    Column("ai_l1", "AI L1", 8, intensity),
-    Column("ai_l2", "AI L2", 8, intensity),
-    Column("ai_hbm", "AI HBM", 8, intensity),
+    Column("ai_l1", "AI L1", 8, partial(intensity_with_magnitude, missing=MISSING)),
+    Column("ai_l2", "AI L2", 8, partial(intensity_with_magnitude, missing=MISSING)),
+    Column("ai_hbm", "AI HBM", 8, partial(intensity_with_magnitude, missing=MISSING)),
     # "FP16~": FP16 FLOPs ncu counts approximately, marked as `rooftui summary` marks them.
     Column("pipeline", "pipeline", 11, lambda p, approximate: PIPELINE_LABELS.get(p, str(p))
            + approximate_mark(p, approximate), right=False, also="fp16_approximate"),
@@ -60,7 +61,7 @@ COLUMNS = (
            right=False, also="communication"),
     Column("phase", "phase", 9, str, right=False),
     Column("bound", "bound", 11, str, right=False),
-    Column("roof_fraction", "%roof", 6, percent),
+    Column("roof_fraction", "%roof", 6, partial(percent, missing=MISSING)),
 )
 
 # Shown after the name only when the run holds several ranks (``columns_for``).

@@ -48,9 +48,10 @@ from rooftui.views.compare import (
     time_text,
     zero_ai_totals,
 )
+from rooftui.views.formats import seconds, si
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
-from rooftui.views.tui.format import ascii_safe, duration, literal, si
+from rooftui.views.tui.format import MISSING, ascii_safe, literal
 from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, SELECTED_COLOUR, rgb
 from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
 
@@ -241,8 +242,8 @@ class CompareScreen(Screen[None]):
         c = self.comparison
         total_a, total_b = c.total_time("a"), c.total_time("b")
         return Text.assemble(
-            ("A ", "bold"), f"{printable(c.label_a)} {duration(total_a)} → ",
-            ("B ", "bold"), f"{printable(c.label_b)} {duration(total_b)} ",
+            ("A ", "bold"), f"{printable(c.label_a)} {seconds(total_a, missing=MISSING)} → ",
+            ("B ", "bold"), f"{printable(c.label_b)} {seconds(total_b, missing=MISSING)} ",
             (f"({change(total_b / total_a if total_a else None)})", "bold"),
             f" · {len(c.matched)} matched · {len(c.only_a)} only A · {len(c.only_b)} only B",
         )
@@ -317,7 +318,8 @@ def _how(pair: pd.Series) -> str:
     elif pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
         rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
                 f"{int(pair['candidates_b'])} in B")
-    return f"{what}{rank} · {si(pair['flop_rate_a'], 'FLOP/s')} → {si(pair['flop_rate_b'], 'FLOP/s')}"
+    rate_a, rate_b = (si(pair[f"flop_rate_{side}"], "FLOP/s", missing=MISSING) for side in "ab")
+    return f"{what}{rank} · {rate_a} → {rate_b}"
 
 
 class CompareApp(RooftuiBaseApp):

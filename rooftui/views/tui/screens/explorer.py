@@ -17,9 +17,10 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.views.formats import percent, seconds
 from rooftui.views.summary import to_csv
 from rooftui.views.text import printable
-from rooftui.views.tui.format import duration, fit_items, fit_parts, literal, percent
+from rooftui.views.tui.format import MISSING, fit_items, fit_parts, literal
 from rooftui.views.tui.roofline_model import ceilings_per_device
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.table_columns import ranks_of
@@ -211,8 +212,8 @@ class ExplorerScreen(Screen):
         )
         parts = [
             (0, shown),
-            (2, f"{duration(total.time_s)} ({percent(share)})"),
-            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share)} time)"),
+            (2, f"{seconds(total.time_s, missing=MISSING)} ({percent(share, missing=MISSING)})"),
+            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share, missing=MISSING)} time)"),
             (0, f"by {sorted_by}{arrow}"),
         ]
         if state.spec.rank is not None:

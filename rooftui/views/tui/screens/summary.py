@@ -13,7 +13,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from rooftui.model.columns import PIPELINE_LABELS
-from rooftui.views.tui.format import duration, literal, percent, si
+from rooftui.views.formats import percent, seconds, si
+from rooftui.views.tui.format import MISSING, literal
 from rooftui.views.tui.view_state import ViewState
 
 
@@ -25,13 +26,13 @@ def format_cell(column: str, value) -> str:
         return "–"
     name = column.lower()
     if "share" in name or "fraction" in name or name.endswith("_pct"):
-        return percent(float(value))
+        return percent(float(value), missing=MISSING)
     if name.endswith("_s") or name == "time":
-        return duration(float(value))
+        return seconds(float(value), missing=MISSING)
     if "flop" in name:
-        return si(float(value), "FLOP")
+        return si(float(value), "FLOP", missing=MISSING)
     if "bytes" in name:
-        return si(float(value), "B")
+        return si(float(value), "B", missing=MISSING)
     if float(value).is_integer():
         return f"{int(value):,}"
     return f"{float(value):.3g}"

@@ -15,8 +15,9 @@ from textual.widgets import Static
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
+from rooftui.views.formats import intensity_with_magnitude, percent, seconds, si
 from rooftui.views.text import printable
-from rooftui.views.tui.format import ascii_safe, duration, intensity, literal, percent, si
+from rooftui.views.tui.format import MISSING, ascii_safe, literal
 
 
 def _number(value) -> float:
@@ -107,7 +108,7 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
     headers = ("level", "AI", "BW", "roof", "binds", "%roof", "headroom")
     for header in headers:
         table.add_column(header, justify="left" if header in ("level", "binds") else "right", no_wrap=True)
-    compact = lambda value: si(value).replace(" ", "")  # noqa: E731  the units are in the title
+    compact = lambda value: si(value, missing=MISSING).replace(" ", "")  # noqa: E731  the units are in the title
     rate = _number(row.get("flop_rate"))
     times = "x" if ascii_mode else "×"
     for level in LEVELS:
@@ -116,11 +117,11 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
         headroom = roof / rate if rate > 0 and roof == roof else math.nan
         cells = (
             LEVEL_LABELS[level],
-            intensity(_number(row.get(f"ai_{level}"))),
+            intensity_with_magnitude(_number(row.get(f"ai_{level}")), missing=MISSING),
             compact(bandwidth.value) if bandwidth else "–",
             compact(roof),
             _text_or_dash(row.get(f"bound_{level}")),
-            percent(_number(row.get(f"roof_fraction_{level}"))),
+            percent(_number(row.get(f"roof_fraction_{level}")), missing=MISSING),
             "–" if headroom != headroom else f"{headroom:.3g}{times}",
         )
         table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
@@ -156,18 +157,19 @@ def describe(
     ]
     time_s = _number(row["time_s"])
     source = str(row.get("time_source") or "")  # "derived: ..." when the report had no duration
-    work = [("time", duration(time_s) + (f" ({source})" if source.startswith("derived") else ""))]
+    derived = f" ({source})" if source.startswith("derived") else ""
+    work = [("time", seconds(time_s, missing=MISSING) + derived)]
     if "time_share" in row.index:
-        work.append(("share of run time", percent(_number(row["time_share"]))))
+        work.append(("share of run time", percent(_number(row["time_share"]), missing=MISSING)))
     if grouped:
-        work.append(("mean time", duration(_number(row["time_mean_s"]))))
-    work.append(("FLOP/s achieved", si(_number(row["flop_rate"]), "FLOP/s")))
-    work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP")))
+        work.append(("mean time", seconds(_number(row["time_mean_s"]), missing=MISSING)))
+    work.append(("FLOP/s achieved", si(_number(row["flop_rate"]), "FLOP/s", missing=MISSING)))
+    work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP", missing=MISSING)))
     for column in FLOP_COLUMNS:
         value = _number(row.get(column))
         if value > 0:
             pipeline = column.removeprefix("flops_")
-            work.append((f"  {PIPELINE_LABELS.get(pipeline, pipeline)}", si(value, "FLOP")))
+            work.append((f"  {PIPELINE_LABELS.get(pipeline, pipeline)}", si(value, "FLOP", missing=MISSING)))
     # HFMA2.MMA register moves (metrics.REGISTER_MOVES): ncu counted each as an hfma;
     # rooftui counted them from the SASS and took them out of the FP16 FLOPs above.
     moves = _number(row.get("register_moves"))
@@ -178,16 +180,18 @@ def describe(
         work.append(("  HFMA2.MMA moves", "unknown (no SourceCounters data): counted in FP16"))
     int8 = _number(row.get("ops_tensor_int8"))
     if int8 > 0:
-        work.append(("  Tensor INT8", si(int8, "OP")))
+        work.append(("  Tensor INT8", si(int8, "OP", missing=MISSING)))
     for level in LEVELS:
-        work.append((f"bytes {LEVEL_LABELS[level]}", si(_number(row.get(f"bytes_{level}")), "B")))
+        moved = si(_number(row.get(f"bytes_{level}")), "B", missing=MISSING)
+        work.append((f"bytes {LEVEL_LABELS[level]}", moved))
     pipeline = str(row.get("pipeline", "none"))
     work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
     zero = row.get("zero_ai")
     work.append(("zero AI", "unknown" if zero is None or pd.isna(zero)
                  else "yes — no floating-point operation" if zero else "no"))
     binding = str(row.get("bound", "–"))
-    work.append(("binding roof", f"{binding} at {percent(_number(row.get('roof_fraction')))}"))
+    reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
+    work.append(("binding roof", f"{binding} at {reached}"))
 
     # The binding roofs and headroom first: they are what the pane is opened for.
     parts: list[RenderableType] = [

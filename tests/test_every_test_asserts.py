@@ -1,0 +1,122 @@
+"""Every test checks something: a test function that asserts nothing passes whatever the code
+does and reads as a guarantee it is not (STYLE.md).
+
+A test checks something when its body, read as Python source (no test is run), has an
+``assert``; a ``pytest.raises``/``pytest.warns``/``pytest.fail``/``pytest.deprecated_call``;
+an ``.assert_*`` call (a mock's, a helper's); or a call to a helper that does one of these
+(helpers of helpers included). A helper counts only where the test can reach it: defined or
+imported in the test's own module, or a fixture the test takes as an argument (conftest.py)
+— so a test calling some other module's ``compare`` is not vouched for by ours.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+PYTEST_CHECKS = {"raises", "warns", "fail", "deprecated_call"}
+
+
+def checks_directly(function: ast.AST) -> bool:
+    """Whether ``function``'s body asserts or calls pytest's checks itself."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assert):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            called = node.func
+            on_pytest = isinstance(called.value, ast.Name) and called.value.id == "pytest"
+            if on_pytest and called.attr in PYTEST_CHECKS:
+                return True
+            if called.attr.startswith("assert_"):  # unittest.mock's assert_called_once_with and kin
+                return True
+    return False
+
+
+def called_names(function: ast.AST) -> set[str]:
+    """The names ``function`` calls as ``helper(...)``, and ``anything.assert_*(...)``'s."""
+    names = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                names.add(node.func.id)
+            elif isinstance(node.func, ast.Attribute) and node.func.attr.startswith("assert"):
+                names.add(node.func.attr)
+    return names
+
+
+def functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def reachable(tree: ast.Module, test: ast.FunctionDef | ast.AsyncFunctionDef, folder: Path) -> set[str]:
+    """The names ``test`` can call as helpers: its module's functions, what it imports from
+    a module under ``folder``, its fixtures."""
+    names = {function.name for function in functions(tree)} | {argument.arg for argument in test.args.args}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            module = node.module.replace(".", "/") + ".py"
+            if (folder / module).is_file() or (folder.parent / module).is_file():
+                names |= {alias.asname or alias.name for alias in node.names}
+    return names
+
+
+def unchecking_tests(folder: Path) -> list[str]:
+    """``path::test_name`` of each test function under ``folder`` that checks nothing."""
+    trees = {path: ast.parse(path.read_text(), str(path)) for path in sorted(folder.rglob("*.py"))}
+    every = [(path, function) for path, tree in trees.items() for function in functions(tree)]
+    # The helpers that check: those that do it themselves, then those calling one (to a fixed point).
+    checking = {function.name for _, function in every if checks_directly(function)}
+    calls: dict[str, set[str]] = {function.name: set() for _, function in every}
+    for _, function in every:
+        calls[function.name] |= called_names(function)
+    grew = True
+    while grew:
+        more = {name for name, called in calls.items() if name not in checking and called & checking}
+        grew = bool(more)
+        checking |= more
+    return [
+        f"{path.relative_to(folder.parent)}::{function.name}"
+        for path, function in every
+        if path.name.startswith("test_")
+        and function.name.startswith("test_")
+        and not checks_directly(function)
+        and not called_names(function) & checking & reachable(trees[path], function, folder)
+    ]
+
+
+def test_every_test_function_checks_something():
+    assert unchecking_tests(TESTS) == []
+
+
+def test_a_test_emptied_of_its_assertion_is_found(tmp_path):
+    # The restored tests/core/test_summary_width.py test, as a later commit had left it,
+    # beside tests that do check, through a helper, a fixture or pytest.raises.
+    (tmp_path / "test_width.py").write_text(
+        "from helpers import check_row\n\n"
+        "def heaviest_row(capsys):\n"
+        "    return capsys.readouterr().out\n\n"
+        "def test_at_80_columns_names_are_cut_and_numbers_stay_whole(capsys, monkeypatch):\n"
+        '    monkeypatch.delenv("COLUMNS", raising=False)\n\n'
+        "def test_calls_a_helper_that_checks(capsys):\n"
+        "    check_row(heaviest_row(capsys))\n\n"
+        "def test_calls_a_fixture_that_checks(checked):\n"
+        "    checked(1)\n\n"
+        "def test_raises(capsys):\n"
+        "    with pytest.raises(SystemExit):\n"
+        "        heaviest_row(capsys)\n"
+    )
+    # compare() here checks, but test_other.py's compare() is another one: not vouched for.
+    (tmp_path / "test_other.py").write_text(
+        "from somewhere import compare\n\n"
+        "def test_calls_another_modules_compare():\n"
+        "    compare(1, 2)\n"
+    )
+    (tmp_path / "helpers.py").write_text("def check_row(row):\n    assert row\n\n"
+                                         "def compare(a, b):\n    assert a == b\n")
+    (tmp_path / "conftest.py").write_text("def checked():\n    def check(value):\n"
+                                          "        assert value\n    return check\n")
+    assert unchecking_tests(tmp_path) == [
+        f"{tmp_path.name}/test_other.py::test_calls_another_modules_compare",
+        f"{tmp_path.name}/test_width.py::test_at_80_columns_names_are_cut_and_numbers_stay_whole",
+    ]
