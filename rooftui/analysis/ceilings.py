@@ -23,7 +23,7 @@ from rooftui.ingest.measured_ceilings import find_bundled, find_saved
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet, Device
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.model.spec import _LABELS, spec_ceilings
+from rooftui.model.spec import _LABELS, datasheet_note, spec_ceilings
 
 
 def _median(raw: pd.DataFrame, column: str) -> float:
@@ -126,7 +126,8 @@ def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet |
         sources += [("saved", saved), ("bundled", find_bundled(device, cc))]
     peaks = report_ceilings(raw, device, cc)
     sources.append(("report", CeilingSet(Device(device, cc), tuple(peaks), source="report peaks")))
-    sources.append(("datasheet", spec_ceilings(device, cc)))
+    datasheet = spec_ceilings(device, cc)
+    sources.append(("datasheet", datasheet))
     chosen: dict[tuple[str, str], Ceiling] = {}
     for source, found in sources:
         if found is None:
@@ -135,6 +136,9 @@ def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet |
             key = (ceiling.kind, ceiling.precision or ceiling.level or "")
             if key not in chosen:
                 chosen[key] = _stamped(ceiling, source, found)
+    lacking = {("bandwidth", "hbm"), ("compute", "fp32")} - set(chosen)
+    if datasheet is None and device and lacking and notes is not None:
+        notes.append(datasheet_note(device))
     methods = sorted({c.method for c in chosen.values()})
     clocks = {}
     if m.SM_CLOCK in raw and raw[m.SM_CLOCK].notna().any():
@@ -157,6 +161,8 @@ def _stamped(ceiling: Ceiling, source: str, found: CeilingSet) -> Ceiling:
 def source_text(ceiling: Ceiling) -> str:
     """Where a roof came from, in a few words: "bundled measurement, 2026-11-29"."""
     text = SOURCE_LABELS.get(ceiling.source, ceiling.method)
+    if ceiling.extra.get("datasheet"):
+        text += f" {ceiling.extra['datasheet']}"
     if ceiling.source == "file" and ceiling.origin:
         text = Path(ceiling.origin).name
     if ceiling.measured_at:
