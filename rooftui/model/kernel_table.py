@@ -7,6 +7,7 @@ derives counts a report stores as rates, and says what it could not compute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -387,6 +388,20 @@ def partial_note(kernels: pd.DataFrame) -> str | None:
                      "collect the sm__ops_path_tensor_* counters (rooftui profile)")
     return (f"{int(partial.sum())} launch(es) have a partial FLOP total (marked partial; JSON "
             "flops_partial): " + "; ".join(parts))
+
+
+def provenance(row: dict[str, Any]) -> dict[str, Any]:
+    """Where each quantity of one kernel-table row came from, for the JSON: per FLOP
+    column its state (``columns.STATES``), per memory level what the bytes count
+    (``metrics.BYTE_SOURCES``; null when not collected), and the time source."""
+    flops = {}
+    for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
+        state = row.get(state_column(flop_column(pipeline)))
+        flops[pipeline] = state if isinstance(state, str) else (
+            NOT_COLLECTED if pd.isna(row.get(flop_column(pipeline))) else MEASURED)
+    return {"flops": flops,
+            "bytes": {level: row.get(byte_source_column(level)) or None for level in LEVELS},
+            "time": row.get("time_source") or None}
 
 
 def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
