@@ -184,3 +184,18 @@ def test_reports_of_two_gpus_one_without_peaks_load_without_numpy_warnings(tmp_p
         warnings.simplefilter("error")
         run = load_run([with_peaks, without], find_measured=False)
     assert len(run.ceilings_by_device) == 2
+
+
+def test_an_unnamed_gpu_prints_its_compute_capability_once(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from rooftui.views.summary import render_table
+
+    path = write_raw(tmp_path / "unnamed.csv", "", "8.0", [("k", {**TIME, **CUDA_CORES})])
+    run = load_run([path], find_measured=False)
+    console = Console(record=True, width=120, file=io.StringIO())
+    render_table(run, run.kernels, console, grouped=False)
+    text = console.export_text()
+    assert "Ceilings unnamed GPU (cc 8.0):" in text and "(cc 8.0) (cc 8.0)" not in text
