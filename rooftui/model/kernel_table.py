@@ -45,6 +45,8 @@ class Derivation:
     missing: set[str] = field(default_factory=set)
     time_sources: set[str] = field(default_factory=set)
     byte_sources: set[str] = field(default_factory=set)  # levels' bytes not from their first source
+    # launches (sm_80 on) whose Tensor FLOPs are blank though pipe_tensor issued instructions
+    tensor_issued_uncounted: int = 0
     unknown_arch: bool = False
 
 
@@ -236,6 +238,9 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         out[state_column(column)] = np.where(
             known_zero, KNOWN_ZERO, np.where(value.notna(), MEASURED,
                                              np.where(active, UNCOUNTED, NOT_COLLECTED)))
+    blank = pd.concat([pd.Series(out[state_column(flop_column(p))] == NOT_COLLECTED, index=raw.index)
+                       for p in applicable], axis=1).any(axis=1) if applicable else False
+    log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan

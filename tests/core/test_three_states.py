@@ -108,6 +108,8 @@ def test_pipe_tensor_instructions_alone_leave_ampere_tensor_flops_blank_and_zero
     assert gemm["zero_ai"] is not pd.NA and not gemm["zero_ai"]  # FP16 work seen
     assert copy["flops_tensor_fp16"] == 0 and copy["flops_tensor_fp16_state"] == "known_zero"
     assert copy["zero_ai"] and copy["pipeline"] == "none" and not copy["flops_partial"]
+    note = next(n for n in run.notes if "issued instructions to the Tensor pipe" in n)
+    assert note.startswith("1 launch(es)") and "depend on its shape" in note
 
 
 def test_an_instruction_mix_count_of_zero_proves_that_precision_did_no_work(tmp_path):
