@@ -98,7 +98,7 @@ def load_run(
     from rooftui.analysis.roofline import add_bounds
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.model.columns import FLOAT_PIPELINES
-    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
+    from rooftui.model.kernel_table import build_kernel_table, partial_note, register_move_notes
 
     options = options or LoadOptions()
     ceilings, gpu, fp16_rule = options.ceilings, options.gpu, options.fp16_rule
@@ -168,8 +168,17 @@ def load_run(
     if derivation.respelled:
         notes.append(Note("respelled", "read under another spelling of the same count (metrics.SPELLINGS): "
                           + "; ".join(sorted(derivation.respelled))))
+    if derivation.byte_sources:
+        notes.append(Note("byte_sources", "bytes from what the report holds instead (a different "
+                          "quantity, named in each launch's bytes source): "
+                          + "; ".join(sorted(derivation.byte_sources))))
     if derivation.unknown_arch:
         notes.append(Note("unknown_arch", m.UNKNOWN_ARCH_NOTE, "--gpu NAME or --arch sm_XY"))
+    if (partial := partial_note(kernels)) is not None:
+        notes.append(Note("flops_partial", partial, "rooftui profile"))
+    if derivation.tensor_issued_uncounted:
+        issued = m.TENSOR_ISSUED_NOTE.format(n=derivation.tensor_issued_uncounted)
+        notes.append(Note("tensor_uncounted", issued))
     judged = zero_ai.judged_without_note(kernels)
     if judged:
         notes.append(Note("zero_ai_judged_without", judged))
