@@ -15,11 +15,12 @@ from rooftui.ingest.csv_common import (
     cc_text,
     check_last_line,
     check_profiled_ids,
+    ncu_said,
     parse_nvtx,
     read_prologue,
 )
 from rooftui.ingest.files import open_text, tail_of
-from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import (
     check_duplicate_metrics,
     check_metric_counts,
@@ -62,6 +63,7 @@ def read_details_csv(path: Path) -> RawReport:
     check_last_line(path, len(header), tail_of(handle))
     notes: list[str] = []
     ids, trailing = launch_ids(long["ID"], path, notes, per_row=False)
+    notes += ncu_said(path, skip, long["ID"].iloc[len(long) - trailing:].tolist())
     long = long.iloc[: len(long) - trailing].assign(ID=ids)
     check_profiled_ids(path, skip, int(long["ID"].max()) if len(long) else -1, DETAILS_HINT)
     if long.empty:
@@ -98,6 +100,7 @@ def read_details_csv(path: Path) -> RawReport:
                               dropna=False)
     wide = wide.reindex(kernels.index).astype(np.float64)
     out = pd.concat([kernels, wide], axis=1).reset_index(drop=True)
+    notes += failed_launch_notes(out, path)
     if not exact:
         notes.append("auto-scaled units: ncu's details page prints about 3 significant digits; "
                      "export with --print-units base for exact bytes and times")
