@@ -204,7 +204,48 @@ def details_without_unit(folder: Path) -> Path:
     return path
 
 
-FIXTURES = (sgemm_details, failed_launch, every_launch_failed, failed_to_profile, permission_error,
+OLD_DETAILS_HEADER = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time",
+                      "Context", "Stream", "Section Name", "Metric Name", "Metric Unit", "Metric Value"]
+# ncu 2020.1 `--csv` of the default sections (SOL, launch statistics, occupancy) on a V100:
+# section labels with auto-scaled units. Two launches; durations 39.78 us and 1.25 ms.
+LABELLED_DURATIONS_NS = (39_780.0, 1_250_000.0)
+
+
+def _labelled_rows(launch: int, name: str, duration: tuple[str, str]) -> list[list[str]]:
+    identity = [str(launch), "548", "python3.7", "127.0.0.1", name, "2020-Jun-10 01:58:21", "1", "7"]
+    sections = [("GPU Speed Of Light", "DRAM Frequency", "cycle/nsecond", "0.88"),
+                ("GPU Speed Of Light", "SM Frequency", "cycle/nsecond", "1.31"),
+                ("GPU Speed Of Light", "Elapsed Cycles", "cycle", "52,136"),
+                ("GPU Speed Of Light", "Memory [%]", "%", "85.04"),
+                ("GPU Speed Of Light", "Duration", *duration),
+                ("GPU Speed Of Light", "SM [%]", "%", "7.30"),
+                ("Launch Statistics", "Block Size", "", "256"),
+                ("Launch Statistics", "Grid Size", "", "4,096"),
+                ("Launch Statistics", "Registers Per Thread", "register/thread", "16"),
+                ("Occupancy", "Achieved Occupancy", "%", "80.12")]
+    return [identity + list(row) for row in sections]
+
+
+def labelled_details(folder: Path) -> Path:
+    """ncu 2019.5/2020.1 `nv-nsight-cu-cli --csv APP`: metrics named by their section labels."""
+    rows = [OLD_DETAILS_HEADER]
+    rows += _labelled_rows(0, "volta_sgemm_128x64_nn", ("usecond", "39.78"))
+    rows += _labelled_rows(1, "void at::native::reduce_kernel<512, 1>()", ("msecond", "1.25"))
+    path = folder / "labelled_details.csv"
+    path.write_text("==PROF== Connected to process 548 (/usr/bin/python3.7)\n" + _csv(rows))
+    return path
+
+
+def labelled_details_without_duration(folder: Path) -> Path:
+    """The same layout with only the launch statistics section (`--section LaunchStats`)."""
+    rows = [OLD_DETAILS_HEADER]
+    rows += [r for r in _labelled_rows(0, "k", ("usecond", "1")) if r[8] == "Launch Statistics"]
+    path = folder / "labelled_details_without_duration.csv"
+    path.write_text(_csv(rows))
+    return path
+
+
+FIXTURES = (sgemm_details, labelled_details, labelled_details_without_duration, failed_launch, every_launch_failed, failed_to_profile, permission_error,
             nothing_profiled, nvprof_metrics, nvprof_headers_only, ncu_text_output, unknown_gpu,
             odd_names, prof_noise, details_without_unit)
 

@@ -115,3 +115,17 @@ def test_program_output_and_prof_lines_around_the_table_are_skipped_and_warnings
 
 def test_a_details_export_without_a_column_is_refused_naming_it(corpus):
     assert "without the Metric Unit column" in refusal(corpus["details_without_unit"])
+
+
+def test_a_details_export_of_section_labels_reads_duration_and_says_what_is_not_there(corpus):
+    run = load_run([corpus["labelled_details"]], cache=False)
+    times_ns = sorted(t * 1e9 for t in run.kernels["time_s"])
+    assert times_ns == pytest.approx(fixtures.LABELLED_DURATIONS_NS, rel=1e-12)
+    note = next(n for n in run.notes if "section labels" in n)
+    assert "Duration as gpu__time_duration.sum" in note and "--page raw" in note
+    assert run.kernels["flops_fp32"].isna().all() and run.kernels["bytes_hbm"].isna().all()
+
+
+def test_a_details_export_of_section_labels_without_duration_is_refused_with_how_to_reexport(corpus):
+    line = refusal(corpus["labelled_details_without_duration"])
+    assert "section labels" in line and "--page raw" in line
