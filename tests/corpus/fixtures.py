@@ -245,9 +245,23 @@ def labelled_details_without_duration(folder: Path) -> Path:
     return path
 
 
-FIXTURES = (sgemm_details, labelled_details, labelled_details_without_duration, failed_launch, every_launch_failed, failed_to_profile, permission_error,
-            nothing_profiled, nvprof_metrics, nvprof_headers_only, ncu_text_output, unknown_gpu,
-            odd_names, prof_noise, details_without_unit)
+FIXTURES = (
+    sgemm_details,
+    labelled_details,
+    labelled_details_without_duration,
+    failed_launch,
+    every_launch_failed,
+    failed_to_profile,
+    permission_error,
+    nothing_profiled,
+    nvprof_metrics,
+    nvprof_headers_only,
+    ncu_text_output,
+    unknown_gpu,
+    odd_names,
+    prof_noise,
+    details_without_unit,
+)
 
 
 def write_all(folder: Path) -> dict[str, Path]:

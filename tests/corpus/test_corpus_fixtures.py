@@ -143,7 +143,8 @@ def _events_run(path, kernels):
 def test_print_summary_metrics_events_and_timing_runs_join_into_one_row_per_kernel(tmp_path):
     from tests.ingest import summary_layout as layout
 
-    files = [layout.write_counts(tmp_path / "metrics.csv"), _events_run(tmp_path / "events.csv", layout.TIMES),
+    files = [layout.write_counts(tmp_path / "metrics.csv"),
+             _events_run(tmp_path / "events.csv", layout.TIMES),
              layout.write_times(tmp_path / "timing.csv")]
     rows = load_run(files, cache=False).kernels.set_index("name")
     assert sorted(rows.index) == ["copy_f32", "saxpy"] and rows["launches"].sum() == 200
