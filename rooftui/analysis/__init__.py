@@ -117,7 +117,7 @@ def load_run(
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.ingest.parallel import start_reading
     from rooftui.model.columns import FLOAT_PIPELINES
-    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
+    from rooftui.model.kernel_table import build_kernel_table, partial_note, register_move_notes
 
     if fp16_rule not in m.FP16_RULES:
         raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
@@ -181,8 +181,13 @@ def load_run(
     if derivation.respelled:
         notes.append("read under another spelling of the same count (metrics.SPELLINGS): "
                      + "; ".join(sorted(derivation.respelled)))
+    if derivation.byte_sources:
+        notes.append("bytes from what the report holds instead (a different quantity, named in "
+                     "each launch's bytes source): " + "; ".join(sorted(derivation.byte_sources)))
     if derivation.unknown_arch:
         notes.append(m.UNKNOWN_ARCH_NOTE)
+    if (partial := partial_note(kernels)) is not None:
+        notes.append(partial)
     judged = zero_ai.judged_without_note(kernels)
     if judged:
         notes.append(judged)

@@ -23,25 +23,38 @@ from rooftui.ingest.measured_ceilings import find_bundled, find_saved
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet, Device
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.model.spec import _LABELS, spec_ceilings
+from rooftui.model.spec import _LABELS, datasheet_note, spec_ceilings
+
+
+def _median(raw: pd.DataFrame, column: str) -> float:
+    """The median of a column over the kernels; NaN (without numpy's all-NaN warning) when
+    the report lacks it or has no value."""
+    if column not in raw:
+        return float("nan")
+    values = raw[column].astype(float).dropna()
+    return float(values.median()) if len(values) else float("nan")
 
 
 def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
-    """Peaks from the report itself: ``X.peak_sustained`` (per cycle) × the unit's clock
-    (median over the kernels), × FLOPs per instruction for CUDA-core FMAs [NCU]."""
+    """Peaks from the report itself, as ncu's roofline sections compute them [NCU:
+    SpeedOfLight_RooflineChart and SpeedOfLight_Hierarchical*RooflineChart]: work =
+    ``X.peak_sustained`` (per cycle, under any of its spellings) × the SM clock × FLOPs per
+    instruction; traffic = the bytes' ``.peak_sustained`` × that unit's clock (median over
+    the kernels). Each level's roof is the peak of the first byte source
+    (``metrics.BYTE_SOURCES``) the report holds both the bytes and the peak of, so a roof
+    and the bytes measured against it are the same quantity."""
     arch = m.architecture_for(cc) if cc else None  # unknown: no Tensor peaks, never guessed
 
     def clock(unit: str) -> float:
         column = m.UNIT_CLOCKS.get(unit)
-        if column in raw:
-            return float(np.nanmedian(raw[column].astype(float)))
-        return float("nan")
+        return _median(raw, column) if column else float("nan")
 
     def peak(metric: str) -> float:
-        column = f"{metric}.peak_sustained"
-        if column not in raw:
-            return float("nan")
-        return float(np.nanmedian(raw[column].astype(float))) * clock(metric.split("__", 1)[0])
+        for spelling in m.spellings(metric):
+            value = _median(raw, f"{spelling}.peak_sustained") * clock(m.unit_of(spelling))
+            if np.isfinite(value):
+                return value
+        return float("nan")
 
     found = []
     for precision, terms in m.CUDA_CORE_TERMS.items():
@@ -51,12 +64,24 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
         found.append((term.pipeline, peak(term.metric) * term.factor * term.peak_factor))
     ceilings = [Ceiling(f"{_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
                 for p, v in found if np.isfinite(v) and v > 0]
-    for level, metric in m.BYTES.items():
-        value = peak(metric)
-        if np.isfinite(value) and value > 0:
-            ceilings.append(Ceiling(f"{LEVEL_LABELS[level]} (report peak)", "bandwidth", value,
-                                    "report", level=level))
+    for level, sources in m.BYTE_SOURCES.items():
+        for source in sources:
+            if not source.peak or not _holds(raw, source.terms[0]):
+                continue
+            rate = _median(raw, source.clock) if source.clock in raw else clock(m.unit_of(source.terms[0]))
+            value = _median(raw, source.peak) * source.scale * rate
+            if np.isfinite(value) and value > 0:
+                ceilings.append(Ceiling(f"{LEVEL_LABELS[level]} (report peak)", "bandwidth", value,
+                                        "report", level=level,
+                                        extra={"peak_metric": source.peak, "bytes": source.what}))
+                break
     return ceilings
+
+
+def _holds(raw: pd.DataFrame, count: str) -> bool:
+    """The report has ``count`` or one of the rates it is derived from."""
+    return any(name in raw and raw[name].notna().any()
+               for name in (count, *m.rate_sources(count)[::2]))
 
 
 # Report peaks that no kernel can reach: ncu's peak for the byte counters rooftui reads
@@ -70,6 +95,10 @@ UNREACHABLE_REPORT_PEAKS = {
     "l2": ("ncu's lts__t_bytes peak is the L2 tag stage of every slice (9,024 B/cycle on the "
            "H200); loads reach 0.58 of it (H200: 8.98 of 15.4 TB/s measured)"),
 }
+# The peaks of tag-stage counts (what UNREACHABLE_REPORT_PEAKS is about); ncu's
+# hierarchical-roofline peaks and DRAM's are the roofs ncu draws itself.
+TAG_STAGE_PEAKS = frozenset(f"{metric}.peak_sustained" for metric in (
+    "l1tex__t_bytes.sum", "l1tex__t_sectors.sum", "lts__t_bytes.sum", "lts__t_sectors.sum"))
 MISSING_ROOF_FIX = "pass --ceilings or run rooftui measure"
 
 
@@ -97,7 +126,8 @@ def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet |
         sources += [("saved", saved), ("bundled", find_bundled(device, cc))]
     peaks = report_ceilings(raw, device, cc)
     sources.append(("report", CeilingSet(Device(device, cc), tuple(peaks), source="report peaks")))
-    sources.append(("datasheet", spec_ceilings(device, cc)))
+    datasheet = spec_ceilings(device, cc)
+    sources.append(("datasheet", datasheet))
     chosen: dict[tuple[str, str], Ceiling] = {}
     for source, found in sources:
         if found is None:
@@ -106,6 +136,9 @@ def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet |
             key = (ceiling.kind, ceiling.precision or ceiling.level or "")
             if key not in chosen:
                 chosen[key] = _stamped(ceiling, source, found)
+    lacking = {("bandwidth", "hbm"), ("compute", "fp32")} - set(chosen)
+    if datasheet is None and device and lacking and notes is not None:
+        notes.append(datasheet_note(device))
     methods = sorted({c.method for c in chosen.values()})
     clocks = {}
     if m.SM_CLOCK in raw and raw[m.SM_CLOCK].notna().any():
@@ -116,7 +149,8 @@ def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet |
 
 def _stamped(ceiling: Ceiling, source: str, found: CeilingSet) -> Ceiling:
     caveat = ""
-    if source == "report" and ceiling.kind == "bandwidth":
+    if source == "report" and ceiling.kind == "bandwidth" and \
+            ceiling.extra.get("peak_metric") in TAG_STAGE_PEAKS:
         caveat = UNREACHABLE_REPORT_PEAKS.get(ceiling.level or "", "")
     name = f"{ceiling.label} (report peak, unreachable)" if caveat else ceiling.name
     measured_at = found.measured_at if ceiling.method == "empirical" else None
@@ -127,6 +161,8 @@ def _stamped(ceiling: Ceiling, source: str, found: CeilingSet) -> Ceiling:
 def source_text(ceiling: Ceiling) -> str:
     """Where a roof came from, in a few words: "bundled measurement, 2026-11-29"."""
     text = SOURCE_LABELS.get(ceiling.source, ceiling.method)
+    if ceiling.extra.get("datasheet"):
+        text += f" {ceiling.extra['datasheet']}"
     if ceiling.source == "file" and ceiling.origin:
         text = Path(ceiling.origin).name
     if ceiling.measured_at:

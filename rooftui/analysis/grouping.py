@@ -6,16 +6,27 @@ import numpy as np
 import pandas as pd
 
 from rooftui.analysis import zero_ai
-from rooftui.model.columns import BYTE_COLUMNS, FLOP_COLUMNS, LEVELS, flop_column
-from rooftui.model.kernel_table import dominant_pipeline
+from rooftui.model.columns import (
+    BYTE_COLUMNS,
+    FLOP_COLUMNS,
+    LEVELS,
+    WORK_COLUMNS,
+    byte_source_column,
+    flop_column,
+    state_column,
+)
+from rooftui.model.frames import map_unique
+from rooftui.model.kernel_table import combine_states, dominant_pipeline, flops_partial
+from rooftui.model.names import qualified_name
 
 _SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS,
            "register_moves")
 
 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
-    """One row per (device, kernel name), or per (device, rank, name) when the run
-    holds several ranks: count, total and mean time, summed work.
+    """One row per (device, kernel), or per (device, rank, kernel) when the run
+    holds several ranks (a kernel: its function with namespaces, ``names.qualified_name``):
+    count, total and mean time, summed work.
 
     Intensities, rates and the pipeline are recomputed from the sums (not
     averaged), the phase is that of the longest invocation. ``zero_ai_launches`` of
@@ -28,28 +39,41 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     # Several ranks stay apart (two nodes' "device 0" are different GPUs of one run);
     # a single-rank run's rows are as they were, with no rank or communication column.
     several_ranks = "rank" in kernels and kernels["rank"].nunique(dropna=False) > 1
-    keys = ["device", "rank", "name"] if several_ranks else ["device", "name"]
+    # Keyed by the function with its namespaces: cask_cudnn::computeOffsetsKernel and
+    # cudnn::gemm::computeOffsetsKernel are two kernels with one short name.
+    kernels = kernels.assign(_function=map_unique(kernels["demangled"].astype(str), qualified_name))
+    keys = ["device", "rank", "_function"] if several_ranks else ["device", "_function"]
     grouped = kernels.groupby(keys, sort=False, dropna=False)
     out = grouped[list(_SUMMED)].sum(min_count=1)
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
-    for column in ("id", "report", "ncu_id", "cc", "demangled", "grid", "block", "nvtx",
-                   "phase", "phase_inferred", "sm_clock_hz", "time_source"):
+    for column in ("id", "report", "ncu_id", "cc", "name", "demangled", "grid", "block", "nvtx",
+                   "phase", "phase_inferred", "sm_clock_hz", "time_source",
+                   *(byte_source_column(level) for level in LEVELS)):
         if column in heaviest:
             out[column] = heaviest[column]
     if "communication" in kernels and (several_ranks or kernels["communication"].any()):
         out["communication"] = heaviest["communication"]  # by name: the same for every launch
+    for column in WORK_COLUMNS:  # a sum is as known as its least-known launch
+        if state_column(column) in kernels:
+            out[state_column(column)] = grouped[state_column(column)].agg(combine_states)
+    out["flops_partial"] = flops_partial(out) & out["flops"].notna()
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
     zero = zero_ai.group_columns(kernels, keys)
     for column in ("zero_ai", zero_ai.LAUNCHES, zero_ai.TIME):
         out[column] = zero[column]
+    out.loc[out["zero_ai"].fillna(False).astype(bool), "pipeline"] = "none"
     out["fp16_approximate"] = grouped["fp16_approximate"].any()
     for level in LEVELS:
         moved = out[f"bytes_{level}"]
         out[f"ai_{level}"] = (out["flops"] / moved).where(moved > 0)
     out["flop_rate"] = (out["flops"] / out["time_s"]).where(out["time_s"] > 0)
     out = out.reset_index()
+    # Two kernels of one short name: each shown by its function with namespaces.
+    same_name = out.duplicated([k for k in keys if k != "_function"] + ["name"], keep=False)
+    out.loc[same_name, "name"] = out.loc[same_name, "_function"]
+    out = out.drop(columns="_function")
     return out.sort_values("time_s", ascending=False, kind="stable").reset_index(drop=True)
 
 

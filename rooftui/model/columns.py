@@ -58,6 +58,7 @@ PIPELINE_LABELS = {
     "tensor_bf16": "Tensor BF16",
     "tensor_fp8": "Tensor FP8",
     "tensor_int8": "Tensor INT8",
+    "tensor_uncounted": "Tensor (uncounted)",
     "none": "none",
 }
 
@@ -69,3 +70,27 @@ def flop_column(pipeline: str) -> str:
 
 FLOP_COLUMNS = tuple(flop_column(p) for p in FLOAT_PIPELINES)
 BYTE_COLUMNS = tuple(f"bytes_{level}" for level in LEVELS)
+
+
+# The state of each FLOP column, per launch (column ``<flop column>_state``): what the
+# report says about that quantity. Three states a user sees (measured, not applicable to
+# this GPU, not collected), with two kinds of each of the first and last:
+MEASURED = "measured"  # read from the report (or derived from its rates)
+KNOWN_ZERO = "known_zero"  # not counted, but proved 0 (no instruction of that kind ran)
+NOT_APPLICABLE = "not_applicable"  # the GPU has no such pipeline: never part of a total
+NOT_COLLECTED = "not_collected"  # the report lacks the counters
+UNCOUNTED = "uncounted"  # Tensor work seen (pipe busy), its FLOPs not countable from the report
+STATES = (MEASURED, KNOWN_ZERO, NOT_APPLICABLE, NOT_COLLECTED, UNCOUNTED)
+# A group of launches takes the least-known state of its launches, in this order.
+STATE_ORDER = (UNCOUNTED, NOT_COLLECTED, MEASURED, KNOWN_ZERO, NOT_APPLICABLE)
+WORK_COLUMNS = FLOP_COLUMNS + (flop_column("tensor_int8"),)
+
+
+def state_column(column: str) -> str:
+    """The column holding the state of ``column`` ("flops_fp32" -> "flops_fp32_state")."""
+    return f"{column}_state"
+
+
+def byte_source_column(level: str) -> str:
+    """The column saying what ``bytes_<level>`` counts (``metrics.BYTE_SOURCES``)."""
+    return f"bytes_{level}_source"

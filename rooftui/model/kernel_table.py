@@ -12,7 +12,24 @@ import numpy as np
 import pandas as pd
 
 from rooftui.model import metrics as m
-from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, flop_column
+from rooftui.model.columns import (
+    CUDA_CORE_PIPELINES,
+    FLOAT_PIPELINES,
+    KNOWN_ZERO,
+    LEVEL_LABELS,
+    LEVELS,
+    MEASURED,
+    NOT_APPLICABLE,
+    NOT_COLLECTED,
+    PIPELINE_LABELS,
+    STATE_ORDER,
+    TENSOR_PIPELINES,
+    UNCOUNTED,
+    WORK_COLUMNS,
+    byte_source_column,
+    flop_column,
+    state_column,
+)
 from rooftui.model.frames import map_unique
 from rooftui.model.names import short_name
 
@@ -26,6 +43,7 @@ class Derivation:
     respelled: set[str] = field(default_factory=set)
     missing: set[str] = field(default_factory=set)
     time_sources: set[str] = field(default_factory=set)
+    byte_sources: set[str] = field(default_factory=set)  # levels' bytes not from their first source
     unknown_arch: bool = False
 
 
@@ -48,7 +66,7 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     candidates: list[tuple[str, pd.Series | None]] = [(name, _column(raw, name)) for name in names]
     seconds = time_ns * 1e-9
     for name in names:
-        unit = name.split("__", 1)[0]
+        unit = m.unit_of(name)
         per_cycle = _column(raw, f"{name}.per_cycle_elapsed")
         if per_cycle is not None:
             for cycles_name in dict.fromkeys((f"{unit}__cycles_elapsed.avg", m.SM_CYCLES
@@ -64,6 +82,9 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
         if per_second is not None:
             candidates.append((f"{name}.per_second × duration", per_second * seconds))
     value, used = _fill_gaps(value, candidates)
+    for how, fills in used:
+        if how not in names:  # from a rate: a count again, so a whole number (not 1048575.9999)
+            value = value.where(~fills, value.round())
     for how, _ in used:
         if how in names[1:]:
             log.respelled.add(f"{metric} = {how}")
@@ -89,24 +110,34 @@ def _fill_gaps(value: pd.Series, candidates: list[tuple[str, pd.Series | None]]
     return value, used
 
 
-def bytes_values(raw: pd.DataFrame, level: str, metric: str, time_ns: pd.Series,
-                 log: Derivation) -> pd.Series:
-    """Bytes at one level: the bytes metric, else sector counts × 32 (``metrics.BYTES_FROM_SECTORS``)."""
-    quiet = Derivation()
-    value = metric_values(raw, metric, time_ns, quiet)
-    for terms in m.BYTES_FROM_SECTORS[level]:
-        if not value.isna().any() or not all(term in raw for term in terms):
+def bytes_values(raw: pd.DataFrame, level: str, time_ns: pd.Series,
+                 log: Derivation) -> tuple[pd.Series, pd.Series]:
+    """Bytes at one level and what they count, per launch: the first source of
+    ``metrics.BYTE_SOURCES[level]`` that gives the launch a value (its terms read or
+    derived from rates like any count); "" where none does."""
+    value = pd.Series(np.nan, index=raw.index)
+    what = pd.Series("", index=raw.index, dtype=object)
+    for i, source in enumerate(m.BYTE_SOURCES[level]):
+        if not value.isna().any():
+            break
+        quiet = Derivation()
+        terms = [metric_values(raw, term, time_ns, quiet) for term in source.terms]
+        found = source.scale * sum(terms[1:], terms[0])
+        fills = value.isna() & found.notna()
+        if not fills.any():
             continue
-        sectors = sum(raw[term].astype(float) for term in terms)
-        fills = value.isna() & sectors.notna()
-        if fills.any():
-            value = value.where(~fills, sectors * m.SECTOR_BYTES)
-            log.derived.add(f"{metric} = {m.SECTOR_BYTES} × " + " + ".join(terms))
-    log.derived |= quiet.derived
-    log.respelled |= quiet.respelled
+        value = value.where(~fills, found)
+        what = what.where(~fills, source.what)
+        log.derived |= quiet.derived
+        log.respelled |= quiet.respelled
+        if i > 0 and source.same:
+            scale = f"{source.scale:g} × " if source.scale != 1 else ""
+            log.derived.add(f"{m.BYTE_SOURCES[level][0].terms[0]} = {scale}" + " + ".join(source.terms))
+        elif i > 0:
+            log.byte_sources.add(f"{LEVEL_LABELS[level]}: {source.what}")
     if value.isna().all():
-        log.missing.add(metric)
-    return value
+        log.missing.add(m.BYTE_SOURCES[level][0].terms[0])
+    return value, what
 
 
 def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Series]:
@@ -129,6 +160,17 @@ def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Serie
     return value, source
 
 
+def _any(raw: pd.DataFrame, names: tuple[str, ...] | list[str], test: str) -> pd.Series:
+    """Per launch: one of the counters ``names`` is in the report and is 0 (``test``
+    "zero") or above 0 ("positive")."""
+    found = pd.Series(False, index=raw.index)
+    for name in names:
+        if name in raw:
+            values = raw[name].astype(float)
+            found |= (values == 0) if test == "zero" else (values > 0)
+    return found
+
+
 def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
                 fp16_rule: str = m.DEFAULT_FP16_RULE) -> pd.DataFrame:
     """The kernel-table columns for launches of one architecture ("" when unknown:
@@ -149,24 +191,52 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
     hfma = metric_values(raw, hfma_metric, time_ns, log)
     out["register_moves"], out["flops_fp16"] = without_register_moves(raw, out["flops_fp16"], hfma,
                                                                        hfma_factor)
+    for precision in CUDA_CORE_PIPELINES:
+        column = flop_column(precision)
+        zero = _any(raw, m.WORK_EVIDENCE[precision], "zero")
+        known_zero = out[column].isna() & zero
+        out[column] = out[column].where(~known_zero, 0.0)
+        out[state_column(column)] = np.where(known_zero, KNOWN_ZERO,
+                                             np.where(out[column].notna(), MEASURED, NOT_COLLECTED))
+
     tensor_by_pipeline: dict[str, pd.Series] = {}
     for term in arch.tensor if arch else ():
         value = term.factor * metric_values(raw, term.metric, time_ns, log)
         previous = tensor_by_pipeline.get(term.pipeline)
         tensor_by_pipeline[term.pipeline] = value if previous is None else previous + value
-    unknown: float | pd.Series = 0.0
-    if arch is None:
-        # Without an architecture the FLOPs per Tensor instruction are unknown, but a
-        # launch that issued no instruction to the Tensor pipe did no Tensor work on
-        # any GPU [NCU: inst_executed_pipe_tensor]: its Tensor FLOPs are known to be 0.
-        issued = metric_values(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
-        unknown = pd.Series(np.where(issued == 0, 0.0, np.nan), index=raw.index)
-    for pipeline in FLOAT_PIPELINES:
-        if pipeline.startswith("tensor_"):
-            out[flop_column(pipeline)] = tensor_by_pipeline.get(pipeline, unknown)
-    out["ops_tensor_int8"] = tensor_by_pipeline.get("tensor_int8", unknown)
-    for level, metric in m.BYTES.items():
-        out[f"bytes_{level}"] = bytes_values(raw, level, metric, time_ns, log)
+    # A launch that issued no instruction to the Tensor pipe did no Tensor work on any GPU
+    # [NCU: inst_executed_pipe_tensor]: where its Tensor FLOPs were not counted they are
+    # known to be 0. One that did (or kept a Tensor pipe busy) did Tensor work, whatever
+    # the counters that would count it say by their absence.
+    issued = metric_values(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
+    pipe_busy = _any(raw, m.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
+    active = _any(raw, m.TENSOR_MMA_ACTIVITY, "positive")
+    if arch is not None and arch.name in ("Volta", "Turing"):
+        active |= pipe_busy  # no HFMA2 on the Tensor pipe there (metrics.TENSOR_ACTIVITY)
+    # Zero proved by counts only (a percentage printed 0.000000 may be rounded).
+    counts = [name for name in m.TENSOR_PIPE_ACTIVITY if name.endswith((".sum", ".max"))]
+    no_tensor = ((issued == 0) | _any(raw, counts, "zero")) & ~active
+    # Tensor work some counter did count explains the activity: the pipelines left blank
+    # beside it are not collected, not "uncounted".
+    counted = sum((v.fillna(0.0) for v in tensor_by_pipeline.values()),
+                  pd.Series(0.0, index=raw.index)) > 0
+    active &= ~counted
+    applicable = (set(tensor_by_pipeline) if arch else
+                  {*TENSOR_PIPELINES, "tensor_int8"})
+    for pipeline in (*TENSOR_PIPELINES, "tensor_int8"):
+        column = flop_column(pipeline)
+        if pipeline not in applicable:
+            out[column] = np.nan
+            out[state_column(column)] = NOT_APPLICABLE
+            continue
+        value = tensor_by_pipeline.get(pipeline, pd.Series(np.nan, index=raw.index))
+        known_zero = value.isna() & no_tensor
+        out[column] = value.where(~known_zero, 0.0)
+        out[state_column(column)] = np.where(
+            known_zero, KNOWN_ZERO, np.where(value.notna(), MEASURED,
+                                             np.where(active, UNCOUNTED, NOT_COLLECTED)))
+    for level in LEVELS:
+        out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
     return out
 
@@ -207,41 +277,116 @@ def register_move_notes(kernels: pd.DataFrame) -> list[str]:
 
 
 def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
-    """The pipeline with the most FLOPs (INT8 Tensor OPs count too), "none" without any
-    work, "unknown" when the report has none of the counters."""
-    work = table[[flop_column(p) for p in FLOAT_PIPELINES] + ["ops_tensor_int8"]]
+    """The pipeline with the most FLOPs (INT8 Tensor OPs count too); "tensor_uncounted"
+    when Tensor work was seen but not counted (which pipeline leads is then unknown);
+    "none" without any work, known in full; "unknown" when the report has none of the
+    counters, or the known ones are 0 but others were not collected."""
+    work = table[list(WORK_COLUMNS)]
     known = work.notna().any(axis=1)
     filled = work.fillna(0.0)
     names = np.array([*FLOAT_PIPELINES, "tensor_int8"], dtype=object)
-    pipeline = np.where(filled.sum(axis=1) > 0, names[filled.to_numpy().argmax(axis=1)], "none")
-    return pd.Series(np.where(known, pipeline, "unknown"), index=table.index)
+    partial = flops_partial(table)
+    did_work = filled.sum(axis=1) > 0
+    pipeline = np.where(did_work, names[filled.to_numpy().argmax(axis=1)],
+                        np.where(partial, "unknown", "none"))
+    pipeline = np.where(known, pipeline, "unknown")
+    return pd.Series(np.where(uncounted_tensor(table), "tensor_uncounted", pipeline), index=table.index)
+
+
+def _states(table: pd.DataFrame, column: str) -> pd.Series:
+    name = state_column(column)
+    if name in table:
+        return table[name]
+    # A table built before states existed (or by hand): NaN is not collected.
+    return pd.Series(np.where(table[column].isna(), NOT_COLLECTED, MEASURED), index=table.index)
+
+
+def uncounted_tensor(table: pd.DataFrame) -> pd.Series:
+    """Per row: Tensor work present, amount unknown."""
+    tensor = [flop_column(p) for p in (*TENSOR_PIPELINES, "tensor_int8")]
+    return pd.concat([_states(table, c) == UNCOUNTED for c in tensor], axis=1).any(axis=1)
+
+
+def flops_partial(table: pd.DataFrame) -> pd.Series:
+    """Per row: the FLOP total adds only some of the applicable terms (others not collected,
+    or Tensor work not countable), while at least one is known."""
+    missing = pd.concat([_states(table, c).isin((NOT_COLLECTED, UNCOUNTED)) for c in WORK_COLUMNS],
+                        axis=1).any(axis=1)
+    return missing & table[list(WORK_COLUMNS)].notna().any(axis=1)
+
+
+def combine_states(states: pd.Series) -> str:
+    """The state of a sum over launches: the least-known of theirs (``STATE_ORDER``)."""
+    present = set(states)
+    return next((state for state in STATE_ORDER if state in present), NOT_COLLECTED)
 
 
 def add_derived(table: pd.DataFrame) -> pd.DataFrame:
-    """Totals, intensities, rate, pipeline and zero-AI from the per-pipeline columns."""
+    """Totals, intensities, rate, pipeline and zero-AI from the per-pipeline columns.
+
+    A total adds the known terms (measured or known 0); not-applicable terms are no part
+    of it; ``flops_partial`` says some applicable term is missing (``partial_note`` says
+    which and how to collect it)."""
     flop_columns = [flop_column(p) for p in FLOAT_PIPELINES]
     table["flops_tensor"] = table[[c for c in flop_columns if "tensor" in c]].sum(axis=1, min_count=1)
     flops = table[flop_columns].sum(axis=1, min_count=1)
     table["flops"] = flops
+    table["flops_partial"] = flops_partial(table) & flops.notna()
     for level in LEVELS:
         moved = table[f"bytes_{level}"]
         table[f"ai_{level}"] = (flops / moved).where(moved > 0)
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
 
-    table["pipeline"] = dominant_pipeline(table)
     # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
-    # and none shows work; any known work makes it False. A launch whose Tensor Core
-    # (or CUDA-core) counters are all missing is unknown, never guessed: a Tensor Core
-    # kernel profiled without Tensor counters is not zero-AI.
+    # (or proved 0) and none shows work; any known work, or Tensor work seen but not
+    # counted, makes it False. A launch whose Tensor Core (or CUDA-core) counters are all
+    # missing is unknown, never guessed: a Tensor Core kernel profiled without Tensor
+    # counters is not zero-AI. A pipeline the GPU lacks is no evidence either way.
     tensor = [c for c in flop_columns if "tensor" in c] + ["ops_tensor_int8"]
     cores = [c for c in flop_columns if c not in tensor]
     work = table[cores + tensor]
-    did_work = (work.fillna(0.0) > 0).any(axis=1)
+    did_work = (work.fillna(0.0) > 0).any(axis=1) | uncounted_tensor(table)
     both_known = table[cores].notna().any(axis=1) & table[tensor].notna().any(axis=1)
     zero = np.where(did_work, False, np.where(both_known, True, pd.NA))
     table["zero_ai"] = pd.Series(zero, index=table.index, dtype="boolean")
+    table["pipeline"] = dominant_pipeline(table)
+    table.loc[table["zero_ai"].fillna(False).astype(bool), "pipeline"] = "none"
     table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0
     return table
+
+
+def _collect_hint(column: str) -> str:
+    """The ncu option that collects the counters of FLOP column ``column``."""
+    cores = {flop_column(p): p for p in CUDA_CORE_PIPELINES}
+    if column in cores:
+        metrics = [metric for metric, _ in m.CUDA_CORE_TERMS[cores[column]]]
+        return f"--metrics {','.join(metrics)}, or --set full"
+    metrics = list(dict.fromkeys(t.metric for arch in m.ARCHITECTURES for t in arch.tensor
+                                 if flop_column(t.pipeline) == column))
+    return f"--metrics {','.join(metrics)}, the one for your GPU; rooftui profile collects it"
+
+
+def partial_note(kernels: pd.DataFrame) -> str | None:
+    """One note for launches whose FLOP total is partial: what is missing, and what collects it."""
+    partial = kernels["flops_partial"].fillna(False).astype(bool) if "flops_partial" in kernels \
+        else pd.Series(False, index=kernels.index)
+    if not partial.any():
+        return None
+    parts = []
+    for column in WORK_COLUMNS:
+        states = _states(kernels, column)[partial]
+        label = PIPELINE_LABELS["tensor_int8" if column == "ops_tensor_int8"
+                                else column.removeprefix("flops_")]
+        if (states == NOT_COLLECTED).any():
+            parts.append(f"{label} not collected ({_collect_hint(column)})")
+    uncounted = int((uncounted_tensor(kernels) & partial).sum())
+    if uncounted:
+        parts.append(f"Tensor work seen in {uncounted} launch(es) (a Tensor pipe issued or was busy) "
+                     "but not countable from the report: its FLOPs per instruction depend on the MMA "
+                     "shape (e.g. 2048 for m16n8k8, 4096 for m16n8k16), so they are blank, not 0; "
+                     "collect the sm__ops_path_tensor_* counters (rooftui profile)")
+    return (f"{int(partial.sum())} launch(es) have a partial FLOP total (marked partial; JSON "
+            "flops_partial): " + "; ".join(parts))
 
 
 def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
@@ -269,9 +414,4 @@ def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
         "time_source": work.pop("time_source") if "time_source" in work else "",
     })
     table = add_derived(pd.concat([identity, work], axis=1))
-    # Without an architecture the Tensor FLOPs are unknown, so a launch with no
-    # CUDA-core work may still have done Tensor work: neither zero-AI nor "none".
-    undecided = (table["cc"] == "") & (table["pipeline"] == "none") & table["flops_tensor"].isna()
-    table.loc[undecided, "zero_ai"] = pd.NA
-    table.loc[undecided, "pipeline"] = "unknown"
     return table.reset_index(drop=True), log

@@ -46,6 +46,10 @@ DEVICE_ATTRIBUTES = (
 # GPU was active on the kernel [NCU].
 TIME_FROM_CYCLES: tuple[tuple[str, str], ...] = (
     (SM_CYCLES, SM_CLOCK),
+    # The SMSP runs on the SM's clock; ncu's own roofline sections take achieved work
+    # as per_cycle_elapsed × smsp__cycles_elapsed.avg.per_second [NCU], and NERSC-variant
+    # reports carry only this pair. Cycles and rate of one unit only: never mixed.
+    ("smsp__cycles_elapsed.avg", "smsp__cycles_elapsed.avg.per_second"),
     ("gpc__cycles_elapsed.max", "gpc__cycles_elapsed.avg.per_second"),
     ("gpu__cycles_elapsed.max", "gpu__cycles_elapsed.avg.per_second"),
 )
@@ -118,15 +122,83 @@ BYTES = {
     "hbm": "dram__bytes.sum",
 }
 
-# Where a report has sector counts instead of bytes (a --print-summary export of
-# sector metrics): bytes = sectors × 32, a sector being 32 bytes at L1TEX, L2 and
-# DRAM [NCU, "Memory Workload Analysis": sectors]. DRAM as read + write sectors
-# where the total is absent. Each entry is summed terms.
-SECTOR_BYTES = 32
-BYTES_FROM_SECTORS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "l1": (("l1tex__t_sectors.sum",),),
-    "l2": (("lts__t_sectors.sum",),),
-    "hbm": (("dram__sectors.sum",), ("dram__sectors_read.sum", "dram__sectors_write.sum")),
+SECTOR_BYTES = 32  # a sector is 32 bytes at L1TEX, L2 and DRAM [NCU, "Memory Workload Analysis"]
+
+
+@dataclass(frozen=True)
+class ByteSource:
+    """One way a report gives a level's bytes: ``scale`` × the sum of ``terms`` (counts,
+    each read or derived from its rates like any count), and ``what`` that quantity is,
+    shown beside it (``bytes_<level>_source``). ``peak`` is the per-cycle peak of the same
+    quantity and ``clock`` the clock it is per (a single-term source only)."""
+
+    terms: tuple[str, ...]
+    scale: float
+    what: str
+    clock: str = ""
+    same: bool = True  # the same quantity as the level's first source, counted otherwise
+
+    @property
+    def peak(self) -> str:
+        return f"{self.terms[0]}.peak_sustained" if len(self.terms) == 1 else ""
+
+
+def _per_op(prefix: str, ops: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{prefix}{op}.sum" for op in ops)
+
+
+_LTS_CLOCK = "lts__cycles_elapsed.avg.per_second"
+_L1_CLOCK = "l1tex__cycles_elapsed.avg.per_second"
+# Per level, in order of preference: the first that gives a launch its bytes is used
+# for that launch. The first of each is what the hierarchical roofline counts [YANG]
+# (L1 exact on the known-answer kernels [KA]); the others are what ncu's own sets
+# hold instead, each a different quantity, so each says what it is:
+#  - sector counts × 32, the same traffic counted in sectors (a --print-summary
+#    export of sector metrics) [NCU, "Memory Workload Analysis": sectors];
+#  - per-operation sectors of ncu's Memory Workload Analysis tables (--set full):
+#    global and local loads/stores/atomics/reductions at L1TEX (no texture, surface
+#    or shared traffic), and L2 reads/writes/atomics/reductions from every source;
+#  - ncu's hierarchical-roofline traffic (SpeedOfLight_Hierarchical*RooflineChart
+#    sections, --set roofline): bytes L1 wrote back to the SM for global/local
+#    (lg) or also shared (lgds) instructions, and bytes L2 sent to the crossbar;
+#    their peaks × the unit's clock are the roofs those sections draw [NCU].
+BYTE_SOURCES: dict[str, tuple[ByteSource, ...]] = {
+    "l1": (
+        ByteSource(("l1tex__t_bytes.sum",), 1.0, "l1tex__t_bytes: L1TEX tag requests", _L1_CLOCK),
+        ByteSource(("l1tex__t_sectors.sum",), SECTOR_BYTES, "l1tex__t_sectors × 32: L1TEX tag requests",
+                   _L1_CLOCK),
+        ByteSource(_per_op("l1tex__t_sectors_pipe_lsu_mem_global_op_", ("ld", "st", "atom", "red"))
+                   + _per_op("l1tex__t_sectors_pipe_lsu_mem_local_op_", ("ld", "st")), SECTOR_BYTES,
+                   "per-operation sectors × 32: global and local loads, stores, atomics and "
+                   "reductions at L1TEX (not texture, surface or shared memory)", same=False),
+        ByteSource(("derived__l1tex__lsu_writeback_bytes_mem_lg.sum",), 1.0,
+                   "derived__l1tex__lsu_writeback_bytes_mem_lg: ncu's hierarchical-roofline L1 "
+                   "traffic, bytes written back to the SM for global and local instructions",
+                   _L1_CLOCK, same=False),
+        ByteSource(("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum",), 1.0,
+                   "derived__l1tex__lsu_writeback_bytes_mem_lgds: ncu's hierarchical-roofline L1 "
+                   "traffic, bytes written back to the SM for global, local and shared "
+                   "instructions", _L1_CLOCK, same=False),
+    ),
+    "l2": (
+        ByteSource(("lts__t_bytes.sum",), 1.0, "lts__t_bytes: L2 tag requests", _LTS_CLOCK),
+        ByteSource(("lts__t_sectors.sum",), SECTOR_BYTES, "lts__t_sectors × 32: L2 tag requests",
+                   _LTS_CLOCK),
+        ByteSource(_per_op("lts__t_sectors_op_", ("read", "write", "atom", "red")), SECTOR_BYTES,
+                   "per-operation sectors × 32: L2 reads, writes, atomics and reductions", same=False),
+        ByteSource(("derived__lts__lts2xbar_bytes.sum",), 1.0,
+                   "derived__lts__lts2xbar_bytes: ncu's hierarchical-roofline L2 traffic, bytes "
+                   "L2 sent to the crossbar", _LTS_CLOCK, same=False),
+    ),
+    "hbm": (
+        ByteSource(("dram__bytes.sum",), 1.0, "dram__bytes", "dram__cycles_elapsed.avg.per_second"),
+        ByteSource(("dram__sectors.sum",), SECTOR_BYTES, "dram__sectors × 32",
+                   "dram__cycles_elapsed.avg.per_second"),
+        ByteSource(("dram__sectors_read.sum", "dram__sectors_write.sum"), SECTOR_BYTES,
+                   "(dram__sectors_read + dram__sectors_write) × 32"),
+        ByteSource(("dram__bytes_read.sum", "dram__bytes_write.sum"), 1.0,
+                   "dram__bytes_read + dram__bytes_write"),
+    ),
 }
 
 FP16_NOTE = (
@@ -257,12 +329,67 @@ def peak_metrics(arch: Architecture) -> list[str]:
             fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
 
 
+def unit_of(metric: str) -> str:
+    """The hardware unit a metric counts at: ``lts__t_bytes.sum`` -> ``lts``; ncu's derived
+    metrics name theirs second (``derived__lts__lts2xbar_bytes.sum`` -> ``lts``)."""
+    parts = metric.split("__")
+    return parts[1] if parts[0] == "derived" and len(parts) > 2 else parts[0]
+
+
 def rate_sources(count: str) -> tuple[str, str, str]:
     """The rates ncu's sections store instead of the count ``count``, and the cycles that
     turn the first back into it: ``(X.per_cycle_elapsed, <unit>__cycles_elapsed.avg,
     X.per_second)``; X = rate × cycles, or X = rate × gpu__time_duration [NCU]."""
-    unit = count.split("__", 1)[0]
+    unit = unit_of(count)
     return f"{count}.per_cycle_elapsed", f"{unit}__cycles_elapsed.avg", f"{count}.per_second"
+
+
+# Known zeros from the instruction mix: ncu's per-type counters count every predicated-on
+# thread instruction of that type [NCU, "InstructionStats": sass_thread_inst_executed_op_*],
+# a superset of that type's add, mul and fma. A 0 there proves the precision's FLOPs are 0
+# where its own counters were not collected. Both spellings (metrics.SPELLINGS).
+WORK_EVIDENCE: dict[str, tuple[str, str]] = {
+    precision: (f"smsp__sass_thread_inst_executed_op_{precision}_pred_on.sum",
+                f"sm__sass_thread_inst_executed_op_{precision}_pred_on.sum")
+    for precision in ("fp64", "fp32", "fp16")
+}
+
+# Tensor activity as ncu reports it [NCU: ComputeWorkloadAnalysis, SpeedOfLight, the Tensor
+# roofline section]: instructions issued to a Tensor pipe, or cycles it was busy, in
+# every form a section stores (.sum/.avg/.max, % of peak).
+#  - The generic pipe_tensor counters also count HFMA2 on sm_80 and later: [KA] on the
+#    H200, fma_loop<double> issues 32,768 sm__inst_executed_pipe_tensor (its HFMA2.MMA
+#    register moves) and the __half2 loop keeps pipe_tensor 83% busy with no MMA at all.
+#    So above 0 they mean Tensor work only on Volta/Turing, where the paper counts them
+#    as HMMA [YANG]; at 0 they prove no Tensor work on any GPU.
+#  - The MMA counters (op_hmma/op_imma/op_dmma, Hopper's type_hmma_hgmma_..._bgmma) are
+#    0 for every FMA loop and above 0 for every WMMA kernel [KA: known_answer_basic]:
+#    above 0 they mean Tensor work on any GPU.
+def _forms(names: tuple[str, ...], kinds: tuple[str, ...]) -> list[str]:
+    return [f"{unit}__{name}{kind}" for unit in ("sm", "smsp") for name in names for kind in kinds]
+
+
+_ACTIVE_KINDS = (".sum", ".avg", ".max", ".avg.pct_of_peak_sustained_active",
+                 ".avg.pct_of_peak_sustained_elapsed", ".sum.pct_of_peak_sustained_elapsed",
+                 ".max.pct_of_peak_sustained_elapsed")
+_MMA_PIPES = ("op_hmma", "op_imma", "op_dmma", "type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma")
+TENSOR_PIPE_ACTIVITY: list[str] = _forms(("pipe_tensor_cycles_active", "inst_executed_pipe_tensor"),
+                                         _ACTIVE_KINDS)
+TENSOR_MMA_ACTIVITY: list[str] = _forms(
+    tuple(f"pipe_tensor_{p}_cycles_active" for p in _MMA_PIPES)
+    + tuple(f"inst_executed_pipe_tensor_{p}" for p in _MMA_PIPES), _ACTIVE_KINDS)
+TENSOR_ACTIVITY = TENSOR_PIPE_ACTIVITY + TENSOR_MMA_ACTIVITY
+
+
+def report_peak_metrics() -> list[str]:
+    """Every ``.peak_sustained`` a report may hold for its own ceilings, in every spelling
+    ncu has used: ncu's roofline sections store the sm__ spelling of the FMA peaks, rooftui
+    profile the smsp__ one [NCU: SpeedOfLight_RooflineChart, every version 2020.2-2025.2]."""
+    fmas = [terms[-1][0] for terms in CUDA_CORE_TERMS.values()]
+    tensor = [t.metric for arch in ARCHITECTURES for t in arch.tensor]
+    names = [f"{spelling}.peak_sustained" for metric in fmas + tensor for spelling in spellings(metric)]
+    names += [s.peak for sources in BYTE_SOURCES.values() for s in sources if s.peak]
+    return list(dict.fromkeys(names))
 
 
 def metrics_read() -> tuple[str, ...]:
@@ -280,11 +407,17 @@ def metrics_read() -> tuple[str, ...]:
     counts += list(BYTES.values())
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
-    names += [term for alternatives in BYTES_FROM_SECTORS.values() for terms in alternatives
-              for term in terms]
+    names += [term for sources in BYTE_SOURCES.values() for source in sources[1:]
+              for term in source.terms]
+    counts += [term for sources in BYTE_SOURCES.values() for source in sources
+               for term in source.terms if term.startswith("derived__")]
+    names += [s.clock for sources in BYTE_SOURCES.values() for s in sources if s.clock]
+    names += report_peak_metrics()
+    names += [n for pair in WORK_EVIDENCE.values() for n in pair]
+    names += TENSOR_ACTIVITY
     for count in counts:
         for spelling in spellings(count):
-            unit = spelling.split("__", 1)[0]
+            unit = unit_of(spelling)
             names += [spelling, *rate_sources(spelling),
                       UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second")]
     for arch in ARCHITECTURES:

@@ -15,13 +15,8 @@ _OPEN = "<(["
 _CLOSE = ">)]"
 
 
-@lru_cache(maxsize=65536)
-def short_name(demangled: str) -> str:
-    """``void ns::fma_loop<double>(T1, T1, T1 *)`` -> ``fma_loop<double>``.
-
-    Drops the return type, the namespaces of the function and its parameter list;
-    keeps template arguments, which tell instantiations apart.
-    """
+def _without_parameters(demangled: str) -> str:
+    """The signature without its parameter list and return type."""
     text = demangled.strip()
     if text.endswith(")"):
         depth = 0
@@ -36,7 +31,25 @@ def short_name(demangled: str) -> str:
                         text = text[:i]
                     break
     parts = _split_top_level(text, " ")
-    text = parts[-1] if parts else text
+    return parts[-1] if parts else text
+
+
+@lru_cache(maxsize=65536)
+def qualified_name(demangled: str) -> str:
+    """``void cask_cudnn::computeOffsetsKernel<int>(Params)`` -> ``cask_cudnn::computeOffsetsKernel<int>``:
+    the function with its namespaces, what tells kernels of different libraries apart
+    (``--group`` keys on it). Casts in template arguments dropped, as in ``short_name``."""
+    return _CAST.sub("", _without_parameters(demangled).strip()) or demangled.strip()
+
+
+@lru_cache(maxsize=65536)
+def short_name(demangled: str) -> str:
+    """``void ns::fma_loop<double>(T1, T1, T1 *)`` -> ``fma_loop<double>``.
+
+    Drops the return type, the namespaces of the function and its parameter list;
+    keeps template arguments, which tell instantiations apart.
+    """
+    text = _without_parameters(demangled)
     scopes = _split_top_level(text, "::")
     text = (scopes[-1] if scopes else text).strip() or demangled.strip()
     return _CAST.sub("", _QUALIFIER.sub("", text))

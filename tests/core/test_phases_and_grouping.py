@@ -70,3 +70,21 @@ def test_several_reports_load_as_one_run_with_distinct_ids(expected):
     assert len(run.kernels) == len(expected) + 179
     assert run.kernels["id"].is_unique
     assert set(run.kernels["report"]) == {str(KNOWN / "known_answer.raw-base.csv"), str(AMP)}
+
+
+def test_group_keeps_kernels_of_different_namespaces_apart():
+    """#28: cuDNN's cask_cudnn::computeOffsetsKernel and cudnn::gemm::computeOffsetsKernel
+    share a short name but are two kernels: two groups, each named with its namespaces."""
+    from rooftui.analysis.grouping import group_by_name
+
+    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+    three = run.kernels.head(3).copy()
+    three["demangled"] = ["void cask_cudnn::computeOffsetsKernel<(bool)0>(cask_cudnn::Params)",
+                          "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::Params)",
+                          "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::Params)"]
+    three["name"] = "computeOffsetsKernel"
+    groups = group_by_name(three).set_index("name")
+    assert sorted(groups.index) == ["cask_cudnn::computeOffsetsKernel<0>",
+                                    "cudnn::gemm::computeOffsetsKernel"]
+    assert groups.loc["cudnn::gemm::computeOffsetsKernel", "count"] == 2
+    assert groups.loc["cask_cudnn::computeOffsetsKernel<0>", "count"] == 1

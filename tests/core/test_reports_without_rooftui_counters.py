@@ -28,5 +28,11 @@ def test_basic_set_loads_with_time_only_and_says_what_to_collect():
     assert "rooftui profile" in result.stderr
     run = load_run([KNOWN / "known_answer_basic.ncu-rep.xz"])
     assert run.kernels["time_s"].notna().all()
-    assert (run.kernels["pipeline"] == "unknown").all()
-    assert run.kernels["zero_ai"].isna().all()
+    # The basic set has no FLOP counter: nothing is 0 or "none". Its Tensor MMA pipe
+    # counters show which kernels did Tensor work: those are not zero-AI, amount unknown.
+    mma = run.kernels["name"].str.startswith("wmma_gemm")
+    assert (run.kernels.loc[~mma, "pipeline"] == "unknown").all()
+    assert run.kernels.loc[~mma, "zero_ai"].isna().all()
+    assert (run.kernels.loc[mma, "pipeline"] == "tensor_uncounted").all()
+    assert not run.kernels.loc[mma, "zero_ai"].any()
+    assert run.kernels["flops"].isna().all() and run.kernels["flop_rate"].isna().all()

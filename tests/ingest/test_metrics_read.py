@@ -48,4 +48,5 @@ def test_the_list_holds_each_formulas_counts_rates_and_peaks():
     assert set(m.required_metrics(m.architecture_for("7.0"))) <= read  # Volta's x512 counter too
     assert {"dram__bytes.sum.per_second", "lts__cycles_elapsed.avg",
             "sm__ops_path_tensor_src_fp16.sum.per_cycle_elapsed"} <= read
-    assert "dram__bytes_read.sum" not in read  # collected by the sample profiles, used by nothing
+    assert "dram__bytes_read.sum" in read  # the full set's DRAM bytes (metrics.BYTE_SOURCES)
+    assert "launch__grid_size" not in read  # collected by the sample profiles, used by nothing

@@ -86,6 +86,22 @@ def test_time_from_gpc_cycles_when_sm_cycles_are_absent_too():
     raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels.copy()
     raw["report"], raw["id"] = "roofline", raw["ncu_id"]
     measured, _ = build_kernel_table(raw)
-    derived, log = build_kernel_table(raw.drop(columns=["gpu__time_duration.sum", "sm__cycles_elapsed.avg"]))
+    derived, log = build_kernel_table(raw.drop(columns=["gpu__time_duration.sum", "sm__cycles_elapsed.avg",
+                                                       "smsp__cycles_elapsed.avg"]))
     assert derived["time_s"].to_numpy() == pytest.approx(measured["time_s"].to_numpy(), rel=5e-3)
     assert log.time_sources == {"derived: gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second"}
+
+
+def test_time_from_smsp_cycles_over_the_smsp_clock():
+    """NERSC-variant reports carry only smsp__cycles_elapsed.avg and its rate (the SM clock
+    domain): their quotient is the duration within 0.5% on every known-answer launch, and
+    each launch says so in time_source."""
+    raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels.copy()
+    raw["report"], raw["id"] = "roofline", raw["ncu_id"]
+    assert "smsp__cycles_elapsed.avg.per_second" in raw
+    measured, _ = build_kernel_table(raw)
+    derived, log = build_kernel_table(raw.drop(columns=["gpu__time_duration.sum", "sm__cycles_elapsed.avg"]))
+    assert derived["time_s"].to_numpy() == pytest.approx(measured["time_s"].to_numpy(), rel=5e-3)
+    source = "derived: smsp__cycles_elapsed.avg / smsp__cycles_elapsed.avg.per_second"
+    assert log.time_sources == {source}
+    assert set(derived["time_source"]) == {source}
