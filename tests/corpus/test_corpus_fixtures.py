@@ -49,9 +49,6 @@ def test_a_failed_replay_is_kept_and_named_and_the_other_launches_load(corpus):
     assert "ID 1 (nodeByPoint5" in note and "not collected" in note
 
 
-@pytest.mark.xfail(strict=True, reason="w28model item 1 (three states): a total is known only when "
-                   "every applicable term is; today flops of a failed launch add up to 0 and its "
-                   "pipeline reads 'none'")
 def test_a_failed_replay_has_no_total_flops_nor_pipeline(corpus):
     failed = load_run([corpus["failed_launch"]], cache=False).kernels.set_index("ncu_id").loc[1]
     assert math.isnan(failed["flops"]) and failed["pipeline"] != "none"
