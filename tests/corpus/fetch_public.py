@@ -26,8 +26,8 @@ def fetch(destination: Path) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for repo, wanted in by_repo.items():
             clone = Path(scratch) / repo.replace("/", "+")
-            subprocess.run(["git", "clone", "--quiet", "--no-checkout", f"https://github.com/{repo}", str(clone)],
-                           check=True)
+            url = f"https://github.com/{repo}"
+            subprocess.run(["git", "clone", "--quiet", "--no-checkout", url, str(clone)], check=True)
             for entry in wanted:
                 target = destination / entry["file"]
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -39,7 +39,8 @@ def fetch(destination: Path) -> None:
                 for name in names.split():
                     (target / Path(name).name).write_bytes(_git(clone, "show", f"{entry['commit']}:{name}"))
                 for extra in entry.get("with", []):  # the peer notebook's table of the same run
-                    (target.parent / Path(extra).name).write_bytes(_git(clone, "show", f"{entry['commit']}:{extra}"))
+                    table = _git(clone, "show", f"{entry['commit']}:{extra}")
+                    (target.parent / Path(extra).name).write_bytes(table)
 
 
 def _git(clone: Path, *args: str) -> bytes:

@@ -75,7 +75,8 @@ def test_the_papers_run_matches_its_own_notebook_table():
     assert sum(k["launches"] for k in kernels) == entry["known"]["launches"] == peer["Count"].sum()
     cuda_core = sum((k["flops"]["fp32"] or 0) + (k["flops"]["fp16"] or 0) for k in kernels)
     assert cuda_core == peer["CC FLOPs"].sum()  # to the unit
-    for level, column in (("hbm", "dram__bytes.sum"), ("l2", "lts__t_bytes.sum"), ("l1", "l1tex__t_bytes.sum")):
+    levels = (("hbm", "dram__bytes.sum"), ("l2", "lts__t_bytes.sum"), ("l1", "l1tex__t_bytes.sum"))
+    for level, column in levels:
         assert sum(k["bytes"][level] for k in kernels) == peer[column].sum(), level
     assert sum(k["time_s"] for k in kernels) == pytest.approx(peer["Time"].sum(), rel=1e-12)
 
