@@ -133,16 +133,20 @@ def _events_run(path, kernels):
     from tests.ingest import summary_layout as layout
 
     section = "Command line profiler metrics"
-    return layout._write(path, [[*layout._identity(k), section, "smsp__inst_executed.sum", "inst", 10, 10, 10]
-                                for k in kernels])
+    return layout._write(
+        path,
+        [[*layout._identity(k), section, "smsp__inst_executed.sum", "inst", 10, 10, 10] for k in kernels],
+    )
 
 
 def test_print_summary_metrics_events_and_timing_runs_join_into_one_row_per_kernel(tmp_path):
     from tests.ingest import summary_layout as layout
 
-    files = [layout.write_counts(tmp_path / "metrics.csv"),
-             _events_run(tmp_path / "events.csv", layout.TIMES),
-             layout.write_times(tmp_path / "timing.csv")]
+    files = [
+        layout.write_counts(tmp_path / "metrics.csv"),
+        _events_run(tmp_path / "events.csv", layout.TIMES),
+        layout.write_times(tmp_path / "timing.csv"),
+    ]
     rows = load_run(files, cache=False).kernels.set_index("name")
     assert sorted(rows.index) == ["copy_f32", "saxpy"] and rows["launches"].sum() == 200
     saxpy_time_ns = layout.TIMES[layout.SAXPY][3] * layout.INVOCATIONS
@@ -153,7 +157,10 @@ def test_print_summary_metrics_events_and_timing_runs_join_into_one_row_per_kern
 def test_a_run_without_rooftui_metrics_of_another_program_stays_apart(tmp_path):
     from tests.ingest import summary_layout as layout
 
-    files = [layout.write_counts(tmp_path / "metrics.csv"), layout.write_times(tmp_path / "timing.csv"),
-             _events_run(tmp_path / "other.csv", ["other_kernel(int)"])]
+    files = [
+        layout.write_counts(tmp_path / "metrics.csv"),
+        layout.write_times(tmp_path / "timing.csv"),
+        _events_run(tmp_path / "other.csv", ["other_kernel(int)"]),
+    ]
     run = load_run(files, cache=False)
     assert sorted(run.kernels["name"]) == ["copy_f32", "copy_f32", "other_kernel", "saxpy", "saxpy"]

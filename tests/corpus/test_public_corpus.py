@@ -21,8 +21,10 @@ from tests.conftest import run_cli
 
 MANIFEST = json.loads(Path(__file__).with_name("public_corpus.json").read_text())
 CORPUS = Path(os.environ["ROOFTUI_CORPUS"]) if os.environ.get("ROOFTUI_CORPUS") else None
-pytestmark = pytest.mark.skipif(CORPUS is None, reason="ROOFTUI_CORPUS not set (python -m "
-                                "tests.corpus.fetch_public DEST fetches the public corpus)")
+pytestmark = pytest.mark.skipif(
+    CORPUS is None,
+    reason="ROOFTUI_CORPUS not set (python -m tests.corpus.fetch_public DEST fetches the public corpus)",
+)
 KNOWN = {entry["file"]: entry for entry in MANIFEST if "known" in entry}
 
 
@@ -68,8 +70,17 @@ def test_the_papers_run_matches_its_own_notebook_table():
     entry = KNOWN["cyanguwa+DeepLearningProfiling/TF-fp32-batch1-fw-noamp-732370"]
     assert CORPUS is not None
     peer = pd.read_csv(CORPUS / Path(entry["file"]).parent / entry["known"]["peer_table"])
-    result = run_cli("summary", "--format", "json", "--no-cache", "--gpu", "V100", "--fp16-rule", "paper",
-                     CORPUS / entry["file"])
+    result = run_cli(
+        "summary",
+        "--format",
+        "json",
+        "--no-cache",
+        "--gpu",
+        "V100",
+        "--fp16-rule",
+        "paper",
+        CORPUS / entry["file"],
+    )
     kernels = json.loads(result.stdout)["kernels"]
     assert len(kernels) == entry["known"]["kernel_names"] == len(peer)
     assert sum(k["launches"] for k in kernels) == entry["known"]["launches"] == peer["Count"].sum()
