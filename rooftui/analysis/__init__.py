@@ -188,6 +188,8 @@ def load_run(
         notes.append(m.UNKNOWN_ARCH_NOTE)
     if (partial := partial_note(kernels)) is not None:
         notes.append(partial)
+    if derivation.tensor_issued_uncounted:
+        notes.append(m.TENSOR_ISSUED_NOTE.format(n=derivation.tensor_issued_uncounted))
     judged = zero_ai.judged_without_note(kernels)
     if judged:
         notes.append(judged)

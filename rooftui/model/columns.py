@@ -58,7 +58,7 @@ PIPELINE_LABELS = {
     "tensor_bf16": "Tensor BF16",
     "tensor_fp8": "Tensor FP8",
     "tensor_int8": "Tensor INT8",
-    "tensor_uncounted": "Tensor (uncounted)",
+    "tensor_uncounted": "Tensor (uncounted)",  # Tensor work seen, its FLOPs not countable
     "none": "none",
 }
 
@@ -94,3 +94,8 @@ def state_column(column: str) -> str:
 def byte_source_column(level: str) -> str:
     """The column saying what ``bytes_<level>`` counts (``metrics.BYTE_SOURCES``)."""
     return f"bytes_{level}_source"
+
+
+# After a FLOP total (and the rate from it) that adds only some applicable terms: the
+# true value is at least this (``flops_partial``; the notes say what is missing).
+PARTIAL_MARK = "+"

@@ -7,6 +7,7 @@ derives counts a report stores as rates, and says what it could not compute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,6 +45,8 @@ class Derivation:
     missing: set[str] = field(default_factory=set)
     time_sources: set[str] = field(default_factory=set)
     byte_sources: set[str] = field(default_factory=set)  # levels' bytes not from their first source
+    # launches (sm_80 on) whose Tensor FLOPs are blank though pipe_tensor issued instructions
+    tensor_issued_uncounted: int = 0
     unknown_arch: bool = False
 
 
@@ -235,6 +238,9 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         out[state_column(column)] = np.where(
             known_zero, KNOWN_ZERO, np.where(value.notna(), MEASURED,
                                              np.where(active, UNCOUNTED, NOT_COLLECTED)))
+    blank = pd.concat([pd.Series(out[state_column(flop_column(p))] == NOT_COLLECTED, index=raw.index)
+                       for p in applicable], axis=1).any(axis=1) if applicable else False
+    log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
@@ -387,6 +393,20 @@ def partial_note(kernels: pd.DataFrame) -> str | None:
                      "collect the sm__ops_path_tensor_* counters (rooftui profile)")
     return (f"{int(partial.sum())} launch(es) have a partial FLOP total (marked partial; JSON "
             "flops_partial): " + "; ".join(parts))
+
+
+def provenance(row: dict[str, Any]) -> dict[str, Any]:
+    """Where each quantity of one kernel-table row came from, for the JSON: per FLOP
+    column its state (``columns.STATES``), per memory level what the bytes count
+    (``metrics.BYTE_SOURCES``; null when not collected), and the time source."""
+    flops = {}
+    for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
+        state = row.get(state_column(flop_column(pipeline)))
+        flops[pipeline] = state if isinstance(state, str) else (
+            NOT_COLLECTED if pd.isna(row.get(flop_column(pipeline))) else MEASURED)
+    return {"flops": flops,
+            "bytes": {level: row.get(byte_source_column(level)) or None for level in LEVELS},
+            "time": row.get("time_source") or None}
 
 
 def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE

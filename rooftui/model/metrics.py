@@ -381,6 +381,15 @@ TENSOR_MMA_ACTIVITY: list[str] = _forms(
 TENSOR_ACTIVITY = TENSOR_PIPE_ACTIVITY + TENSOR_MMA_ACTIVITY
 
 
+TENSOR_ISSUED_NOTE = (
+    "{n} launch(es) issued instructions to the Tensor pipe (sm__inst_executed_pipe_tensor or "
+    "sm__pipe_tensor_cycles_active above 0) but the report has no Tensor FLOP counter: from sm_80 "
+    "on that pipe runs HFMA2 as well as MMA, and the FLOPs per MMA depend on its shape (CUTLASS "
+    "m16n8k8: 2,048; cuBLAS m16n8k16: 4,096), so their Tensor FLOPs are blank, not 0: collect the "
+    "sm__ops_path_tensor_* counters (rooftui profile)"
+)
+
+
 def report_peak_metrics() -> list[str]:
     """Every ``.peak_sustained`` a report may hold for its own ceilings, in every spelling
     ncu has used: ncu's roofline sections store the sm__ spelling of the FMA peaks, rooftui

@@ -18,7 +18,8 @@ from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
-from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
+from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELINE_LABELS, flop_column
+from rooftui.model.kernel_table import provenance
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
 from rooftui.views.text import markup_escaped, plain
 
@@ -33,6 +34,7 @@ CSV_COLUMNS = (
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
     "rank", "communication",  # last, so that earlier columns keep their places
+    "flops_partial",
 )
 
 
@@ -60,6 +62,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
+            "flops_partial": bool(row.get("flops_partial", False)), "provenance": provenance(row),
         }
         if "count" in row:
             entry["count"] = row["count"]
@@ -151,7 +154,8 @@ def to_csv(rows: pd.DataFrame) -> str:
 
 
 _SHORT_PIPE = {"tensor_fp64": "TC FP64", "tensor_tf32": "TC TF32", "tensor_fp16": "TC FP16",
-               "tensor_bf16": "TC BF16", "tensor_fp8": "TC FP8", "tensor_int8": "TC INT8"}
+               "tensor_bf16": "TC BF16", "tensor_fp8": "TC FP8", "tensor_int8": "TC INT8",
+               "tensor_uncounted": "TC (uncounted)"}
 
 
 def short_pipeline(pipeline: str) -> str:
@@ -180,7 +184,8 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
             cells.append(str(row["count"]))
         share = row["time_s"] / total if total else float("nan")
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
-                  si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
+                  si(row["flop_rate"], "").replace(" ", "") + (PARTIAL_MARK * bool(row.get("flops_partial"))),
+                  intensity(row["ai_l1"]),
                   intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
         lines.append(cells)
     titles = ["kernel", *(["n"] if grouped else []), *titles]
@@ -198,8 +203,8 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
         "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
-        "approximate); phase * inferred; bound: binding roof and % of it reached (blank: "
-        "unknown)[/dim]")
+        f"approximate); FLOP/s {PARTIAL_MARK}: partial, some FLOPs not collected (notes say which); "
+        "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]")
     if grouped:
         _render_mixed_groups(rows, console)
     _render_table3(run, console, per_name)
@@ -241,7 +246,8 @@ def _render_ceilings(run: Run, console: Console) -> None:
         for c in ceilings.ceilings:
             by_source.setdefault(source_text(c), []).append(f"{c.label} {si(c.value, c.unit)}")
         parts = [f"{', '.join(roofs)} [dim]({source})[/dim]" for source, roofs in by_source.items()]
-        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)} (cc {ceilings.device.cc}): "
+        cc = "" if device.endswith(f"(cc {ceilings.device.cc})") else f" (cc {ceilings.device.cc})"
+        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)}{cc}: "
                       + "; ".join(parts))
         for c in ceilings.ceilings:
             if c.caveat:

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
+from rooftui.model.metrics import BYTES
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe, duration, intensity, literal, percent, si
 
@@ -162,7 +163,8 @@ def describe(
     if grouped:
         work.append(("mean time", duration(_number(row["time_mean_s"]))))
     work.append(("FLOP/s achieved", si(_number(row["flop_rate"]), "FLOP/s")))
-    work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP")))
+    partial = " (partial: some not collected, see notes)" if row.get("flops_partial") is True else ""
+    work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP") + partial))
     for column in FLOP_COLUMNS:
         value = _number(row.get(column))
         if value > 0:
@@ -180,7 +182,10 @@ def describe(
     if int8 > 0:
         work.append(("  Tensor INT8", si(int8, "OP")))
     for level in LEVELS:
-        work.append((f"bytes {LEVEL_LABELS[level]}", si(_number(row.get(f"bytes_{level}")), "B")))
+        counted = row.get(f"bytes_{level}_source")  # what they count, where not the usual metric
+        other = isinstance(counted, str) and counted and not counted.startswith(BYTES[level].split(".")[0])
+        work.append((f"bytes {LEVEL_LABELS[level]}", si(_number(row.get(f"bytes_{level}")), "B")
+                     + (f" ({counted})" if other else "")))
     pipeline = str(row.get("pipeline", "none"))
     work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
     zero = row.get("zero_ai")
