@@ -91,6 +91,11 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
             unknown = zero & (table[f"bytes_{level}"] > 0)
             bound[unknown] = ""
             fraction[unknown] = np.nan
+    # Tensor work seen but not counted: the kernel's FLOPs and AI are lower bounds and its
+    # compute roof is unknown, so which roof binds it is unknown too.
+    uncounted = table["pipeline"] == "tensor_uncounted"
+    bound[uncounted] = ""
+    fraction[uncounted] = np.nan
     table["bound"] = bound
     table["roof_fraction"] = fraction
     return table

@@ -365,13 +365,15 @@ WORK_EVIDENCE: dict[str, tuple[str, str]] = {
 #  - The MMA counters (op_hmma/op_imma/op_dmma, Hopper's type_hmma_hgmma_..._bgmma) are
 #    0 for every FMA loop and above 0 for every WMMA kernel [KA: known_answer_basic]:
 #    above 0 they mean Tensor work on any GPU.
+# The forms ncu's sections store (SpeedOfLight, ComputeWorkloadAnalysis, InstructionStats:
+# the sm__ unit, a count or a % of peak); every name is fetched from every launch of a
+# .ncu-rep, so the list holds only these.
 def _forms(names: tuple[str, ...], kinds: tuple[str, ...]) -> list[str]:
-    return [f"{unit}__{name}{kind}" for unit in ("sm", "smsp") for name in names for kind in kinds]
+    return [f"sm__{name}{kind}" for name in names for kind in kinds]
 
 
-_ACTIVE_KINDS = (".sum", ".avg", ".max", ".avg.pct_of_peak_sustained_active",
-                 ".avg.pct_of_peak_sustained_elapsed", ".sum.pct_of_peak_sustained_elapsed",
-                 ".max.pct_of_peak_sustained_elapsed")
+_ACTIVE_KINDS = (".sum", ".avg.pct_of_peak_sustained_active", ".avg.pct_of_peak_sustained_elapsed",
+                 ".sum.pct_of_peak_sustained_elapsed")
 _MMA_PIPES = ("op_hmma", "op_imma", "op_dmma", "type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma")
 TENSOR_PIPE_ACTIVITY: list[str] = _forms(("pipe_tensor_cycles_active", "inst_executed_pipe_tensor"),
                                          _ACTIVE_KINDS)

@@ -89,6 +89,7 @@ def test_a40_int4_kernel_with_its_tensor_pipe_busy_is_tensor_uncounted_not_zero_
     assert row["flops_tensor_fp8_state"] == "not_applicable"  # Ampere has no FP8 Tensor Cores
     note = next(n for n in run.notes if "partial FLOP total" in n)
     assert "MMA shape" in note
+    assert row["bound"] == "" and pd.isna(row["roof_fraction"])
     doc = to_json(run, run.kernels)
     assert doc["summary"]["zero_ai"] == 0
     assert doc["kernels"][0]["pipeline"] == "tensor_uncounted"
@@ -201,3 +202,15 @@ def test_an_unnamed_gpu_prints_its_compute_capability_once(tmp_path):
     render_table(run, run.kernels, console, grouped=False)
     text = console.export_text()
     assert "Ceilings unnamed GPU (cc 8.0):" in text and "(cc 8.0) (cc 8.0)" not in text
+
+
+def test_a_kernel_with_uncounted_tensor_work_has_no_binding_roof(tmp_path):
+    """FP32 work counted beside Tensor work that is not: AI and FLOP/s are lower bounds,
+    so no roof is named as binding (it would be a guess)."""
+    busy = {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": 40.0}
+    values = {**TIME, **CUDA_CORES, FMA.format("ffma"): 1e6, "dram__bytes.sum": 1e6, **busy,
+              **FULL_SET_PEAKS}
+    path = write_raw(tmp_path / "mixed.csv", "NVIDIA A40", "8.6", [("fused_gemm_epilogue", values)])
+    row = load_run([path], find_measured=False).kernels.iloc[0]
+    assert row["pipeline"] == "tensor_uncounted" and row["flops"] == 2e6 and row["flops_partial"]
+    assert row["bound"] == "" and pd.isna(row["roof_fraction"])
