@@ -326,6 +326,10 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
     elif m.SM_CYCLES in frame and m.SM_CLOCK in frame:  # the paper's time, cycles / clock
         derived = frame[m.SM_CYCLES].astype(float) / frame[m.SM_CLOCK].astype(float)
         bad_time = ~np.isfinite(derived) | (derived <= 0)
+    if bad_time is not None:  # a failed replay is kept, "not collected" (its reader said so)
+        from rooftui.ingest.report import failed_launches
+
+        bad_time &= ~failed_launches(report.kernels).reindex(frame.index, fill_value=False)
     bad_inf = np.isinf(numeric).any(axis=1)
     bad = bad_inf if bad_time is None else (bad_time | bad_inf)
     if not bad.any():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -29,6 +30,23 @@ DISPLAY_NAME = "device__attribute_display_name"
 _QUOTED = re.compile(r'"([^"]*)"')
 # ncu run live logs each launch it profiles, with its ID, above the table:
 # '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 8 passes' (sample_data/*/*.ncu.log).
+# ncu's own messages, quoted to the user: '==ERROR== ERR_NVGPUCTRPERM - The user does not
+# have permission ...', '==ERROR== Failed to profile "k" in process 12', '==WARNING== ...'.
+NCU_MESSAGE_PREFIXES = ("==ERROR==", "==WARNING==")
+# nvprof prefixes its lines with the profiled process's ID: '==12345== Profiling result:'.
+_NVPROF_LINE = re.compile(r"==\d+== ")
+# nvprof's CSV headers: --metrics/--events, the summary, --print-gpu-trace.
+_NVPROF_HEADERS = ('"Device","Kernel","Invocations"', '"Type","Time(%)"', '"Start","Duration"')
+# ncu's text (not --csv) output: '    Section: GPU Speed Of Light Throughput'.
+_TEXT_SECTION = re.compile(r"\s+Section: ")
+# NVIDIA's fix for ERR_NVGPUCTRPERM (developer.nvidia.com/ERR_NVGPUCTRPERM).
+PERMISSION_FIX = ("ncu was not allowed to read the GPU's performance counters: run ncu as "
+                  "administrator (sudo ncu ...), or let every user profile with the driver option "
+                  "`options nvidia NVreg_RestrictProfilingToAdminUsers=0` in /etc/modprobe.d and a "
+                  "reboot (https://developer.nvidia.com/ERR_NVGPUCTRPERM), then profile again")
+NVPROF_FIX = ("nvprof exports cannot be read, nor converted by `ncu --import`: profile the program "
+              "again with ncu (`rooftui profile -- PROGRAM`, or `ncu --metrics $(rooftui metrics) "
+              "--csv --page raw PROGRAM > FILE.csv`)")
 _PROFILED = re.compile(r'==PROF== Profiling ".*" - (\d+)(?: \(\d+/\d+\))?: ')
 
 # ncu run live prints the table after the program's own output (40 lines of
@@ -59,11 +77,13 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
     Returns (lines to skip before the header, header fields, the second row's fields).
     ``ncu --csv`` run live prints ``==PROF==`` lines before the table; they are skipped.
     """
+    seen = _Prologue()
     with open_text(path) as handle:
         for skipped in range(_PROLOGUE_LINES):
             line = handle.readline()
             if not line:
                 break
+            seen.look_at(line)
             # "ID" leads every per-launch export; "Process ID" a --print-summary one.
             if line.startswith(('"ID"', "ID,", '"Process ID"', "Process ID,")):
                 header = next(csv.reader([line]))
@@ -71,9 +91,78 @@ def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
                 second = handle.readline()
                 row2 = next(csv.reader([second])) if second.strip() else None
                 return skipped, header, row2
-    raise InputError(
-        "not an Nsight Compute CSV export (no \"ID\" header line found)", path, RAW_HINT
-    )
+    raise seen.refusal(path)
+
+
+class _Prologue:
+    """What the lines above a CSV table say: ncu's messages, nvprof's or ncu's text output."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.nvprof = False
+        self.text_output = False
+
+    def look_at(self, line: str) -> None:
+        if line.startswith(NCU_MESSAGE_PREFIXES):
+            if len(self.messages) < 20:
+                self.messages.append(line.strip())
+        elif _NVPROF_LINE.match(line) or line.startswith(_NVPROF_HEADERS):
+            self.nvprof = True
+        elif _TEXT_SECTION.match(line):
+            self.text_output = True
+
+    def refusal(self, path: Path) -> InputError:
+        """Why there is no table: ncu's own error first, then what kind of file this is."""
+        errors = [m for m in self.messages if m.startswith("==ERROR==")]
+        if errors:
+            permission = next((m for m in errors if "ERR_NVGPUCTRPERM" in m), None)
+            if permission:
+                return InputError(f"ncu profiled nothing; it said: {_clip(permission)}", path,
+                                  PERMISSION_FIX)
+            return InputError(f"ncu profiled nothing; it said: {_clip(errors[0])}", path,
+                              "fix what ncu reports and profile again")
+        warnings = [m for m in self.messages if m.startswith("==WARNING==")]
+        if warnings:
+            return InputError(f"no table; ncu said: {_clip(warnings[0])}", path,
+                              "fix what ncu reports and profile again")
+        if self.nvprof:
+            return InputError("an nvprof output, not an Nsight Compute export", path, NVPROF_FIX)
+        if self.text_output:
+            return InputError("ncu's text output, not a CSV export", path,
+                              "re-run ncu with --csv, or " + RAW_HINT)
+        return InputError("not an Nsight Compute CSV export (no \"ID\" header line found)", path,
+                          RAW_HINT)
+
+
+def _clip(text: str, limit: int = 240) -> str:
+    text = text.split(" For instructions")[0]  # ERR_NVGPUCTRPERM's link; the fix says it
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def ncu_said(path: Path, skip: int, trailing: Sequence[object] = ()) -> list[str]:
+    """Notes quoting ncu's ``==ERROR==``/``==WARNING==`` lines around the table.
+
+    ``skip``: the lines above the header (``read_prologue``); ``trailing``: the first cells
+    of the tool lines after the table (``validate.launch_ids`` drops them). A failed
+    launch (``==ERROR== Failed to profile ...``) leaves it out of the table: the note says
+    the launches shown are the ones ncu could profile.
+    """
+    seen = _Prologue()
+    if skip:
+        with open_text(path) as handle:
+            for _ in range(skip):
+                seen.look_at(handle.readline())
+    for cell in trailing:
+        seen.look_at(str(cell))
+    notes = []
+    for message in dict.fromkeys(seen.messages):
+        note = f"ncu said: {_clip(message)}"
+        if "Failed to profile" in message:
+            note += " (that launch is not in the table; the launches shown are those ncu profiled)"
+        elif "ERR_NVGPUCTRPERM" in message:
+            note += f" ({PERMISSION_FIX})"
+        notes.append(note)
+    return notes
 
 
 def check_profiled_ids(path: Path, skip: int, last_id: int, hint: str) -> None:

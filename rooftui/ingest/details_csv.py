@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rooftui.errors import InputError
+from rooftui.ingest import units
 from rooftui.ingest.csv_common import (
     DISPLAY_NAME,
     IDENTITY_FROM_NCU,
@@ -15,11 +16,12 @@ from rooftui.ingest.csv_common import (
     cc_text,
     check_last_line,
     check_profiled_ids,
+    ncu_said,
     parse_nvtx,
     read_prologue,
 )
 from rooftui.ingest.files import open_text, tail_of
-from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import (
     check_duplicate_metrics,
     check_metric_counts,
@@ -32,6 +34,19 @@ from rooftui.model.frames import map_unique
 
 DETAILS_HINT = "export it with `ncu --import REPORT.ncu-rep --csv --page details --print-units base`"
 _LONG = ("Metric Name", "Metric Unit", "Metric Value")
+
+
+# ncu's section labels -> metric names, for exports that print labels ("Duration") instead
+# of names: ncu 2019.5/2020.1 `--csv` of the default sections, and any later ncu without
+# `--print-metric-name name`. From ncu's section files (SpeedOfLight.section: "Duration" is
+# gpu__time_duration.sum in every version; MemoryWorkloadAnalysis.section: "Memory
+# Throughput" in byte/second is dram__bytes.sum.per_second, while the SOL "Memory
+# Throughput" of later versions is a percentage and is not read). Labels are matched with
+# their unit's kind, so a percentage never stands for a rate.
+_FROM_LABEL = {("Duration", "time"): "gpu__time_duration.sum",
+               ("Memory Throughput", "byte rate"): "dram__bytes.sum.per_second"}
+DISPLAY_NAME_HINT = ("re-export it with metric names: `ncu --import REPORT.ncu-rep --csv --page raw "
+                     "--print-units base` (any ncu version), or profile again with `rooftui profile`")
 
 
 def looks_like_details(header: list[str]) -> bool:
@@ -62,6 +77,7 @@ def read_details_csv(path: Path) -> RawReport:
     check_last_line(path, len(header), tail_of(handle))
     notes: list[str] = []
     ids, trailing = launch_ids(long["ID"], path, notes, per_row=False)
+    notes += ncu_said(path, skip, long["ID"].iloc[len(long) - trailing:].tolist())
     long = long.iloc[: len(long) - trailing].assign(ID=ids)
     check_profiled_ids(path, skip, int(long["ID"].max()) if len(long) else -1, DETAILS_HINT)
     if long.empty:
@@ -78,6 +94,8 @@ def read_details_csv(path: Path) -> RawReport:
     identity_numbers(kernels, path, notes)
     kernels["nvtx"] = map_unique(identity[nvtx_column], parse_nvtx) if nvtx_column else ""
 
+    if not long["Metric Name"].str.contains("__", regex=False).any():
+        long = _from_display_names(long, path, notes)
     relevant = long[long["Metric Name"].map(is_relevant_metric)]
     names = relevant["Metric Name"]
     device = relevant[names == DISPLAY_NAME].drop_duplicates("ID").set_index("ID")["Metric Value"]
@@ -98,7 +116,33 @@ def read_details_csv(path: Path) -> RawReport:
                               dropna=False)
     wide = wide.reindex(kernels.index).astype(np.float64)
     out = pd.concat([kernels, wide], axis=1).reset_index(drop=True)
+    notes += failed_launch_notes(out, path)
     if not exact:
         notes.append("auto-scaled units: ncu's details page prints about 3 significant digits; "
                      "export with --print-units base for exact bytes and times")
     return RawReport(str(path), "details-csv", out, exact, notes)
+
+
+def _unit_kind(unit: str) -> str:
+    if units.nanoseconds_per(unit) is not None:
+        return "time"
+    if unit.lower().replace(" ", "").startswith(("byte/", "kbyte/", "mbyte/", "gbyte/", "tbyte/")):
+        return "byte rate"
+    return ""
+
+
+def _from_display_names(long: pd.DataFrame, path: Path, notes: list[str]) -> pd.DataFrame:
+    """A details export of section labels: the labels rooftui can read, renamed to their
+    metrics; InputError when not even the duration is there."""
+    kinds = long["Metric Unit"].map(_unit_kind)
+    renamed = pd.Series([_FROM_LABEL.get(key, "") for key in zip(long["Metric Name"], kinds)],
+                        index=long.index)
+    found = long.assign(**{"Metric Name": renamed})[renamed != ""].drop_duplicates(["ID", "Metric Name"])
+    if not (found["Metric Name"] == "gpu__time_duration.sum").any():
+        raise InputError("a details export of section labels (\"Duration\", \"Elapsed Cycles\" ...) "
+                         "without a \"Duration\" rooftui can read", path, DISPLAY_NAME_HINT)
+    read = ", ".join(f"{label} as {name}" for (label, _), name in _FROM_LABEL.items()
+                     if (found["Metric Name"] == name).any())
+    notes.append(f"a details export of section labels, not metric names: read {read}; its FLOPs and "
+                 f"other bytes are not in it (not collected) — {DISPLAY_NAME_HINT}")
+    return found

@@ -78,9 +78,18 @@ def combine_runs(reports: list[RawReport]) -> list[RawReport]:
     seen: set[str] = set()
     for report in reports:
         metrics = set(_metric_columns(report))
-        if not metrics or metrics & seen:
+        if metrics & seen:
             return reports
         seen |= metrics
+    if not seen:
+        return reports
+    # A run with none of the metrics rooftui reads (an --events or occupancy run of the same
+    # program, say) adds no column; it is joined when its launches are those of the others
+    # (else it is some other program's report, and kept apart).
+    launches = _launches_by_name(reports[0])
+    if (any(not _metric_columns(r) for r in reports)
+            and not all(_launches_by_name(r).equals(launches) for r in reports[1:])):
+        return reports
     return [join_runs(reports, ", ".join(report.path for report in reports))]
 
 

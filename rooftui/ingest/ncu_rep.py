@@ -255,7 +255,7 @@ def to_raw_report(fetched: Fetched) -> RawReport:
     import numpy as np
     import pandas as pd
 
-    from rooftui.ingest.report import RawReport
+    from rooftui.ingest.report import RawReport, failed_launch_notes
 
     path, document = fetched.path, fetched.document
     launches, identity = document["launches"], document["identity"]
@@ -293,6 +293,7 @@ def to_raw_report(fetched: Fetched) -> RawReport:
             f = 1.0
         metrics[name] = column * f if f != 1.0 else column.copy()
     kernels = pd.concat([kernels, pd.DataFrame(metrics, index=kernels.index)], axis=1)
+    notes += failed_launch_notes(kernels, path)
     return RawReport(str(path), "ncu-rep", kernels, True, notes)
 
 

@@ -20,11 +20,12 @@ from rooftui.ingest.csv_common import (
     cc_text,
     check_last_line,
     check_profiled_ids,
+    ncu_said,
     parse_nvtx,
     read_prologue,
 )
 from rooftui.ingest.files import open_text, tail_of
-from rooftui.ingest.report import RawReport, is_relevant_metric
+from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
 from rooftui.model.frames import map_unique
 from rooftui.model.metrics import REGISTER_MOVES
@@ -64,6 +65,7 @@ def read_raw_csv(path: Path) -> RawReport:
     check_last_line(path, len(header), tail_of(handle))
     notes: list[str] = []
     ids, trailing = launch_ids(frame["ID"], path, notes)
+    notes += ncu_said(path, skip, frame["ID"].iloc[len(frame) - trailing:].tolist())
     frame = frame.iloc[: len(frame) - trailing].assign(ID=ids)
     check_profiled_ids(path, skip, int(ids.max()) if len(ids) else -1, RAW_HINT)
     if frame.empty:
@@ -90,6 +92,7 @@ def read_raw_csv(path: Path) -> RawReport:
             column = column * f
         metrics[name] = column
     kernels = pd.concat([kernels.reset_index(drop=True), pd.DataFrame(metrics)], axis=1)
+    notes += failed_launch_notes(kernels, path)
     if not exact:
         notes.append("auto-scaled units: ncu printed about 6 significant digits; "
                      "export with --print-units base for exact bytes and times")

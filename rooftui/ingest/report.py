@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rooftui.model.metrics import metrics_read
@@ -52,3 +53,48 @@ class RawReport:
     kernels: pd.DataFrame
     exact: bool  # False when the export rounded values (auto-scaled units)
     notes: list[str] = field(default_factory=list)
+
+
+# Columns a failed replay still has: what ncu knows of the device without measuring.
+_NOT_MEASURED_PREFIXES = ("device__attribute_", "rooftui__")
+_NOT_MEASURED_SUFFIXES = (".peak_sustained",)
+
+
+def failed_launches(kernels: pd.DataFrame) -> pd.Series:
+    """Launches whose every measured metric is blank: ncu's replay of them failed.
+
+    Public ``.ncu-rep`` files and CSV exports hold them (a launch ncu could not replay,
+    say an out-of-memory kernel): device attributes and peaks are there, every counter
+    is NaN. Such a launch is kept, its quantities "not collected", and named in a note
+    (``failed_launch_notes``); the rest of the report is read as usual.
+    """
+    import pandas as pd
+
+    measured = [c for c in kernels.columns
+                if c not in IDENTITY_COLUMNS and c != LAUNCHES
+                and not c.startswith(_NOT_MEASURED_PREFIXES) and not c.endswith(_NOT_MEASURED_SUFFIXES)]
+    if not measured:
+        return pd.Series(False, index=kernels.index)
+    return kernels[measured].isna().all(axis=1)
+
+
+def failed_launch_notes(kernels: pd.DataFrame, path: str | Path) -> list[str]:
+    """One note naming the launches ``failed_launches`` finds (none when there are none);
+    InputError when every launch failed (nothing was measured)."""
+    from rooftui.errors import InputError
+
+    failed = kernels.loc[failed_launches(kernels)]
+    if failed.empty:
+        return []
+    if len(failed) == len(kernels):
+        first = failed.iloc[0]
+        raise InputError(f"every launch ({len(failed)}) has every metric blank: ncu's replay failed "
+                         f"(first: ID {int(first['ncu_id'])}, {str(first['kernel_name'])[:60]})", path,
+                         "profile it again and check ncu's output for ==ERROR== lines "
+                         "(out of memory, a kernel that does not finish, a replay that changes its input)")
+    named = ", ".join(f"ID {int(row.ncu_id)} ({str(row.kernel_name)[:60]})"
+                      for row in failed.head(3).itertuples())
+    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+    return [f"{len(failed)} launch(es) with every metric blank (ncu's replay of them failed): "
+            f"{named}{more}; kept, with their time, FLOPs and bytes not collected; "
+            "re-profile them (ncu -k NAME) to measure them"]

@@ -1,0 +1,112 @@
+"""The public corpus itself (docs/corpus.md), where it has been fetched.
+
+``python -m tests.corpus.fetch_public DEST`` takes every file of ``public_corpus.json``
+from its repository; ``ROOFTUI_CORPUS=DEST python -m pytest tests/corpus`` then checks
+that each loads or is refused with one line, and the answers known without rooftui: the
+launch counts ncu_report finds, a GEMM's analytic FLOP count, the paper's own notebook
+table of the same run, the failed replays ncu_report shows with every metric blank.
+Without ROOFTUI_CORPUS these tests are skipped (the files are not rooftui's to commit);
+tests/corpus/test_corpus_fixtures.py checks every layout they taught, always.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+MANIFEST = json.loads(Path(__file__).with_name("public_corpus.json").read_text())
+CORPUS = Path(os.environ["ROOFTUI_CORPUS"]) if os.environ.get("ROOFTUI_CORPUS") else None
+pytestmark = pytest.mark.skipif(
+    CORPUS is None,
+    reason="ROOFTUI_CORPUS not set (python -m tests.corpus.fetch_public DEST fetches the public corpus)",
+)
+KNOWN = {entry["file"]: entry for entry in MANIFEST if "known" in entry}
+
+
+def _options(entry: dict) -> list[str]:
+    return ["--gpu", "V100"] if entry["repo"] == "cyanguwa/DeepLearningProfiling" else []
+
+
+def _summary(entry: dict):
+    assert CORPUS is not None
+    return run_cli("summary", "--format", "json", "--no-cache", *_options(entry), CORPUS / entry["file"])
+
+
+@pytest.mark.parametrize("entry", MANIFEST, ids=[entry["file"] for entry in MANIFEST])
+def test_every_public_file_loads_or_is_refused_in_one_line(entry):
+    result = _summary(entry)
+    if entry["outcome"] == "refused":
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+        return
+    assert result.returncode == 0, result.stderr
+    kernels = json.loads(result.stdout)["kernels"]
+    if entry["file"].endswith(".ncu-rep") and entry.get("launches"):
+        assert len(kernels) == entry["launches"]  # every launch ncu_report reads, failed replays too
+
+
+def _rows(entry_name: str) -> list[dict]:
+    result = _summary(KNOWN[entry_name])
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["kernels"]
+
+
+def test_hand_written_sgemms_count_2n3_fp32_flops_plus_their_epilogue():
+    entry = KNOWN["AveryClapp+ESMM-Research/metrics.csv"]
+    n = entry["known"]["sgemm_n"]
+    for kernel in _rows(entry["file"])[: len(entry["known"]["hand_written_ids"])]:
+        # n³ FFMA in the inner loop (the source), and at most one FMUL/FADD per element after it
+        assert kernel["flops"]["fp32"] in (2 * n**3, 2 * n**3 + n**2), kernel["name"]
+
+
+def test_the_papers_run_matches_its_own_notebook_table():
+    import pandas as pd
+
+    entry = KNOWN["cyanguwa+DeepLearningProfiling/TF-fp32-batch1-fw-noamp-732370"]
+    assert CORPUS is not None
+    peer = pd.read_csv(CORPUS / Path(entry["file"]).parent / entry["known"]["peer_table"])
+    result = run_cli(
+        "summary",
+        "--format",
+        "json",
+        "--no-cache",
+        "--gpu",
+        "V100",
+        "--fp16-rule",
+        "paper",
+        CORPUS / entry["file"],
+    )
+    kernels = json.loads(result.stdout)["kernels"]
+    assert len(kernels) == entry["known"]["kernel_names"] == len(peer)
+    assert sum(k["launches"] for k in kernels) == entry["known"]["launches"] == peer["Count"].sum()
+    cuda_core = sum((k["flops"]["fp32"] or 0) + (k["flops"]["fp16"] or 0) for k in kernels)
+    assert cuda_core == peer["CC FLOPs"].sum()  # to the unit
+    levels = (("hbm", "dram__bytes.sum"), ("l2", "lts__t_bytes.sum"), ("l1", "l1tex__t_bytes.sum"))
+    for level, column in levels:
+        assert sum(k["bytes"][level] for k in kernels) == peer[column].sum(), level
+    assert sum(k["time_s"] for k in kernels) == pytest.approx(peer["Time"].sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "failed_replay_id" in e["known"]])
+def test_failed_replays_are_named(name):
+    entry = KNOWN[name]
+    failed = entry["known"]["failed_replay_id"]
+    result = _summary(entry)
+    if entry["outcome"] == "refused":
+        assert f"ID {failed}," in result.stderr and "every metric blank" in result.stderr
+        return
+    assert result.returncode == 0
+    note = next(n for n in json.loads(result.stdout)["notes"] if "every metric blank" in n)
+    assert f"ID {failed} (" in note
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "fp32_flops" in e["known"]])
+def test_sgemm_with_alpha_beta_epilogue_counts_2n3_plus_3n2(name):
+    n = KNOWN[name]["known"]["sgemm_n"]
+    for kernel in _rows(name):
+        assert kernel["flops"]["fp32"] == 2 * n**3 + 3 * n**2, kernel["name"]
