@@ -198,6 +198,10 @@ BYTE_SOURCES: dict[str, tuple[ByteSource, ...]] = {
                    "(dram__sectors_read + dram__sectors_write) × 32"),
         ByteSource(("dram__bytes_read.sum", "dram__bytes_write.sum"), 1.0,
                    "dram__bytes_read + dram__bytes_write"),
+        # The same two counts as ncu 2026.2 spells them on Blackwell (an RTX 5070 export in
+        # the public corpus, docs/corpus.md).
+        ByteSource(("dram__bytes_op_read.sum", "dram__bytes_op_write.sum"), 1.0,
+                   "dram__bytes_op_read + dram__bytes_op_write"),
     ),
 }
 

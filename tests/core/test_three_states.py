@@ -33,6 +33,7 @@ UNITS = {"gpu__time_duration.sum": "nsecond", "sm__cycles_elapsed.avg": "cycle",
          "dram__bytes.sum.peak_sustained": "byte/cycle", "lts__t_sectors.sum": "sector",
          "lts__t_sectors.sum.peak_sustained": "sector/cycle", "l1tex__t_bytes.sum": "byte",
          "l1tex__t_bytes.sum.peak_sustained": "byte/cycle",
+         "dram__bytes_op_read.sum": "byte", "dram__bytes_op_write.sum": "byte",
          "device__attribute_display_name": "", FMA.format("ffma") + ".per_second": "inst/second"}
 
 
@@ -215,3 +216,12 @@ def test_a_kernel_with_uncounted_tensor_work_has_no_binding_roof(tmp_path):
     row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
     assert row["pipeline"] == "tensor_uncounted" and row["flops"] == 2e6 and row["flops_partial"]
     assert row["bound"] == "" and pd.isna(row["roof_fraction"])
+
+
+def test_blackwell_dram_bytes_spelled_op_read_and_op_write_give_hbm_bytes(tmp_path):
+    """ncu 2026.2 on an RTX 5070 spells DRAM traffic dram__bytes_op_{read,write}.sum."""
+    values = {**TIME, "dram__bytes_op_read.sum": 3_000_000.0, "dram__bytes_op_write.sum": 1_000_000.0}
+    path = write_raw(tmp_path / "blackwell.csv", "NVIDIA GeForce RTX 5070", "12.0", [("k", values)])
+    row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
+    assert row["bytes_hbm"] == 4_000_000
+    assert row["bytes_hbm_source"] == "dram__bytes_op_read + dram__bytes_op_write"

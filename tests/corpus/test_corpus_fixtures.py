@@ -12,6 +12,7 @@ import math
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.analysis.load_options import LoadOptions
 from tests.conftest import run_cli
 from tests.corpus import fixtures
 
@@ -30,7 +31,7 @@ def refusal(path) -> str:
 
 
 def test_sgemm_details_export_gives_ncu_roofline_fp32_flops_to_the_unit(corpus):
-    kernel = load_run([corpus["sgemm_details"]], cache=False).kernels.iloc[0]
+    kernel = load_run([corpus["sgemm_details"]], LoadOptions(no_cache=True)).kernels.iloc[0]
     # 2·FFMA + FMUL + FADD (ncu's roofline section), with FFMA = n³ for the n = 1024 loop
     assert kernel["flops_fp32"] == fixtures.SGEMM_FP32_FLOPS == 2 * 1024**3 + 1024**2
     assert kernel["time_s"] == pytest.approx(fixtures.SGEMM["time_ns"] * 1e-9, rel=1e-12)
@@ -39,7 +40,7 @@ def test_sgemm_details_export_gives_ncu_roofline_fp32_flops_to_the_unit(corpus):
 
 
 def test_a_failed_replay_is_kept_and_named_and_the_other_launches_load(corpus):
-    run = load_run([corpus["failed_launch"]], cache=False)
+    run = load_run([corpus["failed_launch"]], LoadOptions(no_cache=True))
     rows = run.kernels.set_index("ncu_id")
     assert list(rows.index) == [0, 1, 2]
     assert rows.loc[0, "flops_fp64"] == 1 << 21 and rows.loc[2, "flops_fp64"] == 1 << 23
@@ -50,7 +51,8 @@ def test_a_failed_replay_is_kept_and_named_and_the_other_launches_load(corpus):
 
 
 def test_a_failed_replay_has_no_total_flops_nor_pipeline(corpus):
-    failed = load_run([corpus["failed_launch"]], cache=False).kernels.set_index("ncu_id").loc[1]
+    run = load_run([corpus["failed_launch"]], LoadOptions(no_cache=True))
+    failed = run.kernels.set_index("ncu_id").loc[1]
     assert math.isnan(failed["flops"]) and failed["pipeline"] != "none"
 
 
@@ -60,7 +62,7 @@ def test_a_report_whose_every_launch_failed_is_refused_naming_the_launch(corpus)
 
 
 def test_ncu_failed_to_profile_line_is_quoted_and_the_profiled_launches_load(corpus):
-    run = load_run([corpus["failed_to_profile"]], cache=False)
+    run = load_run([corpus["failed_to_profile"]], LoadOptions(no_cache=True))
     assert len(run.kernels) == 1
     note = next(n for n in run.notes if "Failed to profile" in n)
     assert fixtures.FAILED_TO_PROFILE in note and "not in the table" in note
@@ -91,7 +93,7 @@ def test_ncu_text_output_is_told_to_rerun_with_csv(corpus):
 
 
 def test_an_unknown_gpu_loads_with_counts_and_no_invented_roof(corpus):
-    run = load_run([corpus["unknown_gpu"]], cache=False)
+    run = load_run([corpus["unknown_gpu"]], LoadOptions(no_cache=True))
     kernel = run.kernels.iloc[0]
     assert kernel["device"] == "NVIDIA Imaginary X1 96GB" and kernel["cc"] == "12.7"
     assert kernel["flops_fp64"] == 1 << 21 and kernel["bytes_hbm"] == 24 * (1 << 20)
@@ -100,12 +102,12 @@ def test_an_unknown_gpu_loads_with_counts_and_no_invented_roof(corpus):
 
 
 def test_odd_kernel_names_are_read_back_exactly(corpus):
-    run = load_run([corpus["odd_names"]], cache=False)
+    run = load_run([corpus["odd_names"]], LoadOptions(no_cache=True))
     assert list(run.kernels.sort_values("ncu_id")["demangled"]) == fixtures.ODD_NAMES
 
 
 def test_program_output_and_prof_lines_around_the_table_are_skipped_and_warnings_kept(corpus):
-    run = load_run([corpus["prof_noise"]], cache=False)
+    run = load_run([corpus["prof_noise"]], LoadOptions(no_cache=True))
     assert list(run.kernels["flops_fp64"]) == [2 << 20, 2 << 21]  # 2 FLOPs per DFMA
     assert any("==WARNING== Backing up device memory" in n for n in run.notes)
 
@@ -115,7 +117,7 @@ def test_a_details_export_without_a_column_is_refused_naming_it(corpus):
 
 
 def test_a_details_export_of_section_labels_reads_duration_and_says_what_is_not_there(corpus):
-    run = load_run([corpus["labelled_details"]], cache=False)
+    run = load_run([corpus["labelled_details"]], LoadOptions(no_cache=True))
     times_ns = sorted(t * 1e9 for t in run.kernels["time_s"])
     assert times_ns == pytest.approx(fixtures.LABELLED_DURATIONS_NS, rel=1e-12)
     note = next(n for n in run.notes if "section labels" in n)
@@ -147,7 +149,7 @@ def test_print_summary_metrics_events_and_timing_runs_join_into_one_row_per_kern
         _events_run(tmp_path / "events.csv", layout.TIMES),
         layout.write_times(tmp_path / "timing.csv"),
     ]
-    rows = load_run(files, cache=False).kernels.set_index("name")
+    rows = load_run(files, LoadOptions(no_cache=True)).kernels.set_index("name")
     assert sorted(rows.index) == ["copy_f32", "saxpy"] and rows["launches"].sum() == 200
     saxpy_time_ns = layout.TIMES[layout.SAXPY][3] * layout.INVOCATIONS
     assert rows.loc["saxpy", "time_s"] == pytest.approx(saxpy_time_ns * 1e-9, rel=1e-12)
@@ -162,5 +164,5 @@ def test_a_run_without_rooftui_metrics_of_another_program_stays_apart(tmp_path):
         layout.write_times(tmp_path / "timing.csv"),
         _events_run(tmp_path / "other.csv", ["other_kernel(int)"]),
     ]
-    run = load_run(files, cache=False)
+    run = load_run(files, LoadOptions(no_cache=True))
     assert sorted(run.kernels["name"]) == ["copy_f32", "copy_f32", "other_kernel", "saxpy", "saxpy"]
