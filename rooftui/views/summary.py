@@ -20,7 +20,7 @@ from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
-from rooftui.views.text import markup_escaped, plain
+from rooftui.views.text import markup_escaped, plain, short_names
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
@@ -187,6 +187,9 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
     others = sum(width + 1 for width in widths[1:])
     name_width = max(9, min(widths[0], console.width - others - 1))
+    shown = short_names(rows["name"], name_width)  # the operator, types and tile, told apart
+    for line, name in zip(lines, rows["name"]):
+        line[0] = Text(shown[name])
     table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
                   collapse_padding=True, padding=(0, 1, 0, 0))
     table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
@@ -201,32 +204,35 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         "approximate); phase * inferred; bound: binding roof and % of it reached (blank: "
         "unknown)[/dim]")
     if grouped:
-        _render_mixed_groups(rows, console)
+        _render_mixed_groups(rows, console, shown)
     _render_table3(run, console, per_name)
     if _has_ranks(run):
         _render_ranks(run, console)
     _render_ceilings(run, console)
 
 
-def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
+def _render_mixed_groups(rows: pd.DataFrame, console: Console, shown: dict[str, str]) -> None:
     """Groups holding both zero-AI launches and others: how many of each."""
     zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
     for name, n, m in zip(rows["name"], zero, count):
         if 0 < n < m:
-            console.print(f"[dim]{markup_escaped(name)}: zero-AI launches {n} of {m}[/dim]")
+            console.print(f"[dim]{markup_escaped(shown[name])}: zero-AI launches "
+                          f"{zero_ai.share_text(n, m)}[/dim]")
 
 
 def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
     counted = zero_ai_counted(run, per_name)
-    title = "Zero-AI kernels (Table III" + (f", zero-AI {counted})" if counted != "per launch" else ")")
+    title = "Zero-AI launches (Table III" + (f", zero-AI {counted})" if counted != "per launch" else ")")
     table = Table(title=title, box=None, header_style="bold", title_justify="left")
-    for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
+    for title in ("phase", "launches", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
     for row in table_iii(run, per_name).to_dict("records"):
         table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
+    console.print(f"[dim]{zero_ai.tally(run.kernels).text()} (integer Tensor work is never "
+                  "zero-AI)[/dim]")
     unknown = zero_ai.unknown_launches(run.kernels)
     if unknown:
         console.print(f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "
