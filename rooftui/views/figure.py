@@ -31,7 +31,7 @@ from rooftui.views.tui.roofline_model import HEAVY_COUNT, build_figure, device_l
 COLOURS = {level: hex_colour(rgb) for level, rgb in LEVEL_COLOURS.items()}
 MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
 LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":"}
-ROOF_LINESTYLES: list[str | tuple[int, tuple[int, ...]]] = [
+ROOF_LINESTYLES: list[str | tuple[int, tuple[float, ...]]] = [
     "-", (0, (6, 2)), (0, (1, 1.5)), (0, (6, 2, 1, 2)), (0, (10, 2, 2, 2, 2, 2)), (0, (3, 3)),
     (0, (12, 3)), (0, (6, 2, 1, 2, 1, 2)), (0, (2, 4)), (0, (12, 2, 4, 2)),
 ]
