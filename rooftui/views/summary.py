@@ -20,7 +20,7 @@ from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
-from rooftui.views.text import markup_escaped, plain, short_names
+from rooftui.views.text import distinct_labels, markup_escaped, plain, short_names
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
@@ -33,6 +33,7 @@ CSV_COLUMNS = (
     "phase_inferred", "nvtx",
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
     "rank", "communication",  # last, so that earlier columns keep their places
+    "label",  # the name as every view shows it, whole (views.text.kernel_label)
 )
 
 
@@ -40,9 +41,11 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
     """The documented JSON document for ``rows`` (invocations or groups) of ``run``."""
     first = run.ceilings
     kernels = []
+    labels = distinct_labels(rows["name"].astype(str).unique(), 0)
     for row in rows.to_dict("records"):
         entry = {
-            "id": row.get("id"), "name": row["name"], "demangled": row.get("demangled"),
+            "id": row.get("id"), "name": row["name"], "label": labels[str(row["name"])],
+            "demangled": row.get("demangled"),
             "device": row.get("device"), "report": row.get("report"),
             "rank": row.get("rank") or None, "communication": row.get("communication"),
             "time_s": row["time_s"],
@@ -146,8 +149,17 @@ def to_csv(rows: pd.DataFrame) -> str:
     ``plot --csv``, the explorer's ``c``): the JSON contract's fields, flattened, in base
     units, in ``CSV_COLUMNS`` order; a column the rows lack (``count`` for invocations) is
     left out. Text is kept exact."""
+    rows = with_labels(rows)
     columns = [c for c in CSV_COLUMNS if c in rows]
     return rows[columns].to_csv(index=False)
+
+
+def with_labels(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with a ``label`` column: each kernel name as a person recognises it
+    (operator, element types, conv direction, tile), as the views show it when there is
+    room, told apart from every other name in ``rows``."""
+    names = rows["name"].astype(str)
+    return rows.assign(label=names.map(distinct_labels(names.unique(), 0)))
 
 
 _SHORT_PIPE = {"tensor_fp64": "TC FP64", "tensor_tf32": "TC TF32", "tensor_fp16": "TC FP16",

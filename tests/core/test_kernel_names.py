@@ -93,3 +93,21 @@ def test_at_40_characters_each_kernel_shows_its_operator(path):
         if operator and operator not in text:
             missing.append((operator, text))
     assert not missing
+
+
+def test_csv_and_json_carry_the_label_beside_the_exact_name(capsys):
+    import csv
+    import io
+    import json
+
+    from rooftui.cli import main
+
+    main(["summary", str(sample_paths()[0]), "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    labels = {row["name"]: row["label"] for row in rows}
+    assert len(set(labels.values())) == len(labels) == 73
+    cast = next(name for name in labels if name.startswith("unrolled_") and "lambda(float)" in name)
+    assert labels[cast] == "direct_copy_kernel_cuda<float> unrolled"
+    main(["summary", str(sample_paths()[0]), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert {kernel["name"]: kernel["label"] for kernel in doc["kernels"]} == labels
