@@ -107,7 +107,8 @@ def roofline_figure(
     panels = []
     for ax, device in zip(axes, devices):
         rows = frame[labels == device] if len(ceilings_by_device) > 1 else frame
-        panels.append(_panel(ax, rows, ceilings_by_device[device], device, pipelines, list(levels)))
+        panels.append(_panel(ax, rows, ceilings_by_device[device], device, pipelines, list(levels),
+                             one_of_several=len(devices) > 1))
     if title:
         figure.suptitle(printable(title), fontsize=FONT_PT + 2)
     figure.draw_without_rendering()  # lay out first: label sizes and slope angles depend on it
@@ -126,7 +127,7 @@ def _metadata(fmt: str) -> dict:
 
 
 def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines,
-           levels) -> tuple[list, list]:
+           levels, one_of_several: bool = False) -> tuple[list, list]:
     """Draw one GPU's roofline; returns its compute roofs and slopes, labelled once the
     layout is done."""
     model = build_figure(frame, ceilings, levels=levels, pipelines=pipelines,
@@ -184,7 +185,8 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
         ax.annotate(tag, place, xytext=(3, 3), textcoords="offset points", fontsize=FONT_PT + 1,
                     fontweight="bold", zorder=4)
         name = shown.get(str(names.get(kernel, "")), "") if len(names) else ""
-        ax.scatter([], [], marker="$" + tag + "$", color="black", label=name + _time_share(frame, kernel))
+        share = _time_share(frame, kernel, one_of_several)
+        ax.scatter([], [], marker="$" + tag + "$", color="black", label=name + share)
     notes = [*model.missing, *_notes(model.note, frame)]
     if notes:
         ax.text(0.01, 0.01, "\n".join(notes), transform=ax.transAxes, fontsize=FONT_PT - 1, va="bottom")
@@ -392,8 +394,12 @@ def _tag_point(model, kernel) -> tuple[float, float] | None:
     return None
 
 
-def _time_share(frame: pd.DataFrame, kernel) -> str:
-    """The kernel's share of the run's time, as the explorer's %time column shows it."""
+def _time_share(frame: pd.DataFrame, kernel, one_of_several: bool = False) -> str:
+    """The kernel's share of the run's time, as the explorer's %time column shows it; on
+    one GPU's panel of several, of that GPU's plotted time."""
+    if one_of_several:
+        gpu = float(frame["time_s"].sum())
+        return f" ({frame.loc[kernel, 'time_s'] / gpu:.1%} of this GPU's plotted time)" if gpu else ""
     if "time_share" in frame.columns:
         return f" ({frame.loc[kernel, 'time_share']:.1%} of time)"
     total = float(frame["time_s"].sum())

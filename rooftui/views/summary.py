@@ -109,6 +109,10 @@ def _has_ranks(run: Run) -> bool:
     return "rank" in run.kernels and bool((run.kernels["rank"] != "").any())
 
 
+def _several_ranks(run: Run) -> bool:
+    return _has_ranks(run) and run.kernels["rank"].nunique() > 1
+
+
 def _render_ranks(run: Run, console: Console) -> None:
     """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
     table = Table(title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
@@ -176,7 +180,10 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     Every column but the name is as wide as its longest cell, so no number is ever
     cut; the name gets the rest of the width (and no more than its longest)."""
     total = float(run.kernels["time_s"].sum())
-    titles = ["time", "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    # Several ranks: each row says its rank, and its time as a share of that rank's.
+    ranked = _several_ranks(run) and "rank" in rows.columns
+    rank_totals = run.kernels.groupby("rank")["time_s"].sum().to_dict() if ranked else {}
+    titles = ["time", "%rank" if ranked else "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
     lines = []
     for row in rows.to_dict("records"):
         pipe = short_pipeline(row["pipeline"]) + approximate_mark(row["pipeline"], row["fp16_approximate"])
@@ -188,14 +195,17 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         if bound and fraction == fraction and fraction is not None:
             bound = f"{bound} {100 * fraction:.0f}%"
         cells: list[Text | str] = [plain(row["name"])]
+        if ranked:
+            cells.append(str(row["rank"]))
         if grouped:
             cells.append(str(row["count"]))
-        share = row["time_s"] / total if total else float("nan")
+        whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
+        share = row["time_s"] / whole if whole else float("nan")
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", ""), intensity(row["ai_l1"]),
                   intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
         lines.append(cells)
-    titles = ["kernel", *(["n"] if grouped else []), *titles]
+    titles = ["kernel", *(["rank"] if ranked else []), *(["n"] if grouped else []), *titles]
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
     others = sum(width + 1 for width in widths[1:])
     name_width = max(9, min(widths[0], console.width - others - 1))
@@ -212,7 +222,8 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         table.add_row(*cells)
     console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
-        "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
+        "[dim]" + ("%rank: share of the row's rank's kernel time; " if ranked else "")
+        + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         "approximate); phase * inferred; bound: binding roof and % of it reached (blank: "
         "unknown)[/dim]")
     if grouped:

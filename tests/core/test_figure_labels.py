@@ -130,6 +130,11 @@ def test_two_gpus_are_stacked_in_a_papers_width(tmp_path):
     assert top.x0 == pytest.approx(bottom.x0) and top.y0 > bottom.y1
     named, _ = outlines(figure)
     assert overlapping(named) == []
+    # each panel's heaviest kernel as a share of its own GPU's time, not of both GPUs'
+    for ax in figure.axes:
+        first = next(t.get_text() for t in ax.get_legend().get_texts() if "sm80_xmma_wgrad" in t.get_text())
+        assert first.endswith("of this GPU's plotted time)")
+        assert 7.0 <= float(first.rsplit("(", 1)[1].split("%")[0]) < 8.0  # 108 us of 1.46 ms
 
 
 def test_the_figure_draws_levels_in_the_explorers_colours():
