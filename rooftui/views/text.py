@@ -36,6 +36,22 @@ def printable(text: object) -> str:
     return _CONTROL.sub(_escape, s)
 
 
+# One ASCII character for each non-ASCII one rooftui prints, so that a table keeps its
+# columns when folded after layout (``ascii_fold``).
+_ASCII_ONE_FOR_ONE = str.maketrans({
+    "µ": "u", "–": "-", "—": "-", "·": "/", "×": "x", "…": "~", "▲": "^", "▼": "v", "→": ">",
+    "Δ": "d", "○": "o", "●": "*", "≥": ">", "≤": "<", "±": "+", "°": "o", "’": "'", "“": '"', "”": '"',
+})
+
+
+def ascii_fold(text: str) -> str:
+    """``text`` in ASCII, one character for one: rooftui's few symbols by their look-alikes
+    ("µs" -> "us", "·" -> "/"), anything else from a file as "?". Lines keep their width,
+    so a table laid out before folding keeps its columns."""
+    folded = text.translate(_ASCII_ONE_FOR_ONE)
+    return folded if folded.isascii() else "".join(ch if ch.isascii() else "?" for ch in folded)
+
+
 def shorten(text: str, width: int, ellipsis: str = "…") -> str:
     """``text`` cut to ``width`` characters, its end replaced by ``ellipsis`` when cut
     ("~" in ASCII mode); "" for a width below one."""
