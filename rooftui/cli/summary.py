@@ -40,8 +40,10 @@ NO_LIMIT = 100_000
                    f"terminal's width; when piped, COLUMNS or {PIPED_WIDTH}.")
 def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
             top: int, zero_ai_by: str, width: int | None) -> None:
-    """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound, for
-    REPORT... (the bundled sample if none)."""
+    """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound.
+
+    With no REPORT, the bundled sample (a PyTorch AMP step on an H200), as `rooftui` opens it.
+    """
     reports, load_options = reports_or_sample(reports, load_options)
     # The readers start first, so that importing the views (pandas, rich) runs beside them.
     reading = load_options.start(reports)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported where used: this module stays cheap to import
@@ -102,6 +103,7 @@ _CONV_DIRECTION = re.compile(r"(Fprop|Dgrad|Wgrad)")
 _CUTLASS_PARTS = re.compile(r"Iterator|ThreadMap|Shape|Array|Policy|Epilogue|Swizzle")
 _GEMM_SHAPE = re.compile(r"GemmShape<(\d+), (\d+), (\d+)>")
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_LAUNCH = re.compile(r"([A-Za-z_]\w*)<((?:\d+, )*)")  # a wrapper and its leading launch numbers
 
 
 def _without_lambda_noise(name: str) -> str:
@@ -144,14 +146,19 @@ def kernel_label(name: str, detail: int = 0) -> str:
     """
     if detail >= 4:
         return name
+    return _labels(name)[min(detail, 3)]
+
+
+@lru_cache(maxsize=65536)
+def _labels(name: str) -> tuple[str, str, str, str]:
+    """``kernel_label`` of ``name`` at details 0 to 3, worked out once per name (a table
+    is shortened again at every width)."""
     if "<" not in name and "(" not in name:
         if not _XMMA.search(name):
-            return name
+            return name, name, name, name
         text = _XMMA_BOILERPLATE.sub("", name)
-        return _XMMA_DETAIL.sub("", text) if detail == 0 else text
+        return _XMMA_DETAIL.sub("", text), text, text, text
     text = _without_lambda_noise(name)
-    if detail == 3:
-        return text
     operators: list[str] = []
     dtypes: list[str] = []
     for word in _WORD.findall(text.replace("unsigned int", "unsigned")):
@@ -161,25 +168,30 @@ def kernel_label(name: str, detail: int = 0) -> str:
         elif word not in _WRAPPERS and "Shape" not in word and word not in operators:
             operators.append(word)
     if not operators:
-        return text
+        return text, text, text, text
     # A second operator is the functor a wrapper applies ("BinaryOpScalarFunctor plus"),
     # not one of CUTLASS's iterators.
     operators = operators[:1] + [op for op in operators[1:2] if not _CUTLASS_PARTS.search(op)]
-    label = " ".join(kernel_label(op, detail) for op in operators)
     direction = _CONV_DIRECTION.search(text)
-    if direction and direction.group(1).lower() not in label.lower():
-        label += " " + direction.group(1).lower()
-    if dtypes:
-        label += f"<{','.join(dtypes)}>"
     shape = _GEMM_SHAPE.search(text)
-    if shape:
-        label += " " + "x".join(shape.groups())
-    outer = re.match(r"([A-Za-z_]\w*)<((?:\d+, )*)", text)
-    if detail >= 1 and outer and outer.group(1) in _WRAPPERS:
-        label += " " + _WRAPPER_WORDS.get(outer.group(1), outer.group(1))
-        if detail == 2 and outer.group(2):
-            label += "<" + outer.group(2).rstrip(", ").replace(" ", "") + ">"
-    return label
+    outer = _LAUNCH.match(text)
+    wrapper = outer.group(1) if outer and outer.group(1) in _WRAPPERS else ""
+    launch = outer.group(2).rstrip(", ").replace(" ", "") if wrapper and outer else ""
+    labels = []
+    for detail in range(3):  # each operator at the same detail (an xmma one keeps its variants)
+        label = " ".join(_labels(op)[detail] for op in operators)
+        if direction and direction.group(1).lower() not in label.lower():
+            label += " " + direction.group(1).lower()
+        if dtypes:
+            label += f"<{','.join(dtypes)}>"
+        if shape:
+            label += " " + "x".join(shape.groups())
+        if detail >= 1 and wrapper:
+            label += " " + _WRAPPER_WORDS.get(wrapper, wrapper)
+            if detail == 2 and launch:
+                label += f"<{launch}>"
+        labels.append(label)
+    return labels[0], labels[1], labels[2], text
 
 
 def distinct_labels(names: Iterable[str], width: int) -> dict[str, str]:
@@ -187,12 +199,8 @@ def distinct_labels(names: Iterable[str], width: int) -> dict[str, str]:
     ``kernel_label`` at the least detail that no other name's label shares."""
     names = list(dict.fromkeys(names))
     detail = {name: -1 if len(name) <= width else 0 for name in names}
-
-    def label(name: str) -> str:
-        return name if detail[name] < 0 else kernel_label(name, detail[name])
-
+    labels = {name: name if detail[name] < 0 else kernel_label(name) for name in names}
     for _ in range(6):
-        labels = {name: label(name) for name in names}
         alike: dict[str, list[str]] = {}
         for name, text in labels.items():
             alike.setdefault(text, []).append(name)
@@ -202,7 +210,8 @@ def distinct_labels(names: Iterable[str], width: int) -> dict[str, str]:
             break
         for name in confused:
             detail[name] += 1
-    return {name: label(name) for name in names}
+            labels[name] = kernel_label(name, detail[name])
+    return labels
 
 
 def short_names(names: Iterable[str], width: int, ellipsis: str = "…") -> dict[str, str]:
