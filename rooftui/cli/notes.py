@@ -1,4 +1,6 @@
-"""The notes a text command prints after its output, on stderr, wrapped at word boundaries."""
+"""The notes a text command prints after its output, on stderr: at a terminal, wrapped
+between words to its width (the terminal would break them mid-word); elsewhere one line
+per note."""
 
 from __future__ import annotations
 
@@ -11,19 +13,27 @@ import click
 
 from rooftui.views.text import printable
 
-# Where stderr is no terminal and COLUMNS is unset: as wide as `summary`'s piped table.
-PIPED_NOTE_WIDTH = 120
+
+def is_terminal() -> bool:
+    """Whether stderr is a terminal someone reads (not a log, a pipe or a test's capture)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
-def note_width() -> int:
-    """COLUMNS, else the width of the terminal stderr writes to, else ``PIPED_NOTE_WIDTH``."""
+def note_width() -> int | None:
+    """The width to wrap notes at on a terminal: COLUMNS, else the terminal's own; None
+    where stderr is no terminal, so that a log keeps one line per note (for grep)."""
+    if not is_terminal():
+        return None
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     try:
         return os.get_terminal_size(sys.stderr.fileno()).columns
     except (OSError, ValueError, AttributeError):
-        return PIPED_NOTE_WIDTH
+        return None
 
 
 def note_lines(note: str, width: int) -> list[str]:
@@ -35,7 +45,8 @@ def note_lines(note: str, width: int) -> list[str]:
 
 
 def echo_notes(notes: Iterable[str]) -> None:
-    """Each of ``notes`` on stderr, wrapped to ``note_width``."""
+    """Each of ``notes`` on stderr: wrapped to the terminal's width, or one line each."""
     width = note_width()
     for note in notes:
-        click.echo("\n".join(note_lines(str(note), width)), err=True)
+        lines = note_lines(str(note), width) if width else [f"note: {printable(note)}"]
+        click.echo("\n".join(lines), err=True)

@@ -50,7 +50,10 @@ def test_summary_without_a_report_shows_the_bundled_sample_and_says_so(capsys, m
     assert "(h200_ceilings.json, measured" in captured.out.replace("\n", " ")
 
 
-def test_notes_break_between_words(capsys, monkeypatch):
+def test_notes_break_between_words_at_a_terminal(capsys, monkeypatch):
+    from rooftui.cli import notes
+
+    monkeypatch.setattr(notes, "is_terminal", lambda: True)  # capsys is no terminal
     monkeypatch.setenv("COLUMNS", "60")
     main(["summary", str(sample_paths()[0]), "--top", "1"])
     err = capsys.readouterr().err
@@ -61,14 +64,9 @@ def test_notes_break_between_words(capsys, monkeypatch):
     assert "approximate:" in words and "SourceCounters" in err and "HFMA2.MMA" in words
 
 
-def test_columns_sets_the_width_when_piped(capsys, monkeypatch):
-    monkeypatch.delenv("COLUMNS", raising=False)
-    whole = heaviest_row(capsys).split()[1:]
-    monkeypatch.setenv("COLUMNS", "100")
-    row = heaviest_row(capsys)
-    assert len(row) <= 100 and row.split()[1:] == whole
-
-
-def test_width_0_is_no_limit(capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "80")
-    assert heaviest_row(capsys, "--width", "0").split()[0] == HEAVIEST
+def test_notes_to_a_log_keep_one_line_each(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    main(["summary", str(sample_paths()[0]), "--top", "1"])
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and all(line.startswith("note: ") for line in lines)
+    assert max(len(line) for line in lines) > 60
