@@ -14,6 +14,8 @@ status line and its zero-AI filter) comes from these functions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -111,3 +113,63 @@ def judged_without_note(kernels: pd.DataFrame) -> str | None:
     names = ", ".join(PIPELINE_LABELS[p] for p in missing)
     return (f"zero-AI is judged without {names} counters (not in the report): a launch counted "
             "zero-AI did none of the work the report counts, but may have done this")
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Zero-AI in the words every view uses: launches and kernels, named as such.
+
+    A kernel is a kernel name (per GPU, and per rank where a run has several), as the
+    grouped table shows it; it is zero-AI when every launch of it is, and "in part"
+    when some launches are and others are not (a mixed group, shown "13/18").
+    """
+
+    launches: int  # launches known to be zero-AI
+    all_launches: int
+    kernels: int  # kernels whose every launch is zero-AI
+    kernels_in_part: int  # kernels with zero-AI launches among others
+    all_kernels: int
+    unknown_launches: int  # no work counter at all: not counted as zero-AI
+
+    def text(self) -> str:
+        """"34 of 179 launches zero-AI (23 of 73 kernels, 2 more in part)"."""
+        part = f", {self.kernels_in_part} more in part" if self.kernels_in_part else ""
+        unknown = f"; {self.unknown_launches} unknown" if self.unknown_launches else ""
+        return (f"{self.launches} of {self.all_launches} launches zero-AI "
+                f"({self.kernels} of {self.all_kernels} kernels{part}){unknown}")
+
+
+def kernel_keys(rows: pd.DataFrame) -> list[str]:
+    """The columns that make a kernel of ``rows``: as ``grouping.group_by_name`` groups."""
+    several_ranks = "rank" in rows.columns and rows["rank"].nunique(dropna=False) > 1
+    keys = ["device", "rank", "name"] if several_ranks else ["device", "name"]
+    return [key for key in keys if key in rows.columns]
+
+
+def tally(rows: pd.DataFrame) -> Tally:
+    """The zero-AI launches and kernels of ``rows``, invocations or grouped rows alike.
+
+    Integer Tensor Core work is work: a launch with INT8 Tensor ops is never zero-AI
+    (``zero_ai`` is defined so in the kernel table), though it has no FLOP."""
+    zero, count = launches(rows), launch_counts(rows)
+    keys = kernel_keys(rows)
+    per_kernel = (pd.DataFrame({"zero": zero, "count": count, **{k: rows[k].to_numpy() for k in keys}})
+                  .groupby(keys, sort=False, dropna=False)[["zero", "count"]].sum())
+    whole = per_kernel["zero"] == per_kernel["count"]
+    some = per_kernel["zero"] > 0
+    if "count" in rows.columns:  # grouped rows: unknown launches are not kept per group
+        state = rows["zero_ai"].astype("boolean")
+        unknown = int(count[state.isna().to_numpy()].sum() - zero[state.isna().to_numpy()].sum())
+    else:
+        unknown = unknown_launches(rows)
+    return Tally(launches=int(zero.sum()), all_launches=int(count.sum()), kernels=int((some & whole).sum()),
+                 kernels_in_part=int((some & ~whole).sum()), all_kernels=len(per_kernel),
+                 unknown_launches=unknown)
+
+
+def share_text(zero: int, launches: int) -> str:
+    """A row's zero-AI launches as a cell: "" for none, "18" when all 18 are, "13/18"
+    when 13 of 18 are (a mixed group)."""
+    if zero <= 0:
+        return ""
+    return str(zero) if zero >= launches else f"{zero}/{launches}"

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from rooftui.analysis.load_options import LoadOptions
+from rooftui.cli.notes import echo_notes
 from rooftui.cli.options import report_options
 from rooftui.cli.progress import load_progress
 from rooftui.model.columns import LEVELS
-from rooftui.views.text import printable, safe_console
+from rooftui.views.text import safe_console
 
 
 def run_label(path: str) -> str:
@@ -67,5 +68,4 @@ def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: st
         render(comparison, console, top=top, level=level)
     else:
         sys.stdout.write(to_csv(comparison) if output_format == "csv" else dumps_json(comparison) + "\n")
-    for note in comparison.notes:
-        click.echo(f"note: {printable(note)}", err=True)
+    echo_notes(comparison.notes)

@@ -100,3 +100,19 @@ def ascii_wanted(ascii_mode: bool | None) -> bool:
     from rooftui.views.terminal import terminal_wants_ascii
 
     return terminal_wants_ascii(os.environ)
+
+
+def reports_or_sample(reports: tuple[str, ...],
+                      load_options: LoadOptions) -> tuple[tuple[str, ...], LoadOptions]:
+    """``reports``, or with none the bundled sample against the ceilings measured on its
+    GPU (as ``rooftui`` opens it), said on stderr so that no output passes it off as a run."""
+    if reports:
+        return reports, load_options
+    from rooftui.sample import sample_ceilings, sample_paths
+
+    paths = tuple(str(path) for path in sample_paths())
+    if load_options.ceilings is None:
+        load_options = dataclasses.replace(load_options, ceilings=str(sample_ceilings()))
+    names = ", ".join(Path(path).name for path in paths)
+    click.echo(f"no report given: the bundled sample ({names}, a PyTorch AMP step on an H200)", err=True)
+    return paths, load_options

@@ -10,13 +10,18 @@ import click
 
 from rooftui.analysis import grouped_kernels
 from rooftui.analysis.load_options import LoadOptions
-from rooftui.cli.options import report_options, reports_argument
+from rooftui.cli.notes import echo_notes
+from rooftui.cli.options import report_options, reports_argument, reports_or_sample
 from rooftui.cli.progress import load_progress
-from rooftui.errors import InputError
-from rooftui.views.text import printable, safe_console
+from rooftui.views.text import safe_console
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+# Piped with no COLUMNS: wide enough for every number column and a 60-character name.
+PIPED_WIDTH = 120
+# "No limit": wide enough for any kernel name; the table is only as wide as its cells.
+NO_LIMIT = 100_000
 
 
 @click.command()
@@ -31,13 +36,15 @@ if TYPE_CHECKING:
               help="Table III's zero-AI count: per launch, or per kernel name (a launch counts when "
                    "its kernel's launches together did no FLOP), as the paper's authors counted.")
 @click.option("--width", type=click.IntRange(min=0), default=None,
-              help="Table width in columns, 0 for no limit. Default: the terminal's width; "
-                   "when piped, COLUMNS or no limit.")
+              help="Table width in columns, 0 for no limit (whole names). Default: the "
+                   f"terminal's width; when piped, COLUMNS or {PIPED_WIDTH}.")
 def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
             top: int, zero_ai_by: str, width: int | None) -> None:
-    """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound."""
-    if not reports:
-        raise InputError("no report given", None, "usage: rooftui summary REPORT... (see --help)")
+    """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound.
+
+    With no REPORT, the bundled sample (a PyTorch AMP step on an H200), as `rooftui` opens it.
+    """
+    reports, load_options = reports_or_sample(reports, load_options)
     # The readers start first, so that importing the views (pandas, rich) runs beside them.
     reading = load_options.start(reports)
     from rooftui.views.summary import dumps_json, render_table, to_csv
@@ -59,19 +66,15 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
             rows = rows.sort_values("time_s", ascending=False).head(top)
         per_name = zero_ai_by == "name"
         sys.stdout.write(to_csv(rows) if output_format == "csv" else dumps_json(run, rows, per_name) + "\n")
-    for note in run.notes:
-        click.echo(f"note: {printable(note)}", err=True)
-
-
-# "No limit": wide enough for any kernel name; the table is only as wide as its cells.
-NO_LIMIT = 100_000
+    echo_notes(run.notes)
 
 
 def table_console(width: int | None) -> Console:
     """A console as wide as ``--width`` (0: no limit), else COLUMNS, else the terminal;
-    piped, with neither, there is no terminal to fit, so no limit: names stay whole."""
+    piped, with neither, ``PIPED_WIDTH``: a file or a pager reads as the table on screen
+    (a kernel name can be 2,300 characters; ``--width 0`` or CSV keep them whole)."""
     if width is None and "COLUMNS" not in os.environ and not sys.stdout.isatty():
-        width = 0
+        width = PIPED_WIDTH
     if width == 0:
         return safe_console(width=NO_LIMIT, soft_wrap=True)
     return safe_console(width=width, soft_wrap=False)

@@ -50,6 +50,12 @@ def timeline(trace: str, output_format: str, tui: bool, ascii_mode: bool | None)
         click.echo(json.dumps(analysis.to_json(), indent=2, ensure_ascii=False))
     else:
         from rooftui.timeline.report import findings_table
-        from rooftui.views.text import safe_console
+        from rooftui.views.text import ascii_fold, safe_console
 
-        safe_console().print(findings_table(analysis))
+        console = safe_console()
+        if not ascii_wanted(ascii_mode):
+            console.print(findings_table(analysis))
+            return
+        with console.capture() as captured:  # laid out first, then folded one for one
+            console.print(findings_table(analysis, ascii_mode=True))
+        click.echo(ascii_fold(captured.get()), nl=False)

@@ -3,7 +3,9 @@
 Pure data for the views: :func:`step_gantt` turns a step of a
 :class:`~rooftui.timeline.analysis.TimelineAnalysis` into rows of cells, each a
 character and a *kind* ("kernel", "copy_pageable", "idle", a range name...). A
-view maps kinds to colours; tests read the characters.
+view maps kinds to colours; tests read the characters. Each kind has a glyph of
+its own (``GLYPHS``), in Unicode and in ASCII, so the lanes read without colour
+(NO_COLOR) too, and every row is exactly as wide as asked in either mode.
 
 Rows, top to bottom: the training thread's ``record_function`` ranges (one row
 per nesting level below the step), the host's waits on the GPU (sync calls),
@@ -21,12 +23,26 @@ from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import Place
 from rooftui.timeline.findings.syncs import SYNC_CALLS
 from rooftui.timeline.trace import GpuKind
-from rooftui.views.text import shorten
+from rooftui.views.text import printable, shorten
 
 MAX_RANGE_DEPTH = 3
 
-# Darker glyph = more of the column covered.
-_SHADES = ((0.75, "█"), (0.4, "▓"), (0.0, "▒"))
+# Per kind: the glyph of a column it fills (40% or more), and of one it only touches.
+GLYPHS = {
+    False: {  # Unicode
+        "kernel": ("█", "▓"), "copy": ("▤", "▤"), "copy_pageable": ("▧", "▧"), "memset": ("▥", "▥"),
+        "sync": ("▒", "▒"), "idle": ("░", "░"), "stream_idle": ("·", "·"), "marker": ("▲", "▲"),
+    },
+    True: {  # ASCII
+        "kernel": ("#", "+"), "copy": ("c", "c"), "copy_pageable": ("P", "P"), "memset": ("m", "m"),
+        "sync": ("s", "s"), "idle": ("-", "-"), "stream_idle": (".", "."), "marker": ("^", "^"),
+    },
+}
+# What the legend says each kind is, in the order it lists them.
+KIND_NAMES = (("kernel", "kernel"), ("copy", "copy"), ("copy_pageable", "pageable"),
+              ("memset", "memset"), ("sync", "host wait"), ("idle", "idle"), ("marker", "finding"))
+# A range's start, the ellipsis of a cut range name, an axis tick.
+MARKS = {False: ("▏", "…", "┆"), True: ("|", "~", ":")}
 
 
 @dataclass
@@ -46,6 +62,7 @@ class GanttChart:
     end: float
     rows: list[GanttRow] = field(default_factory=list)
     axis: str = ""
+    legend: list[tuple[str, str, str]] = field(default_factory=list)  # (what, kind, its glyphs)
 
 
 def step_gantt(
@@ -54,8 +71,10 @@ def step_gantt(
     width: int,
     marker: Place | None = None,
     window: tuple[float, float] | None = None,
+    ascii_mode: bool = False,
 ) -> GanttChart:
-    """The Gantt of ``analysis.steps[step_index]`` over ``width`` columns.
+    """The Gantt of ``analysis.steps[step_index]`` over ``width`` columns, every row and
+    the axis exactly ``width`` characters, ASCII only with ``ascii_mode``.
 
     ``window`` (start, end), inside the step, zooms in; the axis still counts
     from the step's start.
@@ -63,14 +82,17 @@ def step_gantt(
     width = max(width, 10)
     step = analysis.context.steps[step_index]
     start, end = window if window is not None else (step.start, step.end)
+    glyphs = GLYPHS[ascii_mode]
     chart = GanttChart(step.label, start, end)
     edges = np.linspace(start, end, width + 1)
-    chart.rows += _range_rows(analysis, start, end, edges)
-    chart.rows.append(_sync_row(analysis, start, end, edges))
-    chart.rows += _stream_rows(analysis, start, end, edges)
-    chart.rows.append(_idle_row(analysis, edges))
-    chart.rows.append(_marker_row(marker, edges))
-    chart.axis = _axis(start - step.start, end - start, width)
+    chart.rows += _range_rows(analysis, start, end, edges, ascii_mode)
+    chart.rows.append(_sync_row(analysis, start, end, edges, glyphs))
+    chart.rows += _stream_rows(analysis, start, end, edges, glyphs)
+    chart.rows.append(_idle_row(analysis, edges, glyphs))
+    chart.rows.append(_marker_row(marker, edges, glyphs))
+    chart.axis = _axis(start - step.start, end - start, width, ascii_mode)
+    # "█▓ kernel": a kernel's column filled, and one it only touches
+    chart.legend = [(name, kind, "".join(dict.fromkeys(glyphs[kind]))) for kind, name in KIND_NAMES]
     return chart
 
 
@@ -115,11 +137,14 @@ def _coverage(edges: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.nda
     return np.minimum(cover, 1.0)
 
 
-def _shade(fraction: float) -> str:
-    return next(char for threshold, char in _SHADES if fraction > threshold or threshold == 0.0)
+def _glyph(glyphs: dict[str, tuple[str, str]], kind: str, fraction: float) -> str:
+    """``kind``'s glyph for a column ``fraction`` covered."""
+    full, partial = glyphs[kind]
+    return full if fraction >= 0.4 else partial
 
 
-def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray) -> list[GanttRow]:
+def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray,
+                ascii_mode: bool) -> list[GanttRow]:
     ctx = analysis.context
     ranges = ctx.trace.host_ranges
     width = len(edges) - 1
@@ -152,8 +177,11 @@ def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.
         first, last = _label_span(edges, float(ranges.start[r]), float(ranges.end[r]))
         span = last - first + 1
         # "▏" marks where a range starts, so neighbours do not run together.
-        label = "▏" + name
-        label = shorten(label, span).ljust(span)
+        begins, ellipsis, _ = MARKS[ascii_mode]
+        shown = printable(name)
+        if ascii_mode:  # one character for one: the row keeps its width
+            shown = "".join(ch if ch.isascii() else "?" for ch in shown)
+        label = shorten(begins + shown, span, ellipsis).ljust(span)
         row = levels[depth]
         for offset, c in enumerate(range(first, last + 1)):
             row.chars[c] = label[offset]
@@ -161,7 +189,8 @@ def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.
     return levels
 
 
-def _sync_row(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray) -> GanttRow:
+def _sync_row(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray,
+              glyphs: dict[str, tuple[str, str]]) -> GanttRow:
     """The training thread inside a synchronizing or copy call (a pageable copy stalls it)."""
     ctx = analysis.context
     calls = ctx.trace.host_calls
@@ -175,11 +204,12 @@ def _sync_row(analysis: TimelineAnalysis, start: float, end: float, edges: np.nd
         & (calls.start < end)
     )
     cover = _coverage(edges, calls.start[rows], calls.end[rows])
-    chars = [_shade(f) if f > 0 else " " for f in cover]
+    chars = [_glyph(glyphs, "sync", f) if f > 0 else " " for f in cover]
     return GanttRow("host waits", chars, ["sync" if f > 0 else "" for f in cover])
 
 
-def _stream_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray) -> list[GanttRow]:
+def _stream_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray,
+                 glyphs: dict[str, tuple[str, str]]) -> list[GanttRow]:
     ctx = analysis.context
     gpu = ctx.trace.gpu
     pageable = ctx.trace.codes_where(lambda name: "Pageable" in name)
@@ -201,39 +231,40 @@ def _stream_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np
             # Copies win a column over kernels: they are rarer and what one looks for.
             kind = next((k for k in ("copy_pageable", "copy", "memset", "kernel") if cover[k][c] > 0), "")
             total = sum(cover[k][c] for k in cover)
-            chars.append(_shade(min(total, 1.0)) if kind else "·")
+            chars.append(_glyph(glyphs, kind or "stream_idle", min(total, 1.0)))
             kinds.append(kind or "stream_idle")
         label = f"stream {stream}" if len({int(d) for d in gpu.device}) == 1 else f"GPU{device} s{stream}"
         rows_out.append(GanttRow(label, chars, kinds))
     return rows_out
 
 
-def _idle_row(analysis: TimelineAnalysis, edges: np.ndarray) -> GanttRow:
+def _idle_row(analysis: TimelineAnalysis, edges: np.ndarray, glyphs: dict[str, tuple[str, str]]) -> GanttRow:
     busy = analysis.context.gpu_busy.covered(edges[:-1], edges[1:]) / (edges[1] - edges[0])
     idle = 1.0 - np.clip(busy, 0.0, 1.0)
-    chars = [_shade(f) if f > 0.01 else " " for f in idle]
+    chars = [_glyph(glyphs, "idle", f) if f > 0.01 else " " for f in idle]
     return GanttRow("GPU idle", chars, ["idle" if f > 0.01 else "" for f in idle])
 
 
-def _marker_row(marker: Place | None, edges: np.ndarray) -> GanttRow:
+def _marker_row(marker: Place | None, edges: np.ndarray, glyphs: dict[str, tuple[str, str]]) -> GanttRow:
     width = len(edges) - 1
     chars, kinds = [" "] * width, [""] * width
     if marker is not None and marker.end >= edges[0] and marker.start <= edges[-1]:
         first, last = _label_span(edges, marker.start, marker.end)
         for c in range(first, last + 1):
-            chars[c], kinds[c] = "▲", "marker"
+            chars[c], kinds[c] = glyphs["marker"][0], "marker"
     return GanttRow("finding", chars, kinds)
 
 
-def _axis(offset: float, duration: float, width: int) -> str:
+def _axis(offset: float, duration: float, width: int, ascii_mode: bool = False) -> str:
     """Tick labels every 12 columns, from the step's start: "┆0 ms      ┆5.1 ms ..."."""
-    unit, scale = ("ms", 1e3) if offset + duration >= 2e-3 else ("µs", 1e6)
+    unit, scale = ("ms", 1e3) if offset + duration >= 2e-3 else ("us" if ascii_mode else "µs", 1e6)
+    tick_mark = MARKS[ascii_mode][2]
     step_cols = 12
     tick = duration * scale * step_cols / width
     decimals = int(np.clip(np.ceil(-np.log10(tick)) + 1, 0, 3)) if tick > 0 else 0
     axis = [" "] * width
     for col in range(0, width - 4, step_cols):
-        label = f"┆{(offset + col / width * duration) * scale:.{decimals}f} {unit}"
+        label = f"{tick_mark}{(offset + col / width * duration) * scale:.{decimals}f} {unit}"
         if col + len(label) <= width:
             axis[col : col + len(label)] = list(label)
     return "".join(axis)

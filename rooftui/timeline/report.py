@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -99,8 +100,10 @@ def summary_line(analysis: TimelineAnalysis) -> str:
     )
 
 
-def findings_table(analysis: TimelineAnalysis) -> Group:
-    """The summary line, the per-step idle shares and one row per finding."""
+def findings_table(analysis: TimelineAnalysis, ascii_mode: bool = False) -> Group:
+    """The summary line, the per-step idle shares and one row per finding; with
+    ``ascii_mode`` the table is drawn with ASCII lines (fold the text with
+    ``views.text.ascii_fold`` once laid out)."""
     header = Text(summary_line(analysis), style="bold")
     steps = Text(
         "GPU idle by step: "
@@ -111,7 +114,7 @@ def findings_table(analysis: TimelineAnalysis) -> Group:
     )
     if not analysis.findings:
         return Group(header, steps, Text("No stalls found.", style="green"))
-    table = Table(show_lines=True, expand=False)
+    table = Table(show_lines=True, expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
     table.add_column("#", justify="right")
     table.add_column("cost/step", justify="right", no_wrap=True)
     table.add_column("% step", justify="right")

@@ -21,7 +21,7 @@ from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.summary import short_pipeline
-from rooftui.views.text import markup_escaped, plain, printable, shorten
+from rooftui.views.text import markup_escaped, plain, short_names, shorten
 
 SCHEMA = "rooftui.compare/1"
 METHOD_WORDS = {"exact": "same", "parameters": "params", "operation": "op", "similar": "~name"}
@@ -262,7 +262,9 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
                        style="bold"))
     console.print(Text(_line([title for title, _, _ in _MATCHED_COLUMNS]), style="bold"))
     name_width = max(20, console.width)
-    for row in matched.head(top).to_dict("records"):
+    rows = matched.head(top).to_dict("records")
+    shown = short_names({row[f"name_{side}"] for row in rows for side in "ab"}, name_width - 2)
+    for row in rows:
         console.print(Text(_line([
             METHOD_WORDS[row["method"]] + ("*" if row["how"] == "name" else ""),
             both(count_text(row["count_a"]), count_text(row["count_b"])),
@@ -271,11 +273,11 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
             both(intensity(row[f"ai_{level}_a"]), intensity(row[f"ai_{level}_b"])),
             both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"]))])))
         if row["name_a"] == row["name_b"]:
-            names = ["  " + row["name_a"]]
+            names = ["  " + shown[row["name_a"]]]
         else:
-            names = ["A " + row["name_a"], "B " + row["name_b"]]
+            names = ["A " + shown[row["name_a"]], "B " + shown[row["name_b"]]]
         for name in names:
-            console.print(Text(shorten(printable(name), name_width), style="dim"), no_wrap=True, crop=True)
+            console.print(Text(name, style="dim"), no_wrap=True, crop=True)
     _more(console, len(matched), top)
     console.print(Text("how: launches aligned per phase in launch order, kernels paired by their aligned "
                        "launches; same = same name; params = same name but template, precision or tile "
@@ -298,13 +300,15 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
         table = _table(f"Only in {side.upper()} ({markup_escaped(label)}): {len(frame)} kernels, "
                        f"{seconds(float(frame[f'time_s_{side}'].sum()))}")
         columns = (("n", 4), ("time", 6), ("FLOP/s", 6), ("pipeline", 8), ("phase", 9))
-        table.add_column("kernel", no_wrap=True, overflow="ellipsis",
-                         width=_name_width(console, tuple(w for _, w in columns)))
+        name_width = _name_width(console, tuple(w for _, w in columns))
+        table.add_column("kernel", no_wrap=True, overflow="ellipsis", width=name_width)
+        rows = frame.head(top).to_dict("records")
+        shown = short_names([row[f"name_{side}"] for row in rows], name_width)
         for title, width in columns:
             justify: Literal["left", "right"] = "left" if title in ("pipeline", "phase") else "right"
             table.add_column(title, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
-        for row in frame.head(top).to_dict("records"):
-            table.add_row(plain(row[f"name_{side}"]), count_text(row[f"count_{side}"]),
+        for row in rows:
+            table.add_row(Text(shown[row[f"name_{side}"]]), count_text(row[f"count_{side}"]),
                           time_text(row[f"time_s_{side}"]), rate_text(row[f"flop_rate_{side}"]),
                           pipeline_text(row[f"pipeline_{side}"]), plain(row[f"phase_{side}"]))
         console.print(table)

@@ -22,7 +22,7 @@ from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELIN
 from rooftui.model.kernel_table import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
-from rooftui.views.text import markup_escaped, plain
+from rooftui.views.text import distinct_labels, markup_escaped, plain, short_names
 
 CSV_COLUMNS = (
     "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
@@ -36,6 +36,7 @@ CSV_COLUMNS = (
     "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
     "rank", "communication",  # last, so that earlier columns keep their places
     "flops_partial",
+    "label",  # the name as every view shows it, whole (views.text.kernel_label)
 )
 
 
@@ -43,9 +44,11 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
     """The documented JSON document for ``rows`` (invocations or groups) of ``run``."""
     first = run.ceilings
     kernels = []
+    labels = distinct_labels(rows["name"].astype(str).unique(), 0)
     for row in rows.to_dict("records"):
         entry = {
-            "id": row.get("id"), "name": row["name"], "demangled": row.get("demangled"),
+            "id": row.get("id"), "name": row["name"], "label": labels[str(row["name"])],
+            "demangled": row.get("demangled"),
             "device": row.get("device"), "report": row.get("report"),
             "rank": row.get("rank") or None, "communication": row.get("communication"),
             "time_s": row["time_s"],
@@ -112,6 +115,10 @@ def _has_ranks(run: Run) -> bool:
     return "rank" in run.kernels and bool((run.kernels["rank"] != "").any())
 
 
+def _several_ranks(run: Run) -> bool:
+    return _has_ranks(run) and run.kernels["rank"].nunique() > 1
+
+
 def _render_ranks(run: Run, console: Console) -> None:
     """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
     table = Table(title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
@@ -152,8 +159,17 @@ def to_csv(rows: pd.DataFrame) -> str:
     ``plot --csv``, the explorer's ``c``): the JSON contract's fields, flattened, in base
     units, in ``CSV_COLUMNS`` order; a column the rows lack (``count`` for invocations) is
     left out. Text is kept exact."""
+    rows = with_labels(rows)
     columns = [c for c in CSV_COLUMNS if c in rows]
     return rows[columns].to_csv(index=False)
+
+
+def with_labels(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with a ``label`` column: each kernel name as a person recognises it
+    (operator, element types, conv direction, tile), as the views show it when there is
+    room, told apart from every other name in ``rows``."""
+    names = rows["name"].astype(str)
+    return rows.assign(label=names.map(distinct_labels(names.unique(), 0)))
 
 
 _SHORT_PIPE = {"tensor_fp64": "TC FP64", "tensor_tf32": "TC TF32", "tensor_fp16": "TC FP16",
@@ -171,7 +187,10 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     Every column but the name is as wide as its longest cell, so no number is ever
     cut; the name gets the rest of the width (and no more than its longest)."""
     total = float(run.kernels["time_s"].sum())
-    titles = ["time", "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    # Several ranks: each row says its rank, and its time as a share of that rank's.
+    ranked = _several_ranks(run) and "rank" in rows.columns
+    rank_totals = run.kernels.groupby("rank")["time_s"].sum().to_dict() if ranked else {}
+    titles = ["time", "%rank" if ranked else "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
     lines = []
     for row in rows.to_dict("records"):
         pipe = short_pipeline(row["pipeline"]) + approximate_mark(row["pipeline"], row["fp16_approximate"])
@@ -183,18 +202,24 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         if bound and fraction == fraction and fraction is not None:
             bound = f"{bound} {100 * fraction:.0f}%"
         cells: list[Text | str] = [plain(row["name"])]
+        if ranked:
+            cells.append(str(row["rank"]))
         if grouped:
             cells.append(str(row["count"]))
-        share = row["time_s"] / total if total else float("nan")
+        whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
+        share = row["time_s"] / whole if whole else float("nan")
         cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
                   si(row["flop_rate"], "").replace(" ", "") + (PARTIAL_MARK * bool(row.get("flops_partial"))),
                   intensity(row["ai_l1"]),
                   intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
         lines.append(cells)
-    titles = ["kernel", *(["n"] if grouped else []), *titles]
+    titles = ["kernel", *(["rank"] if ranked else []), *(["n"] if grouped else []), *titles]
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
     others = sum(width + 1 for width in widths[1:])
     name_width = max(9, min(widths[0], console.width - others - 1))
+    shown = short_names(rows["name"], name_width)  # the operator, types and tile, told apart
+    for line, name in zip(lines, rows["name"]):
+        line[0] = Text(shown[name])
     table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
                   collapse_padding=True, padding=(0, 1, 0, 0))
     table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
@@ -205,36 +230,40 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
         table.add_row(*cells)
     console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
-        "[dim]AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
+        "[dim]" + ("%rank: share of the row's rank's kernel time; " if ranked else "")
+        + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         f"approximate); FLOP/s {PARTIAL_MARK}: partial, some FLOPs not collected (notes say which); "
         "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]")
     if grouped:
-        _render_mixed_groups(rows, console)
+        _render_mixed_groups(rows, console, shown)
     _render_table3(run, console, per_name)
     if _has_ranks(run):
         _render_ranks(run, console)
     _render_ceilings(run, console)
 
 
-def _render_mixed_groups(rows: pd.DataFrame, console: Console) -> None:
+def _render_mixed_groups(rows: pd.DataFrame, console: Console, shown: dict[str, str]) -> None:
     """Groups holding both zero-AI launches and others: how many of each."""
     zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
     for name, n, m in zip(rows["name"], zero, count):
         if 0 < n < m:
-            console.print(f"[dim]{markup_escaped(name)}: zero-AI launches {n} of {m}[/dim]")
+            console.print(f"[dim]{markup_escaped(shown[name])}: zero-AI launches "
+                          f"{zero_ai.share_text(n, m)}[/dim]")
 
 
 def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
     counted = zero_ai_counted(run, per_name)
-    title = "Zero-AI kernels (Table III" + (f", zero-AI {counted})" if counted != "per launch" else ")")
+    title = "Zero-AI launches (Table III" + (f", zero-AI {counted})" if counted != "per launch" else ")")
     table = Table(title=title, box=None, header_style="bold", title_justify="left")
-    for title in ("phase", "kernels", "zero-AI", "share", "time", "zero-AI time", "share"):
+    for title in ("phase", "launches", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
     for row in table_iii(run, per_name).to_dict("records"):
         table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
                       percent(row["zero_ai_share"]), seconds(row["time_s"]),
                       seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
     console.print(table)
+    console.print(f"[dim]{zero_ai.tally(run.kernels).text()} (integer Tensor work is never "
+                  "zero-AI)[/dim]")
     unknown = zero_ai.unknown_launches(run.kernels)
     if unknown:
         console.print(f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "

@@ -18,12 +18,16 @@ def heaviest_row(capsys, *options: str) -> str:
     return next(line for line in lines if line.startswith("sm80_xmma"))
 
 
-def test_piped_summary_keeps_whole_names_and_every_cell(capsys, monkeypatch):
+def test_piped_summary_fits_120_columns_and_names_the_kernel_by_what_it_is(capsys, monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
-    row = heaviest_row(capsys)
-    name, *cells = row.split()
+    main(["summary", str(sample_paths()[0]), "--top", "5"])
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 120  # was 2,313 with a CUTLASS name
+    name, *cells = next(line for line in out.splitlines() if line.startswith("sm80_xmma")).split()
+    # arch, library, conv direction, data types and tile; launch details dropped
+    assert name == "sm80_xmma_wgrad_f16f16_f16f32_f32_tilesize16x64x64"
     # time, share, FLOP/s, AI L1/L2/HBM, pipe (2 words), phase, bound (2 words)
-    assert name == HEAVIEST and len(cells) == 11 and cells[:2] == ["108µs", "8%"]
+    assert len(cells) == 11 and cells[:2] == ["108µs", "8%"]
 
 
 def kernel_rows(capsys, width: int) -> list[tuple[str, list[str]]]:
@@ -51,20 +55,38 @@ def test_at_80_columns_names_are_cut_and_numbers_stay_whole(capsys, monkeypatch)
     whole = kernel_rows(capsys, 0)
     cut = kernel_rows(capsys, 80)
     assert len(cut) == len(whole) == 30
-    assert whole[0][0] == HEAVIEST and cut[0][0].endswith("…")
-    for (name, cells), (whole_name, whole_cells) in zip(cut, whole):
+    assert whole[0][0] == HEAVIEST and cut[0][0].startswith("sm80_xmma_wgrad")
+    for (_, cells), (whole_name, whole_cells) in zip(cut, whole):
         assert cells == whole_cells and not any("…" in cell for cell in cells), whole_name
-        assert name == whole_name or (name.endswith("…") and whole_name.startswith(name[:-1])), name
 
 
-def test_columns_sets_the_width_when_piped(capsys, monkeypatch):
-    monkeypatch.delenv("COLUMNS", raising=False)
-    whole = heaviest_row(capsys).split()[1:]
+def test_summary_without_a_report_shows_the_bundled_sample_and_says_so(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
-    row = heaviest_row(capsys)
-    assert len(row) <= 100 and row.split()[1:] == whole
+    assert main(["summary", "--top", "3"]) in (0, None)
+    captured = capsys.readouterr()
+    assert "no report given: the bundled sample (deepcam_amp.raw-base.csv.xz" in captured.err
+    assert "sm80_xmma_wgrad" in captured.out
+    # against the ceilings measured on the sample's H200, as the explorer opens it
+    assert "(h200_ceilings.json, measured" in captured.out.replace("\n", " ")
 
 
-def test_width_0_is_no_limit(capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "80")
-    assert heaviest_row(capsys, "--width", "0").split()[0] == HEAVIEST
+def test_notes_break_between_words_at_a_terminal(capsys, monkeypatch):
+    from rooftui.cli import notes
+
+    monkeypatch.setattr(notes, "is_terminal", lambda: True)  # capsys is no terminal
+    monkeypatch.setenv("COLUMNS", "60")
+    main(["summary", str(sample_paths()[0]), "--top", "1"])
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert max(len(line) for line in lines) <= 60
+    assert sum(line.startswith("note: ") for line in lines) == 3
+    words = "".join(lines).split()
+    assert "approximate:" in words and "SourceCounters" in err and "HFMA2.MMA" in words
+
+
+def test_notes_to_a_log_keep_one_line_each(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    main(["summary", str(sample_paths()[0]), "--top", "1"])
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and all(line.startswith("note: ") for line in lines)
+    assert max(len(line) for line in lines) > 60

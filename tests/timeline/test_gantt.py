@@ -46,7 +46,7 @@ def test_idle_columns_are_where_nothing_runs(chart):
     idle = row(chart, "GPU idle")
     assert idle.kinds[10] == "idle"
     assert idle.kinds[50] == ""
-    assert idle.text()[95] == "█"  # 950 µs: the host does bookkeeping, GPU idle
+    assert idle.text()[95] == "░"  # 950 µs: the host does bookkeeping, GPU idle
 
 
 def test_the_marker_points_at_the_selected_place(chart):

@@ -116,7 +116,7 @@ def test_plot_png_is_a_roofline_figure_an_image_reader_opens(tmp_path, capsys):
     rooftui("plot", str(SAMPLE), "--png", str(png))
     assert f"wrote {png} (roofline figure)" in capsys.readouterr().out
     pixels = imread(png)  # floats in 0..1, RGBA
-    assert pixels.shape == (975, 1800, 4)  # 12 x 6.5 inches at 150 dpi
+    assert pixels.shape == (1380, 2100, 4)  # 7 x 4.6 inches (a paper's width) at 300 dpi
     ink = (pixels[..., :3] < 0.9).any(axis=2)
     assert 0.02 < ink.mean() < 0.5  # drawn on, not a blank or a black page
     for level, colour in COLOURS.items():
@@ -132,15 +132,17 @@ def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_le
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     # The H200's measured ceilings bundled with rooftui (rooftui/data/ceilings:
     # L1 3.2136e13 B/s, L2 8.9843e12, HBM 4.5550e12, FP64 FMA 3.3306e13 FLOP/s, Tensor
-    # TF32 4.8468e14): each label appears twice, beside its line and in the legend.
-    for label in ("L1 32.1 TB/s (empirical)", "L2 8.98 TB/s (empirical)", "HBM 4.56 TB/s (empirical)",
-                  "FP64 33.3 TFLOP/s (empirical)", "Tensor TF32 485 TFLOP/s (empirical)"):
-        assert text.count(label) == 2, label
+    # TF32 4.8468e14): each value beside its line, and with its source in the legend.
+    for label in ("L1 32.1 TB/s", "L2 8.98 TB/s", "HBM 4.56 TB/s", "FP64 33.3 TFLOP/s",
+                  "Tensor TF32 485 TFLOP/s"):
+        assert text.count(label) == 2 and text.count(f"{label} (empirical)") == 1, label
     assert "roofs: bundled with rooftui, measured 20" in text  # where they came from, and when
     for entry in ("kernels at L1 AI", "kernels at L2 AI", "kernels at HBM AI",
                   "Arithmetic intensity (FLOP/byte)", "Performance (FLOP/s)"):
         assert entry in text
-    assert "2 zero-AI not plotted" in text
+    # copy_f32 did no work; wmma_gemm_int8 did integer Tensor work: not zero-AI, no FLOP either
+    assert "not plotted (no FLOP): 1 of 15 launches zero-AI (1 of 15 kernels)" in text
+    assert "not plotted: 1 kernel with integer Tensor work only (no FLOP)" in text
     assert "NVIDIA H200" in text
 
 
@@ -169,8 +171,9 @@ def test_plot_figure_of_two_gpus_has_a_panel_per_gpu_each_with_its_own_roofs(tmp
     assert "NVIDIA H200" in text and "NVIDIA H100 80GB HBM3" in text
     # the H200 against its bundled measured ceilings; the second GPU against its
     # report's HBM peak, which was halved in its copy (the report says 4.81 TB/s)
-    assert text.count("HBM 4.56 TB/s (empirical)") == 2 and text.count("HBM 2.41 TB/s (report)") == 2
-    assert imread(png).shape[:2] == (975, 3600)  # two 12-inch panels side by side
+    assert text.count("HBM 4.56 TB/s (empirical)") == 1 and text.count("HBM 2.41 TB/s (report)") == 1
+    assert text.count("HBM 4.56 TB/s") == 2 and text.count("HBM 2.41 TB/s") == 2  # and beside each slope
+    assert imread(png).shape[:2] == (2760, 2100)  # two 7 x 4.6-inch panels, one above the other
 
 
 def test_plot_into_a_missing_folder_is_one_line_and_exit_2(tmp_path, capsys):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.formats import percent, seconds
 from rooftui.views.summary import to_csv
+from rooftui.views.terminal import clipboard_message
 from rooftui.views.text import printable
 from rooftui.views.tui.format import MISSING, fit_items, fit_parts, literal
 from rooftui.views.tui.roofline_model import ceilings_per_device
@@ -353,7 +355,7 @@ class ExplorerScreen(Screen):
             return
         name = str(self.selected["name"])
         self.app.copy_to_clipboard(name)  # the exact name: OSC 52 carries it in base64
-        self.notify(printable(f"copied {name}"), timeout=2, markup=False)
+        self.notify(printable(clipboard_message(name, os.environ)), timeout=4, markup=False)
 
     async def action_roofline(self, action: str) -> None:
         await self.query_one(RooflineCanvas).run_action(action)

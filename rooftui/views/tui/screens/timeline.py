@@ -92,7 +92,7 @@ class GanttView(Static):
 
     def refresh_chart(self) -> None:
         width = max(self.content_size.width - LABEL_WIDTH - 1, 10)
-        chart = step_gantt(self.analysis, self.step_index, width, self.marker, self.window)
+        chart = step_gantt(self.analysis, self.step_index, width, self.marker, self.window, self.ascii_mode)
         self.update(self.render_chart(chart))
 
     def render_chart(self, chart: GanttChart) -> Text:
@@ -107,7 +107,7 @@ class GanttView(Static):
             text.append("\n")
         text.append(" " * (LABEL_WIDTH + 1) + chart.axis.translate(glyphs) + "\n", style="dim")
         text.append(" " * (LABEL_WIDTH + 1))
-        for label, kind, glyph in _LEGEND:
+        for label, kind, glyph in chart.legend:  # a glyph per kind: readable under NO_COLOR
             text.append(glyph.translate(glyphs), style=_KIND_STYLES[kind])
             text.append(f" {label} ", style="dim")
         if self.ascii_mode:  # range names from the trace: what literal() does to them

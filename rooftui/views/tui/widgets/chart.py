@@ -17,12 +17,11 @@ from textual.app import RenderResult
 from textual.message import Message
 from textual.widget import Widget
 
+from rooftui.views.palette import LEVEL_COLOURS  # noqa: F401 (the one palette, shared with the figures)
 from rooftui.views.tui.ascii import BOX_TO_ASCII
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_layout import ASCII, UNICODE
 
-# The paper's colours: L1 red, L2 green, HBM blue.
-LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
 ROOF_COLOUR = (170, 170, 170)  # the compare chart's roofs
 SELECTED_COLOUR = (255, 215, 0)
 
