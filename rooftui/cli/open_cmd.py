@@ -38,6 +38,10 @@ def open_cmd(
     ceilings `rooftui measure` measured on that H200. Press ? in the app for every key.
     NO_COLOR is respected. `rooftui A B --compare` compares two runs.
     """
+    from rooftui.cli.terminal import require_terminal
+
+    require_terminal("the explorer", "`rooftui summary REPORT...`" if not compare
+                     else "`rooftui diff BEFORE AFTER`")
     ascii_mode = ascii_wanted(ascii_mode)
     if compare:
         _open_compare(reports, load_options, trace, ascii_mode)

@@ -130,6 +130,10 @@ def profile(
     torchrun, python -m torch.distributed.run, mpirun/mpiexec and srun get ncu
     inside the launcher: one report per rank, REPORT.rankN.ncu-rep.
     """
+    if open_tui:  # before ncu runs, not after: the explorer cannot start without a terminal
+        from rooftui.cli.terminal import require_terminal
+
+        require_terminal("profile --open (the explorer)", "profile without --open (it prints the summary)")
     job = split_launcher(list(command))
     wanted_ranks = parse_ranks(ranks)
     if job is None and wanted_ranks is not None:

@@ -94,11 +94,11 @@ def path_error(err: OSError, path: Path) -> InputError:
     return InputError(reason[0], path, reason[1])
 
 
-def is_directory(path: Path) -> bool:
+def is_directory(path: str | Path) -> bool:
     """Whether ``path`` is a folder; False where it cannot even be looked at (``check_readable``
     then says why: a name too long, no permission...)."""
     try:
-        return path.is_dir()
+        return Path(path).is_dir()
     except (OSError, ValueError):
         return False
 

@@ -1,0 +1,20 @@
+"""Whether a full-screen app can run: Textual reads keys from stdin and draws on stderr."""
+
+from __future__ import annotations
+
+import os
+
+from rooftui.errors import RooftuiError
+
+
+def has_terminal() -> bool:
+    """stdin and stderr are both a terminal (file descriptors 0 and 2)."""
+    return os.isatty(0) and os.isatty(2)
+
+
+def require_terminal(what: str, instead: str) -> None:
+    """Refuse to start ``what`` without a terminal: it would draw into a pipe or a file and
+    wait for keys that never come."""
+    if not has_terminal():
+        raise RooftuiError(f"{what} needs a terminal (stdin and stderr are not one)",
+                           fix=f"run it in a terminal, or use {instead} for text output")
