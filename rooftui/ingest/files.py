@@ -37,7 +37,7 @@ DEFAULT_INPUT_LIMIT = 4 << 30  # bytes; ROOFTUI_MAX_INPUT_BYTES overrides it
 # The longest line a text input may have: a raw CSV header of every ncu metric is
 # ~100 KB; a longer line is a damaged file (a CSV parser would hold all of it in memory).
 MAX_LINE_BYTES = 64 << 20
-_TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a row" check
+TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a row" check
 _COPY_CHUNK = 1 << 20
 _READ_BUFFER = 1 << 16  # small: sniffing a file's head decompresses little more than the head
 _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
@@ -235,7 +235,7 @@ class _GuardedStream(io.RawIOBase):
             if self._line_bytes > self._max_line:
                 raise InputError(f"has a line longer than {self._max_line:,} bytes (not a text "
                                  "export, or a damaged one)", self._path, "check the file")
-        self.tail = (self.tail + data)[-_TAIL_BYTES:] if n < _TAIL_BYTES else data[-_TAIL_BYTES:]
+        self.tail = (self.tail + data)[-TAIL_BYTES:] if n < TAIL_BYTES else data[-TAIL_BYTES:]
         return n
 
     def _damaged(self, err: BaseException) -> InputError:
