@@ -169,14 +169,6 @@ class _Watched(io.TextIOBase):
             self._check.finish()
         return text
 
-    def readline(self, size: int | None = -1) -> str:  # pandas reads with read(); kept whole
-        text = self._inner.readline(-1 if size is None else size)
-        if text:
-            self._check.feed(text)
-        else:
-            self._check.finish()
-        return text
-
     def close(self) -> None:
         try:
             self._inner.close()
