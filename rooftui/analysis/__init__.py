@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
+from rooftui.ingest.duplicates import counted_once
 from rooftui.ingest.files import is_directory
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
@@ -140,7 +141,7 @@ def load_run(
         (from_dirs if is_directory(path) else from_files).extend(found)
     reports = from_dirs + combine_runs(from_files)
     frames: list[pd.DataFrame] = []
-    notes: list[str] = []
+    reports, notes = counted_once(reports)  # the same run given twice (rooftui.ingest.duplicates)
     next_id = 0
     for report in reports:
         frame = report.kernels.copy()
