@@ -73,7 +73,8 @@ def _same_run(a: RawReport, b: RawReport) -> bool:
     for column in shared:
         x, y = ka[column].to_numpy(), kb[column].to_numpy()
         with np.errstate(invalid="ignore"):
-            agree = (np.isnan(x) & np.isnan(y)) | (np.abs(x - y) <= tolerance * np.maximum(np.abs(x), np.abs(y)))
+            close = np.abs(x - y) <= tolerance * np.maximum(np.abs(x), np.abs(y))
+            agree = (np.isnan(x) & np.isnan(y)) | close
         if not agree.all():
             if same_process is None:  # a .ncu-rep has no process ID: two runs, not a conflict
                 return False

@@ -67,3 +67,29 @@ def test_ranks_beyond_the_limit_are_refused_and_within_it_taken():
 def test_profile_checks_rank_counts_before_looking_for_ncu(tmp_path):
     result = rooftui(tmp_path, "profile", "--ncu", tmp_path / "no-ncu", "--", "mpirun", "-np", "1e8", "a")
     assert_one_line_error(result, "-np 1e8")
+
+
+def test_stop_on_stall_escalates_to_sigkill_on_one_ncu_that_ignores_sigint_and_sigterm(
+        tmp_path, monkeypatch):
+    import io
+    import time
+
+    from rooftui.profile import run as run_module
+
+    monkeypatch.setattr(run_module, "INTERRUPT_GRACE_S", 0.3)
+    stem = tmp_path / "run"
+    ncu = tmp_path / "ncu"
+    # a kernel name with an OSC 0 in it (from the profiled program), then a pass that never ends
+    ncu.write_text("#!/bin/sh\ntrap '' INT TERM\n"
+                   "printf '==PROF== Profiling \"k\\033]0;pwned\\007\" - 0: 0%%....' >> \"$1\"\n"
+                   "while :; do sleep 0.1; done\n")
+    ncu.chmod(0o755)
+    echo = io.StringIO()
+    started = time.monotonic()
+    run = run_module.run_ncu([str(ncu), f"{stem}.ncu.log"], stem, echo=echo, stall_timeout=0.5,
+                             stop_on_stall=True)
+    assert time.monotonic() - started < 20
+    assert run.interrupted and run.stalled and run.returncode != 0
+    shown = echo.getvalue()
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "k\\e]0;pwned" in shown
