@@ -141,7 +141,7 @@ def load_run(
         (from_dirs if is_directory(path) else from_files).extend(found)
     reports = from_dirs + combine_runs(from_files)
     frames: list[pd.DataFrame] = []
-    reports, notes = counted_once(reports)  # the same run given twice (rooftui.ingest.duplicates)
+    reports, notes = counted_once(reports, apart=rank_of_report)  # given twice: rooftui.ingest.duplicates
     next_id = 0
     for report in reports:
         frame = report.kernels.copy()

@@ -21,7 +21,7 @@ The report kept is the first given, or the exact one where only a later one is e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -39,12 +39,18 @@ _PRINTED = 5e-3
 _EXACT = 1e-5
 
 
-def counted_once(reports: Sequence[RawReport]) -> tuple[list[RawReport], list[str]]:
-    """``reports`` with each run kept once, and a note per report left out."""
+def counted_once(reports: Sequence[RawReport], apart: Callable[[str], str] = lambda path: ""
+                 ) -> tuple[list[RawReport], list[str]]:
+    """``reports`` with each run kept once, and a note per report left out.
+
+    ``apart(path)``: reports it tells apart are never one run (the rank in a file name:
+    ``job.rank0`` and ``job.rank1`` are two processes by how they were made).
+    """
     kept: list[RawReport] = []
     notes: list[str] = []
     for report in reports:
-        twin = next((i for i, other in enumerate(kept) if _same_run(other, report)), None)
+        twin = next((i for i, other in enumerate(kept)
+                     if apart(other.path) == apart(report.path) and _same_run(other, report)), None)
         if twin is None:
             kept.append(report)
             continue

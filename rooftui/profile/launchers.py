@@ -8,13 +8,18 @@ program plainly. ncu's own %q{ENV} placeholder would name the reports too, but a
 wrapper also lets ``--ranks`` leave ranks unprofiled, and marks each rank it starts
 (``STEM.rankN.started``), so the ranks a job really has are known after its first run
 even where the launcher's options do not say (a hostfile, an allocation, several nodes).
+The wrapper and the marks live in a hidden temporary folder beside the reports
+(``.rooftui-job-*``: ranks on other nodes reach it through the same shared folder),
+removed when rooftui ends, however it ends short of SIGKILL.
 """
 
 from __future__ import annotations
 
+import atexit
 import re
 import shlex
 import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -277,6 +282,25 @@ def parse_ranks(text: str | None) -> tuple[int, ...] | None:
     return tuple(sorted(ranks))
 
 
+_SCRATCH: dict[Path, Path] = {}  # folder of the reports -> its .rooftui-job-* folder
+
+
+def scratch_dir(stem: Path) -> Path:
+    """The temporary folder for the rank wrapper and the ranks' marks of reports ``stem``*."""
+    folder = stem.resolve().parent
+    if folder not in _SCRATCH:
+        if not _SCRATCH:
+            atexit.register(remove_scratch)
+        _SCRATCH[folder] = Path(tempfile.mkdtemp(prefix=".rooftui-job-", dir=folder))
+    return _SCRATCH[folder]
+
+
+def remove_scratch() -> None:
+    """Remove every scratch folder this process made (its wrapper and marks)."""
+    while _SCRATCH:
+        shutil.rmtree(_SCRATCH.popitem()[1], ignore_errors=True)
+
+
 def rank_wrapper_script(ncu_argv: list[str], stem: Path, ranks: tuple[int, ...] | None) -> str:
     """The rank wrapper: exec ``ncu_argv`` with this rank's log and report, or the program.
 
@@ -289,10 +313,11 @@ def rank_wrapper_script(ncu_argv: list[str], stem: Path, ranks: tuple[int, ...] 
     ncu = shlex.join(ncu_argv)
     wanted = "*" if ranks is None else "|".join(str(r) for r in ranks)
     out = f'{stem_q}.rank"${{rank:-p$$}}"'
+    mark = shlex.quote(str(scratch_dir(stem) / stem.name)) + '.rank"${rank:-p$$}"'
     return f"""#!/bin/sh
 # Written by rooftui profile: ncu around this rank's program, or the program alone.
 rank={chain}
-: > {out}{STARTED_SUFFIX}  # rooftui counts the ranks the job started
+: > {mark}{STARTED_SUFFIX}  # rooftui counts the ranks the job started
 case "$rank" in
   {wanted}) exec {ncu} --log-file {out}.ncu.log -o {out} "$@" ;;
 esac
@@ -302,14 +327,14 @@ exec "$@"
 
 def clear_started(stem: Path) -> None:
     """Remove the marks of the last run of the job (STEM.rankN.started)."""
-    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+    for path in scratch_dir(stem).glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
         path.unlink(missing_ok=True)
 
 
 def started_ranks(stem: Path) -> set[int]:
     """The ranks whose wrapper ran in the last run of the job (STEM.rankN.started)."""
     found = set()
-    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+    for path in scratch_dir(stem).glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
         rank = path.name[len(stem.name) + len(".rank"):-len(STARTED_SUFFIX)]
         if rank.isdigit():
             found.add(int(rank))
