@@ -39,10 +39,6 @@ def timeline(trace: str, output_format: str, tui: bool, ascii_mode: bool | None)
     from torch.profiler)."""
     from rooftui.timeline import analyze_trace
 
-    if tui:
-        from rooftui.cli.terminal import require_terminal
-
-        require_terminal("timeline --tui", "`rooftui timeline TRACE`")
     if tui and _size(trace) > LARGE_TRACE_BYTES:  # the screen waits for the analysis
         click.echo(f"rooftui: reading {printable(trace)} ({_size(trace) / 1e6:,.0f} MB)…", err=True)
     analysis = analyze_trace(trace)

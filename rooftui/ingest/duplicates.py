@@ -22,12 +22,13 @@ The report kept is the first given, or the exact one where only a later one is e
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError
 from rooftui.ingest.report import IDENTITY_COLUMNS, RawReport
+
+if TYPE_CHECKING:  # numpy and pandas are imported where used: `--help` must not load them
+    import pandas as pd
 
 TIME = "gpu__time_duration.sum"
 # Relative difference an auto-scaled export may show against the exact values of the same
@@ -63,6 +64,9 @@ def counted_once(reports: Sequence[RawReport], apart: Callable[[str], str] = lam
 
 
 def _same_run(a: RawReport, b: RawReport) -> bool:
+    import numpy as np
+    import pandas as pd
+
     ka, kb = a.kernels, b.kernels
     if len(ka) != len(kb):
         return False
@@ -96,6 +100,8 @@ def _same_run(a: RawReport, b: RawReport) -> bool:
 def _same_process(a: pd.DataFrame, b: pd.DataFrame) -> bool | None:
     """Whether both tables name the same process IDs; None where one does not say (a
     .ncu-rep is read without them)."""
+    import numpy as np
+
     if "process_id" not in a or "process_id" not in b:
         return None
     pa, pb = a["process_id"].to_numpy(dtype=float), b["process_id"].to_numpy(dtype=float)
@@ -106,7 +112,26 @@ def _same_process(a: pd.DataFrame, b: pd.DataFrame) -> bool | None:
 
 def _same_launches(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     """The same launch IDs and kernel names, in the same order."""
+    import numpy as np
+
     if not {"ncu_id", "kernel_name"} <= set(a.columns) & set(b.columns):
         return False
-    return (np.array_equal(a["ncu_id"].to_numpy(), b["ncu_id"].to_numpy())
-            and a["kernel_name"].astype(str).tolist() == b["kernel_name"].astype(str).tolist())
+    if not (np.array_equal(a["ncu_id"].to_numpy(), b["ncu_id"].to_numpy())
+            and a["kernel_name"].astype(str).tolist() == b["kernel_name"].astype(str).tolist()):
+        return False
+    # the same GPUs and streams, where both say (one program's launches on two GPUs differ here)
+    import pandas as pd
+
+    for column in ("device_index", "stream"):  # 7 in a .ncu-rep, 7.0 in a CSV export
+        if column in a and column in b:
+            x = pd.to_numeric(a[column], errors="coerce").to_numpy(dtype=float)
+            y = pd.to_numeric(b[column], errors="coerce").to_numpy(dtype=float)
+            known = ~np.isnan(x) & ~np.isnan(y)
+            if (x[known] != y[known]).any():
+                return False
+    if "device" in a and "device" in b:
+        x, y = a["device"].astype(str).to_numpy(), b["device"].astype(str).to_numpy()
+        known = (x != "") & (y != "")
+        if (x[known] != y[known]).any():
+            return False
+    return True

@@ -66,7 +66,6 @@ def test_no_argument_and_a_report_path_both_open_the_explorer(monkeypatch):
         return FakeApp()
 
     monkeypatch.setattr("rooftui.views.tui.app.make_app", fake_make_app)
-    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # issue #25: no tty, no app
     report = KNOWN / "known_answer.raw-base.csv"
     assert run_cli().returncode == 0
     assert run_cli(report).returncode == 0

@@ -161,7 +161,6 @@ def test_skip_invalid_works_wherever_the_error_suggests_it(tmp_path, monkeypatch
         return FakeApp()
 
     monkeypatch.setattr("rooftui.views.tui.app.make_app", fake_make_app)
-    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # issue #25: no tty, no app
     assert run_cli(bad, "--skip-invalid", "--phase", "fwd=forward").returncode == 0
     [options] = opened
     assert options.skip_invalid and options.phase_specs == ("fwd=forward",)
@@ -177,6 +176,7 @@ def _compared_runs(monkeypatch):
 
     monkeypatch.setattr("rooftui.analysis.compare.compare_runs", fake_compare)
     monkeypatch.setattr("rooftui.views.tui.screens.compare.CompareApp.run", lambda self: None)
+    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # the app is faked, not a tty
     return captured
 
 

@@ -80,11 +80,3 @@ def test_the_explorer_without_a_terminal_is_one_line_suggesting_a_text_command(t
     argv = [str(report) if a == "{report}" else a for a in argv]
     line = assert_one_line_error(rooftui(tmp_path, *argv), "needs a terminal")
     assert "summary" in line or "diff" in line
-
-
-def test_timeline_tui_without_a_terminal_is_one_line(tmp_path):
-    from tests.fuzz.generators import _trace
-
-    (tmp_path / "t.json").write_text(json.dumps(_trace()))
-    assert_one_line_error(rooftui(tmp_path, "timeline", "--tui", tmp_path / "t.json"),
-                          "needs a terminal", "rooftui timeline TRACE")

@@ -60,7 +60,6 @@ def test_open_decides_ascii_from_the_terminal_unless_told(monkeypatch, arguments
     from rooftui.cli import main
 
     set_terminal(monkeypatch, environ)
-    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)
     made = []
 
     class NotRun:
@@ -95,7 +94,6 @@ def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments,
     from tests.tui.conftest import TRACE
 
     set_terminal(monkeypatch, environ)
-    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)
     made = []
     monkeypatch.setattr(timeline_module, "run_timeline_app",
                         lambda analysis, ascii_mode: made.append(ascii_mode))
