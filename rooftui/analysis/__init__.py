@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from rooftui.analysis.load_options import Ceilings, LoadOptions
 from rooftui.analysis.ranks import is_communication, rank_of_report
 from rooftui.errors import InputError, MissingMetricsError, RooftuiError
+from rooftui.ingest.duplicates import counted_once
+from rooftui.ingest.files import is_directory
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import CeilingSet
@@ -120,10 +122,10 @@ def load_run(
     from_dirs: list[RawReport] = []
     from_files: list[RawReport] = []
     for path, found in zip(paths, reading.result(progress)):  # a directory's reports, or one
-        (from_dirs if Path(path).is_dir() else from_files).extend(found)
+        (from_dirs if is_directory(path) else from_files).extend(found)
     reports = from_dirs + combine_runs(from_files)
     frames: list[pd.DataFrame] = []
-    notes: list[str] = []
+    reports, notes = counted_once(reports, apart=rank_of_report)  # given twice: rooftui.ingest.duplicates
     next_id = 0
     for report in reports:
         frame = report.kernels.copy()

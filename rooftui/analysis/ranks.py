@@ -7,11 +7,12 @@ pattern, written by hand with ncu's ``-o report.rank%q{RANK}``, is read the same
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX
+from rooftui.ingest.sidecars import COMMUNICATION_CSV_SUFFIX, read_communication_csv
 
 if TYPE_CHECKING:  # pandas is imported where it is used: `--help` must not load it
     import pandas as pd
@@ -45,7 +46,8 @@ def communication_sidecar(reports: list[str]) -> pd.DataFrame | None:
         match = _RANK_IN_NAME.search(path.name)
         if match:
             found.add(path.with_name(path.name[:match.start()] + COMMUNICATION_CSV_SUFFIX))
-    frames = [pd.read_csv(p, dtype={"rank": str, "name": str}) for p in sorted(found) if p.is_file()]
+    # read like any input (rooftui.ingest.sidecars): a damaged one is one line, not a wrong share
+    frames = [read_communication_csv(p) for p in sorted(found) if os.path.lexists(p)]
     return pd.concat(frames, ignore_index=True) if frames else None
 
 

@@ -206,6 +206,17 @@ def _bytes(n: float) -> str:
     return f"{n:.0f} B"
 
 
+# Larger than any GPU's bandwidth or memory by many orders; the log axes' tick labels
+# (10**t) overflow a float near 1e308, so a hand-edited 1e308 ceiling is not drawn.
+_DRAWABLE_LIMIT = 1e30
+
+
+def _drawable(curves: dict[str, list], ceiling_set: CeilingSet) -> bool:
+    values = [v for curve in curves.values() for point in curve for v in point]
+    values += [c.value for c in ceiling_set.ceilings if c.kind == "bandwidth"]
+    return all(isinstance(v, (int, float)) and 0 < v <= _DRAWABLE_LIMIT for v in values)
+
+
 def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None = None) -> None:
     """Bandwidth against working set (log-log) with the ceilings, then the ceilings table.
 
@@ -222,6 +233,11 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
             curves.setdefault(c.extra.get("loads", c.name), c.extra["curve"])
     if not curves:
         click.echo("no bandwidth curve in this file")
+        safe_console().print(ceilings_table(ceiling_set))
+        return
+    if not _drawable(curves, ceiling_set):
+        click.echo(f"a bandwidth or working set in this file is beyond {_DRAWABLE_LIMIT:.0e} or not "
+                   "above 0 (no GPU's): the chart is not drawn")
         safe_console().print(ceilings_table(ceiling_set))
         return
     cols, rows = shutil.get_terminal_size((120, 40))

@@ -9,6 +9,7 @@ import click
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import ascii_option, ascii_wanted, report_options, reports_argument
+from rooftui.cli.terminal import run_full_screen
 
 
 @click.command("open")
@@ -49,7 +50,7 @@ def open_cmd(
 
         load_options = dataclasses.replace(load_options, ceilings=sample_ceilings())
     app = make_app(reports, options=load_options, ascii_mode=ascii_mode, trace=trace)
-    app.run()
+    run_full_screen(app, "the explorer", "`rooftui summary REPORT...`")
     if app.load_error is not None:
         raise app.load_error
 
@@ -75,4 +76,5 @@ def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Pa
     comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))
     from rooftui.views.tui.screens.compare import CompareApp
 
-    CompareApp(comparison, ascii_mode=ascii_mode).run()
+    run_full_screen(CompareApp(comparison, ascii_mode=ascii_mode), "the compare screen",
+                    "`rooftui diff BEFORE AFTER`")

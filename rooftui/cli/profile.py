@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 
 from rooftui.cli.metrics import ARCH_HELP, GPU_HELP, chosen_metrics
 from rooftui.errors import RooftuiError
+from rooftui.ingest.files import path_error
 from rooftui.profile.launchers import parse_ranks, split_launcher
 from rooftui.profile.ncu import NcuOptions, find_ncu, ncu_argv, report_stem
 from rooftui.profile.run import check_run, readable_report, run_ncu
@@ -147,11 +149,20 @@ def profile(
     torchrun, python -m torch.distributed.run, mpirun/mpiexec and srun get ncu
     inside the launcher: one report per rank, REPORT.rankN.ncu-rep.
     """
+    if open_tui:  # before ncu runs, not after: the explorer cannot start without a terminal
+        from rooftui.cli.terminal import require_terminal
+
+        require_terminal("profile --open (the explorer)", "profile without --open (it prints the summary)")
+    # Every argument is checked before ncu is looked for or anything runs (bounded, one line).
+    if output is not None:
+        check_output_name(output)
     job = split_launcher(list(command))
     wanted_ranks = parse_ranks(ranks)
     if job is None and wanted_ranks is not None:
         raise RooftuiError("--ranks needs a launcher (torchrun, mpirun, mpiexec, srun) in COMMAND",
                            fix="leave out --ranks for a single-process program")
+    if job is not None and wanted_ranks is None:
+        job.planned_ranks(os.environ)  # refuses -np 1e8, --nproc_per_node 100000000, ...
     ncu = find_ncu(ncu_path)
     names = chosen_metrics(arch, gpu)
     options = NcuOptions(
@@ -193,6 +204,41 @@ def profile(
         err=True,
     )
     show_report(readable_report(report, ncu), open_tui)
+
+
+# What rooftui and ncu add to -o REPORT: ".comm.rank131071.ncu.log", ".communication.csv"...
+_SUFFIX_ROOM = 40
+_NAME_MAX = 255  # bytes in one file name (Linux, macOS)
+_OUTPUT_FIX = "give -o a file name in a folder that exists, e.g. -o runs/train"
+
+
+def check_output_name(output: str) -> None:
+    """Refuse an ``-o`` that cannot name rooftui's reports, before ncu or the job runs:
+    empty, a folder (``.``, ``out/``), a name too long once suffixed, a folder part that
+    is a file or missing, or a report/log path that is a folder."""
+    name = os.path.basename(output)
+    if not output.strip():
+        raise RooftuiError("-o '': an empty report name", fix=_OUTPUT_FIX)
+    if name in ("", ".", "..") or output.endswith(os.sep):
+        raise RooftuiError(f"-o {output}: names a folder, not a report", fix=_OUTPUT_FIX)
+    if len(os.fsencode(name)) > _NAME_MAX - _SUFFIX_ROOM:
+        raise RooftuiError(f"-o: the name is {len(os.fsencode(name))} bytes; with the suffixes rooftui "
+                           f"adds it must stay within {_NAME_MAX - _SUFFIX_ROOM}", fix=_OUTPUT_FIX)
+    folder = Path(os.path.dirname(output) or ".")
+    try:
+        folder.stat()  # missing, too long, no permission: said as such
+        is_folder = os.path.isdir(folder)
+    except OSError as err:
+        raise path_error(err, folder) from None
+    if not is_folder:
+        raise RooftuiError("-o: not a folder", path=folder, fix=_OUTPUT_FIX)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise RooftuiError("-o: cannot write in this folder", path=folder, fix=_OUTPUT_FIX)
+    stem = output[: -len(".ncu-rep")] if output.endswith(".ncu-rep") else output
+    for suffix in (".ncu-rep", ".ncu.log", ".raw.csv"):
+        if os.path.isdir(stem + suffix):
+            raise RooftuiError("is a folder, where rooftui profile writes a file", path=stem + suffix,
+                               fix="give -o another name")
 
 
 def show_report(report: Path | list[Path], open_tui: bool) -> None:

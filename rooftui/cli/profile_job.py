@@ -25,7 +25,14 @@ from rooftui.profile.job import (
     run_job,
     write_comm_csv,
 )
-from rooftui.profile.launchers import LaunchedJob, clear_started, describe, ranks_text, started_ranks
+from rooftui.profile.launchers import (
+    LaunchedJob,
+    clear_started,
+    describe,
+    ranks_text,
+    remove_scratch,
+    started_ranks,
+)
 from rooftui.profile.ncu import NcuOptions
 from rooftui.profile.run import NcuRun, ProfileInterrupted, check_run, readable_report
 
@@ -75,6 +82,17 @@ def _learn_ranks(stem: Path, first: int, planned: tuple[int, ...] | None, source
 def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
                          ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
                          stop_on_stall: bool, open_tui: bool, deduplicate: bool = False) -> None:
+    """Profile ``job`` rank by rank; the rank wrapper and marks are removed however it ends."""
+    try:
+        _profile_launched_job(ncu, options, stem, job, ranks, comm, force, stall_timeout,
+                              stop_on_stall, open_tui, deduplicate)
+    finally:
+        remove_scratch()
+
+
+def _profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
+                          ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
+                          stop_on_stall: bool, open_tui: bool, deduplicate: bool = False) -> None:
     stderr = sys.stderr
     explicit = ranks is not None
     planned, source = (ranks, "--ranks") if explicit else job.planned_ranks(os.environ)

@@ -7,8 +7,11 @@ versions of pandas and ncu_report. What is cached is the report before any
 formula or option is applied (the RawReport: launches × raw ncu metrics), so
 options (--ceilings, --phase, --skip-invalid, ...) and formulas always act anew.
 
-An entry that cannot be read back exactly (truncated, corrupt, another format) is
-deleted and the report read again: the cache never causes an error. The cache is
+An entry that cannot be read back exactly (truncated, corrupt, another format, not a
+regular file) is deleted where it can be and the report read again: the cache never
+causes an error, nor a hang (a FIFO or a ``/dev/zero`` link in its place is not read),
+and a cache folder that cannot be searched, written or named (a name over 255 bytes)
+only means no cache. The cache is
 capped (``MAX_BYTES``); the entries used longest ago go first.
 
 An entry is one file: ``MAGIC``, a CRC-32 of the rest (4 bytes, little-endian), the
@@ -28,6 +31,8 @@ import zlib
 from pathlib import Path
 
 from rooftui import __version__
+from rooftui.errors import InputError
+from rooftui.ingest.files import open_binary
 from rooftui.ingest.report import RawReport
 from rooftui.model.metrics import metrics_read
 
@@ -65,7 +70,7 @@ class ReportCache:
             stat = os.stat(path)
         except OSError:
             return None
-        if Path(path).is_dir():
+        if os.path.isdir(path):
             return None
         identity = [FORMAT, __version__, _code_digest(), str(Path(path).resolve()),
                     stat.st_size, stat.st_mtime_ns, stat.st_ino]
@@ -73,7 +78,7 @@ class ReportCache:
 
     def has(self, key: str) -> bool:
         """Whether an entry named ``key`` exists (it may still turn out unreadable)."""
-        return (self.directory / (key + SUFFIX)).is_file()
+        return os.path.isfile(self.directory / (key + SUFFIX))  # False where it cannot be looked at
 
     def get(self, path: str | Path) -> RawReport | None:
         """The cached report for ``path`` (its ``path`` field set to ``path``), or None."""
@@ -81,14 +86,19 @@ class ReportCache:
         if key is None:
             return None
         entry = self.directory / (key + SUFFIX)
-        try:
-            data = entry.read_bytes()
+        try:  # regular files only, at most the cache's size: never a hang or an endless read
+            with open_binary(entry, limit=self.max_bytes, compressed_as="") as handle:
+                data = handle.read()
+        except InputError:  # a FIFO, a device, a link to one, too large: not an entry
+            _delete(entry)
+            return None
         except OSError:
             return None
         try:
             report = _decode(data, key)
-        except (ValueError, KeyError, TypeError, IndexError, RecursionError, MemoryError):
-            entry.unlink(missing_ok=True)  # corrupt or from another layout: read the report anew
+        except Exception:  # noqa: BLE001 -- whatever a damaged entry makes decoding raise, the
+            # answer is the same: it is no entry; read the report anew (the module's contract)
+            _delete(entry)
             return None
         report.path = str(path)
         try:
@@ -126,7 +136,14 @@ class ReportCache:
     def evict(self) -> None:
         """Delete the entries used longest ago until the cache fits in ``max_bytes``."""
         entries = []
-        for entry in self.directory.glob("*" + SUFFIX):
+        try:
+            names = os.listdir(self.directory)
+        except OSError:  # gone, or cannot be searched: nothing to evict
+            return
+        for name in names:
+            if not name.endswith(SUFFIX):
+                continue
+            entry = self.directory / name
             try:
                 stat = entry.stat()
             except OSError:
@@ -136,8 +153,17 @@ class ReportCache:
         for _, size, entry in sorted(entries, key=lambda e: e[0]):
             if total <= self.max_bytes:
                 break
-            entry.unlink(missing_ok=True)
-            total -= size
+            if _delete(entry):  # one that cannot be deleted (read-only cache) stays counted
+                total -= size
+
+
+def _delete(entry: Path) -> bool:
+    """Delete a cache entry; False where it cannot be (a read-only cache, a folder)."""
+    try:
+        entry.unlink(missing_ok=True)
+    except OSError:
+        return False
+    return True
 
 
 class _Uncacheable(Exception):
@@ -215,6 +241,8 @@ def _decode(blob: bytes, key: str) -> RawReport:
     if header["key"] != key:
         raise ValueError("another report's entry")
     rows = header["rows"]
+    if not isinstance(rows, int) or not 0 <= rows <= len(blob):  # no allocation from a bad count
+        raise ValueError("row count out of range")
     columns = {}
     for record in header["columns"]:
         dtype, block = record["dtype"], data[record["offset"]:record["offset"] + record["length"]]
@@ -224,6 +252,8 @@ def _decode(blob: bytes, key: str) -> RawReport:
             values = pd.arrays.IntegerArray(np.frombuffer(block[:8 * rows], dtype=np.int64).copy(),
                                             np.frombuffer(block[8 * rows:], dtype=np.bool_).copy())
         elif dtype == "object":
+            if len(record["values"]) != rows:
+                raise ValueError("column of the wrong length")
             values = np.empty(rows, dtype=object)
             values[:] = record["values"]
         elif dtype == "str":  # pandas 3's text columns
@@ -236,4 +266,8 @@ def _decode(blob: bytes, key: str) -> RawReport:
     frame = pd.DataFrame(columns, index=pd.RangeIndex(rows))
     if [str(t) for t in frame.dtypes] != [r["dtype"] for r in header["columns"]]:
         raise ValueError("column types differ")
-    return RawReport("", header["format"], frame, bool(header["exact"]), list(header["notes"]))
+    notes, exact, kind = header["notes"], header["exact"], header["format"]
+    if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)
+            and isinstance(exact, bool) and isinstance(kind, str)):
+        raise ValueError("header fields of the wrong type")
+    return RawReport("", kind, frame, exact, notes)

@@ -20,6 +20,7 @@ from rooftui.ingest.csv_common import (
     parse_nvtx,
     read_prologue,
 )
+from rooftui.ingest.csv_structure import StructureCheck
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import (
@@ -62,11 +63,12 @@ def read_details_csv(path: Path) -> RawReport:
     if missing:
         raise InputError(f"a details-page export without the {', '.join(missing)} column(s)", path,
                          DETAILS_HINT)
+    structure = StructureCheck(path, skip, header, DETAILS_HINT)  # rooftui.ingest.csv_structure
     nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
     wanted = [h for h in IDENTITY_FROM_NCU if h in header] + list(_LONG)
     if nvtx_column:
         wanted.append(nvtx_column)
-    handle = open_text(path)
+    handle = structure.watch(open_text(path))
     try:
         with handle:
             long = pd.read_csv(handle, skiprows=list(range(skip)), usecols=wanted, dtype=str,
@@ -75,7 +77,7 @@ def read_details_csv(path: Path) -> RawReport:
         check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"
         raise InputError(f"cannot parse the CSV ({str(err).strip()[:120]})", path, DETAILS_HINT) from None
     check_last_line(path, len(header), tail_of(handle))
-    notes: list[str] = []
+    notes: list[str] = structure.notes
     ids, trailing = launch_ids(long["ID"], path, notes, per_row=False)
     notes += ncu_said(path, skip, long["ID"].iloc[len(long) - trailing:].tolist())
     long = long.iloc[: len(long) - trailing].assign(ID=ids)

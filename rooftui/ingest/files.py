@@ -37,7 +37,7 @@ DEFAULT_INPUT_LIMIT = 4 << 30  # bytes; ROOFTUI_MAX_INPUT_BYTES overrides it
 # The longest line a text input may have: a raw CSV header of every ncu metric is
 # ~100 KB; a longer line is a damaged file (a CSV parser would hold all of it in memory).
 MAX_LINE_BYTES = 64 << 20
-_TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a row" check
+TAIL_BYTES = 1 << 16  # kept while streaming, for the "ends in the middle of a row" check
 _COPY_CHUNK = 1 << 20
 _READ_BUFFER = 1 << 16  # small: sniffing a file's head decompresses little more than the head
 _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
@@ -94,11 +94,11 @@ def path_error(err: OSError, path: Path) -> InputError:
     return InputError(reason[0], path, reason[1])
 
 
-def is_directory(path: Path) -> bool:
+def is_directory(path: str | Path) -> bool:
     """Whether ``path`` is a folder; False where it cannot even be looked at (``check_readable``
     then says why: a name too long, no permission...)."""
     try:
-        return path.is_dir()
+        return Path(path).is_dir()
     except (OSError, ValueError):
         return False
 
@@ -168,7 +168,7 @@ def open_text(path: Path, *, limit: int | None = None) -> IO[str]:
     return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline="")
 
 
-def tail_of(handle: IO) -> bytes | None:
+def tail_of(handle: IO | io.IOBase) -> bytes | None:
     """The last bytes a stream from ``open_text``/``open_binary`` gave, once it reached the end.
 
     None while the stream has not been read to its end. Lets a reader check how a file
@@ -235,7 +235,7 @@ class _GuardedStream(io.RawIOBase):
             if self._line_bytes > self._max_line:
                 raise InputError(f"has a line longer than {self._max_line:,} bytes (not a text "
                                  "export, or a damaged one)", self._path, "check the file")
-        self.tail = (self.tail + data)[-_TAIL_BYTES:] if n < _TAIL_BYTES else data[-_TAIL_BYTES:]
+        self.tail = (self.tail + data)[-TAIL_BYTES:] if n < TAIL_BYTES else data[-TAIL_BYTES:]
         return n
 
     def _damaged(self, err: BaseException) -> InputError:

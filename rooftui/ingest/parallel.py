@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from rooftui.errors import reading
 from rooftui.ingest.cache import ReportCache, enabled_by_default
-from rooftui.ingest.files import logical_name
+from rooftui.ingest.files import is_directory, logical_name
 
 if TYPE_CHECKING:
     from rooftui.ingest.report import RawReport
@@ -73,7 +73,7 @@ class Reading:
     def __init__(self, paths: list[str | Path], store: ReportCache | None, workers: int) -> None:
         self.paths = paths
         self.store = store
-        files = [not Path(path).is_dir() for path in paths]
+        files = [not is_directory(path) for path in paths]  # False where unstat-able: read says why
         self.keys = [store.key(path) if store and is_file else None
                      for path, is_file in zip(paths, files)]
         self._pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(paths) or 1)),

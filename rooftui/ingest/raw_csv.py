@@ -24,6 +24,7 @@ from rooftui.ingest.csv_common import (
     parse_nvtx,
     read_prologue,
 )
+from rooftui.ingest.csv_structure import StructureCheck
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
@@ -41,6 +42,7 @@ def read_raw_csv(path: Path) -> RawReport:
         raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
     if "ID" not in header:
         raise InputError("a raw-page export without the ID column", path, RAW_HINT)
+    structure = StructureCheck(path, skip, header, RAW_HINT, units_row=True)  # rooftui.ingest.csv_structure
     has_units_row = row2 is not None and row2 and row2[0] == ""
     unit_of = dict(zip(header, row2)) if has_units_row and row2 is not None else {}
 
@@ -51,7 +53,7 @@ def read_raw_csv(path: Path) -> RawReport:
     if nvtx_column:
         wanted.append(nvtx_column)
     skip_rows = list(range(skip)) + ([skip + 1] if has_units_row else [])
-    handle = open_text(path)
+    handle = structure.watch(open_text(path))
     try:
         with handle:
             frame = pd.read_csv(
@@ -63,7 +65,7 @@ def read_raw_csv(path: Path) -> RawReport:
         check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"
         raise InputError(f"cannot parse the CSV ({_first_line(err)})", path, RAW_HINT) from None
     check_last_line(path, len(header), tail_of(handle))
-    notes: list[str] = []
+    notes: list[str] = structure.notes
     ids, trailing = launch_ids(frame["ID"], path, notes)
     notes += ncu_said(path, skip, frame["ID"].iloc[len(frame) - trailing:].tolist())
     frame = frame.iloc[: len(frame) - trailing].assign(ID=ids)

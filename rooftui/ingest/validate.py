@@ -11,6 +11,7 @@ so in a note naming its row and column. A bad cell never blanks its whole column
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +21,7 @@ import pandas as pd
 
 from rooftui.errors import InputError
 from rooftui.ingest import units
+from rooftui.ingest.files import TAIL_BYTES
 
 REEXPORT = "re-export the whole report from ncu (`ncu --import REPORT.ncu-rep --csv ...`)"
 _NOT_A_NUMBER = ("", "n/a", "N/A", "nan", "NaN")  # ncu prints n/a for values it has not
@@ -41,8 +43,8 @@ def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
     Trailing ``==PROF==``/``==WARNING==`` lines (ncu run live prints them after the
     table) are dropped; anything else that is not a whole number -- a ``==PROF==`` line
     inside the table, a second header, an empty ID -- refuses the file. A repeated ID
-    refuses it too (a duplicated row would be counted twice). IDs that go down or skip
-    numbers are said in a note: rows were lost, or the export was filtered.
+    refuses it too (a duplicated row would be counted twice). IDs that do not start at 0,
+    go down or skip numbers are said in a note: rows were lost, or the export was filtered.
     """
     textual = not pd.api.types.is_numeric_dtype(ids)
     text = ids.astype(str).str.strip() if textual else ids
@@ -69,6 +71,9 @@ def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
         raise InputError(f"ID {first} appears in more than one row (a duplicated row, or two "
                          "exports joined)", path, "pass each export as its own file; " + REEXPORT)
     steps = np.diff(sequence)
+    if len(sequence) and sequence[0] != 0:  # ncu numbers a report's launches from 0
+        notes.append(f"launch IDs start at {sequence[0]}, not 0: rows are missing (a filtered "
+                     "export, or a damaged file)")
     if len(steps) and (steps != 1).any():
         at = int(np.flatnonzero(steps != 1)[0])
         notes.append(f"launch IDs go from {sequence[at]} to {sequence[at + 1]}: rows are "
@@ -165,21 +170,30 @@ def check_last_row(tail: bytes | None, header_fields: int, path: str | Path, hin
     """Refuse a CSV whose last row was cut (a killed export, a partial copy).
 
     A missing final newline alone is accepted (the last row is whole); trailing
-    ``==PROF==`` lines are skipped. ``tail`` is the end of the file as the reader saw it.
+    ``==PROF==`` lines are skipped. ``tail`` is the end of the file as the reader saw it
+    (its last 64 KB): a quoted newline inside the last row is read as CSV reads it, and a
+    last row that began before the tail is not judged from its end alone (the raw and
+    details readers see every row whole: ``rooftui.ingest.csv_structure``).
     """
     if not tail:
         return
-    lines = [line for line in tail.decode("utf-8", errors="replace").splitlines() if line.strip()]
-    while lines and lines[-1].startswith("=="):
-        lines.pop()
-    if not lines:
-        return
-    last = lines[-1]
-    fields = next(csv.reader([last]), [])
-    open_quote = last.count('"') % 2 == 1
-    if open_quote or (fields and len(fields) < header_fields):
-        raise InputError(f"the CSV is truncated: its last row has {len(fields)} of "
-                         f"{header_fields} fields", path, f"re-export the whole report; {hint}")
+    text = tail.decode("utf-8", errors="replace")
+    if len(tail) >= TAIL_BYTES:  # the tail may start inside a row: from the next line on
+        newline = text.find("\n")
+        if newline < 0 or not text[newline + 1:].strip():
+            return
+        text = text[newline + 1:]
+    try:
+        records = [r for r in csv.reader(io.StringIO(text, newline=""), strict=True)
+                   if r and not (len(r) == 1 and r[0].startswith("=="))]
+        ends_in_quote = False
+    except csv.Error:  # the text ends inside a quoted field
+        records, ends_in_quote = [], True
+    last = records[-1] if records else []
+    if ends_in_quote or (last and len(last) < header_fields):
+        what = ("it ends inside a quoted field of its last row" if ends_in_quote
+                else f"its last row has {len(last)} of {header_fields} fields")
+        raise InputError(f"the CSV is truncated: {what}", path, f"re-export the whole report; {hint}")
 
 
 def check_metric_counts(ids: pd.Series, path: str | Path) -> None:

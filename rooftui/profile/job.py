@@ -28,7 +28,7 @@ from typing import TextIO
 from rooftui.errors import RooftuiError
 from rooftui.ingest.sidecars import CUT_SHORT_SUFFIX
 from rooftui.ingest.units import nanoseconds_per
-from rooftui.profile.launchers import LaunchedJob, clear_started, rank_wrapper_script
+from rooftui.profile.launchers import LaunchedJob, clear_started, rank_wrapper_script, scratch_dir
 from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
 from rooftui.profile.run import NcuRun, run_ncu
 
@@ -84,7 +84,7 @@ def run_job(
         raise RooftuiError("report already exists", path=old[0],
                            fix="pass --force to overwrite it, or -o another name")
     ncu_words = [ncu, *ncu_arguments(options), "-f"]
-    wrapper = Path(f"{stem}.rank-wrapper.sh")
+    wrapper = scratch_dir(stem) / f"{stem.name}.rank-wrapper.sh"  # removed when rooftui ends
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)
     notes = [p for p in stem.parent.glob(f"{stem.name}.rank*{CUT_SHORT_SUFFIX}")

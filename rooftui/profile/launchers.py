@@ -8,13 +8,18 @@ program plainly. ncu's own %q{ENV} placeholder would name the reports too, but a
 wrapper also lets ``--ranks`` leave ranks unprofiled, and marks each rank it starts
 (``STEM.rankN.started``), so the ranks a job really has are known after its first run
 even where the launcher's options do not say (a hostfile, an allocation, several nodes).
+The wrapper and the marks live in a hidden temporary folder beside the reports
+(``.rooftui-job-*``: ranks on other nodes reach it through the same shared folder),
+removed when rooftui ends, however it ends short of SIGKILL.
 """
 
 from __future__ import annotations
 
+import atexit
 import re
 import shlex
 import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +43,11 @@ _FLAGS = {
              "-Q", "--quiet", "-K", "--kill-on-bad-exit", "--pty", "-X", "--disable-status"},
 }
 _TWO_VALUES = {"--mca", "-mca", "--gmca", "-gmca"}  # Open MPI: --mca KEY VALUE
+# The most ranks rooftui plans for: every count, product and --ranks list is checked
+# against it before a rank list is built, so `--ranks 0-9999999999` or `-np 1e8` is one
+# line, not gigabytes of rank numbers (the largest jobs run today are ~10^5 GPUs).
+MAX_RANKS = 1 << 17
+_MAX_RANKS_FIX = f"give at most {MAX_RANKS:,} ranks; profile a large job's ranks with --ranks"
 
 
 @dataclass(frozen=True)
@@ -84,61 +94,80 @@ class LaunchedJob:
         return [*self.launcher_argv, str(wrapper), *self.program]
 
 
-def _count(text: str | None) -> int | None:
-    """A count option's value: "4", or Slurm's "2-2" (min-max) when both are equal."""
+def _count(text: str | None, what: str = "a count") -> int | None:
+    """A count option's value: "4", or Slurm's "2-2" (min-max) when both are equal; None
+    for what only run time decides ("auto", "2-4"). A number that is no count of ranks
+    ("1e8", "-3", "2.5") or more than ``MAX_RANKS`` is refused here."""
     if text is None:
         return None
-    low, _, high = text.partition("-")
-    if low.isdigit() and (not high or high == low):
-        return int(low)
-    return None
+    low, _, high = text.strip().partition("-")
+    if low.isascii() and low.isdigit() and (not high or high == low):
+        return _bounded(int(low) if len(low) <= 12 else MAX_RANKS + 1, f"{what} {_shown(text)}")
+    try:
+        float(text)
+    except ValueError:
+        return None  # a word torchrun takes (auto, gpu), or a range: run time decides
+    raise RooftuiError(f"{what} {_shown(text)}: not a whole number of processes", fix="give a count, e.g. 4")
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _bounded(count: int, what: str) -> int:
+    if count > MAX_RANKS:
+        raise RooftuiError(f"{what}: more than {MAX_RANKS:,} ranks", fix=_MAX_RANKS_FIX)
+    return count
 
 
 def _torchrun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
     # torchrun numbers a worker RANK = node rank x --nproc_per_node + LOCAL_RANK when every
     # node runs the same command (static rendezvous, --node_rank given); one rooftui on
     # this node reaches this node's ranks only.
-    per_node = _count(job.option("--nproc_per_node", "--nproc-per-node"))
+    per_node = _count(job.option("--nproc_per_node", "--nproc-per-node"), "--nproc_per_node")
     nnodes_text = job.option("--nnodes") or "1"
     low, _, high = nnodes_text.partition(":")
-    nnodes = _count(low) if not high or high == low else None
+    nnodes = _count(low, "--nnodes") if not high or high == low else None
     if per_node is None or nnodes is None:
         return None, "torchrun's --nproc_per_node or --nnodes leaves the count of ranks to run time"
     if nnodes == 1:
         return tuple(range(per_node)), f"--nproc_per_node {per_node}"
-    node = _count(job.option("--node_rank", "--node-rank"))
+    node = _count(job.option("--node_rank", "--node-rank"), "--node_rank")
     if node is None:
         return None, f"--nnodes {nnodes} without --node_rank: this node's ranks are set at rendezvous"
-    first = node * per_node
+    first = _bounded(node * per_node, f"--node_rank {node} --nproc_per_node {per_node}")
     return (tuple(range(first, first + per_node)),
             f"--nnodes {nnodes} --node_rank {node} --nproc_per_node {per_node}: this node's ranks")
 
 
 def _mpirun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
-    total = _count(job.option("-np", "-n", "--np", "--n", "-c"))
+    total = _count(job.option("-np", "-n", "--np", "--n", "-c"), "-np")
     if total is not None:
         return tuple(range(total)), f"-np {total}"
     # Open MPI -N/--npernode, MPICH/Intel MPI -ppn, times the hosts named with -H/--host/-hosts.
-    per_node = _count(job.option("-N", "--npernode", "-npernode", "-ppn", "--ppn", "-perhost"))
+    per_node = _count(job.option("-N", "--npernode", "-npernode", "-ppn", "--ppn", "-perhost"),
+                      "processes per node")
     hosts = job.option("-H", "--host", "-host", "-hosts", "--hosts")
     if per_node is not None and hosts:
         nodes = len({h.split(":")[0] for h in hosts.split(",") if h})
+        _bounded(per_node * nodes, f"{per_node} per node on {nodes} hosts")
         return tuple(range(per_node * nodes)), f"{per_node} per node on {nodes} hosts"
     return None, "mpirun's options name no -np (nor a count per node with -H hosts)"
 
 
 def _srun_ranks(job: LaunchedJob, environ: Mapping[str, str]) -> tuple[tuple[int, ...] | None, str]:
-    total = _count(job.option("-n", "--ntasks"))
+    total = _count(job.option("-n", "--ntasks"), "--ntasks")
     if total is not None:
         return tuple(range(total)), f"--ntasks {total}"
     nodes_text = job.option("-N", "--nodes")
-    per_node = _count(job.option("--ntasks-per-node"))
-    nodes = _count(nodes_text)
+    per_node = _count(job.option("--ntasks-per-node"), "--ntasks-per-node")
+    nodes = _count(nodes_text, "--nodes")
     if nodes is not None and per_node is not None:
+        _bounded(nodes * per_node, f"--nodes {nodes} --ntasks-per-node {per_node}")
         return tuple(range(nodes * per_node)), f"--nodes {nodes} --ntasks-per-node {per_node}"
     # Inside an allocation srun takes its task count from SLURM_NTASKS (srun(1), input
     # environment), unless its own options change the layout.
-    inherited = _count(environ.get("SLURM_NTASKS"))
+    inherited = _count(environ.get("SLURM_NTASKS"), "$SLURM_NTASKS")
     if inherited is not None and nodes_text is None and per_node is None:
         return tuple(range(inherited)), f"$SLURM_NTASKS={inherited} (this allocation)"
     return None, "srun's options name no --ntasks (nor --nodes with --ntasks-per-node)"
@@ -232,18 +261,44 @@ def parse_ranks(text: str | None) -> tuple[int, ...] | None:
     """``--ranks 0,2-3`` as (0, 2, 3); None for every rank."""
     if text is None or text.strip() in ("", "all"):
         return None
-    ranks: set[int] = set()
+    shown = _shown(text)
+    spans = []
     for part in text.split(","):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        match = re.fullmatch(r"\s*(\d{1,12})\s*(?:-\s*(\d{1,12})\s*)?", part)
         if not match:
-            raise RooftuiError(f"--ranks {text}: not a list of ranks",
+            raise RooftuiError(f"--ranks {shown}: not a list of ranks",
                                fix="give e.g. --ranks 0,1 or --ranks 0-3")
         first = int(match[1])
         last = int(match[2]) if match[2] else first
         if last < first:
-            raise RooftuiError(f"--ranks {text}: {part} runs backwards", fix="write the smaller rank first")
+            raise RooftuiError(f"--ranks {shown}: {part} runs backwards", fix="write the smaller rank first")
+        if last >= MAX_RANKS:
+            raise RooftuiError(f"--ranks {shown}: rank {last} is beyond the {MAX_RANKS:,} ranks rooftui "
+                               "plans for", fix=_MAX_RANKS_FIX)
+        spans.append((first, last))
+    ranks: set[int] = set()  # every rank below MAX_RANKS: the set is bounded whatever the text
+    for first, last in spans:
         ranks.update(range(first, last + 1))
     return tuple(sorted(ranks))
+
+
+_SCRATCH: dict[Path, Path] = {}  # folder of the reports -> its .rooftui-job-* folder
+
+
+def scratch_dir(stem: Path) -> Path:
+    """The temporary folder for the rank wrapper and the ranks' marks of reports ``stem``*."""
+    folder = stem.resolve().parent
+    if folder not in _SCRATCH:
+        if not _SCRATCH:
+            atexit.register(remove_scratch)
+        _SCRATCH[folder] = Path(tempfile.mkdtemp(prefix=".rooftui-job-", dir=folder))
+    return _SCRATCH[folder]
+
+
+def remove_scratch() -> None:
+    """Remove every scratch folder this process made (its wrapper and marks)."""
+    while _SCRATCH:
+        shutil.rmtree(_SCRATCH.popitem()[1], ignore_errors=True)
 
 
 def rank_wrapper_script(ncu_argv: list[str], stem: Path, ranks: tuple[int, ...] | None) -> str:
@@ -258,10 +313,11 @@ def rank_wrapper_script(ncu_argv: list[str], stem: Path, ranks: tuple[int, ...] 
     ncu = shlex.join(ncu_argv)
     wanted = "*" if ranks is None else "|".join(str(r) for r in ranks)
     out = f'{stem_q}.rank"${{rank:-p$$}}"'
+    mark = shlex.quote(str(scratch_dir(stem) / stem.name)) + '.rank"${rank:-p$$}"'
     return f"""#!/bin/sh
 # Written by rooftui profile: ncu around this rank's program, or the program alone.
 rank={chain}
-: > {out}{STARTED_SUFFIX}  # rooftui counts the ranks the job started
+: > {mark}{STARTED_SUFFIX}  # rooftui counts the ranks the job started
 case "$rank" in
   {wanted}) exec {ncu} --log-file {out}.ncu.log -o {out} "$@" ;;
 esac
@@ -271,14 +327,14 @@ exec "$@"
 
 def clear_started(stem: Path) -> None:
     """Remove the marks of the last run of the job (STEM.rankN.started)."""
-    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+    for path in scratch_dir(stem).glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
         path.unlink(missing_ok=True)
 
 
 def started_ranks(stem: Path) -> set[int]:
     """The ranks whose wrapper ran in the last run of the job (STEM.rankN.started)."""
     found = set()
-    for path in stem.parent.glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
+    for path in scratch_dir(stem).glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
         rank = path.name[len(stem.name) + len(".rank"):-len(STARTED_SUFFIX)]
         if rank.isdigit():
             found.add(int(rank))

@@ -134,8 +134,8 @@ class _LogFollower:
             if not line and final:
                 continue
             self.log.read_line(line)
-            if self.echo is not None:
-                self.echo.write(self.prefix + line + "\n")
+            if self.echo is not None:  # kernel names come from the program: no escape reaches the terminal
+                self.echo.write(echo_line(self.prefix + line) + "\n")
                 self.echo.flush()
 
 
@@ -204,6 +204,18 @@ class _Watch:
         return merged
 
 
+_ECHO_CHARS = 2000  # a log line longer than this (a huge kernel name) is cut when echoed
+
+
+def echo_line(line: str) -> str:
+    """A line of ncu's log as echoed: control characters escaped (kernel names and the
+    program's output come from the profiled program), at most ``_ECHO_CHARS`` long."""
+    from rooftui.views.text import printable
+
+    shown = printable(line)
+    return shown if len(shown) <= _ECHO_CHARS else shown[: _ECHO_CHARS - 1] + "…"
+
+
 def _stop(process: subprocess.Popen, group: bool, sig: int) -> None:
     try:
         if group:
@@ -251,7 +263,7 @@ def run_ncu(
         raise GpuUnavailableError(f"could not start ncu: {err}", path=argv[0]) from err
     interrupted = False
     interrupted_at = 0.0
-    forwarded = False
+    forwarded = terminated = False
     stalled: str | None = None
     # A stall is a kernel inside ncu that has not finished: time runs from the moment the
     # kernels being profiled last changed; a program busy outside ncu (start-up, warm-up
@@ -272,7 +284,7 @@ def run_ncu(
                     warned = True
                     line = stall_message(stuck, now - last_progress, watch.merged().slow_warning)
                     if echo is not None:
-                        echo.write(line + "\n")
+                        echo.write(echo_line(line) + "\n")
                         echo.flush()
                     if stop_on_stall and not interrupted:
                         stalled = line
@@ -283,8 +295,13 @@ def run_ncu(
                 if interrupted and not forwarded and waited > INTERRUPT_GRACE_S:
                     _stop(process, per_rank, signal.SIGINT)
                     forwarded, interrupted_at = True, time.monotonic()
-                elif interrupted and per_rank and waited > 3 * INTERRUPT_GRACE_S:
+                # escalation, for a job or a stall (a Ctrl-C by hand is the user's to repeat)
+                escalate = interrupted and (per_rank or stalled is not None)
+                if escalate and waited > 3 * INTERRUPT_GRACE_S:
                     _stop(process, per_rank, signal.SIGKILL)  # a rank stuck in a collective ignores SIGINT
+                elif escalate and waited > 2 * INTERRUPT_GRACE_S and not terminated:
+                    _stop(process, per_rank, signal.SIGTERM)  # before SIGKILL: lets ncu save what it has
+                    terminated = True
                 time.sleep(0.1)
             break
         except KeyboardInterrupt:

@@ -465,17 +465,163 @@ REPORT_COMMANDS = [
 ]
 
 
+ROUND_THREE_KINDS = ("sidecar", "structure", "profile-args")  # issue #25
+
+
 def cases(seed: int, count: int, kinds: tuple[str, ...] | None = None) -> Iterator[Case]:
     """``count`` cases from ``seed``, cycling over the input kinds."""
     rng = random.Random(seed)
-    every = ("raw-csv", "raw-csv-scaled", "details-csv", "ncu-rep", "ceilings", "ert", "trace")
+    every = ("raw-csv", "raw-csv-scaled", "details-csv", "ncu-rep", "ceilings", "ert", "trace",
+             *ROUND_THREE_KINDS)
     chosen = kinds or every
     for index in range(count):
         kind = chosen[index % len(chosen)]
         yield _case(kind, rng)
 
 
+# ---------------------------------------------------------------- round three (issue #25)
+
+MULTIGPU = ROOT / "sample_data" / "multigpu"
+
+
+def sidecar_mutations(rng: random.Random) -> tuple[str, bytes, bool]:
+    """A damaged ``REPORT.communication.csv``: (label, bytes, whether it must be refused)."""
+    base = (MULTIGPU / "ddp.communication.csv").read_bytes()
+    rows = _rows(base)
+    header = rows[0]
+    r = rng.randrange(1, len(rows))
+    choice = rng.randrange(10)
+    if choice == 0:
+        rows[r][header.index("time_s")] = rng.choice(["-4.99", "-1e-9", "inf", "nan", "-inf"])
+        return "sidecar-bad-time", _write_rows(rows, quote_all=False), True
+    if choice == 1:
+        rows[r][header.index("time_s")] = rng.choice(["fast", "", "1,5", "0x10", "9" * 5000])
+        return "sidecar-text-time", _write_rows(rows, quote_all=False), rows[r][3] != "9" * 5000
+    if choice == 2:
+        column = rng.choice(["rank", "ncu_id", "name", "time_s"])
+        at = header.index(column)
+        kept = [row[:at] + row[at + 1:] for row in rows]
+        return f"sidecar-no-{column}", _write_rows(kept, quote_all=False), True
+    if choice == 3:
+        return "sidecar-empty", b"", True
+    if choice == 4:
+        return "sidecar-truncate-any-byte", base[: rng.randrange(1, len(base))], False
+    if choice == 5:
+        flipped = bytearray(base)
+        for _ in range(rng.randint(1, 4)):
+            flipped[rng.randrange(len(flipped))] = rng.randrange(256)
+        return "sidecar-byte-flips", bytes(flipped), False
+    if choice == 6:
+        rows[r][header.index("name")] = rng.choice(HOSTILE_NAMES)
+        return "sidecar-hostile-name", _write_rows(rows, quote_all=False), False
+    if choice == 7:
+        rows[r][header.index("rank")] = rng.choice(["x", "-1", "", "1.5"])
+        return "sidecar-bad-rank", _write_rows(rows, quote_all=False), True
+    if choice == 8:
+        return "sidecar-bomb", base + b"0,1,nccl,1e-6,true,x\n" * (BOMB_BYTES // 20), False
+    return "sidecar-unchanged", base, False
+
+
+def structure_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes, bool]:
+    """The structure damage a human sees in a raw export: (label, bytes, must be refused)."""
+    rows = _rows(base)
+    header = rows[0]
+    first = _first_data_row(rows)
+    middle = rng.randrange(first, len(rows) - 1)
+    choice = rng.randrange(7)
+    if choice == 0:
+        del rows[middle][rng.randrange(len(header))]
+        return "middle-row-one-field-short", _write_rows(rows), True
+    if choice == 1:
+        rows[middle].insert(rng.randrange(len(header)), "0")
+        return "middle-row-one-field-long", _write_rows(rows), True
+    if choice == 2 and first == 2:
+        del rows[1]
+        return "units-row-dropped", _write_rows(rows), True
+    if choice == 3:
+        moved = [*rows[first:middle + 1], *rows[:first], *rows[middle + 1:]]
+        return "header-below-data", _write_rows(moved), True
+    if choice == 4:
+        text = base.rstrip(b"\n")
+        return "cut-inside-last-field", text[: -rng.randint(1, 2)], True  # its quote left open
+    if choice == 5:
+        rows[-1][header.index("Kernel Name")] = "k" + "x" * (70 << 10) + "\nnext line"
+        return "long-last-row-with-newline", _write_rows(rows), False
+    del rows[first]
+    return "first-launch-missing", _write_rows(rows), False
+
+
+def _cut_short_note(rng: random.Random) -> tuple[str, bytes]:
+    return rng.choice([
+        ("note-plain", b"stopped on a stall\nThis report holds only the kernels profiled before the stop.\n"),
+        ("note-escape", b"stopped \x1b]52;c;cm0gLXJmIH4=\x07 early\n"),
+        ("note-bomb", b"x" * BOMB_BYTES),
+        ("note-binary", bytes(range(256)) * 64),
+        ("note-empty", b""),
+    ])
+
+
+PROFILE_OUTPUTS = ["afile/run", "", ".", "..", "out/", "r" * 300, "run", "nodir/run", "é\x1b[2J"]
+PROFILE_COMMANDS = [
+    ["true"],
+    ["torchrun", "--nproc_per_node", "100000000", "t.py"],
+    ["torchrun", "--nproc_per_node", "9" * 5000, "t.py"],
+    ["mpirun", "-np", "1e8", "a"],
+    ["mpirun", "-N", "100", "-H", ",".join(f"h{i}" for i in range(2000)), "a"],
+    ["srun", "--nodes", "100000", "--ntasks-per-node", "8", "a"],
+    ["srun", "-n-3", "a"],
+]
+PROFILE_RANKS = [None, "0-9999999999", "0-3", "x", "3-1", "0," * 1000 + "0", "1" * 5000]
+
+
+def _profile_case(rng: random.Random) -> Case:
+    """``profile`` with hostile arguments, none of which may run ncu (a fake that would
+    leave ``ncu-ran`` behind, as a file left behind, if it ran)."""
+    output = rng.choice(PROFILE_OUTPUTS)
+    command = rng.choice(PROFILE_COMMANDS)
+    ranks = rng.choice(PROFILE_RANKS)
+    argv = ["profile", "--ncu", "{dir}/missing-ncu", "--arch", "sm_90"]
+    if rng.random() < 0.8:
+        argv += ["-o", output if output in ("", "r" * 300, "é\x1b[2J") else "{dir}/" + output]
+    if ranks is not None:
+        argv += ["--ranks", ranks]
+    env = {"SLURM_NTASKS": "1e8"} if command[0] == "srun" and rng.random() < 0.5 else {}
+    files = {"afile": b"", "run.ncu.log/keep": b""}
+    return Case("profile-args", f"profile:{output[:12]!r}:{command[0]}:{(ranks or '')[:12]}",
+                files, [*argv, "--", *command], env=env)
+
+
+def _round_three_case(kind: str, rng: random.Random) -> Case:
+    if kind == "profile-args":
+        return _profile_case(rng)
+    if kind == "structure":
+        base = _raw_base() if rng.random() < 0.5 else _raw_scaled()
+        label, data, refuse = structure_mutations(base, rng)
+        name, how, data = compress("run.raw.csv", data, rng)
+        argv, exact = rng.choice(REPORT_COMMANDS)
+        files = {"a": (name, data), "b": ("good.raw.csv", _raw_base())}
+        return Case(kind, label + how, {n: d for n, d in files.values()},
+                    [_fill(a, files) for a in argv], exact,
+                    must_fail=refuse or _must_fail(label, how))
+    label, data, refuse = sidecar_mutations(rng)
+    files = {n: (MULTIGPU / n).read_bytes() for n in ("ddp.rank0.raw.csv.xz", "ddp.rank1.raw.csv.xz")}
+    files["ddp.communication.csv"] = data
+    if rng.random() < 0.3:
+        note, text = _cut_short_note(rng)
+        files["ddp.rank1.cut-short.txt"] = text
+        label += "+" + note
+    argv, exact = rng.choice([(["summary"], False), (["summary", "--format", "json"], True),
+                              (["summary", "--group"], False), (["summary", "--format", "csv"], True)])
+    reports = ["{dir}/ddp.rank0.raw.csv.xz", "{dir}/ddp.rank1.raw.csv.xz"]
+    # the CSV of the kernel table has no per-rank rows: it does not read the sidecar
+    uses_sidecar = "csv" not in argv
+    return Case(kind, label, files, [*argv[:1], *reports, *argv[1:]], exact,
+                must_fail=refuse and uses_sidecar)
+
+
 def _case(kind: str, rng: random.Random) -> Case:
+    if kind in ROUND_THREE_KINDS:
+        return _round_three_case(kind, rng)
     good = KNOWN / "known_answer.raw-base.csv"
     if kind in ("raw-csv", "raw-csv-scaled", "details-csv", "ncu-rep"):
         if kind == "ncu-rep":

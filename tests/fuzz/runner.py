@@ -49,6 +49,7 @@ def write_case(case: Case, folder: Path) -> tuple[list[str], dict[Path, str]]:
     hashes = {}
     for name, data in case.files.items():
         path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)  # "run.ncu.log/keep": a folder where a file goes
         path.write_bytes(data)
         hashes[path] = hashlib.sha256(data).hexdigest()
     return [a.replace("{dir}", str(folder)) for a in case.argv], hashes
@@ -164,6 +165,10 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
         left += [p.name for p in cache.rglob(".writing-*")]
     if code != 0 and any(not p.name.startswith(".rooftui-") for p in outputs):
         problems.append("partial output after an error")
+    # the user's folder: nothing new beside the inputs (a report, a wrapper, a .started mark)
+    inputs = {path.relative_to(folder).parts[0] for path in hashes}
+    left += [p.name for p in folder.iterdir() if p.name not in inputs | {"out", "tmp", "cache"}
+             and not p.name.startswith(".rooftui-")]
     if left:
         problems.append(f"files left behind: {', '.join(sorted(left))[:80]}")
 

@@ -18,7 +18,7 @@ from tests.fuzz.helpers import BASE, edited_base, rooftui
 from tests.fuzz.runner import run_in_process
 
 SEED = 20261130
-CI_CASES = 35  # 5 per input kind
+CI_CASES = 50  # 5 per input kind (10 kinds with the sidecar, structure and profile-argument ones of #25)
 
 
 def test_no_fuzz_case_reaches_the_last_resort_handler_or_breaks_a_rule(tmp_path):

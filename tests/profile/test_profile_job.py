@@ -242,3 +242,16 @@ def test_dedup_profiles_one_rank_with_the_whole_list_and_times_the_others(tmp_pa
     assert [(r["gpu__time_duration.sum"], r["dram__bytes.sum"], r["rooftui__counters_from"])
             for r in rank1] == [("4,000,000", "4,096", "rank 0:0")]
     assert "rank 1: its own times, rank 0's counters launch by launch" in done.stderr
+
+
+def test_a_failed_launched_job_leaves_no_scratch_file_in_the_users_folder(tmp_path, fake_bin, fake_ncu):
+    # issue #25: the rank wrapper and the REPORT.rankN.started marks live in a temporary
+    # folder beside the reports, removed however the run ends (here: ncu fails on every rank)
+    work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
+    fake_ncu("echo '==ERROR== something went wrong' >> \"$log\"\nexit 3\n")
+    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "job", "--", "torchrun", "--nproc_per_node",
+                        "2", *_program("torchrun")], work, env)
+    assert done.returncode == 2, done.stderr
+    left = sorted(p.name for p in work.iterdir() if p.name.endswith((".started", ".sh"))
+                  or p.name.startswith(".rooftui-"))
+    assert left == ["train.sh"], left

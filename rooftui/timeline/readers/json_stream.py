@@ -130,6 +130,17 @@ def iter_array_items(
     Raises :class:`JsonStreamError` if the stream is not a JSON object, is
     truncated, or has no ``array_key`` array.
     """
+    try:
+        yield from _array_items(stream, array_key, other_keys, chunk_chars)
+    except JsonStreamError:
+        raise
+    except ValueError as err:  # the scanner's int() of a literal over 4,300 digits (CPython's limit)
+        first = str(err).split(";")[0]
+        raise JsonStreamError(f"a number too long to read ({first})") from None
+
+
+def _array_items(stream: TextIO, array_key: str, other_keys: dict[str, Any],
+                 chunk_chars: int) -> Iterator[Any]:
     decoder = json.JSONDecoder()
     buf = _Buffer(stream, chunk_chars)
     first = buf.skip_whitespace()

@@ -285,7 +285,10 @@ def _device_names_from_properties(other_keys: dict) -> dict[int, str]:
     found = {}
     for props in other_keys.get("deviceProperties") or []:
         if isinstance(props, dict) and "id" in props and "name" in props:
-            found[int(props["id"])] = str(props["name"])
+            try:  # an id that is no number ("a", a 5,000-digit one) names no device
+                found[_number(props["id"])] = str(props["name"])
+            except (TypeError, ValueError, OverflowError):
+                continue
     return found
 
 

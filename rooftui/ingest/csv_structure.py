@@ -1,0 +1,245 @@
+"""The checks a human makes on an ncu CSV export before trusting it, in one streaming pass.
+
+pandas reads a table it is given; it does not ask whether the table is whole. A row
+with one field too few shifts every later cell of that row into the wrong column (an
+FP64 count read as a Tensor FP8 one); a raw export whose units row was lost is read as
+base units (times and bytes 10^6 off); rows above the header line are dropped as if
+they were ncu's log. So while pandas reads an export, this pass -- the Python ``csv``
+module over the chunks pandas reads from the same stream (so a compressed file is
+decompressed once), memory of one chunk -- checks, refusing with one line that names
+the line and the fix:
+
+- every row has the header's field count (the last row too: fewer fields, or an open
+  quote at the end of the file, is a cut: "truncated", with the page's export hint);
+- a raw-page export has ncu's units row under its header (``--print-units base`` writes
+  one too, of base units; a hand-made table declares base units with a units row of
+  empty cells);
+- no line above the header looks like a row of the table (as many fields, a launch ID
+  first): a header line moved below data, or two exports joined;
+- no launch ID comes back after other IDs (a duplicated row or block), found while
+  streaming so a large damaged file is refused before it is parsed whole;
+- details page: every kernel has the same metric rows; one that lacks some gets a note
+  naming them (its missing quantities are blank, not 0). A short *last* kernel is a
+  cut, refused by ``validate.check_metric_counts``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from rooftui.errors import InputError
+from rooftui.ingest.validate import REEXPORT
+
+_TOOL_LINE = "=="  # ncu's ==PROF==/==WARNING== lines
+
+
+class StructureCheck:
+    """The checks above, run on the text a reader's parser pulls: ``watch(handle)`` gives
+    the handle to pass to pandas; every chunk pandas reads is checked as it passes, so the
+    file is read (and decompressed) once. A problem raises InputError from inside the read;
+    ``notes`` holds what the reader should say once the table is read.
+
+    ``units_row``: the page has ncu's units row under the header (the raw page).
+    """
+
+    def __init__(self, path: Path, skip: int, header: Sequence[str], hint: str, *,
+                 units_row: bool = False) -> None:
+        self.path, self.skip, self.hint, self.units_row = path, skip, hint, units_row
+        self.header = list(header)
+        self.fields = len(header)
+        self.id_at = list(header).index("ID") if "ID" in header else 0
+        self.kernels = _KernelRows(list(header).index("Metric Name") if "Metric Name" in header else None)
+        self.notes: list[str] = []
+        self._pending = ""  # text after the last whole record
+        self._line = 0  # lines handed to the checks so far
+        self._rows = 0
+        self._seen: set[str] = set()
+        self._last: list[str] | None = None
+        self._last_line = 0
+        self._done = False
+
+    def watch(self, handle: IO[str]) -> _Watched:
+        return _Watched(handle, self)
+
+    def feed(self, text: str) -> None:
+        text = self._pending + text
+        cut = text.rfind("\n") + 1
+        # a record ends at a newline outside quotes: ncu doubles a quote inside a field,
+        # so an even count of quotes before the newline means it is outside
+        while cut and text.count('"', 0, cut) % 2:
+            cut = text.rfind("\n", 0, cut - 1) + 1
+        self._pending = text[cut:]
+        if cut:
+            self._records(text[:cut])
+
+    def finish(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        if self._pending.strip():
+            if self._pending.count('"') % 2:
+                raise InputError("the CSV is truncated: it ends inside a quoted field of its last row",
+                                 self.path, f"re-export the whole report; {self.hint}")
+            self._records(self._pending)
+        last = self._last
+        if last is not None and len(last) != self.fields:
+            if len(last) < self.fields:
+                raise InputError(f"the CSV is truncated: its last row has {len(last)} of "
+                                 f"{self.fields} fields", self.path,
+                                 f"re-export the whole report; {self.hint}")
+            raise _field_count(last, self.fields, self._last_line, self.path)
+        self.kernels.finish()
+        if self.kernels.uneven:
+            self.notes.append(self.kernels.uneven)
+
+    def _records(self, text: str) -> None:
+        lines = text.splitlines(keepends=True)
+        while lines and self._line < self.skip + 1:  # ncu's log above the table, then the header
+            self._line += 1
+            line = lines.pop(0)
+            if self._line <= self.skip:
+                _check_above_header(line, self._line, self.fields, self.path)
+        rows = csv.reader(lines, strict=True)
+        first_line = self._line
+        fields, id_at, kernels = self.fields, self.id_at, self.kernels
+        try:
+            for record in rows:
+                # the common case, inline: one more metric row of the kernel being read
+                if (len(record) == fields and record[id_at] == kernels.current and self._rows > 1
+                        and self._last is not None and len(self._last) == fields):
+                    self._last = record
+                    kernels.add(record)
+                    continue
+                self._record(record, first_line + rows.line_num)
+        except csv.Error as err:
+            raise InputError(f"line {first_line + rows.line_num}: not CSV as ncu writes it ({err})",
+                             self.path, REEXPORT) from None
+        self._line = first_line + rows.line_num
+
+    def _record(self, record: list[str], line: int) -> None:
+        if not record or (len(record) == 1 and record[0].startswith(_TOOL_LINE)):
+            return
+        last = self._last
+        if last is not None and len(last) != self.fields:  # not the last row: not a cut
+            raise _field_count(last, self.fields, self._last_line, self.path)
+        self._last, self._last_line = record, line
+        self._rows += 1
+        if self._rows == 1 and self.units_row:
+            if record[self.id_at].strip():
+                raise InputError("no units row under the header (ncu writes one in both unit modes): "
+                                 "the numbers' units are unknown", self.path,
+                                 f"{self.hint}; a hand-made table in base units declares them with a "
+                                 "row of empty cells under the header")
+            return
+        if len(record) != self.fields:
+            return  # refused when the next row shows it is not the last (else: "truncated")
+        launch = record[self.id_at]
+        if record == self.header:
+            raise InputError(f"line {line} repeats the header line (two exports joined)", self.path,
+                             "pass each export as its own file; " + REEXPORT)
+        if self.kernels.current != launch:
+            if launch in self._seen:
+                raise InputError(f"ID {_short(launch)} appears in more than one row (a duplicated "
+                                 f"row, or two exports joined; again at line {line})", self.path,
+                                 "pass each export as its own file; " + REEXPORT)
+            self._seen.add(launch)
+            self.kernels.start(launch)
+        self.kernels.add(record)
+
+
+class _Watched(io.TextIOBase):
+    """A text handle whose reads pass through a StructureCheck."""
+
+    def __init__(self, inner: IO[str], check: StructureCheck) -> None:
+        self._inner, self._check = inner, check
+        self.buffer = getattr(inner, "buffer", None)  # files.tail_of finds the stream through it
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        text = self._inner.read(-1 if size is None else size)
+        if text:
+            self._check.feed(text)
+        else:
+            self._check.finish()
+        return text
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
+def _field_count(record: list[str], fields: int, line: int, path: Path) -> InputError:
+    return InputError(f"line {line} has {len(record)} fields, the header {fields}: its cells would "
+                      "land in the wrong columns", path, REEXPORT)
+
+
+def _check_above_header(text: str, number: int, fields: int, path: Path) -> None:
+    """A line above the header with the table's field count and a launch number first is a
+    row of the table (ncu's log and a program's output are not)."""
+    if text.count(",") + 1 < fields or fields < 3:
+        return
+    record = next(csv.reader([text]), [])
+    if len(record) == fields and record[0].strip().isdigit():
+        raise InputError(f"line {number}, above the header line, is a row of the table (ID "
+                         f"{_short(record[0].strip())}): rows would be dropped", path,
+                         "put the header line first (a moved header, or two exports joined); " + REEXPORT)
+
+
+class _KernelRows:
+    """Details page: the metric rows of each kernel, compared with the first kernel's."""
+
+    def __init__(self, name_at: int | None) -> None:
+        self.name_at = name_at
+        self.current: str | None = None
+        self.names: set[str] = set()
+        self.reference: set[str] | None = None
+        self.uneven = ""
+
+    def start(self, launch: str) -> None:
+        self.finish()
+        self.current, self.names = launch, set()
+
+    def add(self, record: list[str]) -> None:
+        if self.name_at is not None:
+            self.names.add(record[self.name_at])
+
+    def finish(self) -> None:
+        """Compare the kernel just read with the first; the last kernel is left to the
+        truncation check (a cut at a row boundary leaves it short)."""
+        if self.name_at is None or self.current is None:
+            return
+        if self.reference is None:
+            self.reference = self.names
+            return
+        if self.names != self.reference and not self.uneven:
+            self._pending = (self.current, sorted(self.reference - self.names),
+                             sorted(self.names - self.reference))
+            self.uneven = self._sentence()
+
+    def _sentence(self) -> str:
+        launch, missing, extra = self._pending
+        parts = []
+        if missing:
+            parts.append(f"lacks {len(missing)} of the first kernel's metric rows ({_names(missing)}): "
+                         "those quantities of it are blank")
+        if extra:
+            parts.append(f"has {len(extra)} metric rows the first kernel lacks ({_names(extra)})")
+        return (f"kernel ID {_short(launch)} " + " and ".join(parts)
+                + " (a damaged or hand-edited export; re-export to be sure)")
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(_short(n) for n in names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
