@@ -32,9 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from rooftui.errors import InputError
-from rooftui.ingest.validate import REEXPORT
-
-_TOOL_LINE = "=="  # ncu's ==PROF==/==WARNING== lines
+from rooftui.ingest.validate import REEXPORT, TOOL_LINE
 
 
 class StructureCheck:
@@ -121,7 +119,7 @@ class StructureCheck:
         self._line = first_line + rows.line_num
 
     def _record(self, record: list[str], line: int) -> None:
-        if not record or (len(record) == 1 and record[0].startswith(_TOOL_LINE)):
+        if not record or TOOL_LINE.match(record[0]):
             return
         last = self._last
         if last is not None and len(last) != self.fields:  # not the last row: not a cut

@@ -23,6 +23,10 @@ from rooftui.errors import InputError
 from rooftui.ingest import units
 from rooftui.ingest.files import TAIL_BYTES
 
+# ncu's own lines (==PROF==, ==WARNING==, ==ERROR==) around or inside a live --csv table;
+# they may hold commas ("==WARNING== Found outstanding GPU clock reset, trying to revert").
+TOOL_LINE = re.compile(r"==[A-Z]+==")
+
 REEXPORT = "re-export the whole report from ncu (`ncu --import REPORT.ncu-rep --csv ...`)"
 _NOT_A_NUMBER = ("", "n/a", "N/A", "nan", "NaN")  # ncu prints n/a for values it has not
 
@@ -185,7 +189,7 @@ def check_last_row(tail: bytes | None, header_fields: int, path: str | Path, hin
         text = text[newline + 1:]
     try:
         records = [r for r in csv.reader(io.StringIO(text, newline=""), strict=True)
-                   if r and not (len(r) == 1 and r[0].startswith("=="))]
+                   if r and not TOOL_LINE.match(r[0])]
         ends_in_quote = False
     except csv.Error:  # the text ends inside a quoted field
         records, ends_in_quote = [], True

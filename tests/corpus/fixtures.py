@@ -125,7 +125,9 @@ def _raw(
 ) -> Path:
     metrics = sorted({m for _, values in launches for m in values})
     header = RAW_IDENTITY + ["device__attribute_display_name", *metrics]
-    rows = [header]
+    # ncu's raw page writes a units row under the header in both unit modes (every raw
+    # export of the public corpus has one; ingest/csv_structure.py refuses a table without)
+    rows = [header, [""] * (len(RAW_IDENTITY) + 1) + [_raw_unit(m) for m in metrics]]
     for i, (kernel, values) in enumerate(launches):
         rows.append(
             [
@@ -147,6 +149,17 @@ def _raw(
     path = folder / name
     path.write_text(prologue + _csv(rows) + epilogue)
     return path
+
+
+def _raw_unit(metric: str) -> str:
+    """The unit ncu prints for ``metric`` in base units (the fixtures give raw counts)."""
+    if "time" in metric:
+        return "nsecond"
+    if "bytes" in metric:
+        return "byte"
+    if "cycles" in metric:
+        return "cycle"
+    return "inst"
 
 
 def _daxpy(n: int, time_ns: int) -> dict[str, str]:
