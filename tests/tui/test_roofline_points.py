@@ -150,20 +150,21 @@ async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ce
 
 async def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(tmp_path):
     from rooftui.views.tui.app import make_app
-    from rooftui.views.tui.widgets.detail import DetailPane
 
     app = make_app(two_gpu_reports(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
         run = app.explorer.state.run.source
         shown = []
-        pane = app.explorer.query_one(DetailPane)
-        original = pane.show
-        def recording(row, ceilings, *rest):
-            shown.append((row, ceilings))
-            original(row, ceilings, *rest)
+        model = app.explorer.model
+        original = model.ceilings_of
 
-        pane.show = recording
+        def recording(row):
+            ceilings = original(row)
+            shown.append((row, ceilings))
+            return ceilings
+
+        model.ceilings_of = recording
         table = app.explorer.query_one(KernelTable)
         await pilot.press("enter")  # the pane open: it follows the selection to every row
         for i in range(1, len(table.positions)):
@@ -178,15 +179,14 @@ async def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(t
 
 def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.widgets.roofline import RooflinePane, in_few_words
+    from rooftui.views.tui.roofline_view import in_few_words, legend
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
-    pane = RooflinePane()
-    roomy, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=200)
+    roomy, overflow = legend(figure, list(figure.roofs), grouped=True, width=200)
     assert overflow == [] and "2 zero-AI not plotted" in roomy.plain
     assert "HBM 4 TB/s (empirical)" in roomy.plain
-    cramped, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=12)
+    cramped, overflow = legend(figure, list(figure.roofs), grouped=True, width=12)
     # what must be said is either under the plot or handed over, never dropped
     handed_over = [said.text for said in overflow]
     for part in ("2 zero-AI not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
@@ -206,7 +206,7 @@ def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background(
 def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     from rooftui.model.ceilings import CeilingSet
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from rooftui.views.tui.roofline_view import must_say
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     without_l2 = CeilingSet(CEILINGS.device, tuple(c for c in CEILINGS.ceilings if c.level != "l2"),
@@ -214,8 +214,7 @@ def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     figure = build_figure(kernel_table(repeat=2), without_l2, pipelines=["fp64", "fp32", "tensor_fp16"])
     assert figure.missing == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert "l2" not in {roof.key for roof in figure.roofs}
-    pane = RooflinePane()
-    assert pane.must_say(figure, [])[0].text == "no L2 roof: pass --ceilings or run rooftui measure"
+    assert must_say(figure, [])[0].text == "no L2 roof: pass --ceilings or run rooftui measure"
     # a level switched off is not "missing"
     hbm_only = build_figure(kernel_table(repeat=2), without_l2, levels=("hbm",), pipelines=["fp64"])
     assert hbm_only.missing == []

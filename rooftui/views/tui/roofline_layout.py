@@ -76,6 +76,31 @@ ASCII = Glyphs(
     axis={"v": "|", "h": "-", "corner": "+", "ytick": "+", "xtick": "+"},
 )
 
+# The paper's colours: L1 red, L2 green, HBM blue.
+LEVEL_COLOURS = {"l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230)}
+ROOF_COLOUR = (170, 170, 170)  # the compare chart's roofs
+SELECTED_COLOUR = (255, 215, 0)
+
+# Marker per level and emphasis (the glyphs above), the selected kernel's, and the
+# plotext marker lines are drawn with.
+UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
+ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
+
+# Character cells the axes and tick labels take from the plot area.
+AXIS_COLUMNS, AXIS_ROWS = 8, 3
+
+
+def rgb(colour: tuple[int, int, int]) -> str:
+    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
+    return "rgb({},{},{})".format(*colour)
+
+
+def plot_cells(width: int, height: int) -> tuple[int, int]:
+    """The plot area, in character cells, of a chart ``width`` × ``height`` cells large:
+    what is left by the axes, never less than 10 × 4."""
+    return max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS)
+
+
 MARGIN_MIN = 7  # the y-axis title ("FLOP/s") and the axis column
 TALL = 16  # from this many rows: an axis line and the x title on its own row
 

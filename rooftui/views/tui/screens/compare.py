@@ -51,7 +51,7 @@ from rooftui.views.compare import (
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.format import ascii_safe, duration, literal, si
-from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, SELECTED_COLOUR, rgb
+from rooftui.views.tui.roofline_layout import LEVEL_COLOURS, SELECTED_COLOUR, rgb
 from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
 
 NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole

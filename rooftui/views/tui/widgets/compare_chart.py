@@ -16,9 +16,9 @@ from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison
 from rooftui.model.ceilings import CeilingSet
 from rooftui.views.compare import pipeline_text
-from rooftui.views.tui.roofline_layout import UNICODE
+from rooftui.views.tui.roofline_layout import LEVEL_COLOURS, ROOF_COLOUR, SELECTED_COLOUR, UNICODE
 from rooftui.views.tui.roofline_model import RooflineFigure, axis_ticks, build_figure
-from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, ROOF_COLOUR, SELECTED_COLOUR, ChartCanvas
+from rooftui.views.tui.widgets.chart import ChartCanvas
 
 ARROWS = 10  # matched kernels drawn as arrows, heaviest first
 A_COLOUR = (150, 150, 150)
