@@ -32,7 +32,7 @@ def intensity(value: float | None) -> str:
     """Arithmetic intensity in FLOP/byte, without a unit. Unlike the CLI's compact
     form, tiny and huge values keep their magnitude (1.53e-04), so sorting by AI
     in the table reads right."""
-    if _missing(value):
+    if value is None or _missing(value):
         return MISSING
     if value == 0:
         return "0"

@@ -246,9 +246,9 @@ def build_figure(
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
-        (level, ceilings.bandwidth(level))
+        (level, ceiling)
         for level in levels
-        if ceilings.bandwidth(level) is not None and ceilings.bandwidth(level).value > 0
+        if (ceiling := ceilings.bandwidth(level)) is not None and ceiling.value > 0
     ]
     top = compute[0][1] if compute else None
     fastest = max((c.value for _, c in bandwidths), default=None)

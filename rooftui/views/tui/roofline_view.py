@@ -136,7 +136,7 @@ def legend(
         text.append(part_text, style="bold")
         text.append(" · ")
     keys = Text()
-    heavy: dict[str, str] = markers["heavy"]  # type: ignore[assignment]
+    heavy: dict[str, str] = markers["heavy"]
     for level, label in LEVEL_LABELS.items():
         keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
     keys.append(f"{markers['selected']} selected", style="bold")

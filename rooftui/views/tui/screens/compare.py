@@ -204,8 +204,11 @@ class CompareScreen(Screen[None]):
         self.query_one(ContentSwitcher).current = view
         widget = self.query_one(f"#{view}")
         (widget if isinstance(widget, DataTable) else widget).focus()
+        key = None
         if isinstance(widget, DataTable) and widget.row_count:
-            row = int(widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key.value)
+            key = widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key.value
+        if key is not None:
+            row = int(key)
             self._select(row)
             self._show_detail(view, row)
         else:

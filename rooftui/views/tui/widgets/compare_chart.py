@@ -113,8 +113,9 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
 def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:
     """The ceilings of the device most of the drawn kernels ran on (a run has one, as a rule)."""
     devices = rows[f"device_{side}"].dropna()
-    device = devices.mode().iloc[0] if len(devices) else None
-    return run.ceilings_by_device.get(device, run.ceilings)
+    if not len(devices):
+        return run.ceilings
+    return run.ceilings_by_device.get(str(devices.mode().iloc[0]), run.ceilings)
 
 
 class CompareCanvas(ChartCanvas[Overlay], PlotextPlot):

@@ -93,7 +93,7 @@ class KernelTable(ScrollView, can_focus=True):
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
-        self.columns = COLUMNS  # with a rank column when the run holds several ranks
+        self.columns: tuple[Column, ...] = COLUMNS  # with a rank column when the run holds several ranks
         self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
         self.positions = np.empty(0, dtype=np.int64)
         self._arrays: dict[str, np.ndarray] = {}  # frame columns as arrays, made on first use
@@ -238,7 +238,7 @@ class KernelTable(ScrollView, can_focus=True):
         edge = self.name_width + GAP
         if x < edge:
             return 0
-        x += self.scroll_x - edge
+        x += int(self.scroll_x) - edge
         for index, column in enumerate(self.columns[1:], start=1):
             if x < column.width + GAP:
                 return index
