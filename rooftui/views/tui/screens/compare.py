@@ -51,8 +51,8 @@ from rooftui.views.compare import (
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.format import ascii_safe, duration, literal, si
-from rooftui.views.tui.roofline_layout import LEVEL_COLOURS, SELECTED_COLOUR, rgb
-from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
+from rooftui.views.tui.roofline_layout import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
+from rooftui.views.tui.widgets.compare_chart import A_MARKER, B_MARKER, CompareCanvas
 
 NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole
 WIDE = 140  # from this many columns, the table and the chart sit side by side

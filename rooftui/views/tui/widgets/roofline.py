@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from rooftui.views.tui.roofline_layout import LEVEL_COLOURS, SELECTED_COLOUR, Layout, rgb
+from rooftui.views.tui.roofline_layout import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, Layout, rgb
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 from rooftui.views.tui.roofline_view import (
     LEGEND_ROWS,
@@ -50,6 +50,7 @@ def _styles() -> dict[str, Style]:
         "selected-line": Style(color=rgb(SELECTED_COLOUR)),
         "cursor": Style(bold=True, reverse=True),
         "tag": Style(bold=True, underline=True),
+        "compare-a": Style(color=rgb(A_COLOUR)),
     }
     for level, colour in LEVEL_COLOURS.items():
         styles[f"point:{level}"] = Style(color=rgb(colour))
@@ -60,6 +61,22 @@ def _styles() -> dict[str, Style]:
 
 
 STYLES = _styles()
+
+
+def layout_text(layout: Layout) -> Text:
+    """``layout``'s cells as Rich text, each run of one style in that style's colours:
+    the one way a roofline (the explorer's or the compare chart's) reaches the screen."""
+    text = Text()
+    for row in range(layout.height):
+        if row:
+            text.append("\n")
+        chars, styles = layout.chars[row], layout.styles[row]
+        start = 0
+        for col in range(1, layout.width + 1):
+            if col == layout.width or styles[col] != styles[start]:
+                text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
+                start = col
+    return text
 
 
 class RooflineCanvas(ChartCanvas[RooflineFigure]):
@@ -131,17 +148,7 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
         if layout is None:
             return Text()
         if self._text is None or self._text[0] is not layout:
-            text = Text()
-            for row in range(layout.height):
-                if row:
-                    text.append("\n")
-                chars, styles = layout.chars[row], layout.styles[row]
-                start = 0
-                for col in range(1, layout.width + 1):
-                    if col == layout.width or styles[col] != styles[start]:
-                        text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
-                        start = col
-            self._text = (layout, text)
+            self._text = (layout, layout_text(layout))
         return self._text[1]
 
     # --- points: step with keys, choose with the mouse ---------------------------------
