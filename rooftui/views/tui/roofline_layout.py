@@ -92,7 +92,7 @@ SELECTED_COLOUR = (255, 215, 0)
 A_COLOUR = (150, 150, 150)  # the compare chart's run A points and arrows
 
 # Marker per level and emphasis (the glyphs above), the selected kernel's, and the
-# plotext marker lines are drawn with.
+# character lines are drawn with where a chart asks for one (braille, "." in ASCII).
 UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
 ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
 

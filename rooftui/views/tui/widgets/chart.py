@@ -3,7 +3,7 @@ colours, markers and cells themselves live in ``roofline_layout``, Textual-free)
 mode, and drawing again on resize.
 
 The explorer's ``RooflineCanvas`` draws on its own cell grid (``roofline_layout``),
-the compare screen's ``CompareCanvas`` through plotext; both are a ``ChartCanvas``,
+and so does the compare screen's ``CompareCanvas`` (one renderer); both are a ``ChartCanvas``,
 so a level has one colour and one marker everywhere, the axes take the same cells,
 and ``--ascii`` means the same thing on both.
 """
@@ -67,7 +67,7 @@ class ChartCanvas(Widget, Generic[Figure], can_focus=True):
     def render(self) -> RenderResult:
         text = self.render_chart()
         if self.ascii_mode:
-            # Box-drawing frames (plotext's) made ASCII, one character for one, so
+            # Box-drawing frames made ASCII, one character for one, so
             # the styles stay on their characters.
             plain = text.plain.translate(BOX_TO_ASCII)
             if plain != text.plain:
