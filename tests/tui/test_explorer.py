@@ -28,6 +28,11 @@ SIZE = (100, 32)
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
 
 
+def keys_of(app, what: str) -> str:
+    """The keys the help screen lists for ``what``."""
+    return next(keys for _, keys, said in app.screen.rows if said == what)
+
+
 def shown_names(app) -> list[str]:
     return list(app.explorer.rows["name"])
 
@@ -140,8 +145,10 @@ async def question_mark_lists_every_key_that_works_and_escape_returns(app, pilot
     for owner in (ExplorerScreen, KernelTable):
         for binding in owner.BINDINGS:
             described = (binding.tooltip or binding.description) in text
-            # without --trace there is no timeline, so help does not offer `t`
-            assert described == (binding.action != "timeline"), binding
+            # without --trace there is no timeline, so help does not offer `t`; one GPU: no `v`
+            assert described == (binding.action not in ("timeline", "next_device")), binding
+    assert "." in keys_of(app, "next point on the roofline (left to right)")  # not "full_stop"
+    assert "," in keys_of(app, "previous point on the roofline")
     await pilot.press("escape")
     assert isinstance(app.screen, ExplorerScreen)
 

@@ -313,6 +313,9 @@ class ExplorerScreen(Screen):
         # The timeline needs a trace (`--trace`); without one the key is hidden.
         if action == "timeline":
             return getattr(self.app, "trace_path", None) is not None
+        # `v` shows the next GPU's roofline: only a run of several GPUs has one.
+        if action == "next_device":
+            return self.model is not None and len(self.model.roofline.devices) > 1
         return True
 
     def help_rows(self) -> list[HelpRow]:

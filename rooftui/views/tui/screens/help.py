@@ -19,6 +19,8 @@ from rooftui.views.tui.format import ascii_safe
 
 KEY_NAMES = {
     "slash": "/",
+    "full_stop": ".",
+    "comma": ",",
     "question_mark": "?",
     "left_square_bracket": "[",
     "right_square_bracket": "]",
