@@ -200,3 +200,24 @@ def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
     [comparison] = opened
     assert (comparison.label_a, comparison.label_b) == ("deepcam_fp32", "deepcam_amp")
     assert len(comparison.matched) == 53
+
+
+def test_the_compare_chart_is_laid_out_by_the_explorers_engine_one_arrow_per_pair(comparison):
+    from rooftui.views.tui.roofline_layout import lay_out, plot_cells
+    from rooftui.views.tui.widgets.compare_chart import overlay_figure, with_arrows
+
+    overlay = overlay_figure(comparison, "hbm", 10, plot_cells(100, 30))
+    chosen = overlay.arrows[3].row
+    layout = lay_out(with_arrows(overlay, {chosen}), 100, 30)
+    text = "\n".join(layout.text_rows())
+    # the axes say what they measure, with units, as the explorer's do
+    assert text.startswith("FLOP/s") and "arithmetic intensity (FLOP/byte)" in text
+    # each pair's line is on the grid, the chosen pair's ending in the selected glyph alone
+    assert text.count("◆") == 1 and "○" in text and "●" in text
+    owners = set().union(*layout.line_series.values())
+    assert {"arrow", "selected", "hbm"} <= owners
+    # no roof label covers an arrow, as no label covers a point or another series' line
+    for label in layout.labels:
+        for col in range(label.col, label.col + len(label.text)):
+            assert not layout.line_series.get((label.row, col), set()) & {"arrow", "selected"}
+            assert layout.before_labels[label.row][col][0] != "point"

@@ -140,7 +140,7 @@ def test_two_gpus_are_stacked_in_a_papers_width(tmp_path):
 
 def test_the_figure_draws_levels_in_the_explorers_colours():
     from rooftui.views.palette import LEVEL_COLOURS
-    from rooftui.views.tui.widgets.chart import LEVEL_COLOURS as EXPLORER
+    from rooftui.views.tui.roofline_layout import LEVEL_COLOURS as EXPLORER
 
     assert EXPLORER is LEVEL_COLOURS
     assert COLOURS == {level: "#{:02x}{:02x}{:02x}".format(*rgb) for level, rgb in LEVEL_COLOURS.items()}

@@ -176,7 +176,7 @@ def test_group_alone_counts_zero_ai_per_launch_and_says_so(pytorch_dir):
 def test_detail_pane_says_the_time_was_derived_and_from_what(pytorch_dir):
     from rich.console import Console
 
-    from rooftui.views.tui.widgets.detail import describe
+    from rooftui.views.tui.detail_text import describe
 
     run = load_run([pytorch_dir])  # no --gpu: Tensor FLOPs and some zero-AI unknown
     console = Console(width=200, record=True)

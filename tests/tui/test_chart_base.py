@@ -11,8 +11,9 @@ import pytest
 from rich.text import Text
 
 from rooftui.views.tui.ascii import BOX_TO_ASCII
+from rooftui.views.tui.roofline_layout import LEVEL_COLOURS, SELECTED_COLOUR, plot_cells
 from rooftui.views.tui.roofline_model import axis_ticks
-from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, SELECTED_COLOUR, ChartCanvas, plot_cells
+from rooftui.views.tui.widgets.chart import ChartCanvas
 from tests.tui.conftest import SAMPLE, loaded
 
 CHARTS = ["roofline", "compare"]

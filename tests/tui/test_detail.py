@@ -8,7 +8,7 @@ import re
 import pytest
 from rich.console import Console
 
-from rooftui.views.tui.widgets.detail import describe, raw_value
+from rooftui.views.tui.detail_text import describe, raw_value
 from tests.tui.conftest import loaded, screen_text
 
 

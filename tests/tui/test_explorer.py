@@ -1,4 +1,6 @@
-"""Driving the explorer on the sample report with keys and the mouse (Pilot).
+"""Driving the explorer on the sample report with keys and the mouse (Pilot): the wiring
+of keys, mouse and widgets to the explorer model. What the model decides (rows, order,
+find, status line, detail, roofline) is checked without an app in test_explorer_model.py.
 
 The sample is the mixed-precision DeepCAM-like training step: 179 launches of 73
 kernels, 1.38 ms, 34 zero-AI launches taking 6.1% of the time.
@@ -6,7 +8,6 @@ kernels, 1.38 ms, 34 zero-AI launches taking 6.1% of the time.
 
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import pandas as pd
@@ -21,10 +22,15 @@ from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import TRACE, loaded, run_in_turn, screen_text
+from tests.tui.conftest import loaded, run_in_turn, screen_text
 
 SIZE = (100, 32)
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
+
+
+def keys_of(app, what: str) -> str:
+    """The keys the help screen lists for ``what``."""
+    return next(keys for _, keys, said in app.screen.rows if said == what)
 
 
 def shown_names(app) -> list[str]:
@@ -139,8 +145,10 @@ async def question_mark_lists_every_key_that_works_and_escape_returns(app, pilot
     for owner in (ExplorerScreen, KernelTable):
         for binding in owner.BINDINGS:
             described = (binding.tooltip or binding.description) in text
-            # without --trace there is no timeline, so help does not offer `t`
-            assert described == (binding.action != "timeline"), binding
+            # without --trace there is no timeline, so help does not offer `t`; one GPU: no `v`
+            assert described == (binding.action not in ("timeline", "next_device")), binding
+    assert "." in keys_of(app, "next point on the roofline (left to right)")  # not "full_stop"
+    assert "," in keys_of(app, "previous point on the roofline")
     await pilot.press("escape")
     assert isinstance(app.screen, ExplorerScreen)
 
@@ -155,6 +163,68 @@ async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot
         assert app.return_code is None  # closing a screen never quits the app
 
 
+async def brackets_sort_the_column_under_the_cursor_from_the_top_row(app, pilot) -> None:
+    table = app.explorer.query_one(KernelTable)
+    await pilot.press("down", "down", "down")
+    # kernel -> count -> time -> %time -> GFLOP/s
+    await pilot.press("right", "right", "right", "right")
+    assert table.current_column.key == "flop_rate"
+    await pilot.press("right_square_bracket")
+    rates = list(app.explorer.rows["flop_rate"])
+    assert rates == sorted(rates, reverse=True) and "by GFLOP/s▼" in screen_text(app)
+    assert table.cursor_row == 0 and app.explorer.selected["flop_rate"] == max(rates)
+    await pilot.press("left_square_bracket")
+    assert list(app.explorer.rows["flop_rate"]) == sorted(rates)
+    await pilot.press("left", "left", "right_square_bracket", "home", "left", "left")  # by time, as it was
+    assert app.explorer.state.sort_column == "time_s"
+
+
+async def slash_finds_n_and_shift_n_step_and_escape_returns(app, pilot) -> None:
+    table = app.explorer.query_one(KernelTable)
+    everything = shown_names(app)
+    matches = [i for i, name in enumerate(everything) if "batchnorm" in name.lower()]
+    await pilot.press("slash", *"BATCHNORM", "enter")
+    assert table.cursor_row == matches[0] and app.explorer.selected["name"] == everything[matches[0]]
+    assert not app.explorer.query_one("#search").display and isinstance(app.focused, KernelTable)
+    await pilot.press("n")
+    assert table.cursor_row == matches[1]
+    await pilot.press("N", "N")  # backwards, wrapping to the last
+    assert table.cursor_row == matches[2]
+    assert shown_names(app) == everything and app.explorer.state.spec.is_empty
+    await pilot.press("end")
+    await pilot.press("slash", *"sm90_xmma")
+    assert table.cursor_row == next(i for i, n in enumerate(everything) if n.startswith("sm90_xmma"))
+    await pilot.press("escape")  # a find abandoned: back where it started
+    assert table.cursor_row == len(everything) - 1 and isinstance(app.focused, KernelTable)
+    said: list[str] = []  # recorded: a toast may time out on a busy machine before it is read
+    app.explorer.notify = lambda message, **options: said.append(message)
+    try:
+        await pilot.press("home", "down", "slash", *"no_such_kernel", "enter")
+    finally:
+        del app.explorer.notify
+    assert table.cursor_row == 1
+    assert said[-1] == "no kernel shown matches 'no_such_kernel'"
+    await pilot.press("home")
+
+
+async def enter_opens_the_details_and_d_closes_them(app, pilot) -> None:
+    detail = app.explorer.query_one(DetailPane)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert detail.display and "roofs per level" in screen_text(app)
+    await pilot.press("d")
+    assert not detail.display
+    await pilot.press("d")
+    assert detail.display
+    await pilot.press("d")
+    assert not detail.display and isinstance(app.focused, KernelTable)
+
+
+async def t_does_nothing_without_a_trace(app, pilot) -> None:
+    await pilot.press("t")
+    assert isinstance(app.screen, ExplorerScreen)
+
+
 async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -162,6 +232,10 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
         await run_in_turn(app, pilot, [
             opens_grouped_heaviest_first_with_totals,
             navigation_keys_reach_both_ends,
+            brackets_sort_the_column_under_the_cursor_from_the_top_row,
+            slash_finds_n_and_shift_n_step_and_escape_returns,
+            enter_opens_the_details_and_d_closes_them,
+            t_does_nothing_without_a_trace,
             shift_f_hides_and_shows_the_filter_bar,
             g_switches_between_grouped_kernels_and_single_invocations,
             number_keys_toggle_memory_levels_on_the_roofline,
@@ -179,54 +253,6 @@ async def test_table_three_and_the_help_screen_come_back_where_they_started(samp
             s_shows_table_three_and_escape_returns,
             question_mark_lists_every_key_that_works_and_escape_returns,
         ])
-
-
-async def test_down_arrow_selects_next_kernel_and_joins_its_three_points(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("down")
-        row = app.explorer.selected
-        assert row["name"].startswith("batchnorm_fwtr_nhwc_semiPersist")
-        points = figure(app).selected
-        assert [level for level, _, _ in points] == ["l1", "l2", "hbm"]
-        # all three at the kernel's one FLOP/s, each at its own level's AI
-        assert {y for _, _, y in points} == {math.log10(row["flop_rate"])}
-        expected = [math.log10(row[f"ai_{level}"]) for level in ("l1", "l2", "hbm")]
-        assert [x for _, x, _ in points] == expected
-
-
-async def test_brackets_sort_by_the_column_under_the_cursor(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        # kernel -> count -> time -> %time -> GFLOP/s
-        await pilot.press("right", "right", "right", "right")
-        assert app.explorer.query_one(KernelTable).current_column.key == "flop_rate"
-        await pilot.press("right_square_bracket")
-        rates = list(app.explorer.rows["flop_rate"])
-        assert rates == sorted(rates, reverse=True)
-        assert "by GFLOP/s▼" in screen_text(app)
-        await pilot.press("left_square_bracket")
-        assert list(app.explorer.rows["flop_rate"]) == sorted(rates)
-        await pilot.press("home", "left", "left", "left", "left", "left_square_bracket")
-        assert shown_names(app) == sorted(shown_names(app))
-        assert "by kernel▲" in screen_text(app)
-
-
-async def test_every_column_sorts_both_ways(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        table = app.explorer.query_one(KernelTable)
-        for index, column in enumerate(COLUMNS):
-            table.cursor_column = index
-            for key, descending in (("left_square_bracket", False), ("right_square_bracket", True)):
-                await pilot.press(key)
-                state = app.explorer.state
-                assert (state.sort_column, state.sort_descending) == (column.key, descending)
-                values = app.explorer.rows[column.key].dropna().tolist()
-                assert values == sorted(values, reverse=descending)
 
 
 async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
@@ -249,37 +275,33 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
         assert app.explorer.selected["name"] == shown_names(app)[row]
 
 
-async def test_f_focuses_the_name_filter_and_typing_filters_table_and_roofline(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("f")
-        assert app.focused.id == "filter-name"
-        await pilot.press(*"BatchNorm")
-        names = shown_names(app)
-        assert len(names) == 3 and all(n.startswith("batchnorm_") for n in names)
-        heavy = [s for s in figure(app).points if s.emphasis == "heavy" and s.level == "hbm"]
-        assert len(heavy[0].xs) == 3
-        launches = int(app.explorer.rows["count"].sum())
-        assert f"3 kernels, {launches} launches" in screen_text(app)
-        await pilot.press("escape")
-        assert isinstance(app.focused, KernelTable)
+async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, pilot) -> None:
+    await pilot.press("f")
+    assert app.focused.id == "filter-name"
+    await pilot.press(*"BatchNorm")
+    names = shown_names(app)
+    assert len(names) == 3 and all(n.startswith("batchnorm_") for n in names)
+    heavy = [s for s in figure(app).points if s.emphasis == "heavy" and s.level == "hbm"]
+    assert len(heavy[0].xs) == 3
+    launches = int(app.explorer.rows["count"].sum())
+    assert f"3 kernels, {launches} launches" in screen_text(app)
+    await pilot.press("escape")
+    assert isinstance(app.focused, KernelTable)
+    await pilot.press("x", "home")
 
 
-async def test_regex_filter_and_a_bad_regex_keeps_the_last_good_filter(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        bar = app.explorer.query_one(FilterBar)
-        bar.query_one("#filter-regex", Checkbox).value = True
-        await pilot.press("f", *"^sm[89]0_xmma")
-        names = shown_names(app)
-        assert len(names) == 16
-        assert all(n.startswith(("sm80_xmma_", "sm90_xmma_")) for n in names)
-        await pilot.press("(")
-        assert shown_names(app) == names
-        assert "regular expression" in str(bar.query_one("#filter-error").render())
-        assert bar.has_class("-invalid")
+async def regex_filter_and_a_bad_regex_keeps_the_last_good_filter(app, pilot) -> None:
+    bar = app.explorer.query_one(FilterBar)
+    bar.query_one("#filter-regex", Checkbox).value = True
+    await pilot.press("f", *"^sm[89]0_xmma")
+    names = shown_names(app)
+    assert len(names) == 16
+    assert all(n.startswith(("sm80_xmma_", "sm90_xmma_")) for n in names)
+    await pilot.press("(")
+    assert shown_names(app) == names
+    assert "regular expression" in str(bar.query_one("#filter-error").render())
+    assert bar.has_class("-invalid")
+    await pilot.press("escape", "x", "home")
 
 
 # (filter, value, kernels shown, column, the values it may hold)
@@ -295,58 +317,67 @@ FILTER_BAR_CHOICES = [
 ]
 
 
-async def test_filter_bar_selects(sample_app):
-    # one app for every choice, each set alone and set back to what it was before the
-    # next (a choice left behind would shrink what the next one shows)
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        for widget, value, count, column, allowed in FILTER_BAR_CHOICES:
-            select = app.explorer.query_one(widget, Select)
-            before, select.value = select.value, value
-            await pilot.pause()
-            rows = app.explorer.rows
-            assert (len(rows), set(rows[column]) <= allowed) == (count, True), (widget, value)
-            select.value = before
-            await pilot.pause()
-            assert len(app.explorer.rows) == 73
-
-
-async def test_ai_range_at_a_chosen_level_and_top_n(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        bar = app.explorer.query_one(FilterBar)
-        bar.query_one("#filter-level", Select).value = "l1"
+async def filter_bar_selects(app, pilot) -> None:
+    # each choice set alone and set back to what it was before the next (a choice left
+    # behind would shrink what the next one shows)
+    for widget, value, count, column, allowed in FILTER_BAR_CHOICES:
+        select = app.explorer.query_one(widget, Select)
+        before, select.value = select.value, value
         await pilot.pause()
-        bar.query_one("#filter-ai-min", Input).focus()
-        await pilot.press("1", "0")
-        assert len(shown_names(app)) == 20 and app.explorer.rows["ai_l1"].min() >= 10
-        bar.query_one("#filter-ai-max", Input).focus()
-        await pilot.press("1", "0", "0")
-        assert len(shown_names(app)) == 11 and app.explorer.rows["ai_l1"].max() <= 100
-        await pilot.press("escape", "x")
-        assert len(shown_names(app)) == 73
-        bar.query_one("#filter-top", Input).focus()
-        await pilot.press("2")
-        assert len(shown_names(app)) == 2 and shown_names(app)[0].startswith(WGRAD)
-        await pilot.press("a")
-        error = str(bar.query_one("#filter-error").render())
-        assert "top N must be a positive whole number" in error
-        assert len(shown_names(app)) == 2
+        rows = app.explorer.rows
+        assert (len(rows), set(rows[column]) <= allowed) == (count, True), (widget, value)
+        select.value = before
+        await pilot.pause()
+        assert len(app.explorer.rows) == 73
+    await pilot.press("home")  # a filter keeps the selected kernel: back to the top
 
 
-async def test_x_clears_every_filter(sample_app):
+async def ai_range_at_a_chosen_level_and_top_n(app, pilot) -> None:
+    bar = app.explorer.query_one(FilterBar)
+    bar.query_one("#filter-level", Select).value = "l1"
+    await pilot.pause()
+    bar.query_one("#filter-ai-min", Input).focus()
+    await pilot.press("1", "0")
+    assert len(shown_names(app)) == 20 and app.explorer.rows["ai_l1"].min() >= 10
+    bar.query_one("#filter-ai-max", Input).focus()
+    await pilot.press("1", "0", "0")
+    assert len(shown_names(app)) == 11 and app.explorer.rows["ai_l1"].max() <= 100
+    await pilot.press("escape", "x")
+    assert len(shown_names(app)) == 73
+    bar.query_one("#filter-top", Input).focus()
+    await pilot.press("2")
+    assert len(shown_names(app)) == 2 and shown_names(app)[0].startswith(WGRAD)
+    await pilot.press("a")
+    error = str(bar.query_one("#filter-error").render())
+    assert "top N must be a positive whole number" in error
+    assert len(shown_names(app)) == 2
+    await pilot.press("escape", "x", "home")
+    bar.query_one("#filter-level", Select).value = "hbm"
+    await pilot.pause()
+
+
+async def x_clears_every_filter(app, pilot) -> None:
+    app.explorer.query_one("#filter-zero-ai", Select).value = "only"
+    await pilot.pause()
+    await pilot.press("f", *"vectorized", "escape")
+    assert len(shown_names(app)) == 4
+    await pilot.press("x")
+    assert len(shown_names(app)) == 73 and app.explorer.state.spec.is_empty
+    assert app.explorer.query_one("#filter-name", Input).value == ""
+    await pilot.press("home")
+
+
+async def test_the_filter_bar_filters_and_x_clears(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        app.explorer.query_one("#filter-zero-ai", Select).value = "only"
-        await pilot.pause()
-        await pilot.press("f", *"vectorized", "escape")
-        assert len(shown_names(app)) == 4
-        await pilot.press("x")
-        assert len(shown_names(app)) == 73 and app.explorer.state.spec.is_empty
-        assert app.explorer.query_one("#filter-name", Input).value == ""
+        await run_in_turn(app, pilot, [
+            f_focuses_the_name_filter_and_typing_filters_table_and_roofline,
+            regex_filter_and_a_bad_regex_keeps_the_last_good_filter,
+            filter_bar_selects,
+            ai_range_at_a_chosen_level_and_top_n,
+            x_clears_every_filter,
+        ])
 
 
 async def test_p_chooses_which_compute_roofs_are_drawn(sample_app):
@@ -369,79 +400,31 @@ async def test_p_chooses_which_compute_roofs_are_drawn(sample_app):
         assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
 
 
-async def test_enter_and_d_show_the_selected_kernels_details(sample_app):
+async def test_e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(sample_app, tmp_path):
     app = sample_app()
-    async with app.run_test(size=(140, 60)) as pilot:
-        await loaded(pilot)
-        detail = app.explorer.query_one(DetailPane)
-        assert not detail.display
-        await pilot.press("enter")
-        await pilot.pause()
-        assert detail.display
-        text = screen_text(app)
-        assert "implicit_gemm" in text and "headroom" in text and "binding roof" in text
-        assert "FP16 note" not in text
-        # the ncu metrics it came from, as read from the report (ns for time)
-        metrics = app.explorer.state.run.launch_metrics(app.explorer.selected)
-        duration_ns = metrics["gpu__time_duration.sum"]
-        assert duration_ns == pytest.approx(app.explorer.selected["time_s"] * 1e9)
-        assert "ncu metrics of its heaviest launch" in text
-        await pilot.press("down")  # batchnorm_fwtr: half-precision, so ncu's FP16 caveat
-        await pilot.pause()
-        assert app.explorer.selected["fp16_approximate"]
-        assert "FP16 note" in screen_text(app)
-        await pilot.press("d")
-        assert not detail.display
-        await pilot.press("d")
-        assert detail.display
-
-
-async def test_help_lists_t_when_a_trace_was_given(sample_app):
-    app = sample_app(trace=TRACE)
-    async with app.run_test(size=(120, 60)) as pilot:
-        await loaded(pilot)
-        await pilot.press("question_mark")
-        assert "timeline of the --trace profile" in screen_text(app)
-
-
-async def test_e_exports_the_view_as_svg(sample_app, tmp_path):
-    app = sample_app()
-    target = tmp_path / "view.svg"
+    svg, csv = tmp_path / "view.svg", tmp_path / "kernels.csv"
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("e")
         assert isinstance(app.screen, ExportScreen)
-        app.screen.query_one(Input).value = str(target)
+        app.screen.query_one(Input).value = str(svg)
         await pilot.press("enter")
         await pilot.pause()
         await pilot.pause()
-    svg = target.read_text()
-    assert svg.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in svg
-
-
-async def test_c_exports_the_filtered_table_as_csv(sample_app, tmp_path):
-    app = sample_app()
-    target = tmp_path / "kernels.csv"
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
         await pilot.press("f", *"batchnorm", "escape", "c")
-        app.screen.query_one(Input).value = str(target)
+        app.screen.query_one(Input).value = str(csv)
         await pilot.press("enter")
         await pilot.pause()
         shown = app.explorer.rows
-    exported = pd.read_csv(target)
-    assert list(exported["name"]) == list(shown["name"]) and len(exported) == 3
-    assert list(exported["count"]) == list(shown["count"])
-    assert exported["time_s"].tolist() == pytest.approx(shown["time_s"].tolist())
-
-
-async def test_q_quits(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+    text = svg.read_text()
+    assert text.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in text
+    exported = pd.read_csv(csv)
+    assert list(exported["name"]) == list(shown["name"]) and len(exported) == 3
+    assert list(exported["count"]) == list(shown["count"])
+    assert exported["time_s"].tolist() == pytest.approx(shown["time_s"].tolist())
 
 
 async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path):
@@ -481,30 +464,6 @@ async def test_ascii_mode_draws_every_character_in_ascii(sample_app):
         text = screen_text(app)
         assert sorted({ch for ch in text if ord(ch) > 127}) == []
         assert "73 kernels, 179 launches | 1.38 ms" in text
-
-
-async def test_t_opens_the_timeline_of_a_trace_and_escape_returns(sample_app):
-    from rooftui.views.tui.screens.timeline import TimelineScreen
-
-    app = sample_app(trace=TRACE)
-    async with app.run_test(size=(120, 32)) as pilot:
-        await loaded(pilot)
-        assert "t timeline" in screen_text(app)
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, TimelineScreen)
-        await pilot.press("escape")
-        assert isinstance(app.screen, ExplorerScreen)
-
-
-async def test_t_is_hidden_and_does_nothing_without_a_trace(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(120, 32)) as pilot:
-        await loaded(pilot)
-        assert "t timeline" not in screen_text(app)
-        await pilot.press("t")
-        assert isinstance(app.screen, ExplorerScreen)
 
 
 async def test_on_a_narrow_terminal_details_cover_the_table_until_escape(sample_app):
@@ -569,34 +528,6 @@ async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sa
         await pilot.pause()
         assert isinstance(app.screen, ExplorerScreen)
         assert any("trace.json" in str(n.message) for n in app._notifications)
-
-
-async def test_a_ceilings_file_gives_the_roofline_its_measured_slopes(tmp_path):
-    import json
-
-    from rooftui.model.ceilings import Ceiling, CeilingSet, Device
-    from rooftui.views.tui.app import make_app
-    from tests.tui.conftest import SAMPLE
-
-    measured = CeilingSet(
-        Device("NVIDIA H200", "9.0", 132),
-        (
-            Ceiling("FP32 FMA", "compute", 6.0e13, "empirical", precision="fp32"),
-            Ceiling("L2", "bandwidth", 1.0e13, "empirical", level="l2"),
-            Ceiling("HBM", "bandwidth", 4.1e12, "empirical", level="hbm"),
-        ),
-        source="rooftui measure (test)",
-    )
-    path = tmp_path / "h200.json"
-    path.write_text(json.dumps(measured.to_dict()))
-    app = make_app([SAMPLE], ceilings=path)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        labels = {roof.key: roof.label for roof in figure(app).roofs}
-        assert labels["l2"] == "L2 10 TB/s (empirical)"
-        assert labels["hbm"] == "HBM 4.1 TB/s (empirical)"
-        # on the plot or in the legend, which may wrap it over two lines
-        assert "L2 10 TB/s (empirical)" in " ".join(screen_text(app).split())
 
 
 async def test_resizing_the_terminal_redraws_the_roofline_for_the_new_size(sample_app):

@@ -44,12 +44,27 @@ async def q_on_a_screen_opened_from_the_explorer_goes_back(app, pilot) -> None:
     assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
 
 
+async def with_a_trace_help_lists_t_and_t_opens_the_timeline(app, pilot) -> None:
+    from rooftui.views.tui.screens.timeline import TimelineScreen
+
+    assert "t timeline" in screen_text(app)
+    await pilot.press("question_mark")
+    assert ("explorer", "t", "timeline of the --trace profile") in app.screen.rows
+    await pilot.press("escape", "t")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert isinstance(app.screen, TimelineScreen)
+    await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+
+
 async def test_help_escape_and_q_on_the_screens_opened_from_the_explorer(sample_app):
     # one app (run_in_turn: each check must leave the explorer as it found it)
     app = sample_app(trace=TRACE)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        await run_in_turn(app, pilot, [question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
+        await run_in_turn(app, pilot, [with_a_trace_help_lists_t_and_t_opens_the_timeline,
+                                       question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
                                        q_on_a_screen_opened_from_the_explorer_goes_back])
 
 

@@ -78,6 +78,17 @@ async def grouped_rows_keep_the_ranks_apart(app, pilot) -> None:
     assert not rows.duplicated(["rank", "name"]).any()
 
 
+async def v_shows_the_next_gpus_roofline_and_back(app, pilot) -> None:
+    canvas = app.explorer.query_one(RooflineCanvas)
+    first = canvas.device
+    await pilot.press("v")
+    await pilot.pause()
+    assert canvas.device != first and f"of 2: {canvas.device} (v: next GPU)" in screen_text(app)
+    await pilot.press("v")
+    await pilot.pause()
+    assert canvas.device == first
+
+
 async def test_two_rank_reports_in_the_explorer():
     # one app (run_in_turn: each check must leave the explorer as it found it)
     app = make_app(RANKS)
@@ -85,7 +96,8 @@ async def test_two_rank_reports_in_the_explorer():
         await loaded(pilot)
         await run_in_turn(app, pilot, [grouped_rows_keep_the_ranks_apart,
                                        two_ranks_show_a_rank_column_with_each_ranks_launches,
-                                       rank_filter_keeps_only_that_ranks_rows_and_says_so])
+                                       rank_filter_keeps_only_that_ranks_rows_and_says_so,
+                                       v_shows_the_next_gpus_roofline_and_back])
 
 
 async def test_one_rank_has_no_rank_column_nor_rank_choice(sample_app):

@@ -11,7 +11,7 @@ from rooftui.views.tui.roofline_layout import nearest_in_order
 from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
 from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import loaded, screen_text
+from tests.tui.conftest import loaded
 
 REPO = Path(__file__).resolve().parents[2]
 KNOWN_ANSWER = REPO / "sample_data" / "known_answer" / "known_answer.raw-base.csv"
@@ -108,85 +108,79 @@ def two_gpu_reports(tmp_path: Path) -> list[Path]:
     return [KNOWN_ANSWER, other]
 
 
-async def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings(tmp_path):
-    from rooftui.views.tui.app import make_app
+def two_gpu_model(tmp_path):
+    from rooftui.analysis import load_run
+    from rooftui.views.tui.explorer_model import ExplorerModel
+    from rooftui.views.tui.view_state import LoadedRun
 
-    app = make_app(two_gpu_reports(tmp_path))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot)
-        canvas = app.explorer.query_one(RooflineCanvas)
-        run = app.explorer.state.run.source
-        per_device = ceilings_per_device(run)
-        assert canvas.devices == ["NVIDIA H200", "NVIDIA H100 80GB HBM3"]
-        rows = app.explorer.state.all_rows
-        # the plot shows the selected kernel's GPU
-        assert canvas.device == device_labels(rows.loc[[app.explorer.selected.name]])[0]
-        first = canvas.device
-        for _ in canvas.devices:
-            device = canvas.device
-            number = canvas.devices.index(device) + 1
-            assert f"GPU {number} of 2: {device} (v: next GPU)" in screen_text(app)
-            hbm = next(r for r in canvas.figure.roofs if r.key == "hbm")
-            own = per_device[device].bandwidth("hbm")
-            assert hbm.ys[0] - hbm.xs[0] == np.log10(own.value)  # this device's HBM slope
-            kernels = {k for s in canvas.figure.points for k in s.kernels}
-            assert kernels and set(device_labels(rows.loc[sorted(kernels)])) == {device}
-            await pilot.press("v")
-            await pilot.pause()
-        assert canvas.device == first  # round and back
-        # selecting a kernel of the other GPU in the table brings up that GPU's roofline
-        table = app.explorer.query_one(KernelTable)
-        other = next(i for i, p in enumerate(table.positions)
-                     if device_labels(rows.iloc[[int(p)]])[0] != first)
-        table.cursor_row = other
-        await pilot.pause()
-        assert canvas.device != first
-        # The two devices' HBM roofs really differ (the H200's measured ceilings ship
-        # with rooftui; the other GPU has its report's halved peak), so the test can
-        # tell them apart.
-        h200, h100 = (per_device[d].bandwidth("hbm") for d in canvas.devices)
-        assert (h200.method, h100.method) == ("empirical", "report") and h200.value != h100.value
+    return ExplorerModel(LoadedRun.from_run(load_run(two_gpu_reports(tmp_path))))
 
 
-async def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(tmp_path):
-    from rooftui.views.tui.app import make_app
-    from rooftui.views.tui.widgets.detail import DetailPane
+def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings(tmp_path):
+    model = two_gpu_model(tmp_path)
+    view, rows = model.roofline, model.state.all_rows
+    per_device = ceilings_per_device(model.state.run.source)
+    model.update_roofline()
+    picture = model.roofline_picture(120, 19)
+    assert view.devices == ["NVIDIA H200", "NVIDIA H100 80GB HBM3"]
+    # the plot shows the selected kernel's GPU
+    assert view.device == device_labels(rows.loc[[model.selected.name]])[0]
+    first = view.device
+    for _ in view.devices:
+        device = view.device
+        number = view.devices.index(device) + 1
+        assert picture.plot_rows[0].startswith(f"FLOP/s GPU {number} of 2: {device} (v: next GPU)")
+        hbm = next(r for r in picture.figure.roofs if r.key == "hbm")
+        own = per_device[device].bandwidth("hbm")
+        assert hbm.ys[0] - hbm.xs[0] == np.log10(own.value)  # this device's HBM slope
+        kernels = {k for s in picture.figure.points for k in s.kernels}
+        assert kernels and set(device_labels(rows.loc[sorted(kernels)])) == {device}
+        assert model.next_device() is None
+        picture = model.roofline_picture(120, 19)
+    assert view.device == first  # round and back
+    # selecting a kernel of the other GPU in the table brings up that GPU's roofline
+    model.select(next(i for i, p in enumerate(model.positions)
+                      if device_labels(rows.iloc[[int(p)]])[0] != first))
+    model.update_roofline()
+    assert view.device != first
+    # The two devices' HBM roofs really differ (the H200's measured ceilings ship with
+    # rooftui; the other GPU has its report's halved peak), so the test can tell them apart.
+    h200, h100 = (per_device[d].bandwidth("hbm") for d in view.devices)
+    assert (h200.method, h100.method) == ("empirical", "report") and h200.value != h100.value
 
-    app = make_app(two_gpu_reports(tmp_path))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot)
-        run = app.explorer.state.run.source
-        shown = []
-        pane = app.explorer.query_one(DetailPane)
-        original = pane.show
-        def recording(row, ceilings, *rest):
-            shown.append((row, ceilings))
-            original(row, ceilings, *rest)
 
-        pane.show = recording
-        table = app.explorer.query_one(KernelTable)
-        await pilot.press("enter")  # the pane open: it follows the selection to every row
-        for i in range(1, len(table.positions)):
-            table.cursor_row = i
-            await pilot.pause()
-        assert [row.name for row, _ in shown] == [table.frame.index[p] for p in table.positions]
-        devices = {str(row["device"]) for row, _ in shown}
-        assert devices == {"NVIDIA H200", "NVIDIA H100 80GB HBM3"}
-        for row, ceilings in shown:
-            assert ceilings == run.ceilings_for(str(row["device"]))
+def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(tmp_path):
+    model = two_gpu_model(tmp_path)
+    run = model.state.run.source
+    shown = []
+    original = model.ceilings_of
+
+    def recording(row):
+        ceilings = original(row)
+        shown.append((row, ceilings))
+        return ceilings
+
+    model.ceilings_of = recording
+    for i in range(len(model.positions)):
+        model.select(i)
+        assert model.detail() is not None
+    assert [row.name for row, _ in shown] == list(model.state.all_rows.index[model.positions])
+    devices = {str(row["device"]) for row, _ in shown}
+    assert devices == {"NVIDIA H200", "NVIDIA H100 80GB HBM3"}
+    for row, ceilings in shown:
+        assert ceilings == run.ceilings_for(str(row["device"]))
 
 
 def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.widgets.roofline import RooflinePane, in_few_words
+    from rooftui.views.tui.roofline_view import in_few_words, legend
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
-    pane = RooflinePane()
-    roomy, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=200)
+    roomy, overflow = legend(figure, list(figure.roofs), grouped=True, width=200)
     assert overflow == [] and "2 zero-AI not plotted" in roomy.plain
     assert "HBM 4 TB/s (empirical)" in roomy.plain
-    cramped, overflow = pane.legend(figure, list(figure.roofs), grouped=True, width=12)
+    cramped, overflow = legend(figure, list(figure.roofs), grouped=True, width=12)
     # what must be said is either under the plot or handed over, never dropped
     handed_over = [said.text for said in overflow]
     for part in ("2 zero-AI not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
@@ -206,7 +200,7 @@ def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background(
 def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     from rooftui.model.ceilings import CeilingSet
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.widgets.roofline import RooflinePane
+    from rooftui.views.tui.roofline_view import must_say
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     without_l2 = CeilingSet(CEILINGS.device, tuple(c for c in CEILINGS.ceilings if c.level != "l2"),
@@ -214,8 +208,7 @@ def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     figure = build_figure(kernel_table(repeat=2), without_l2, pipelines=["fp64", "fp32", "tensor_fp16"])
     assert figure.missing == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert "l2" not in {roof.key for roof in figure.roofs}
-    pane = RooflinePane()
-    assert pane.must_say(figure, [])[0].text == "no L2 roof: pass --ceilings or run rooftui measure"
+    assert must_say(figure, [])[0].text == "no L2 roof: pass --ceilings or run rooftui measure"
     # a level switched off is not "missing"
     hbm_only = build_figure(kernel_table(repeat=2), without_l2, levels=("hbm",), pipelines=["fp64"])
     assert hbm_only.missing == []

@@ -100,13 +100,16 @@ class RooftuiApp(RooftuiBaseApp):
             if run is None:
                 run = self.load_options.load(
                     self.paths or _sample_paths(),
-                    progress=lambda done, total, what: self.post_message(LoadProgress(done, total, what)),
+                    progress=self._post_progress,
                 )
             loaded = LoadedRun.from_run(run)
         except RooftuiError as err:
             self.post_message(LoadFailed(err))
             return
         self.post_message(RunLoaded(loaded))
+
+    def _post_progress(self, done: int, total: int, what: str) -> None:
+        self.post_message(LoadProgress(done, total, what))  # from the load worker's thread
 
     @on(LoadProgress)
     def _progress(self, message: LoadProgress) -> None:
@@ -156,6 +159,8 @@ class RooftuiApp(RooftuiBaseApp):
     def _push_timeline(self) -> None:
         from rooftui.views.tui.screens.timeline import TimelineScreen
 
+        if self.trace_analysis is None:
+            return
         self.push_screen(TimelineScreen(self.trace_analysis, ascii_mode=self.ascii_mode))
 
 

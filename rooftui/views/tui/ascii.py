@@ -1,4 +1,4 @@
-"""ASCII stand-ins for the few Unicode glyphs Textual and plotext draw, for ``--ascii``."""
+"""ASCII stand-ins for the few Unicode glyphs Textual and the charts draw, for ``--ascii``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.scrollbar import ScrollBarRender
 from textual.widgets import Checkbox
 
-# plotext draws its frame and ticks with box-drawing characters.
+# Frames and ticks are drawn with box-drawing characters.
 BOX_TO_ASCII = str.maketrans(
     {
         "─": "-",

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.palette import LEVEL_COLOURS as LEVEL_COLOURS  # the one palette (figures too)
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 
@@ -55,6 +56,12 @@ UNICODE = Glyphs(
         "normal": {"l1": "•", "l2": "▪", "hbm": "▴"},
         "merged": {"l1": "·", "l2": "·", "hbm": "·"},
         "below": {"l1": "▾", "l2": "▾", "hbm": "▾"},
+        # The compare chart: a kernel in run A (hollow) and in run B (filled, its level's
+        # colour); the pair chosen in its list ends in the selected kernel's glyph.
+        "side-a": {"l1": "○", "l2": "○", "hbm": "○"},
+        "side-b": {"l1": "●", "l2": "●", "hbm": "●"},
+        "chosen-a": {"l1": "○", "l2": "○", "hbm": "○"},
+        "chosen-b": {"l1": "◆", "l2": "◆", "hbm": "◆"},
     },
     selected="◆",
     slope={},
@@ -68,6 +75,10 @@ ASCII = Glyphs(
         "normal": {"l1": "o", "l2": "+", "hbm": "^"},
         "merged": {"l1": ".", "l2": ".", "hbm": "."},
         "below": {"l1": "v", "l2": "v", "hbm": "v"},
+        "side-a": {"l1": "o", "l2": "o", "hbm": "o"},
+        "side-b": {"l1": "*", "l2": "*", "hbm": "*"},
+        "chosen-a": {"l1": "o", "l2": "o", "hbm": "o"},
+        "chosen-b": {"l1": "@", "l2": "@", "hbm": "@"},
     },
     selected="@",
     # Distinct from each other and from every point marker.
@@ -75,6 +86,34 @@ ASCII = Glyphs(
     roofs=("=", "-", "~", "_", '"'),
     axis={"v": "|", "h": "-", "corner": "+", "ytick": "+", "xtick": "+"},
 )
+
+# The paper's colours: L1 red, L2 green, HBM blue.
+SELECTED_COLOUR = (255, 215, 0)
+A_COLOUR = (150, 150, 150)  # the compare chart's run A points and arrows
+
+# Marker per level and emphasis (the glyphs above), the selected kernel's, and the
+# character lines are drawn with where a chart asks for one (braille, "." in ASCII).
+UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
+ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
+
+# Character cells the axes and tick labels take from the plot area.
+AXIS_COLUMNS, AXIS_ROWS = 8, 3
+
+
+def rgb(colour: tuple[int, int, int]) -> str:
+    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
+    return "rgb({},{},{})".format(*colour)
+
+
+def plot_cells(width: int, height: int) -> tuple[int, int]:
+    """The plot area, in character cells, of a chart ``width`` × ``height`` cells large:
+    what is left by the axes, never less than 10 × 4."""
+    return max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS)
+
+
+# The style of each kind of point ("{level}": the point's level); others are "point:{level}".
+POINT_STYLES = {"merged": "merged:{level}", "side-a": "compare-a", "chosen-a": "selected-line",
+                "chosen-b": "selected-line"}
 
 MARGIN_MIN = 7  # the y-axis title ("FLOP/s") and the axis column
 TALL = 16  # from this many rows: an axis line and the x title on its own row
@@ -359,10 +398,11 @@ def lay_out(
     layout = canvas.layout
     # Points first, so that lines pass behind them, and heaviest last, on top.
     on_top: dict[tuple[int, int], PointCell] = {}
-    order = {"merged": 0, "below": 1, "normal": 2, "heavy": 3}
+    order = {"merged": 0, "below": 1, "normal": 2, "heavy": 3, "side-a": 4, "side-b": 5,
+             "chosen-a": 6, "chosen-b": 7}
     for series in sorted(figure.points, key=lambda s: order[s.emphasis]):
         marker = glyphs.markers[series.emphasis][series.level]
-        style = f"{'merged' if series.emphasis == 'merged' else 'point'}:{series.level}"
+        style = POINT_STYLES.get(series.emphasis, "point:{level}").format(level=series.level)
         kernels = series.kernels if len(series.kernels) == len(series.xs) else [None] * len(series.xs)
         for x, y, kernel in reversed(list(zip(series.xs, series.ys, kernels))):
             row, col = canvas.cell(x, y)
@@ -392,6 +432,10 @@ def lay_out(
     if len(figure.selected) > 1:
         for (_, xa, ya), (_, xb, yb) in zip(figure.selected, figure.selected[1:]):
             canvas.line((xa, xb), (ya, yb), "selected", "solid", "*", "selected-line")
+    # The compare chart's arrows, the chosen pair's last (on top).
+    for segment in sorted(figure.segments, key=lambda s: s.selected):
+        owner, style = ("selected", "selected-line") if segment.selected else ("arrow", "compare-a")
+        canvas.line(segment.xs, segment.ys, owner, "solid", "." if glyphs.ascii else "*", style)
 
     layout.before_labels = [list(zip(kinds, owners)) for kinds, owners in zip(layout.kinds, layout.owners)]
     # Labels: compute roofs from the top, then slopes, then the heaviest kernels' tags.

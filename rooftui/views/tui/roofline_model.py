@@ -1,9 +1,9 @@
 """The geometry of a hierarchical roofline, in log10 coordinates — no drawing.
 
 ``build_figure`` turns ceilings and a kernel table into roof segments, point
-series and ticks; ``widgets/roofline.py`` only hands them to plotext. Plotting
-log10 values on linear axes (instead of plotext's ``xscale("log")``) keeps the
-figure stable across rebuilds and resizes.
+series and ticks; ``roofline_layout.lay_out`` puts them on character cells for the
+explorer and the compare chart alike. Working in log10 values keeps the figure
+stable across rebuilds and resizes.
 
 Each kernel is drawn at up to three points — its arithmetic intensity at L1, L2
 and HBM, all at its one FLOP/s. The heaviest kernels (by time) are drawn one by
@@ -64,6 +64,16 @@ class PointSeries:
     kernels: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=object))
 
 
+@dataclass(frozen=True)
+class Segment:
+    """A straight line between two points, in log10 coordinates: the compare chart's
+    arrow from a kernel's point in run A to its point in run B."""
+
+    xs: tuple[float, float]
+    ys: tuple[float, float]
+    selected: bool = False  # the pair chosen in the compare screen's list, drawn on top
+
+
 @dataclass(eq=False)  # compared by identity: a new figure means redraw
 class RooflineFigure:
     roofs: list[Roof]
@@ -78,6 +88,7 @@ class RooflineFigure:
     below: int = 0  # kernels drawn on the bottom edge, slower than the axis shows
     zero_ai: int = 0  # kernels not plotted: no FLOP (zero-AI) or no time
     missing: list[str] = field(default_factory=list)  # "no L2 roof: pass --ceilings or ..."
+    segments: list[Segment] = field(default_factory=list)  # A -> B arrows (the compare chart)
 
 
 def method_word(method: str) -> str:
@@ -247,9 +258,9 @@ def build_figure(
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
-        (level, ceilings.bandwidth(level))
+        (level, ceiling)
         for level in levels
-        if ceilings.bandwidth(level) is not None and ceilings.bandwidth(level).value > 0
+        if (ceiling := ceilings.bandwidth(level)) is not None and ceiling.value > 0
     ]
     top = compute[0][1] if compute else None
     fastest = max((c.value for _, c in bandwidths), default=None)

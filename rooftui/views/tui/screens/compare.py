@@ -52,8 +52,8 @@ from rooftui.views.formats import seconds, si
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.format import MISSING, ascii_safe, literal
-from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, SELECTED_COLOUR, rgb
-from rooftui.views.tui.widgets.compare_chart import A_COLOUR, A_MARKER, B_MARKER, CompareCanvas
+from rooftui.views.tui.roofline_layout import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
+from rooftui.views.tui.widgets.compare_chart import A_MARKER, B_MARKER, CompareCanvas
 
 NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole
 WIDE = 140  # from this many columns, the table and the chart sit side by side
@@ -205,8 +205,11 @@ class CompareScreen(Screen[None]):
         self.query_one(ContentSwitcher).current = view
         widget = self.query_one(f"#{view}")
         (widget if isinstance(widget, DataTable) else widget).focus()
+        key = None
         if isinstance(widget, DataTable) and widget.row_count:
-            row = int(widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key.value)
+            key = widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key.value
+        if key is not None:
+            row = int(key)
             self._select(row)
             self._show_detail(view, row)
         else:

@@ -1,11 +1,15 @@
-"""The main screen: filter bar, roofline, kernel table, detail pane, status line."""
+"""The main screen: filter bar, roofline, kernel table, detail pane, status line.
+
+A thin adapter: ``ExplorerModel`` (``explorer_model.py``, no Textual) owns the state and
+says what each part shows; this screen binds keys to the model's methods and puts what
+they return into the widgets."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pandas as pd
 from textual import on
 from textual.app import ComposeResult
@@ -16,21 +20,19 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
-from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.formats import percent, seconds
 from rooftui.views.summary import to_csv
 from rooftui.views.terminal import clipboard_message
 from rooftui.views.text import printable
-from rooftui.views.tui.format import MISSING, fit_items, fit_parts, literal
-from rooftui.views.tui.roofline_model import ceilings_per_device
+from rooftui.views.tui.explorer_model import ExplorerModel
+from rooftui.views.tui.format import literal
+from rooftui.views.tui.roofline_view import Said
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 from rooftui.views.tui.table_columns import ranks_of
-from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
+from rooftui.views.tui.view_state import LoadedRun, ViewState
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import KernelTable
-from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane, Said, in_few_words
+from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
 
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
@@ -83,24 +85,19 @@ class ExplorerScreen(Screen):
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
         Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
         # The roofline's own keys, from anywhere on the screen (widgets/roofline.py).
-        Binding("full_stop", "roofline('step_point(1)')", "next point on the roofline (left to right)",
+        Binding("full_stop", "step_point(1)", "next point on the roofline (left to right)",
                 show=False, key_display="."),
-        Binding("comma", "roofline('step_point(-1)')", "previous point on the roofline",
+        Binding("comma", "step_point(-1)", "previous point on the roofline",
                 show=False, key_display=","),
-        Binding("v", "roofline('next_device')", "next GPU's roofline (several GPUs)", show=False),
+        Binding("v", "next_device", "next GPU's roofline (several GPUs)", show=False),
     ]
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.ascii_mode = ascii_mode
-        self.state: ViewState | None = None
-        self.positions: np.ndarray | None = None  # filtered, sorted rows of state.all_rows
-        self.selected: pd.Series | None = None
+        self.model: ExplorerModel | None = None  # once the run is loaded
         self._redraw_timer: Timer | None = None
-        self.search_text = ""  # what `/` looks for; `n` and `N` look again
-        self._search_from = 0
-        self._drawn_inputs: tuple | None = None
-        self.legend_hidden: list[Said] = []  # what the roofline's legend could not show
+        self._drawn_inputs: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("rooftui", id="opened")
@@ -142,19 +139,50 @@ class ExplorerScreen(Screen):
         self.query_one("#status", Static).update("rooftui — load failed")
 
     def show_run(self, run: LoadedRun) -> None:
-        self.state = ViewState(run)
+        options = getattr(self.app, "load_options", None)
+        self.model = ExplorerModel(
+            run,
+            ascii_mode=self.ascii_mode,
+            ceilings_files=getattr(options, "ceilings", None),
+            sample=getattr(self.app, "is_sample", False),
+            filter_bar=self.query_one(FilterBar).display,
+        )
+        self.query_one(RooflineCanvas).view = self.model.roofline
         self.update_opened()
         self.query_one("#loading").display = False
-        self.query_one(FilterBar).set_choices(*self.state.choices())
-        self.query_one(FilterBar).set_ranks(ranks_of(self.state.run.invocations))
+        self.query_one(FilterBar).set_choices(*self.model.state.choices())
+        self.query_one(FilterBar).set_ranks(ranks_of(run.invocations))
         self.refresh_rows()
+
+    # What tests and `rooftui plot` read, as the model has it.
+    @property
+    def state(self) -> ViewState | None:
+        return None if self.model is None else self.model.state
 
     @property
     def rows(self) -> pd.DataFrame | None:
         """The filtered rows in table order, every column (for export)."""
-        if self.state is None or self.positions is None:
-            return None
-        return self.state.rows(self.positions)
+        return None if self.model is None else self.model.rows
+
+    @property
+    def selected(self) -> pd.Series | None:
+        return None if self.model is None else self.model.selected
+
+    @property
+    def legend_hidden(self) -> list[Said]:
+        return [] if self.model is None else self.model.legend_hidden
+
+    def _synced(self) -> ExplorerModel | None:
+        """The model, its selection moved to the table's cursor (the keys that move the
+        cursor are the table's own)."""
+        if self.model is not None:
+            self.model.select(self.query_one(KernelTable).cursor_row)
+        return self.model
+
+    def _show_cursor(self) -> None:
+        """Put the table's cursor where the model's selection is."""
+        if self.model is not None:
+            self.query_one(KernelTable).cursor_row = self.model.cursor
 
     def configure(
         self,
@@ -165,10 +193,12 @@ class ExplorerScreen(Screen):
         sort_descending: bool,
     ) -> None:
         """Set the whole view at once (``rooftui plot``); the filter bar shows ``spec``."""
-        self.state.grouped = grouped
-        self.state.sort_column, self.state.sort_descending = sort_column, sort_descending
-        self.selected = None
+        if self.model is None:
+            return
+        self.model.configure(spec=spec, grouped=grouped, sort_column=sort_column,
+                             sort_descending=sort_descending)
         self.query_one(FilterBar).set_spec(spec)  # posts Changed, which refreshes the rows
+        self.refresh_rows()
 
     def flush_redraw(self) -> None:
         """Draw a debounced roofline update now (before a screenshot)."""
@@ -180,69 +210,29 @@ class ExplorerScreen(Screen):
     # --- the view ----------------------------------------------------------------------
 
     def refresh_rows(self) -> None:
-        """Re-filter and re-sort, keeping the selected kernel if it is still shown."""
-        if self.state is None:
+        """Show the model's rows; its selection is the table's cursor."""
+        model = self.model
+        if model is None:
             return
-        self.positions = self.state.positions()
-        keep = None if self.selected is None else self.selected.name
+        state = model.state
         self.query_one(KernelTable).show_rows(
-            self.state.all_rows,
-            self.positions,
-            self.state.sort_column,
-            self.state.sort_descending,
-            keep=keep,
+            state.all_rows, model.positions, state.sort_column, state.sort_descending, cursor=model.cursor
         )
         self.update_status()
 
     def update_status(self) -> None:
-        """Counts, time, zero-AI share, sort and filter state. When the line is too
-        narrow, the sort and the filter state stay and the totals go first."""
-        state = self.state
-        if state is None or self.positions is None:
+        if self.model is None:
             return
-        total = state.totals(self.positions)
-        run_time = float(state.run.invocations["time_s"].sum())
-        share = total.time_s / run_time if run_time else 0.0
-        zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
-        columns = self.query_one(KernelTable).columns
-        sorted_by = next((c.label for c in columns if c.key == state.sort_column), state.sort_column)
-        arrow = "▼" if state.sort_descending else "▲"
-        shown = (
-            f"{total.rows:,} kernels, {total.invocations:,} launches"
-            if state.grouped
-            else f"{total.rows:,} invocations"
-        )
-        parts = [
-            (0, shown),
-            (2, f"{seconds(total.time_s, missing=MISSING)} ({percent(share, missing=MISSING)})"),
-            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share, missing=MISSING)} time)"),
-            (0, f"by {sorted_by}{arrow}"),
-        ]
-        if state.spec.rank is not None:
-            parts.append((0, f"rank {state.spec.rank} only"))
-        if not state.spec.is_empty:
-            parts.append((0, "filtered"))
         status = self.query_one("#status", Static)
         width = self.app.size.width - status.styles.gutter.width
-        separator = " | " if self.ascii_mode else " · "
-        if self.legend_hidden:
-            # What the roofline's legend had no room for, in the room the rest leaves.
-            room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
-            parts.append((1, fit_items("legend full: ", in_few_words(self.legend_hidden), room)))
-        text = fit_parts(parts, width, separator)
-        status.update(literal(text, self.ascii_mode))
+        status.update(literal(self.model.status_line(width), self.ascii_mode))
 
     def update_opened(self) -> None:
         """The header: reports, GPUs, ceilings, bundled sample."""
-        if self.state is None:
+        if self.model is None:
             return
         header = self.query_one("#opened", Static)
-        line = what_is_open(
-            self.state.run,
-            getattr(getattr(self.app, "load_options", None), "ceilings", None),
-            getattr(self.app, "is_sample", False),
-            self.app.size.width - header.styles.gutter.width,
-        )
+        line = self.model.header(self.app.size.width - header.styles.gutter.width)
         header.update(literal(line, self.ascii_mode))
 
     def show_selected_name(self, row: pd.Series | None) -> None:
@@ -254,60 +244,52 @@ class ExplorerScreen(Screen):
         self.update_opened()
         self.update_status()
 
-    def _roofline_inputs(self) -> tuple:
+    def _roofline_inputs(self) -> tuple[Any, ...]:
         """What the roofline depends on; the order of the rows is not part of it."""
-        state = self.state
-        selected = None if self.selected is None else self.selected.name
-        return (state.grouped, state.spec, tuple(state.levels), frozenset(state.hidden_pipelines), selected)
+        assert self.model is not None
+        selected = self.model.selected
+        return (*self.model.roofline_content(), None if selected is None else selected.name)
 
     def redraw_roofline(self) -> None:
         self._redraw_timer = None
-        if self.state is None or self.positions is None:
+        if self.model is None:
             return
         self._drawn_inputs = self._roofline_inputs()
-        self.query_one(RooflinePane).show(
-            self.state.plot_rows(self.positions),
-            self.state.run.ceilings,
-            ceilings_by_device=ceilings_per_device(self.state.run.source),
-            grouped=self.state.grouped,
-            content=self._drawn_inputs[:-1],  # all but the selection
-            levels=list(self.state.levels),
-            pipelines=self.state.shown_pipelines(),
-            selected=self.selected,
-        )
+        self.model.update_roofline()
+        self.query_one(RooflinePane).redraw(grouped=self.model.state.grouped,
+                                            content=self.model.roofline_content())
 
     @on(KernelTable.RowHighlighted)
     def _row_highlighted(self, message: KernelTable.RowHighlighted) -> None:
-        self.selected = message.row
-        self.show_selected_name(message.row)
-        detail = self.query_one(DetailPane)
-        if detail.display:
-            self._show_details(message.row)
+        model = self._synced()
+        row = None if model is None else model.selected
+        self.show_selected_name(row)
+        if model is not None and model.detail_open:
+            self._show_details()
         if self._redraw_timer is not None:
             self._redraw_timer.stop()
             self._redraw_timer = None
-        if self.state is None or self._roofline_inputs() == self._drawn_inputs:
+        if model is None or self._roofline_inputs() == self._drawn_inputs:
             return  # e.g. a sort: same kernels, same selection, same picture
-        if self.positions is not None and len(self.positions) > DEBOUNCE_ROWS:
+        if len(model.positions) > DEBOUNCE_ROWS:
             self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
         else:
             self.redraw_roofline()
 
     @on(RooflineCanvas.PointChosen)
     def _point_chosen(self, message: RooflineCanvas.PointChosen) -> None:
-        table = self.query_one(KernelTable)
-        rows = np.flatnonzero(table.positions == message.kernel)  # plot rows are labelled by position
-        if len(rows):
-            table.cursor_row = int(rows[0])
+        # The plot is labelled by the positions of the table's frame.
+        if self.model is not None and self.model.select_kernel(message.kernel):
+            self._show_cursor()
 
     @on(RooflineCanvas.Drawn)
     def _roofline_drawn(self) -> None:
-        # The plot is labelled by the positions of the table's frame.
         self.query_one(KernelTable).set_tags(self.query_one(RooflineCanvas).drawn_tags)
 
     @on(RooflinePane.LegendOverflow)
     def _legend_overflow(self, message: RooflinePane.LegendOverflow) -> None:
-        self.legend_hidden = message.hidden
+        if self.model is not None:
+            self.model.legend_hidden = message.hidden
         self.update_status()
 
     @on(KernelTable.RowChosen)
@@ -316,25 +298,26 @@ class ExplorerScreen(Screen):
 
     @on(KernelTable.SortRequested)
     def _sort(self, message: KernelTable.SortRequested) -> None:
-        if self.state is None:
-            return
-        self.state.sort_column, self.state.sort_descending = message.column, message.descending
-        self.selected = None  # a new order starts at its top row: after `]` that is the maximum
-        self.refresh_rows()
+        if self.model is not None:
+            self.model.sort(message.column, message.descending)
+            self.refresh_rows()
 
     @on(FilterBar.Changed)
     def _filter(self, message: FilterBar.Changed) -> None:
-        if self.state is None:
-            return
-        self.state.spec = message.spec
-        self.refresh_rows()
+        model = self._synced()
+        if model is not None:
+            model.set_filter(message.spec)
+            self.refresh_rows()
 
     # --- actions -------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The timeline needs a trace (`--trace`); without one the key is hidden.
         if action == "timeline":
             return getattr(self.app, "trace_path", None) is not None
+        # `v` shows the next GPU's roofline: only a run of several GPUs has one.
+        if action == "next_device":
+            return self.model is not None and len(self.model.roofline.devices) > 1
         return True
 
     def help_rows(self) -> list[HelpRow]:
@@ -351,156 +334,155 @@ class ExplorerScreen(Screen):
         ]
 
     def action_copy_name(self) -> None:
-        if self.selected is None:
+        selected = self.selected
+        if selected is None:
             return
-        name = str(self.selected["name"])
+        name = str(selected["name"])
         self.app.copy_to_clipboard(name)  # the exact name: OSC 52 carries it in base64
         self.notify(printable(clipboard_message(name, os.environ)), timeout=4, markup=False)
 
-    async def action_roofline(self, action: str) -> None:
-        await self.query_one(RooflineCanvas).run_action(action)
+    def action_step_point(self, step: int) -> None:
+        model = self._synced()
+        if model is not None and model.step_point(step):
+            self.query_one(RooflineCanvas).refresh()
+            self._show_cursor()
+
+    def action_next_device(self) -> None:
+        if self.model is None:
+            return
+        said = self.model.next_device()
+        if said:
+            self.notify(said, timeout=2)
+        else:
+            self.query_one(RooflineCanvas).rebuild()
 
     def action_timeline(self) -> None:
-        self.app.open_timeline()
+        open_timeline = getattr(self.app, "open_timeline", None)
+        if open_timeline is not None:
+            open_timeline()
 
     def action_focus_filter(self) -> None:
+        if self.model is not None:
+            self.model.filter_bar_shown = True
         self.query_one(FilterBar).display = True
         self.query_one(FilterBar).focus_name()
 
     # --- find (`/`, `n`, `N`): jump to a kernel by name, as less does -----------------
 
     def action_search(self) -> None:
+        model = self._synced()
+        if model is None:
+            return
+        model.start_find()
         search = self.query_one("#search", Input)
-        self._search_from = self.query_one(KernelTable).cursor_row
         search.value = ""
         search.display = True
         search.focus()
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:
-        self.search_text = event.value
-        if event.value:
-            self.jump_to_match(self._search_from, 1)
+        if self.model is not None and self.model.find_open:
+            self._say(self.model.type_find(event.value))
+            self._show_cursor()
 
     @on(Input.Submitted, "#search")
     def _search_done(self, event: Input.Submitted) -> None:
+        if self.model is not None:
+            self.model.submit_find()
         self._close_search()
 
     def _close_search(self) -> None:
         self.query_one("#search", Input).display = False
         self.query_one(KernelTable).focus()
 
-    def action_search_next(self, direction: int) -> None:
-        if not self.search_text:
-            self.notify("/ to find a kernel first", timeout=2)
-            return
-        self.jump_to_match(self.query_one(KernelTable).cursor_row + direction, direction)
+    def _say(self, said: str | None) -> None:
+        if said:
+            self.notify(said, timeout=2, markup=False)
 
-    def jump_to_match(self, start: int, direction: int) -> bool:
-        """Move the cursor to the first row from ``start`` on (wrapping) whose name
-        holds the find text, ignoring case; say so when none does."""
-        if self.state is None or self.positions is None or not len(self.positions):
-            return False
-        names = self.state.all_rows["name"].to_numpy()[self.positions]
-        found = np.flatnonzero(
-            pd.Series(names).str.contains(self.search_text, case=False, regex=False).to_numpy()
-        )
-        if not len(found):
-            self.notify(printable(f"no kernel shown matches {self.search_text!r}"), timeout=2, markup=False)
-            return False
-        start %= len(self.positions)
-        if direction > 0:
-            after = found[found >= start]
-            row = after[0] if len(after) else found[0]  # past the last row: from the top
-        else:
-            before = found[found <= start]
-            row = before[-1] if len(before) else found[-1]
-        self.query_one(KernelTable).cursor_row = int(row)
-        return True
+    def action_search_next(self, direction: int) -> None:
+        model = self._synced()
+        if model is not None:
+            self._say(model.find_next(direction))
+            self._show_cursor()
 
     def action_focus_table(self) -> None:
-        search = self.query_one("#search", Input)
-        if search.display:  # a find abandoned: back where it started
-            self.query_one(KernelTable).cursor_row = self._search_from
-            self._close_search()
-            return
-        if self.has_class("-narrow") and self.query_one(DetailPane).display:
-            self.show_detail(False)  # on a narrow screen the details cover the table
+        model = self._synced()
+        if model is not None:
+            finding = model.find_open
+            model.escape(self.app.size.width)
+            self._show_cursor()
+            if finding:  # a find abandoned: back where it started
+                self._close_search()
+                return
+            if not model.detail_open and self.query_one(DetailPane).display:
+                self.show_detail(False)  # on a narrow screen the details cover the table
         self.query_one(KernelTable).focus()
 
     def action_toggle_filters(self) -> None:
-        bar = self.query_one(FilterBar)
-        bar.display = not bar.display
+        if self.model is not None:
+            self.model.toggle_filter_bar()
+            self.query_one(FilterBar).display = self.model.filter_bar_shown
+        else:
+            bar = self.query_one(FilterBar)
+            bar.display = not bar.display
 
     def action_clear_filters(self) -> None:
         self.query_one(FilterBar).clear()
 
     def action_toggle_grouped(self) -> None:
-        if self.state is None:
-            return
-        self.state.grouped = not self.state.grouped
-        self.selected = None
-        self.refresh_rows()
+        if self.model is not None:
+            self.model.toggle_grouped()
+            self.refresh_rows()
 
     def action_toggle_level(self, level: str) -> None:
-        if self.state is None:
-            return
-        self.state.toggle_level(level)
-        shown = ", ".join(LEVEL_LABELS[lv] for lv in LEVELS if lv in self.state.levels) or "none"
-        self.notify(f"memory levels on the roofline: {shown}", timeout=2)
-        self.redraw_roofline()
+        if self.model is not None:
+            self.notify(self.model.toggle_level(level), timeout=2)
+            self.redraw_roofline()
 
     def action_pipelines(self) -> None:
         from rooftui.views.tui.screens.pipelines import PipelinesScreen
 
-        if self.state is None:
+        model = self.model
+        if model is None:
             return
 
         def apply(hidden: set[str] | None) -> None:
             if hidden is not None:
-                self.state.hidden_pipelines = hidden
+                model.hide_pipelines(hidden)
                 self.redraw_roofline()
 
-        self.app.push_screen(
-            PipelinesScreen(self.state.present_pipelines(), self.state.hidden_pipelines), apply
-        )
+        self.app.push_screen(PipelinesScreen(model.state.present_pipelines(), model.state.hidden_pipelines),
+                             apply)
 
     def action_toggle_detail(self) -> None:
-        self.show_detail(not self.query_one(DetailPane).display)
+        if self.model is not None:
+            self.show_detail(not self.model.detail_open)
+        else:
+            self.show_detail(not self.query_one(DetailPane).display)
 
-    def _show_details(self, row: pd.Series | None) -> None:
-        if self.state is None or row is None:
-            self.query_one(DetailPane).show(None, None)
-            return
-        metrics = self.state.run.launch_metrics(row)
-        self.query_one(DetailPane).show(row, self._ceilings_of(row), metrics)
-
-    def _ceilings_of(self, row: pd.Series) -> CeilingSet:
-        """The ceilings of the GPU ``row`` ran on: its headroom and binding roofs are
-        against its own GPU's roofs, not the first GPU's."""
-        assert self.state is not None
-        run = self.state.run.source
-        device = row.get("device")
-        if device is not None and hasattr(run, "ceilings_for"):
-            try:
-                return run.ceilings_for(str(device))
-            except KeyError:
-                pass
-        return self.state.run.ceilings
+    def _show_details(self) -> None:
+        detail = self.query_one(DetailPane)
+        detail.show(None if self.model is None else self.model.detail(detail.text_width))
 
     def show_detail(self, visible: bool) -> None:
         """Open or close the detail pane; below 120 columns it covers the table."""
+        model = self._synced()
+        if model is not None and model.detail_open != visible:
+            model.toggle_detail()
         detail = self.query_one(DetailPane)
         detail.display = visible
         self.set_class(visible, "-detail-open")
         if visible:
-            self._show_details(self.selected)
+            self._show_details()
             if self.has_class("-narrow"):
                 detail.focus()
         elif self.has_class("-narrow"):
             self.query_one(KernelTable).focus()
 
     def action_zoom_roofline(self) -> None:
+        if self.model is not None:
+            self.model.zoomed = self.maximized is not None  # esc may have restored it
+            self.model.toggle_zoom()
         if self.maximized is not None:
             self.minimize()
             self.query_one(KernelTable).focus()
@@ -512,8 +494,8 @@ class ExplorerScreen(Screen):
     def action_summary(self) -> None:
         from rooftui.views.tui.screens.summary import SummaryScreen
 
-        if self.state is not None:
-            self.app.push_screen(SummaryScreen(self.state, ascii_mode=self.ascii_mode))
+        if self.model is not None:
+            self.app.push_screen(SummaryScreen(self.model.state, ascii_mode=self.ascii_mode))
 
     def action_export_svg(self) -> None:
         from rooftui.views.tui.screens.export import ExportScreen
@@ -535,13 +517,14 @@ class ExplorerScreen(Screen):
     def action_export_csv(self) -> None:
         from rooftui.views.tui.screens.export import ExportScreen
 
+        model = self.model
+
         def save(path: Path | None) -> None:
-            if path is not None and self.rows is not None:
-                rows = self.rows
-                if not self.state.grouped:  # the table's count of 1 per launch: summary has none
+            if path is not None and model is not None:
+                rows = model.rows
+                if not model.state.grouped:  # the table's count of 1 per launch: summary has none
                     rows = rows.drop(columns=["count"], errors="ignore")
                 path.write_text(to_csv(rows))  # the one CSV layout of the kernel table
                 self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
         self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
-

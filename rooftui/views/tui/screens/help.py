@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from rich import box
 from rich.table import Table
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -19,6 +19,8 @@ from rooftui.views.tui.format import ascii_safe
 
 KEY_NAMES = {
     "slash": "/",
+    "full_stop": ".",
+    "comma": ",",
     "question_mark": "?",
     "left_square_bracket": "[",
     "right_square_bracket": "]",
@@ -41,13 +43,14 @@ def keys_text(binding: Binding, typing: bool = False) -> str:
 
 
 def binding_rows(
-    where: str, bindings: Iterable[Binding], owner: DOMNode, typing: bool = False
+    where: str, bindings: Iterable[BindingType], owner: DOMNode, typing: bool = False
 ) -> list[HelpRow]:
     """One row per binding of ``owner`` that works now (``check_action`` says so):
     ``t`` is listed only when there is a trace to show; with ``typing``, a binding
     whose keys all type a character is left out (``?`` types a question mark)."""
     rows = []
-    for binding in bindings:
+    for given in bindings:
+        binding = Binding(*given) if isinstance(given, tuple) else given
         action = binding.action.split("(")[0]
         if owner.check_action(action, ()) is False:
             continue

@@ -1,8 +1,9 @@
-"""What every chart widget shares: the paper's colours and the markers, the plot area
-left by the axes, ASCII mode, and drawing again on resize.
+"""What every chart widget shares: the markers, the plot area left by the axes (the
+colours, markers and cells themselves live in ``roofline_layout``, Textual-free), ASCII
+mode, and drawing again on resize.
 
 The explorer's ``RooflineCanvas`` draws on its own cell grid (``roofline_layout``),
-the compare screen's ``CompareCanvas`` through plotext; both are a ``ChartCanvas``,
+and so does the compare screen's ``CompareCanvas`` (one renderer); both are a ``ChartCanvas``,
 so a level has one colour and one marker everywhere, the axes take the same cells,
 and ``--ascii`` means the same thing on both.
 """
@@ -17,33 +18,9 @@ from textual.app import RenderResult
 from textual.message import Message
 from textual.widget import Widget
 
-from rooftui.views.palette import LEVEL_COLOURS  # noqa: F401 (the one palette, shared with the figures)
 from rooftui.views.tui.ascii import BOX_TO_ASCII
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.roofline_layout import ASCII, UNICODE
-
-ROOF_COLOUR = (170, 170, 170)  # the compare chart's roofs
-SELECTED_COLOUR = (255, 215, 0)
-
-# Marker per level and emphasis (the layout's glyphs), the selected kernel's, and the
-# plotext marker lines are drawn with.
-UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
-ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
-
-# Character cells the axes and tick labels take from the plot area.
-AXIS_COLUMNS, AXIS_ROWS = 8, 3
-
-
-def rgb(colour: tuple[int, int, int]) -> str:
-    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
-    return "rgb({},{},{})".format(*colour)
-
-
-def plot_cells(width: int, height: int) -> tuple[int, int]:
-    """The plot area, in character cells, of a chart ``width`` × ``height`` cells large:
-    what is left by the axes, never less than 10 × 4."""
-    return max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS)
-
+from rooftui.views.tui.roofline_layout import ASCII_MARKERS, UNICODE_MARKERS, plot_cells
 
 Figure = TypeVar("Figure")
 
@@ -90,7 +67,7 @@ class ChartCanvas(Widget, Generic[Figure], can_focus=True):
     def render(self) -> RenderResult:
         text = self.render_chart()
         if self.ascii_mode:
-            # Box-drawing frames (plotext's) made ASCII, one character for one, so
+            # Box-drawing frames made ASCII, one character for one, so
             # the styles stay on their characters.
             plain = text.plain.translate(BOX_TO_ASCII)
             if plain != text.plain:

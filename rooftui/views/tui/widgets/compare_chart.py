@@ -1,4 +1,5 @@
-"""The compare chart: both runs' roofs, and each heavy matched kernel an arrow from A to B."""
+"""The compare chart: both runs' roofs, and each heavy matched kernel an arrow from A to B,
+laid out by the explorer's engine (``roofline_layout.lay_out``): one renderer of rooflines."""
 
 from __future__ import annotations
 
@@ -6,24 +7,24 @@ import dataclasses
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import cast
 
+import numpy as np
 import pandas as pd
 from rich.text import Text
-from textual_plotext import PlotextPlot
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison
 from rooftui.model.ceilings import CeilingSet
 from rooftui.views.compare import pipeline_text
-from rooftui.views.tui.roofline_layout import UNICODE
-from rooftui.views.tui.roofline_model import RooflineFigure, axis_ticks, build_figure
-from rooftui.views.tui.widgets.chart import LEVEL_COLOURS, ROOF_COLOUR, SELECTED_COLOUR, ChartCanvas
+from rooftui.views.tui.roofline_layout import ASCII, UNICODE, Layout, lay_out, plot_cells
+from rooftui.views.tui.roofline_model import PointSeries, RooflineFigure, Segment, axis_ticks, build_figure
+from rooftui.views.tui.widgets.chart import ChartCanvas
+from rooftui.views.tui.widgets.roofline import layout_text
 
 ARROWS = 10  # matched kernels drawn as arrows, heaviest first
-A_COLOUR = (150, 150, 150)
-A_MARKER = {"unicode": "○", "ascii": "o"}
-B_MARKER = {"unicode": "●", "ascii": "*"}
+# The ends' markers, as the layout draws them (roofline_layout's glyphs), for the legend.
+A_MARKER = {"unicode": UNICODE.markers["side-a"]["hbm"], "ascii": ASCII.markers["side-a"]["hbm"]}
+B_MARKER = {"unicode": UNICODE.markers["side-b"]["hbm"], "ascii": ASCII.markers["side-b"]["hbm"]}
 
 
 # ---------------------------------------------------------------- the chart's geometry
@@ -113,18 +114,34 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
 def _ceilings(run: Run, rows: pd.DataFrame, side: str) -> CeilingSet:
     """The ceilings of the device most of the drawn kernels ran on (a run has one, as a rule)."""
     devices = rows[f"device_{side}"].dropna()
-    device = devices.mode().iloc[0] if len(devices) else None
-    return run.ceilings_by_device.get(device, run.ceilings)
+    if not len(devices):
+        return run.ceilings
+    return run.ceilings_by_device.get(str(devices.mode().iloc[0]), run.ceilings)
 
 
-class CompareCanvas(ChartCanvas[Overlay], PlotextPlot):
-    """Draws an ``Overlay``: both sides' roofs, then an arrow per heavy matched kernel.
+def with_arrows(overlay: Overlay, selected: Collection[int]) -> RooflineFigure:
+    """The overlay's figure with its arrows: a segment and both ends per matched kernel,
+    those at rows ``selected`` marked as chosen (drawn on top, B's end in the selected glyph)."""
+    figure = overlay.figure
+    points, segments = [], []
+    for chosen in (False, True):
+        arrows = [a for a in overlay.arrows if (a.row in selected) == chosen]
+        if not arrows:
+            continue
+        side_a, side_b = ("chosen-a", "chosen-b") if chosen else ("side-a", "side-b")
+        points.append(PointSeries(overlay.level, side_a, np.array([a.xa for a in arrows]),
+                                  np.array([a.ya for a in arrows])))
+        points.append(PointSeries(overlay.level, side_b, np.array([a.xb for a in arrows]),
+                                  np.array([a.yb for a in arrows])))
+        segments += [Segment((a.xa, a.xb), (a.ya, a.yb), selected=chosen) for a in arrows]
+    return dataclasses.replace(figure, points=points, segments=segments)
 
-    Its own small widget rather than the explorer's ``RooflineCanvas`` (whose
-    drawing is tuned for one run's points); a ``ChartCanvas`` like it, so with the
-    same colours, markers, axes' cells, ASCII mode and redrawing on resize. Drawn
-    through plotext's public figure API (``plt``) and ``PlotextPlot.render``.
-    """
+
+class CompareCanvas(ChartCanvas[Overlay]):
+    """Draws an ``Overlay`` on the explorer's cell grid (``lay_out``): both sides' roofs
+    with their labels, an arrow per heavy matched kernel, the axes with their titles.
+    A ``ChartCanvas`` like the explorer's, so with the same colours, markers, axes'
+    cells, ASCII mode and redrawing on resize."""
 
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(ascii_mode=ascii_mode, id=id)
@@ -133,57 +150,20 @@ class CompareCanvas(ChartCanvas[Overlay], PlotextPlot):
         self.count = ARROWS
         self.selected_rows: frozenset[int] = frozenset()  # drawn in gold, whatever their rank
         self.overlay: Overlay | None = None
+        self.layout_: Layout | None = None
+        self._text: tuple[Layout, Text] | None = None
 
     def make_figure(self) -> Overlay:
-        self.overlay = overlay_figure(self.comparison, self.level, self.count, self.plot_cells,
+        width, height = self.size
+        self.overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height),
                                       self.selected_rows)
-        # A fresh plotext figure each time: a reused one keeps layout state from earlier sizes.
-        self.plt.clear_figure()
-        self._draw_roofs(self.overlay.figure)
-        self._draw_arrows(self.overlay)
+        figure = with_arrows(self.overlay, self.selected_rows)
+        self.layout_ = lay_out(figure, max(width, 20), max(height, 4), ascii_mode=self.ascii_mode)
         return self.overlay
 
     def render_chart(self) -> Text:
-        return cast(Text, PlotextPlot.render(self))  # Text.from_ansi of plotext's picture
-
-    def _draw_roofs(self, figure: RooflineFigure) -> None:
-        plt = self.plt
-        plt.xlim(*figure.x_range)
-        plt.ylim(*figure.y_range)
-        plt.xticks([t for t, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
-        plt.yticks([t for t, _ in figure.y_ticks], [label for _, label in figure.y_ticks])
-        plt.xlabel(UNICODE.x_title if self.size.height >= 20 else "")
-        # Tags sit on their line, two cells in from the right edge (plotext cuts the last
-        # letters at the edge); the legend names every roof with its value.
-        inset = 2 * (figure.x_range[1] - figure.x_range[0]) / self.plot_cells[0]
-        for roof in figure.roofs:
-            colour = LEVEL_COLOURS.get(roof.key, ROOF_COLOUR)
-            plt.plot(list(roof.xs), list(roof.ys), marker=self.markers["line"], color=colour)
-            tag = self.plain(roof.tag)
-            if roof.kind == "compute":
-                plt.text(tag, roof.xs[1] - inset, roof.ys[1], color=ROOF_COLOUR, alignment="right")
-            else:
-                # Left of the slope, a decade below its ridge.
-                x = max(roof.xs[0], roof.xs[1] - 1.0)
-                plt.text(tag, x, roof.ys[0] + (x - roof.xs[0]), color=colour, alignment="right")
-
-    def _draw_arrows(self, overlay: Overlay) -> None:
-        plt = self.plt
-        style = "ascii" if self.ascii_mode else "unicode"
-        line = self.markers["line"]
-        colour = LEVEL_COLOURS[overlay.level]
-        others = [a for a in overlay.arrows if a.row not in self.selected_rows]
-        chosen = [a for a in overlay.arrows if a.row in self.selected_rows]
-        for arrow in others:
-            plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=A_COLOUR)
-        if others:
-            plt.scatter([a.xa for a in others], [a.ya for a in others], marker=A_MARKER[style],
-                        color=A_COLOUR)
-            plt.scatter([a.xb for a in others], [a.yb for a in others], marker=B_MARKER[style],
-                        color=colour)
-        for arrow in chosen:  # drawn last, over the others
-            plt.plot([arrow.xa, arrow.xb], [arrow.ya, arrow.yb], marker=line, color=SELECTED_COLOUR)
-            plt.scatter([arrow.xa], [arrow.ya], marker=A_MARKER[style], color=SELECTED_COLOUR)
-            # B's end in the explorer's selected glyph, not only in gold: under NO_COLOR
-            # (or on a monochrome terminal) gold is just another grey.
-            plt.scatter([arrow.xb], [arrow.yb], marker=self.markers["selected"], color=SELECTED_COLOUR)
+        if self.layout_ is None:
+            return Text()
+        if self._text is None or self._text[0] is not self.layout_:
+            self._text = (self.layout_, layout_text(self.layout_))
+        return self._text[1]

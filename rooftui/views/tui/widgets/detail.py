@@ -1,221 +1,11 @@
-"""The detail pane: everything known about the selected kernel, with units."""
+"""The detail pane: everything known about the selected kernel (``detail_text``), scrollable."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import pandas as pd
-from rich import box
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from rich.console import RenderableType
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
-
-from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.model.metrics import BYTES
-from rooftui.views.formats import intensity_with_magnitude, percent, seconds, si
-from rooftui.views.text import printable
-from rooftui.views.tui.format import MISSING, ascii_safe, literal
-
-
-def _number(value) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-def _text_or_dash(value: object) -> str:
-    return value if isinstance(value, str) and value else "–"
-
-
-def raw_value(value: object) -> str:
-    """A value as read, exactly, for people: 693633024.0 -> "693,633,024", the string
-    '9.0' -> 9.0, 3.77e-04 stays 0.000377 (Python's shortest exact form)."""
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, (int, np.integer)):
-        return f"{int(value):,}"
-    if isinstance(value, (float, np.floating)):
-        if math.isnan(value):
-            return "–"
-        if value.is_integer() and abs(value) < 1e18:
-            return f"{int(value):,}"
-        return repr(float(value))
-    return printable(value)
-
-
-def _pairs_table(title: str, rows: list[tuple[str, str]], ascii_mode: bool) -> Table:
-    table = Table(
-        title=title,
-        title_justify="left",
-        show_header=False,
-        expand=True,
-        box=None if ascii_mode else box.SIMPLE,
-        padding=(0, 1),
-    )
-    table.add_column("what", style="dim", no_wrap=True)
-    table.add_column("value", overflow="fold")
-    for what, value in rows:
-        table.add_row(what, literal(value, ascii_mode))  # values may be names from files
-    return table
-
-
-def _name_lines(title: str, rows: list[tuple[str, str]], width: int, ascii_mode: bool) -> Text:
-    """Long names (ncu metrics, kernel-table columns) with their values: side by side
-    when both fit, else the value on the next line; a name longer than the pane is
-    broken after a dot or an underscore, never inside a word."""
-    text = Text(title + "\n", style="italic")
-    indent = "    "
-    for name, value in rows:
-        name, value = printable(name), printable(value)
-        if ascii_mode:
-            name, value = ascii_safe(name), ascii_safe(value)
-        if len(name) + 2 + len(value) <= width - 2:
-            text.append("  " + name, style="dim")
-            text.append(value.rjust(width - 2 - len(name)) + "\n")
-            continue
-        for line in _break_name(name, width - 2):
-            text.append("  " + line + "\n", style="dim")
-        text.append(indent + value + "\n")
-    return text
-
-
-def _break_name(name: str, width: int) -> list[str]:
-    lines = []
-    while len(name) > width:
-        cut = max(name.rfind(".", 0, width), name.rfind("_", 0, width))
-        cut = cut + 1 if cut > 0 else width  # one unbroken word longer than a line
-        lines.append(name[:cut])
-        name = name[cut:]
-    return [*lines, name]
-
-
-def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Table:
-    """Per memory level: AI, the roof that binds there, how close the kernel is, headroom."""
-    table = Table(
-        title="roofs per level: AI in FLOP/B, BW in B/s, roof (attainable) in FLOP/s,"
-        " headroom = roof / achieved",
-        title_justify="left",
-        box=None if ascii_mode else box.SIMPLE_HEAD,
-        show_edge=False,
-        padding=(0, 1),
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    headers = ("level", "AI", "BW", "roof", "binds", "%roof", "headroom")
-    for header in headers:
-        table.add_column(header, justify="left" if header in ("level", "binds") else "right", no_wrap=True)
-    compact = lambda value: si(value, missing=MISSING).replace(" ", "")  # noqa: E731  the units are in the title
-    rate = _number(row.get("flop_rate"))
-    times = "x" if ascii_mode else "×"
-    for level in LEVELS:
-        bandwidth = ceilings.bandwidth(level)
-        roof = _number(row.get(f"roof_{level}"))
-        headroom = roof / rate if rate > 0 and roof == roof else math.nan
-        cells = (
-            LEVEL_LABELS[level],
-            intensity_with_magnitude(_number(row.get(f"ai_{level}")), missing=MISSING),
-            compact(bandwidth.value) if bandwidth else "–",
-            compact(roof),
-            _text_or_dash(row.get(f"bound_{level}")),
-            percent(_number(row.get(f"roof_fraction_{level}")), missing=MISSING),
-            "–" if headroom != headroom else f"{headroom:.3g}{times}",
-        )
-        table.add_row(*(ascii_safe(c) for c in cells) if ascii_mode else cells)
-    return table
-
-
-def describe(
-    row: pd.Series,
-    ceilings: CeilingSet,
-    metrics: pd.Series | None = None,
-    ascii_mode: bool = False,
-    width: int = 80,
-) -> RenderableType:
-    """The detail pane's content for one kernel row (an invocation or a group);
-    ``metrics`` are the ncu metrics of its launch (of the heaviest, for a group)."""
-    grouped = "count" in row.index and "time_mean_s" in row.index
-    identity = [("kernel", str(row["name"]))]
-    signature = row.get("demangled")
-    if isinstance(signature, str) and signature and signature != row["name"]:
-        identity.append(("signature", signature))
-    if grouped:
-        identity.append(("invocations", f"{int(row['count']):,}"))
-    else:
-        identity += [("report", str(row.get("report", ""))), ("ncu ID", str(row.get("ncu_id", "")))]
-    identity += [
-        ("device", f"{row.get('device', '')} (cc {row.get('cc', '')})"),
-        ("launch", f"grid {row.get('grid', '–')} block {row.get('block', '–')}"),
-        (
-            "phase",
-            f"{row.get('phase', '–')}" + (" (inferred)" if row.get("phase_inferred") else ""),
-        ),
-        ("NVTX", str(row.get("nvtx") or "–")),
-    ]
-    time_s = _number(row["time_s"])
-    source = str(row.get("time_source") or "")  # "derived: ..." when the report had no duration
-    derived = f" ({source})" if source.startswith("derived") else ""
-    work = [("time", seconds(time_s, missing=MISSING) + derived)]
-    if "time_share" in row.index:
-        work.append(("share of run time", percent(_number(row["time_share"]), missing=MISSING)))
-    if grouped:
-        work.append(("mean time", seconds(_number(row["time_mean_s"]), missing=MISSING)))
-    work.append(("FLOP/s achieved", si(_number(row["flop_rate"]), "FLOP/s", missing=MISSING)))
-    partial = " (partial: some not collected, see notes)" if row.get("flops_partial") is True else ""
-    work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP", missing=MISSING) + partial))
-    for column in FLOP_COLUMNS:
-        value = _number(row.get(column))
-        if value > 0:
-            pipeline = column.removeprefix("flops_")
-            work.append((f"  {PIPELINE_LABELS.get(pipeline, pipeline)}", si(value, "FLOP", missing=MISSING)))
-    # HFMA2.MMA register moves (metrics.REGISTER_MOVES): ncu counted each as an hfma;
-    # rooftui counted them from the SASS and took them out of the FP16 FLOPs above.
-    moves = _number(row.get("register_moves"))
-    if moves == moves:
-        work.append(("  HFMA2.MMA moves", f"{moves:,.0f} thread instructions (from the SASS), "
-                                          "not in the FP16 FLOPs"))
-    elif _number(row.get("flops_fp16")) > 0:
-        work.append(("  HFMA2.MMA moves", "unknown (no SourceCounters data): counted in FP16"))
-    int8 = _number(row.get("ops_tensor_int8"))
-    if int8 > 0:
-        work.append(("  Tensor INT8", si(int8, "OP", missing=MISSING)))
-    for level in LEVELS:
-        counted = row.get(f"bytes_{level}_source")  # what they count, where not the usual metric
-        other = isinstance(counted, str) and counted and not counted.startswith(BYTES[level].split(".")[0])
-        moved = si(_number(row.get(f"bytes_{level}")), "B", missing=MISSING)
-        work.append((f"bytes {LEVEL_LABELS[level]}", moved + (f" ({counted})" if other else "")))
-    pipeline = str(row.get("pipeline", "none"))
-    work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
-    zero = row.get("zero_ai")
-    work.append(("zero AI", "unknown" if zero is None or pd.isna(zero)
-                 else "yes — no floating-point operation" if zero else "no"))
-    binding = str(row.get("bound", "–"))
-    reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
-    work.append(("binding roof", f"{binding} at {reached}"))
-
-    # The binding roofs and headroom first: they are what the pane is opened for.
-    parts: list[RenderableType] = [
-        _pairs_table("kernel", identity, ascii_mode),
-        levels_table(row, ceilings, ascii_mode),
-    ]
-    if row.get("fp16_approximate"):
-        from rooftui.model.metrics import FP16_NOTE
-
-        parts.append(Text(f"FP16 note: {FP16_NOTE}", style="italic yellow"))
-    parts.append(_pairs_table("work (base units scaled for display)", work, ascii_mode))
-    if metrics is not None:
-        launch = "its heaviest launch" if grouped else "this launch"
-        measured = [(str(name), raw_value(value)) for name, value in metrics.items()]
-        title = f"ncu metrics of {launch}, as read (ncu's units)"
-        parts.append(_name_lines(title, measured, width, ascii_mode))
-    raw = [(str(key), raw_value(value)) for key, value in row.items()]
-    title = "kernel-table row (base units: FLOP, byte, second)"
-    parts.append(_name_lines(title, raw, width, ascii_mode))
-    return Group(*parts)
 
 
 class DetailPane(VerticalScroll):
@@ -226,14 +16,14 @@ class DetailPane(VerticalScroll):
         self.ascii_mode = ascii_mode
         self.body = Static("Select a kernel to see its details.", id="detail-body")
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield self.body
 
-    def show(
-        self, row: pd.Series | None, ceilings: CeilingSet | None, metrics: pd.Series | None = None
-    ) -> None:
-        if row is None or ceilings is None:
-            self.body.update("No kernel selected.")
-            return
-        width = max(40, self.scrollable_content_region.width - 1)
-        self.body.update(describe(row, ceilings, metrics, self.ascii_mode, width))
+    @property
+    def text_width(self) -> int:
+        """The width the content is laid out for."""
+        return max(40, self.scrollable_content_region.width - 1)
+
+    def show(self, content: RenderableType | None) -> None:
+        """Show ``content`` (``ExplorerModel.detail``); None: no kernel selected."""
+        self.body.update("No kernel selected." if content is None else content)

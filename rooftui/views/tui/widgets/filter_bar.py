@@ -74,7 +74,7 @@ class FilterBar(Vertical):
             yield FieldInput(placeholder="AI min", id="filter-ai-min", compact=True)
             yield FieldInput(placeholder="AI max", id="filter-ai-max", compact=True)
             yield FieldInput(placeholder="top N", id="filter-top", compact=True)
-            ranks = Select([], prompt="rank: all", id="filter-rank", compact=True)
+            ranks: Select[str] = Select([], prompt="rank: all", id="filter-rank", compact=True)
             ranks.display = False  # until the run holds several ranks (set_ranks)
             yield ranks
             yield Static("", id="filter-error")

@@ -9,8 +9,6 @@ frame it is given and asks for a sort with a message.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 from rich.segment import Segment
@@ -95,7 +93,7 @@ class KernelTable(ScrollView, can_focus=True):
     def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
-        self.columns = COLUMNS  # with a rank column when the run holds several ranks
+        self.columns: tuple[Column, ...] = COLUMNS  # with a rank column when the run holds several ranks
         self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
         self.positions = np.empty(0, dtype=np.int64)
         self._arrays: dict[str, np.ndarray] = {}  # frame columns as arrays, made on first use
@@ -116,10 +114,10 @@ class KernelTable(ScrollView, can_focus=True):
         positions: np.ndarray,
         sort_column: str,
         descending: bool,
-        keep: Any = None,
+        cursor: int = 0,
     ) -> None:
         """Show ``frame.iloc[positions]`` (already filtered and sorted) without copying
-        it; keep the cursor on the row labelled ``keep`` if it is still shown."""
+        it, with the cursor on row ``cursor`` (the explorer model's selection)."""
         if frame is not self.frame:
             self._arrays = {}
             self._names = (0, {})
@@ -132,13 +130,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.sort_column, self.sort_descending = sort_column, descending
         self._window = (0, 0, [])
         self._size_virtually()
-        row = 0
-        if keep is not None and len(positions) and keep in frame.index:
-            location = frame.index.get_loc(keep)
-            if isinstance(location, int):
-                matches = np.flatnonzero(positions == location)
-                row = int(matches[0]) if len(matches) else 0
-        self.set_reactive(KernelTable.cursor_row, min(row, max(0, len(positions) - 1)))
+        self.set_reactive(KernelTable.cursor_row, max(0, min(cursor, len(positions) - 1)))
         self._scroll_cursor_into_view()
         self.refresh()
         self.post_message(self.RowHighlighted(self.current_row))
@@ -246,7 +238,7 @@ class KernelTable(ScrollView, can_focus=True):
         edge = self.name_width + GAP
         if x < edge:
             return 0
-        x += self.scroll_x - edge
+        x += int(self.scroll_x) - edge
         for index, column in enumerate(self.columns[1:], start=1):
             if x < column.width + GAP:
                 return index

@@ -1,0 +1,321 @@
+"""The explorer, headless: its state and what it shows, without Textual.
+
+``ExplorerModel`` owns the view (``ViewState``: grouping, filter, sort, levels, roofs),
+the selected row, the find (``/``, ``n``, ``N``), which panes are open, the zoom and
+the roofline (``RooflineView``). Every key of the explorer is one method here; the
+renderers give the header, the status line, the table's columns and page, the
+detail pane's content and the roofline pane for a size. ``screens/explorer.py``
+binds keys to these methods and puts what they return into widgets, so what the
+explorer shows is checked in milliseconds, with no app started.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from rich.console import RenderableType
+
+from rooftui.analysis.filters import KernelFilter
+from rooftui.model.ceilings import CeilingSet
+from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.views.formats import percent, seconds
+from rooftui.views.text import printable, short_names
+from rooftui.views.tui.detail_text import describe
+from rooftui.views.tui.format import MISSING, fit_items, fit_parts
+from rooftui.views.tui.roofline_model import ceilings_per_device
+from rooftui.views.tui.roofline_view import RooflineInputs, RooflinePicture, RooflineView, Said, in_few_words
+from rooftui.views.tui.table_columns import Column, columns_for
+from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
+
+# Below this many columns the explorer is narrow: the detail pane covers the table.
+WIDE = 120
+# The name column starts with the kernel's tag on the roofline ("1".."5").
+TAG_WIDTH = 2
+
+
+class ExplorerModel:
+    """The explorer's state for one loaded run; see the module's docstring."""
+
+    def __init__(
+        self,
+        run: LoadedRun,
+        *,
+        ascii_mode: bool = False,
+        ceilings_files: object = None,
+        sample: bool = False,
+        filter_bar: bool = True,
+    ) -> None:
+        self.state = ViewState(run)
+        self.ascii_mode = ascii_mode
+        self.ceilings_files = ceilings_files  # --ceilings, as the header names them
+        self.sample = sample  # the bundled sample was opened
+        self.roofline = RooflineView(ascii_mode=ascii_mode)
+        self.positions: np.ndarray = np.empty(0, dtype=np.int64)  # filtered rows of all_rows, in order
+        self.cursor = 0  # the selected row, in table order
+        # The find: what `/` looks for (`n` and `N` look again) and where it started.
+        self.find_text = ""
+        self.find_open = False
+        self.find_from = 0
+        self.detail_open = False
+        self.filter_bar_shown = filter_bar
+        self.zoomed = False
+        self.legend_hidden: list[Said] = []  # what the roofline's legend could not show
+        self.refresh(keep=False)
+
+    # --- what is shown ---------------------------------------------------------------
+
+    @property
+    def rows(self) -> pd.DataFrame:
+        """The filtered rows in table order, every column (for export)."""
+        return self.state.rows(self.positions)
+
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        """The table's columns (``table_columns``): data, so a view adds one by adding
+        a ``Column``, not by changing a widget."""
+        return columns_for(self.state.all_rows)
+
+    @property
+    def selected(self) -> pd.Series | None:
+        """The selected row, every column; None when no row is shown."""
+        if not len(self.positions):
+            return None
+        row: pd.Series = self.state.all_rows.iloc[int(self.positions[self.cursor])]
+        return row
+
+    def refresh(self, *, keep: bool = True) -> None:
+        """Filter and sort again; the selected kernel stays selected if still shown
+        (``keep``), else the top row is."""
+        label = None if not keep or self.selected is None else self.selected.name
+        self.positions = self.state.positions()
+        self.cursor = 0
+        if label is not None:
+            location = self.state.all_rows.index.get_loc(label)
+            if isinstance(location, int):
+                matches = np.flatnonzero(self.positions == location)
+                self.cursor = int(matches[0]) if len(matches) else 0
+
+    def select(self, row: int) -> None:
+        """Select the row at ``row`` (table order), kept in range."""
+        self.cursor = max(0, min(len(self.positions) - 1, row))
+
+    def select_kernel(self, kernel: Any) -> bool:
+        """Select the row labelled ``kernel`` (a point on the roofline names one)."""
+        rows = np.flatnonzero(self.positions == kernel)
+        if not len(rows):
+            return False
+        self.cursor = int(rows[0])
+        return True
+
+    # --- the keys ----------------------------------------------------------------------
+
+    def sort(self, column: str, descending: bool) -> None:
+        """``[``/``]`` or a click on a header: a new order starts at its top row
+        (after ``]`` that is the maximum)."""
+        self.state.sort_column, self.state.sort_descending = column, descending
+        self.refresh(keep=False)
+
+    def set_filter(self, spec: KernelFilter) -> None:
+        self.state.spec = spec
+        self.refresh()
+
+    def configure(
+        self, *, spec: KernelFilter, grouped: bool, sort_column: str, sort_descending: bool
+    ) -> None:
+        """Set the whole view at once (``rooftui plot``)."""
+        self.state.grouped = grouped
+        self.state.sort_column, self.state.sort_descending = sort_column, sort_descending
+        self.state.spec = spec
+        self.refresh(keep=False)
+
+    def toggle_grouped(self) -> None:
+        """``g``: kernels grouped by name, or single invocations."""
+        self.state.grouped = not self.state.grouped
+        self.refresh(keep=False)
+
+    def toggle_level(self, level: str) -> str:
+        """``1``/``2``/``3``: a memory level on or off; returns what to tell the user."""
+        self.state.toggle_level(level)
+        shown = ", ".join(LEVEL_LABELS[lv] for lv in LEVELS if lv in self.state.levels) or "none"
+        return f"memory levels on the roofline: {shown}"
+
+    def hide_pipelines(self, hidden: set[str]) -> None:
+        """``p``'s dialog: the compute roofs not to draw."""
+        self.state.hidden_pipelines = set(hidden)
+
+    def toggle_detail(self) -> None:
+        """``d``: the detail pane open or closed."""
+        self.detail_open = not self.detail_open
+
+    def toggle_filter_bar(self) -> None:
+        """``F``: the filter bar shown or hidden."""
+        self.filter_bar_shown = not self.filter_bar_shown
+
+    def toggle_zoom(self) -> None:
+        """``z``: the roofline alone on the screen, or back."""
+        self.zoomed = not self.zoomed
+
+    def escape(self, width: int) -> None:
+        """``esc``: a find abandoned goes back where it started; on a narrow screen
+        (``width`` columns) the detail pane, which covers the table, closes."""
+        if self.find_open:
+            self.cursor = self.find_from
+            self.find_open = False
+        elif width < WIDE and self.detail_open:
+            self.detail_open = False
+
+    def step_point(self, step: int) -> bool:
+        """``.``/``,``: the next or previous point on the roofline, left to right; its
+        kernel becomes the selected row."""
+        point = self.roofline.step_point(step)
+        return point is not None and self.select_kernel(point.kernel)
+
+    def next_device(self) -> str | None:
+        """``v``: the next GPU's roofline; returns what to tell the user, if anything."""
+        return None if self.roofline.next_device() else "one GPU in this run"
+
+    # --- find: jump to a kernel by name, as less does -----------------------------------
+
+    def start_find(self) -> None:
+        """``/``: an empty find, from the selected row."""
+        self.find_open, self.find_from, self.find_text = True, self.cursor, ""
+
+    def type_find(self, text: str) -> str | None:
+        """Each key typed in the find: jump to the first match from where it started.
+        Returns what to tell the user (no match), else None."""
+        self.find_text = text
+        return self.jump_to_match(self.find_from, 1) if text else None
+
+    def submit_find(self) -> None:
+        """``enter`` in the find: stay on the match."""
+        self.find_open = False
+
+    def find_next(self, direction: int) -> str | None:
+        """``n`` (1) or ``N`` (-1): the next or previous match, wrapping around."""
+        if not self.find_text:
+            return "/ to find a kernel first"
+        return self.jump_to_match(self.cursor + direction, direction)
+
+    def jump_to_match(self, start: int, direction: int) -> str | None:
+        """Select the first row from ``start`` on (wrapping) whose name holds the find
+        text, ignoring case; say so when none does."""
+        if not len(self.positions):
+            return None
+        names = self.state.all_rows["name"].to_numpy()[self.positions]
+        found = np.flatnonzero(
+            pd.Series(names).str.contains(self.find_text, case=False, regex=False).to_numpy()
+        )
+        if not len(found):
+            return printable(f"no kernel shown matches {self.find_text!r}")
+        start %= len(self.positions)
+        if direction > 0:
+            after = found[found >= start]
+            row = after[0] if len(after) else found[0]  # past the last row: from the top
+        else:
+            before = found[found <= start]
+            row = before[-1] if len(before) else found[-1]
+        self.cursor = int(row)
+        return None
+
+    # --- renderers ---------------------------------------------------------------------
+
+    def header(self, width: int) -> str:
+        """The top line: reports, GPUs, ceilings, bundled sample, in ``width`` columns."""
+        return what_is_open(self.state.run, self.ceilings_files, self.sample, width)
+
+    def status_line(self, width: int) -> str:
+        """Counts, time, zero-AI share, sort and filter state, and what the legend had
+        no room for, in ``width`` columns: when narrow, the sort and the filter state
+        stay and the totals go first."""
+        state = self.state
+        total = state.totals(self.positions)
+        run_time = float(state.run.invocations["time_s"].sum())
+        share = total.time_s / run_time if run_time else 0.0
+        zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
+        sorted_by = next((c.label for c in self.columns if c.key == state.sort_column), state.sort_column)
+        arrow = "▼" if state.sort_descending else "▲"
+        shown = (
+            f"{total.rows:,} kernels, {total.invocations:,} launches"
+            if state.grouped
+            else f"{total.rows:,} invocations"
+        )
+        parts = [
+            (0, shown),
+            (2, f"{seconds(total.time_s, missing=MISSING)} ({percent(share, missing=MISSING)})"),
+            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share, missing=MISSING)} time)"),
+            (0, f"by {sorted_by}{arrow}"),
+        ]
+        if state.spec.rank is not None:
+            parts.append((0, f"rank {state.spec.rank} only"))
+        if not state.spec.is_empty:
+            parts.append((0, "filtered"))
+        separator = " | " if self.ascii_mode else " · "
+        if self.legend_hidden:
+            # What the roofline's legend had no room for, in the room the rest leaves.
+            room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
+            parts.append((1, fit_items("legend full: ", in_few_words(self.legend_hidden), room)))
+        return fit_parts(parts, width, separator)
+
+    def table_page(self, first: int, count: int, name_width: int) -> list[tuple[str, ...]]:
+        """The table's cells of rows ``first`` to ``first + count`` (table order): the
+        name column holds the row's roofline tag and its name shortened to what tells it
+        from the others in ``name_width`` columns; the others as their ``Column`` formats."""
+        frame, columns = self.state.all_rows, self.columns
+        window = self.positions[first : first + count]
+        more = "..." if self.ascii_mode else "…"
+        shown = short_names(frame["name"].unique(), name_width - TAG_WIDTH, more)
+        tags = self.roofline.drawn_tags
+        rows = []
+        for position in window:
+            row = frame.iloc[int(position)]
+            cells = [column.cell(row) if column.key in row.index else "–" for column in columns]
+            name = str(row["name"])
+            cells[0] = tags.get(int(position), "").ljust(TAG_WIDTH) + shown.get(name, name)
+            rows.append(tuple(cells))
+        return rows
+
+    def ceilings_of(self, row: pd.Series) -> CeilingSet:
+        """The ceilings of the GPU ``row`` ran on: its headroom and binding roofs are
+        against its own GPU's roofs, not the first GPU's."""
+        run = self.state.run.source
+        device = row.get("device")
+        if device is not None and hasattr(run, "ceilings_for"):
+            try:
+                ceilings: CeilingSet = run.ceilings_for(str(device))
+                return ceilings
+            except KeyError:
+                pass
+        return self.state.run.ceilings
+
+    def detail(self, width: int = 80) -> RenderableType | None:
+        """The detail pane's content for the selected row, laid out for ``width``
+        columns; None when no row is selected."""
+        row = self.selected
+        if row is None:
+            return None
+        metrics = self.state.run.launch_metrics(row)
+        return describe(row, self.ceilings_of(row), metrics, self.ascii_mode, width)
+
+    def roofline_content(self) -> tuple[Any, ...]:
+        """What the roofline depends on but for the selection (and the order of rows)."""
+        state = self.state
+        return (state.grouped, state.spec, tuple(state.levels), frozenset(state.hidden_pipelines))
+
+    def update_roofline(self) -> None:
+        """Give the roofline the shown rows, levels, roofs and the selected kernel."""
+        state = self.state
+        self.roofline.show(
+            RooflineInputs(state.plot_rows(self.positions), state.run.ceilings, tuple(state.levels),
+                           tuple(state.shown_pipelines()), self.selected),
+            ceilings_per_device(state.run.source),
+        )
+
+    def roofline_picture(self, width: int, height: int) -> RooflinePicture | None:
+        """The roofline pane at ``width`` × ``height`` (plot and legend); what the
+        legend could not say goes to the status line."""
+        picture = self.roofline.picture(width, height, self.state.grouped)
+        if picture is not None:
+            self.legend_hidden = picture.overflow
+        return picture

@@ -1,0 +1,350 @@
+"""The explorer's roofline as data — no Textual: what is plotted, on which GPU, which
+point the keys stepped to, the picture laid out for a size, and the legend under it.
+
+``RooflineView`` holds the roofline's state; ``RooflineCanvas`` and ``RooflinePane``
+(``widgets/roofline.py``) only colour its cells and size the legend it chose, so the
+picture and the legend can be checked for any size without starting an app.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from rich.console import Console
+from rich.text import Text
+
+from rooftui.model.ceilings import CeilingSet
+from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.text import printable
+from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.roofline_layout import (
+    ASCII_MARKERS,
+    LEVEL_COLOURS,
+    UNICODE_MARKERS,
+    Layout,
+    PointCell,
+    lay_out,
+    nearest_in_order,
+    plot_cells,
+    rgb,
+)
+from rooftui.views.tui.roofline_model import (
+    EXPLORER_HEADROOM,
+    Roof,
+    RooflineFigure,
+    build_figure,
+    device_labels,
+    roof_sources,
+    short_name,
+)
+
+LEGEND_ROWS = 3  # the most rows the legend under the plot takes
+LEGEND_PADDING = 2  # the legend's left and right padding (app.tcss)
+# Measures how the legend's Rich text wraps, as the widget showing it wraps it.
+_CONSOLE = Console(file=io.StringIO(), color_system=None, legacy_windows=False)
+
+
+@dataclass(frozen=True)
+class RooflineInputs:
+    """What the explorer asks the roofline to plot."""
+
+    frame: pd.DataFrame  # the plotted rows (``ViewState.plot_rows``), labelled by table position
+    ceilings: CeilingSet
+    levels: tuple[str, ...]
+    pipelines: tuple[str, ...]
+    selected: pd.Series | None = None
+
+
+@dataclass(frozen=True)
+class Said:
+    """A thing the legend must say: in full, and in the status line's few words."""
+
+    text: str  # "FP32 65.7 TFLOP/s (empirical)"
+    short: str  # "FP32"
+    roof: bool = False  # a roof's value: shortened together with the others ("FP32/FP64 roofs")
+
+
+def in_few_words(hidden: list[Said]) -> list[str]:
+    """The short forms of ``hidden``, the roofs named together: ["6 zero-AI not
+    plotted", "FP32/FP64 roofs", "sources"]."""
+    words: list[str] = []
+    roofs = [said.short for said in hidden if said.roof]
+    for said in hidden:
+        if not said.roof:
+            words.append(said.short)
+        elif said.short == roofs[0]:
+            words.append("/".join(roofs) + (" roofs" if len(roofs) > 1 else " roof"))
+    return words
+
+
+def unlabelled_roofs(figure: RooflineFigure, layout: Layout) -> list[Roof]:
+    """The roofs whose full label (value and source) is not written on the plot."""
+    return [roof for roof in figure.roofs if roof.key not in layout.labelled]
+
+
+def must_say(figure: RooflineFigure, unlabelled: list[Roof], ascii_mode: bool = False) -> list[Said]:
+    """What the plot leaves unsaid: roofs with no source at all, kernels not drawn
+    or drawn on the edge, and every roof whose value and source are not written
+    beside it; each with the few words the status line uses when the legend is full."""
+    said = [Said(message, message.split(":")[0]) for message in figure.missing]
+    below = " (" + str((ASCII_MARKERS if ascii_mode else UNICODE_MARKERS)["below"]["hbm"]) + ")"
+    for note in filter(None, figure.note.split("; ")):
+        if "on the bottom edge" in note:
+            said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))
+        elif "merged per cell" in note:
+            said.append(Said(note, note.split(", ")[-1]))
+        else:  # "6 zero-AI not plotted"
+            said.append(Said(note, note))
+    if not any(r.kind == "bandwidth" for r in figure.roofs) and not figure.missing:
+        said.append(Said("no memory level shown", "no memory level shown"))
+    said += [Said(roof.label, short_name(roof).replace(" · ", "/"), roof=True) for roof in unlabelled]
+    sources = roof_sources(figure.roofs)
+    if sources:
+        said.append(Said(sources, "sources"))
+    if ascii_mode:
+        said = [Said(ascii_safe(s.text), ascii_safe(s.short), s.roof) for s in said]
+    return said
+
+
+def legend(
+    figure: RooflineFigure,
+    unlabelled: list[Roof],
+    grouped: bool,
+    width: int = 10_000,
+    rows: int = LEGEND_ROWS,
+    ascii_mode: bool = False,
+) -> tuple[Text, list[Said]]:
+    """The legend text, and what must be said but did not fit in ``width`` × ``rows``."""
+    markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
+    mode = "grouped by name" if grouped else "single invocations"
+    shown: list[str] = []
+    left_over: list[Said] = []
+    for part in must_say(figure, unlabelled, ascii_mode):
+        # Wrapped at spaces as the legend wraps; a part goes under the plot only if
+        # everything up to it still fits in the legend's rows.
+        lines = textwrap.wrap(" · ".join([mode, *shown, part.text]), width)
+        if len(lines) <= rows:
+            shown.append(part.text)
+        else:
+            left_over.append(part)
+    text = Text(mode + " · ")
+    for part_text in shown:
+        text.append(part_text, style="bold")
+        text.append(" · ")
+    keys = Text()
+    heavy: dict[str, str] = markers["heavy"]
+    for level, label in LEVEL_LABELS.items():
+        keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
+    keys.append(f"{markers['selected']} selected", style="bold")
+    keys.append(" · 1-5 heaviest")
+    text.append_text(keys)
+    if ascii_mode:
+        text = Text(ascii_safe(text.plain))
+    return text, left_over
+
+
+def legend_width(pane_width: int) -> int:
+    """The legend's text width in a pane ``pane_width`` cells wide."""
+    return max(10, pane_width - LEGEND_PADDING)
+
+
+@dataclass
+class RooflinePicture:
+    """The roofline pane at one size: the plot's figure and cells, and the legend."""
+
+    figure: RooflineFigure
+    layout: Layout
+    legend: Text
+    legend_rows: int
+    overflow: list[Said]  # what must be said but found no room: the status line says it
+
+    @property
+    def plot_rows(self) -> list[str]:
+        return self.layout.text_rows()
+
+
+class RooflineView:
+    """The roofline's state: its inputs, the GPU shown (a run may hold several), the
+    point stepped to with ``.``/``,``, and the picture last laid out."""
+
+    def __init__(self, *, ascii_mode: bool = False) -> None:
+        self.ascii_mode = ascii_mode
+        self.inputs: RooflineInputs | None = None
+        self.shown = 0  # calls to show(): a new count means new inputs
+        self.ceilings_by_device: dict[str, CeilingSet] = {}
+        self.device: str | None = None  # the GPU shown, when the run has several
+        self.cursor: tuple[str, Any] | None = None  # (level, kernel) stepped to
+        self.figure: RooflineFigure | None = None  # as last laid out (``draw``)
+        self.layout: Layout | None = None
+        self._followed: Any = None  # the selected kernel whose GPU was last shown
+        self._legend_rows: tuple[tuple[Any, ...], int] | None = None  # (what for, rows)
+
+    @property
+    def devices(self) -> list[str]:
+        return list(self.ceilings_by_device)
+
+    @property
+    def tags(self) -> dict[Any, str]:
+        """Row label -> tag of the heaviest kernels (empty before the first draw)."""
+        return {} if self.figure is None else dict(self.figure.tags)
+
+    @property
+    def drawn_tags(self) -> dict[Any, str]:
+        """Row label -> tag, of the tags the plot found room to draw."""
+        if self.layout is None:
+            return {}
+        return {label.kernel: label.text for label in self.layout.labels if label.series == "tag"}
+
+    @property
+    def unlabelled(self) -> list[Roof]:
+        if self.figure is None or self.layout is None:
+            return []
+        return unlabelled_roofs(self.figure, self.layout)
+
+    def show(self, inputs: RooflineInputs, ceilings_by_device: dict[str, CeilingSet] | None = None) -> None:
+        """Plot ``inputs`` from now on. With ``ceilings_by_device`` holding several GPUs
+        only the shown device's kernels are drawn, against that device's ceilings; a
+        kernel newly selected shows its own GPU."""
+        self.ceilings_by_device = dict(ceilings_by_device or {})
+        if self.device not in self.ceilings_by_device:
+            self.device = next(iter(self.ceilings_by_device), None)
+        self.inputs = inputs
+        self.shown += 1
+        selected = inputs.selected
+        if selected is not None and selected.name != self._followed:
+            self._followed = selected.name
+            device = device_labels(selected.to_frame().T)[0] if "device" in selected.index else None
+            if device in self.ceilings_by_device:
+                self.device = str(device)
+        if self.cursor is not None and (selected is None or selected.name != self.cursor[1]):
+            self.cursor = None  # the table moved to another kernel
+
+    def _figure_inputs(self, with_selection: bool) -> RooflineInputs | None:
+        inputs = self.inputs
+        if inputs is None:
+            return None
+        frame, ceilings, selected = inputs.frame, inputs.ceilings, inputs.selected
+        if len(self.ceilings_by_device) > 1 and self.device is not None:
+            frame = frame[device_labels(frame) == self.device]
+            ceilings = self.ceilings_by_device[self.device]
+            if selected is not None and selected.name not in frame.index:
+                selected = None
+        return RooflineInputs(frame, ceilings, inputs.levels, inputs.pipelines,
+                              selected if with_selection else None)
+
+    @property
+    def title(self) -> str:
+        """The top row when the run has several GPUs: which one is shown."""
+        if len(self.ceilings_by_device) < 2 or self.device is None:
+            return ""
+        which = self.devices.index(self.device) + 1
+        title = f"GPU {which} of {len(self.devices)}: {printable(self.device)} (v: next GPU)"
+        return ascii_safe(title) if self.ascii_mode else title
+
+    def plan(self, width: int, height: int, *, with_selection: bool = True
+             ) -> tuple[RooflineFigure, Layout] | None:
+        """The figure and its layout on ``width`` × ``height`` cells: a function of the
+        inputs, the device and the size alone (without the selected kernel: moving the
+        selection then keeps the layout)."""
+        inputs = self._figure_inputs(with_selection)
+        if inputs is None:
+            return None
+        # Zoomed, and little room above the top roof: rows are scarce at 80x24.
+        figure = build_figure(inputs.frame, inputs.ceilings, levels=inputs.levels,
+                              pipelines=list(inputs.pipelines), selected=inputs.selected,
+                              cells=plot_cells(width, height), zoom=True, headroom=EXPLORER_HEADROOM)
+        return figure, self.lay_out(figure, width, height)
+
+    def lay_out(self, figure: RooflineFigure, width: int, height: int) -> Layout:
+        return lay_out(figure, max(width, 20), max(height, 4), ascii_mode=self.ascii_mode,
+                       title=self.title, cursor=self.cursor)
+
+    def draw(self, width: int, height: int) -> RooflineFigure | None:
+        """Lay the roofline out on ``width`` × ``height`` cells and keep it (the figure
+        and layout the keys and clicks then act on)."""
+        planned = self.plan(width, height)
+        if planned is None:
+            return None
+        self.figure, self.layout = planned
+        return self.figure
+
+    def redraw(self) -> None:
+        """Lay the kept figure out again at its size (a new cursor)."""
+        if self.figure is not None and self.layout is not None:
+            self.layout = self.lay_out(self.figure, self.layout.width, self.layout.height)
+
+    def legend_rows(self, pane_width: int, pane_height: int, grouped: bool, content: Any = None) -> int:
+        """The fewest rows (1 to ``LEGEND_ROWS``) in which the legend of the plot laid
+        out in a pane's other rows fits. Chosen from the pane's size and what is plotted,
+        never from the last draw: left to follow what the plot could not label, one
+        screen could settle into two layouts. ``content`` names what is plotted but for
+        the selection; while it stays equal, the rows are not worked out again."""
+        key = (pane_width, pane_height, content if content is not None else self.shown, self.device, grouped)
+        if self._legend_rows is not None and self._legend_rows[0] == key:
+            return self._legend_rows[1]
+        rows = LEGEND_ROWS
+        width = legend_width(pane_width)
+        for tried in range(1, LEGEND_ROWS):
+            planned = self.plan(pane_width, pane_height - tried, with_selection=False)
+            if planned is None:
+                break
+            figure, layout = planned
+            text, _ = legend(figure, unlabelled_roofs(figure, layout), grouped, width,
+                             ascii_mode=self.ascii_mode)
+            if len(text.wrap(_CONSOLE, width)) <= tried:
+                rows = tried
+                break
+        self._legend_rows = (key, rows)
+        return rows
+
+    def picture(self, pane_width: int, pane_height: int, grouped: bool) -> RooflinePicture | None:
+        """The whole pane at ``pane_width`` × ``pane_height``: the legend's rows, the plot
+        in the rows left, and the legend with what it could not say."""
+        rows = self.legend_rows(pane_width, pane_height, grouped)
+        if self.draw(pane_width, pane_height - rows) is None:
+            return None
+        assert self.figure is not None and self.layout is not None
+        text, overflow = legend(self.figure, self.unlabelled, grouped, legend_width(pane_width), rows,
+                                ascii_mode=self.ascii_mode)
+        return RooflinePicture(self.figure, self.layout, text, rows, overflow)
+
+    # --- what the keys and the mouse do --------------------------------------------
+
+    def step_point(self, step: int) -> PointCell | None:
+        """Step to the next (1) or previous (-1) point left to right, from the one
+        stepped to or else the selected kernel's first point; returns it."""
+        if self.layout is None:
+            return None
+        current = self.cursor
+        if current is None and self.figure is not None and self.figure.selected:
+            selected = None if self.inputs is None else self.inputs.selected
+            if selected is not None:
+                current = (self.figure.selected[0][0], selected.name)
+        point = nearest_in_order(self.layout.points, current, step)
+        if point is not None:
+            self.choose(point)
+        return point
+
+    def point_at(self, col: int, row: int) -> PointCell | None:
+        """The point drawn at (or a cell from) ``col``, ``row``, chosen; else None."""
+        point = None if self.layout is None else self.layout.point_near(col, row)
+        if point is not None:
+            self.choose(point)
+        return point
+
+    def choose(self, point: PointCell) -> None:
+        self.cursor = (point.level, point.kernel)
+        self.redraw()
+
+    def next_device(self) -> bool:
+        """Show the next GPU's roofline; False when the run has one GPU."""
+        devices = self.devices
+        if len(devices) < 2:
+            return False
+        self.device = devices[(devices.index(self.device) + 1) % len(devices)] if self.device else devices[0]
+        self.cursor = None
+        return True
