@@ -98,8 +98,16 @@ def ncu_empty_kernel_duration(device_index: int) -> tuple[float | None, str]:
     return statistics.median(values), f"ncu: {len(values)} launches profiled"
 
 
-SECONDS_PER = {"nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6, "msecond": 1e-3,
-               "ms": 1e-3, "second": 1.0, "s": 1.0}
+SECONDS_PER = {
+    "nsecond": 1e-9,
+    "ns": 1e-9,
+    "usecond": 1e-6,
+    "us": 1e-6,
+    "msecond": 1e-3,
+    "ms": 1e-3,
+    "second": 1.0,
+    "s": 1.0,
+}
 
 
 def ncu_durations(ncu_csv: str) -> list[float]:

@@ -19,18 +19,31 @@ HEADER = (
 
 
 def row(i: int, metric: str, unit: str, value: str) -> str:
-    return (f'"{i}","7","python3","h","empty_kernel","1","13","(32, 1, 1)","(1, 1, 1)","0","9.0",'
-            f'"Command line profiler metrics","{metric}","{unit}","{value}"')
+    return (
+        f'"{i}","7","python3","h","empty_kernel","1","13","(32, 1, 1)","(1, 1, 1)","0","9.0",'
+        f'"Command line profiler metrics","{metric}","{unit}","{value}"'
+    )
 
 
-@pytest.mark.parametrize(("unit", "value", "seconds"), [
-    ("ns", "1,536", 1.536e-6), ("nsecond", "1536", 1.536e-6), ("us", "1.54", 1.54e-6),
-    ("usecond", "1.54", 1.54e-6), ("msecond", "0.002", 2e-6),
-])
+@pytest.mark.parametrize(
+    ("unit", "value", "seconds"),
+    [
+        ("ns", "1,536", 1.536e-6),
+        ("nsecond", "1536", 1.536e-6),
+        ("us", "1.54", 1.54e-6),
+        ("usecond", "1.54", 1.54e-6),
+        ("msecond", "0.002", 2e-6),
+    ],
+)
 def test_ncu_duration_is_read_in_seconds_whatever_unit_ncu_prints(unit, value, seconds):
-    text = "\n".join(["==PROF== Connected to process 7", HEADER,
-                      row(0, "gpu__time_duration.sum", unit, value),
-                      row(0, "sm__cycles_elapsed.avg.per_second", "cycle/second", "1.9e9")])
+    text = "\n".join(
+        [
+            "==PROF== Connected to process 7",
+            HEADER,
+            row(0, "gpu__time_duration.sum", unit, value),
+            row(0, "sm__cycles_elapsed.avg.per_second", "cycle/second", "1.9e9"),
+        ]
+    )
     assert ncu_durations(text) == [pytest.approx(seconds)]
 
 
@@ -40,8 +53,9 @@ def test_ncu_output_without_a_table_gives_no_duration():
 
 def test_measure_writes_the_floor_at_the_top_level_of_the_ceilings_file(tmp_path):
     floor = LaunchFloor(1.5e-6, 1.3e-6, "ncu: 50 launches profiled")
-    ceilings = CeilingSet(Device("NVIDIA H200", "9.0", 132),
-                          (Ceiling("HBM", "bandwidth", 4.5e12, "empirical", level="hbm"),))
+    ceilings = CeilingSet(
+        Device("NVIDIA H200", "9.0", 132), (Ceiling("HBM", "bandwidth", 4.5e12, "empirical", level="hbm"),)
+    )
     doc = ceilings_document(ceilings, {"launch_floor": floor.to_dict(), "seconds": 20.0})
     assert doc["launch_floor"]["empty_kernel_s"] == 1.5e-6
     assert doc["launch_floor"]["back_to_back_s"] == 1.3e-6
