@@ -43,14 +43,16 @@ class LaunchFloor:
 
     per_launch_s: float | None  # an empty kernel's ncu duration; None: no floor applied
     interval_s: float | None  # back-to-back launch interval on one stream
-    source: str  # "measured: <file>, <date>" or why there is none
+    source: str  # "measured (bundled ceilings x.json, 2026-12-01)", or why there is none
+    how: str = ""  # how the file says each number was measured
 
     @property
     def measured(self) -> bool:
         return self.per_launch_s is not None
 
     def to_dict(self) -> dict[str, object]:
-        return {"per_launch_s": self.per_launch_s, "interval_s": self.interval_s, "source": self.source}
+        return {"per_launch_s": self.per_launch_s, "interval_s": self.interval_s, "source": self.source,
+                "how": self.how}
 
 
 NO_FLOOR = LaunchFloor(
@@ -68,12 +70,10 @@ def launch_floor_of(ceilings: CeilingSet) -> LaunchFloor:
     stored = find_launch_floor(ceilings)
     if stored is None or stored.empty_kernel_s is None:
         return NO_FLOOR
-    when = f", measured {stored.measured_at[:10]}" if stored.measured_at else ""
-    return LaunchFloor(
-        stored.empty_kernel_s,
-        stored.back_to_back_s,
-        f"measured ({stored.source} ceilings {stored.origin.rsplit('/', 1)[-1]}{when}): {stored.how}",
-    )
+    when = f", {stored.measured_at[:10]}" if stored.measured_at else ""
+    name = stored.origin.rsplit("/", 1)[-1]
+    return LaunchFloor(stored.empty_kernel_s, stored.back_to_back_s,
+                       f"measured ({stored.source} ceilings {name}{when})", stored.how)
 
 
 def _terms(ceilings: CeilingSet) -> list[tuple[str, str, float | None, str]]:

@@ -27,6 +27,7 @@ import pandas as pd
 
 from rooftui.analysis.advise import FLOOR_LIMIT, LaunchFloor, roll_up
 from rooftui.analysis.operations import COMMUNICATION
+from rooftui.views.formats import seconds
 
 TOTAL, REMOVED, KEPT, ADJUST = "total", "removed", "kept", "adjust"
 
@@ -83,6 +84,12 @@ class StepBudget:
         }
 
 
+def plural(count: float, noun: str) -> str:
+    """ "1 launch", "3 launches", "2.5 launches" (per step)."""
+    suffix = "es" if noun.endswith(("h", "s")) else "s"
+    return f"{count:g} {noun}" if count == 1 else f"{count:g} {noun}{suffix}"
+
+
 def step_budget(
     launches: pd.DataFrame, floor: LaunchFloor, trace: TraceStep | None = None, steps_in_report: int = 1
 ) -> StepBudget:
@@ -93,102 +100,93 @@ def step_budget(
     communication = launches["operation_class"] == COMMUNICATION
     known = launches["gain_s"].notna() & ~communication
     floored = known & (launches["limit"] == FLOOR_LIMIT)
+    unknown = ~known & ~communication
     n = len(launches) * per_step
-    bars = []
+    bars: list[Bar] = []
+
+    def add(label: str, kind: str, seconds_: float | None, built_from: str) -> None:
+        bars.append(Bar(label, kind, seconds_, built_from))
+
+    def total(mask: pd.Series, column: str = "time_s") -> float:
+        return float(launches.loc[mask, column].sum()) * per_step
+
     if trace is None:
         step_s = kernel_s
-        bars.append(
-            Bar(
-                "measured step",
-                TOTAL,
-                step_s,
-                f"sum of the report's kernel durations (gpu__time_duration.sum), {n:g} launches; "
-                "no --trace, so GPU idle and host time are not in it",
-            )
+        add(
+            "measured step",
+            TOTAL,
+            step_s,
+            f"sum of the report's kernel durations (gpu__time_duration.sum), {plural(n, 'launch')}; "
+            "no --trace, so GPU idle and host time are not in it",
         )
-        bars.append(
-            Bar("GPU idle / host-bound", REMOVED, None, "not collected: pass --trace (a PyTorch trace)")
-        )
+        add("GPU idle / host-bound", REMOVED, None, "not collected: pass --trace (a PyTorch trace)")
     else:
         step_s = trace.step_s
-        bars.append(Bar("measured step", TOTAL, step_s, f"mean step of {trace.source}"))
-        bars.append(
-            Bar(
-                "GPU idle / host-bound",
-                REMOVED,
-                trace.idle_s,
-                "GPU idle per step in the trace (rooftui timeline says where and why)",
-            )
+        add("measured step", TOTAL, step_s, f"mean step of {trace.source}")
+        add(
+            "GPU idle / host-bound",
+            REMOVED,
+            trace.idle_s,
+            "GPU idle per step in the trace (rooftui timeline says where and why)",
         )
-        bars.append(
-            Bar(
-                "trace vs report kernel time",
-                ADJUST,
-                step_s - trace.idle_s - kernel_s,
-                "the trace's busy time minus the report's kernel time (other run; ncu serialises kernels)",
-            )
+        add(
+            "trace vs report kernel time",
+            ADJUST,
+            step_s - trace.idle_s - kernel_s,
+            "the trace's busy time minus the report's kernel time (another run; ncu serialises kernels)",
         )
-    comm_s = float(launches.loc[communication, "time_s"].sum()) * per_step
-    bars.append(
-        Bar(
-            "communication",
-            KEPT,
-            comm_s,
-            f"{int(communication.sum())} NCCL launches, kept at their time (no roof bounds them)"
-            if communication.any()
-            else "no communication kernel in the report",
-        )
+    comm_s = total(communication)
+    add(
+        "communication",
+        KEPT,
+        comm_s,
+        f"{plural(int(communication.sum()), 'NCCL launch')}, kept at their time (no roof bounds them)"
+        if communication.any()
+        else "no communication kernel in the report",
     )
-    unknown = ~known & ~communication
-    unknown_s = float(launches.loc[unknown, "time_s"].sum()) * per_step
+    unknown_s = total(unknown)
     reasons = launches.loc[unknown, "advise_reason"].value_counts()
-    bars.append(
-        Bar(
-            "no bound known",
-            KEPT,
-            unknown_s,
-            "; ".join(f"{count} launches: {why}" for why, count in reasons.items())
-            or "every launch has a bound",
-        )
+    add(
+        "no bound known",
+        KEPT,
+        unknown_s,
+        "; ".join(f"{plural(int(count), 'launch')}: {why}" for why, count in reasons.items())
+        or "every launch has a bound",
     )
     by_class = roll_up(launches[known], "operation_class")
-    for name, row in by_class.iterrows():
-        bars.append(
-            Bar(
-                f"below the roofs: {name}",
-                REMOVED,
-                float(row["gain_s"]) * per_step,
-                f"{int(row['launches'])} launches, time minus achievable (max of bytes/bandwidth and "
-                "FLOPs/peak over levels and pipelines, at least the launch floor)",
+    for rank, (name, row) in enumerate(by_class.iterrows()):
+        how = f"{plural(int(row['launches']), 'launch')}: time minus achievable time"
+        if rank == 0:
+            how += (
+                " (the largest of bytes/bandwidth per memory level and FLOPs/peak per pipeline, "
+                "at least the launch floor)"
             )
-        )
-    roof_s = float(launches.loc[known & ~floored, "achievable_s"].sum()) * per_step
-    floor_s = float(launches.loc[floored, "achievable_s"].sum()) * per_step
-    bars.append(
-        Bar("at the roofs", KEPT, roof_s, f"{int((known & ~floored).sum())} launches at their binding roof")
+        add(f"below the roofs: {name}", REMOVED, float(row["gain_s"]) * per_step, how)
+    roof_s = total(known & ~floored, "achievable_s")
+    floor_s = total(floored, "achievable_s")
+    add(
+        "at the roofs",
+        KEPT,
+        roof_s,
+        f"{plural(int((known & ~floored).sum()), 'launch')} at their binding roof",
     )
-    bars.append(
-        Bar(
-            "launch floors",
-            KEPT,
-            floor_s,
-            f"{int(floored.sum())} launches at the floor: {floor.source}"
-            if floor.measured
-            else f"no floor: {floor.source}",
-        )
+    add(
+        "launch floors",
+        KEPT,
+        floor_s,
+        f"{plural(int(floored.sum()), 'launch')} at the floor, {seconds(floor.per_launch_s)} each "
+        f"(an empty kernel under ncu), {floor.source}"
+        if floor.measured
+        else f"no floor: {floor.source}",
     )
-    floor_sum = 0.0
-    if floor.per_launch_s is not None:
-        floor_sum = floor.per_launch_s * n
-    if floor.interval_s is not None:
-        floor_sum = max(floor_sum, floor.interval_s * n)
+    floor_sum = max((floor.per_launch_s or 0.0) * n, (floor.interval_s or 0.0) * n)
     sol = comm_s + unknown_s + roof_s + floor_s
     built = "communication + no bound known + at the roofs + launch floors: a bound, not a forecast"
     if sol < floor_sum:
         built += (
-            f"; raised to {n:g} launches × the back-to-back interval ({floor.interval_s:.3g} s), "
-            "below which one stream cannot run them"
+            f"; raised to {plural(n, 'launch')} × the back-to-back interval "
+            f"({seconds(floor.interval_s)}), below which one stream cannot run them"
         )
         sol = floor_sum
-    bars.append(Bar("speed-of-light step", TOTAL, sol, built))
+    add("speed-of-light step", TOTAL, sol, built)
     return StepBudget(bars, step_s, sol, floor_sum, len(launches))

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from rooftui.analysis.advise import FLOOR_LIMIT, LaunchFloor, roll_up
+from rooftui.analysis.advise_budget import plural
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.operations import COPY_CAST_LAYOUT, ELEMENTWISE, MATRIX_CLASSES
 from rooftui.model.ceilings import CeilingSet
@@ -65,9 +66,9 @@ def verdict(limit: str, sol_fraction: float, gain_s: float, reason: str = "") ->
     share = f"{sol_fraction:.0%}" if sol_fraction >= 0.01 else "<1%"
     if limit == FLOOR_LIMIT:
         if sol_fraction >= 0.5:
-            return f"at {share} of the launch floor: launch-bound, fuse or batch launches"
+            return f"at {share} of its speed of light, the launch floor: launch-bound, fuse or batch launches"
         return (
-            f"at {share} of its bound, the launch floor: latency/occupancy-bound, "
+            f"at {share} of its speed of light, the launch floor: latency/occupancy-bound, "
             "too little work per launch to reach any roof"
         )
     memory = limit in LEVEL_LABELS.values()
@@ -79,6 +80,27 @@ def verdict(limit: str, sol_fraction: float, gain_s: float, reason: str = "") ->
     if sol_fraction < 0.1:
         return f"at {share} of every roof: latency/occupancy/launch-bound, not {limit}"
     return f"at {share} of the {limit} roof, its nearest; {seconds(gain_s)} below it"
+
+
+def fix_for(limit: str, sol_fraction: float) -> str:
+    """What to try on a launch that ``limit`` binds at ``sol_fraction`` of its speed of light."""
+    if limit == FLOOR_LIMIT:
+        if sol_fraction >= 0.5:
+            return "fewer launches: fuse with its neighbours, batch it, or capture it in a CUDA graph"
+        return (
+            "more parallel work per launch, or find the stall in ncu's Occupancy, Launch Statistics "
+            "and Warp State sections"
+        )
+    if sol_fraction < 0.1:
+        return (
+            "not a bandwidth or FLOP problem yet: find the latency or occupancy limit in ncu's "
+            "Occupancy and Warp State sections"
+        )
+    if limit in ("L1", "L2"):
+        return f"fewer {limit} passes over the same data: tiling, fusion, reuse in registers or shared memory"
+    if limit == "HBM":
+        return "move fewer bytes: fuse, use a narrower type, avoid re-reading"
+    return "a faster pipeline (Tensor Cores, a narrower type) or less arithmetic"
 
 
 def _ids(launches: pd.DataFrame, gain: pd.Series) -> tuple[int, ...]:
@@ -236,7 +258,7 @@ def _tiny(launches: pd.DataFrame, floor: LaunchFloor, kernel_s: float, per_step:
             f"{len(chosen)} of {len(launches)} launches, "
             f"{seconds(chosen['time_s'].sum() * per_step)} per step "
             f"({chosen['time_s'].sum() / kernel_s:.0%} of kernel time); floor {seconds(floor.per_launch_s)} "
-            f"({floor.source.split(':')[0]})",
+            f"({floor.source})",
             "fuse them (torch.compile), batch them (foreach/multi-tensor ops), "
             "or capture them in a CUDA graph",
             len(chosen),
@@ -337,10 +359,11 @@ def _kernels(launches: pd.DataFrame, per_step: float) -> list[Finding]:
                 "kernel",
                 verdict(str(heaviest["limit"]), sol, float(row["gain_s"]) * per_step),
                 float(row["gain_s"]) * per_step,
-                f"{int(row['launches'])} launches, {seconds(row['time_s'] * per_step)} per step against "
+                f"{plural(int(row['launches']), 'launch')}, "
+                f"{seconds(row['time_s'] * per_step)} per step against "
                 f"{seconds(row['achievable_s'] * per_step)} achievable; binding: {heaviest['limit']} "
-                f"({heaviest['limit_source'].split(':')[0]})",
-                "see its detail in the explorer",
+                f"({heaviest['limit_source']})",
+                fix_for(str(heaviest["limit"]), sol),
                 int(row["launches"]),
                 subject=str(name),
                 ids=_ids(these, these["gain_s"]),

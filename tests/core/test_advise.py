@@ -161,7 +161,7 @@ def test_the_bundled_sample_carries_the_floor_measured_on_the_h200():
     assert floor.per_launch_s == pytest.approx(1.536e-6) and floor.interval_s == pytest.approx(
         1.3135e-6, rel=1e-3
     )
-    assert floor.source.startswith("measured") and "gpu__time_duration.sum" in floor.source
+    assert floor.source.startswith("measured") and "gpu__time_duration.sum" in floor.how
 
 
 def test_roofs_without_a_stored_floor_apply_none_and_say_why():
