@@ -31,7 +31,14 @@ import pandas as pd
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.operations import COMMUNICATION, operation_classes
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import FLOAT_PIPELINES, LEVEL_LABELS, LEVELS, PIPELINE_LABELS, flop_column
+from rooftui.model.columns import (
+    FLOAT_PIPELINES,
+    FLOP_COLUMNS,
+    LEVEL_LABELS,
+    LEVELS,
+    PIPELINE_LABELS,
+    flop_column,
+)
 
 PIPELINES = (*FLOAT_PIPELINES, "tensor_int8")
 FLOOR_LIMIT = "launch floor"
@@ -51,8 +58,12 @@ class LaunchFloor:
         return self.per_launch_s is not None
 
     def to_dict(self) -> dict[str, object]:
-        return {"per_launch_s": self.per_launch_s, "interval_s": self.interval_s, "source": self.source,
-                "how": self.how}
+        return {
+            "per_launch_s": self.per_launch_s,
+            "interval_s": self.interval_s,
+            "source": self.source,
+            "how": self.how,
+        }
 
 
 NO_FLOOR = LaunchFloor(
@@ -72,8 +83,12 @@ def launch_floor_of(ceilings: CeilingSet) -> LaunchFloor:
         return NO_FLOOR
     when = f", {stored.measured_at[:10]}" if stored.measured_at else ""
     name = stored.origin.rsplit("/", 1)[-1]
-    return LaunchFloor(stored.empty_kernel_s, stored.back_to_back_s,
-                       f"measured ({stored.source} ceilings {name}{when})", stored.how)
+    return LaunchFloor(
+        stored.empty_kernel_s,
+        stored.back_to_back_s,
+        f"measured ({stored.source} ceilings {name}{when})",
+        stored.how,
+    )
 
 
 def _terms(ceilings: CeilingSet) -> list[tuple[str, str, float | None, str]]:
@@ -145,24 +160,54 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
     )
 
 
+# What the advice reads from the kernel table (a narrow copy: 100k launches stay quick).
+INPUT_COLUMNS = (
+    "id",
+    "report",
+    "device",
+    "cc",
+    "name",
+    "stream",
+    "nvtx",
+    "phase",
+    "time_s",
+    "flops",
+    *FLOP_COLUMNS,
+    "ops_tensor_int8",
+    "bytes_l1",
+    "bytes_l2",
+    "bytes_hbm",
+    "pipeline",
+    "zero_ai",
+    "communication",
+    "sm_clock_hz",
+)
+
+
 def with_advice(
     kernels: pd.DataFrame, ceilings_by_device: dict[str, CeilingSet], floors: dict[str, LaunchFloor]
 ) -> pd.DataFrame:
-    """The kernel table with the achievable-time columns and ``operation_class`` added."""
+    """The launches (``INPUT_COLUMNS`` of the kernel table, same index) with the
+    achievable-time columns and ``operation_class`` added."""
+    out = kernels[[column for column in INPUT_COLUMNS if column in kernels]].copy()
+    groups = out.groupby(["device", "cc"], sort=False).groups
     parts = []
-    for (device, cc), index in kernels.groupby(["device", "cc"], sort=False).groups.items():
+    for (device, cc), index in groups.items():
         label = device or f"unnamed GPU (cc {cc})"
-        parts.append(achievable_times(kernels.loc[index], ceilings_by_device[label], floors[label]))
-    advice = pd.concat(parts).reindex(kernels.index) if parts else pd.DataFrame(index=kernels.index)
-    out = kernels.copy()
-    for column in advice.columns:
-        out[column] = advice[column]
+        part = out if len(groups) == 1 else out.loc[index]
+        parts.append(achievable_times(part, ceilings_by_device[label], floors[label]))
+    advice = parts[0] if len(parts) == 1 else pd.concat(parts).reindex(out.index) if parts else None
+    if advice is not None:
+        out = pd.concat([out, advice], axis=1)
     out["operation_class"] = operation_classes(kernels)
     communication = out["operation_class"] == COMMUNICATION
-    for column in ("roof_s", "achievable_s", "gain_s", "sol_fraction"):
-        out.loc[communication, column] = np.nan
-    out.loc[communication, ["limit", "limit_source"]] = ""
-    out.loc[communication, "advise_reason"] = "communication: no roof bounds it"
+    if communication.any():
+        for column in ("roof_s", "achievable_s", "gain_s", "sol_fraction"):
+            out.loc[communication, column] = np.nan
+        out.loc[communication, ["limit", "limit_source"]] = ""
+        out.loc[communication, "advise_reason"] = "communication: no roof bounds it"
+    for column in ("limit", "limit_source", "operation_class"):  # few values: compared quickly
+        out[column] = out[column].astype("category")
     return out
 
 
@@ -178,9 +223,10 @@ def roll_up(launches: pd.DataFrame, by: pd.Series | str) -> pd.DataFrame:
     """
     keys = launches[by] if isinstance(by, str) else by
     frame = launches.assign(
-        _key=keys.to_numpy(), _unbounded=launches["time_s"].where(launches["gain_s"].isna(), 0.0)
+        _key=keys.to_numpy() if not isinstance(keys.dtype, pd.CategoricalDtype) else keys.array,
+        _unbounded=launches["time_s"].where(launches["gain_s"].isna(), 0.0),
     )
-    grouped = frame.groupby("_key", sort=False)
+    grouped = frame.groupby("_key", sort=False, observed=True)
     out = pd.DataFrame({"launches": grouped.size()})
     for column in SUMMED:
         out[column] = grouped[column].sum(min_count=1)

@@ -59,7 +59,7 @@ class Finding:
         }
 
 
-def verdict(limit: str, sol_fraction: float, gain_s: float, reason: str = "") -> str:
+def verdict(limit: str, sol_fraction: float, reason: str = "") -> str:
     """What binds one launch (or kernel), in words a user acts on."""
     if reason or not math.isfinite(sol_fraction):
         return f"no bound: {reason or 'quantities not collected'}"
@@ -79,7 +79,7 @@ def verdict(limit: str, sol_fraction: float, gain_s: float, reason: str = "") ->
         return f"at {share} of the {limit} roof: compute-bound, use a faster pipeline or precision"
     if sol_fraction < 0.1:
         return f"at {share} of every roof: latency/occupancy/launch-bound, not {limit}"
-    return f"at {share} of the {limit} roof, its nearest; {seconds(gain_s)} below it"
+    return f"at {share} of the {limit} roof, its nearest: between {limit}-bound and latency-bound"
 
 
 def fix_for(limit: str, sol_fraction: float) -> str:
@@ -103,8 +103,11 @@ def fix_for(limit: str, sol_fraction: float) -> str:
     return "a faster pipeline (Tensor Cores, a narrower type) or less arithmetic"
 
 
+IDS_KEPT = 20  # launches a finding names, costliest first
+
+
 def _ids(launches: pd.DataFrame, gain: pd.Series) -> tuple[int, ...]:
-    order = gain.sort_values(ascending=False, kind="stable").index
+    order = gain.nlargest(IDS_KEPT, keep="first").index
     return tuple(int(i) for i in launches.loc[order, "id"])
 
 
@@ -125,7 +128,7 @@ def precision_gains(launches: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
         & (wide > 0.5 * launches["flops"])
     )
     if half is None or hbm is None or not mask.any():
-        return pd.DataFrame(columns=["new_s", "cast_s", "gain_s"])
+        return pd.DataFrame(columns=["new_s", "cast_s", "gain_s", "same_share_s"])
     chosen = launches[mask]
     terms = [chosen["flops"] / half.value]
     for level in LEVELS:
@@ -137,8 +140,18 @@ def precision_gains(launches: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
         new = new.clip(lower=floor.per_launch_s)
     cast = CAST_TRAFFIC * chosen["bytes_hbm"] / hbm.value
     gain = (chosen["time_s"] - new - cast).clip(lower=0.0)
+    # The same launch at the same share of its speed of light as now: what a kernel that
+    # stays latency- or occupancy-bound would gain (closer to what AMP shows, docs/advise.md).
+    same_share = chosen["time_s"] * new / chosen["achievable_s"]
     return pd.DataFrame(
-        {"new_s": new, "cast_s": cast, "gain_s": gain, "roof": half.label, "roof_source": source_text(half)}
+        {
+            "new_s": new,
+            "cast_s": cast,
+            "gain_s": gain,
+            "same_share_s": same_share,
+            "roof": half.label,
+            "roof_source": source_text(half),
+        }
     )
 
 
@@ -161,7 +174,8 @@ def _precision(
             f"{si(chosen['flops'].sum() * per_step, 'FLOP')}; at {label} "
             f"({si(roof.value if roof else None, 'FLOP/s')}, {priced['roof_source'].iloc[0]}) "
             f"with bytes halved: {seconds(priced['new_s'].sum() * per_step)}; "
-            f"casts added at HBM: {seconds(priced['cast_s'].sum() * per_step)}",
+            f"casts added at HBM: {seconds(priced['cast_s'].sum() * per_step)}; at their present share "
+            f"of the roof instead: {seconds(priced['same_share_s'].sum() * per_step)} plus the casts",
             "train in mixed precision (torch.autocast with bfloat16) or FP8",
             len(priced),
             ids=_ids(chosen, priced["gain_s"]),
@@ -269,34 +283,21 @@ def _tiny(launches: pd.DataFrame, floor: LaunchFloor, kernel_s: float, per_step:
 
 def fusion_runs(launches: pd.DataFrame) -> pd.Series:
     """A run number per launch for runs of two or more consecutive elementwise/copy
-    launches on one stream (in launch order); -1 for the others."""
-    ordered = launches.sort_values("id", kind="stable")
+    launches on one stream of one report (in launch order); -1 for the others."""
+    keys = [column for column in ("report", "stream") if column in launches]
+    ordered = launches.sort_values([*keys, "id"], kind="stable")
     fusable = ordered["operation_class"].isin(FUSABLE).to_numpy()
-    stream = (
-        ordered["stream"].astype(str).to_numpy()
-        if "stream" in ordered
-        else np.zeros(len(ordered), dtype=object)
-    )
-    report = ordered["report"].astype(str).to_numpy() if "report" in ordered else stream
-    runs = np.full(len(ordered), -1)
-    current, length, run = -1, 0, -1
-    for i in range(len(ordered)):
-        joins = (
-            fusable[i]
-            and i > 0
-            and fusable[i - 1]
-            and stream[i] == stream[i - 1]
-            and report[i] == report[i - 1]
-        )
-        if fusable[i] and not joins:
-            run += 1
-            current, length = run, 1
-        elif joins:
-            length += 1
-        runs[i] = current if fusable[i] else -1
-    out = pd.Series(runs, index=ordered.index)
-    sizes = out[out >= 0].value_counts()
-    return out.where(out.map(sizes).fillna(0) >= 2, -1).reindex(launches.index)
+    same_place = np.ones(len(ordered), dtype=bool)
+    for column in keys:
+        values = ordered[column].astype(str).to_numpy()
+        same_place[1:] &= values[1:] == values[:-1]
+    same_place[0] = False
+    joins = fusable & np.concatenate([[False], fusable[:-1]]) & same_place
+    run = np.cumsum(fusable & ~joins) - 1
+    run = np.where(fusable, run, -1)
+    sizes = np.bincount(run[run >= 0], minlength=1)
+    run = np.where((run >= 0) & (sizes[np.maximum(run, 0)] >= 2), run, -1)
+    return pd.Series(run, index=ordered.index).reindex(launches.index)
 
 
 def _fusion(launches: pd.DataFrame, floor: LaunchFloor, per_step: float) -> list[Finding]:
@@ -318,7 +319,7 @@ def _fusion(launches: pd.DataFrame, floor: LaunchFloor, per_step: float) -> list
             f"{seconds(fused.sum() * per_step)}",
             "fuse them (torch.compile, or a hand-written fused kernel)",
             len(chosen),
-            ids=tuple(int(i) for i in chosen.sort_values("time_s", ascending=False)["id"]),
+            ids=_ids(chosen, chosen["time_s"]),
         )
     ]
 
@@ -357,7 +358,7 @@ def _kernels(launches: pd.DataFrame, per_step: float) -> list[Finding]:
         findings.append(
             Finding(
                 "kernel",
-                verdict(str(heaviest["limit"]), sol, float(row["gain_s"]) * per_step),
+                verdict(str(heaviest["limit"]), sol),
                 float(row["gain_s"]) * per_step,
                 f"{plural(int(row['launches']), 'launch')}, "
                 f"{seconds(row['time_s'] * per_step)} per step against "

@@ -38,15 +38,21 @@ class Advice:
 
     def kernel_verdicts(self) -> pd.Series:
         """Each launch's verdict (``advise_findings.verdict``), by kernel-table index."""
-        rows = zip(
-            self.launches["limit"],
-            self.launches["sol_fraction"],
-            self.launches["gain_s"],
-            self.launches["advise_reason"],
+        # Verdicts differ only by limit, whole percent and reason: word each combination once.
+        keys = pd.DataFrame(
+            {
+                "limit": self.launches["limit"].astype(str),
+                "percent": (self.launches["sol_fraction"] * 100).round(),
+                "reason": self.launches["advise_reason"].astype(str),
+            }
         )
-        return pd.Series(
-            [verdict(str(limit), float(sol), float(gain), str(reason)) for limit, sol, gain, reason in rows],
-            index=self.launches.index,
+        unique = keys.drop_duplicates()
+        words = [
+            verdict(limit, percent / 100, reason) for limit, percent, reason in unique.itertuples(index=False)
+        ]
+        worded = unique.assign(verdict=words)
+        return keys.merge(worded, how="left", on=["limit", "percent", "reason"])["verdict"].set_axis(
+            keys.index
         )
 
     def to_json(self, top: int = 10) -> dict[str, object]:

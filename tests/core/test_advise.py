@@ -308,7 +308,7 @@ def test_consecutive_elementwise_launches_on_one_stream_form_runs_fusion_would_m
     ],
 )
 def test_the_verdict_says_what_binds_in_words_a_user_acts_on(limit, sol, words):
-    assert words in verdict(limit, sol, 1e-6)
+    assert words in verdict(limit, sol)
 
 
 def test_advise_on_the_bundled_sample_bounds_the_step_above_its_floors_and_ranks_findings():
