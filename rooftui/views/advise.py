@@ -9,7 +9,7 @@ import textwrap
 
 import pandas as pd
 
-from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, StepBudget
+from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, Bar, StepBudget
 from rooftui.analysis.advise_findings import Finding
 from rooftui.analysis.advise_run import Advice
 from rooftui.views.formats import intensity, percent, seconds, si
@@ -177,3 +177,50 @@ def advice_csv(advice: Advice) -> str:
     out = io.StringIO()
     table.sort_values("id")[[c for c in CSV_COLUMNS if c in table]].to_csv(out, index=False)
     return out.getvalue()
+
+
+# --- the explorer's advise screen (key `a`): its text, for a size, without Textual ------
+
+
+def compact_waterfall_lines(
+    budget: StepBudget, width: int, max_lines: int, ascii_only: bool = False
+) -> list[str]:
+    """The waterfall in at most ``max_lines`` lines, no explanations: the largest classes
+    below the roofs are kept, the rest folded into one bar."""
+    bars = list(budget.bars)
+    below = [bar for bar in bars if bar.label.startswith("below the roofs: ")]
+    others = [bar for bar in bars if bar not in below and not (bar.kind == "kept" and not bar.seconds)]
+    room = max(max_lines - len(others), 1)
+    if len(below) > room:
+        kept, folded = below[: room - 1], below[room - 1 :]
+        total = sum(bar.seconds or 0.0 for bar in folded)
+        below = [*kept, Bar(f"below the roofs: {len(folded)} more", REMOVED, total, "")]
+    first_kept = next(
+        i for i, bar in enumerate(others) if bar.kind == "kept" or bar.label == "speed-of-light step"
+    )
+    ordered = [*others[:first_kept], *below, *others[first_kept:]]
+    shown = StepBudget(ordered, budget.step_s, budget.speed_of_light_s, budget.floor_sum_s, budget.launches)
+    return waterfall_lines(shown, width, ascii_only, explain=False)[:max_lines]
+
+
+def finding_row(rank: int, finding: Finding, step_s: float, width: int) -> str:
+    """One finding in one line: rank, gain per step, share of the step, what."""
+    share = percent(finding.gain_s / step_s) if step_s > 0 else ""
+    head = f"{rank:>2}. {seconds(finding.gain_s):>9} {share:>6}  "
+    return head + shorten(printable(finding.subject or finding.title), max(width - len(head), 10))
+
+
+def finding_detail_lines(finding: Finding, width: int) -> list[str]:
+    """The selected finding's verdict (kernels), evidence and fix, wrapped to ``width``."""
+    lines = _wrapped(finding.title, width, "") if finding.subject else []
+    return lines + _wrapped(finding.evidence, width, "") + _wrapped(f"fix: {finding.fix}", width, "")
+
+
+def finding_kernel(advice: Advice, finding: Finding) -> str | None:
+    """The kernel name Enter jumps to: the finding's own, else its costliest launch's."""
+    if finding.subject:
+        return finding.subject
+    if not finding.ids:
+        return None
+    match = advice.launches.loc[advice.launches["id"] == finding.ids[0], "name"]
+    return str(match.iloc[0]) if len(match) else None
