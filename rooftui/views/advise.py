@@ -7,10 +7,13 @@ from __future__ import annotations
 import io
 import textwrap
 
+import numpy as np
 import pandas as pd
 
+from rooftui.analysis import Run
+from rooftui.analysis.advise import launch_floor_of, with_advice
 from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, Bar, StepBudget
-from rooftui.analysis.advise_findings import Finding
+from rooftui.analysis.advise_findings import Finding, verdict
 from rooftui.analysis.advise_run import Advice
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.text import printable, short_names, shorten
@@ -224,3 +227,65 @@ def finding_kernel(advice: Advice, finding: Finding) -> str | None:
         return None
     match = advice.launches.loc[advice.launches["id"] == finding.ids[0], "name"]
     return str(match.iloc[0]) if len(match) else None
+
+
+# --- the explorer's table and detail pane: each row's opportunity and verdict ------------
+
+OPPORTUNITY_COLUMNS = ("gain_s", "gain_share", "sol_fraction", "limit", "verdict")
+
+
+def with_opportunity(
+    run: Run, invocations: pd.DataFrame, grouped: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``invocations`` (the run's kernel table, in its order) and ``grouped`` (by name)
+    with each row's gain (s, and share of the run's time), how close it runs to its speed
+    of light, what binds it and the verdict in words (``advise_findings.verdict``). A
+    group's gain is its launches' summed, its limit that of its heaviest launch."""
+    floors = {device: launch_floor_of(ceilings) for device, ceilings in run.ceilings_by_device.items()}
+    launches = with_advice(run.kernels, run.ceilings_by_device, floors)
+    total = float(launches["time_s"].sum())
+    keys = [key for key in ("device", "rank", "name") if key in grouped and key in run.kernels]
+    per_launch = pd.DataFrame(
+        {
+            "gain_s": launches["gain_s"].to_numpy(),
+            "achievable_s": launches["achievable_s"].to_numpy(),
+            "sol_fraction": launches["sol_fraction"].to_numpy(),
+            "limit": launches["limit"].astype(str).to_numpy(),
+            "advise_reason": launches["advise_reason"].astype(str).to_numpy(),
+            "id": launches["id"].to_numpy(),
+            **{key: run.kernels[key].to_numpy() for key in keys},
+            "time_s": launches["time_s"].to_numpy(),
+        }
+    )
+    per_launch["verdict"] = _verdicts(per_launch)
+    per_launch["gain_share"] = per_launch["gain_s"] / total if total > 0 else np.nan
+    invocations = invocations.assign(**{c: per_launch[c].to_numpy() for c in OPPORTUNITY_COLUMNS})
+    by_group = per_launch.groupby(keys, sort=False, dropna=False)
+    sums = by_group[["gain_s", "achievable_s", "time_s"]].sum(min_count=1)
+    known = by_group["gain_s"].count() == by_group.size()  # a group with an unknown launch: no gain
+    heaviest = per_launch.loc[by_group["time_s"].idxmax()].set_index(keys)
+    summary = pd.DataFrame(
+        {
+            "gain_s": sums["gain_s"].where(known),
+            "sol_fraction": (sums["achievable_s"] / sums["time_s"]).where(known),
+            "limit": heaviest["limit"],
+            "advise_reason": heaviest["advise_reason"].where(~known, ""),
+        }
+    )
+    summary["gain_share"] = summary["gain_s"] / total if total > 0 else np.nan
+    summary["verdict"] = _verdicts(summary)
+    grouped = grouped.merge(summary[list(OPPORTUNITY_COLUMNS)].reset_index(), on=keys, how="left")
+    return invocations, grouped
+
+
+def _verdicts(frame: pd.DataFrame) -> list[str]:
+    # Verdicts differ only by limit, whole percent and reason: word each combination once.
+    combos = list(
+        zip(
+            frame["limit"].astype(str),
+            (frame["sol_fraction"] * 100).round(),
+            frame["advise_reason"].astype(str),
+        )
+    )
+    worded = {combo: verdict(combo[0], combo[1] / 100, combo[2]) for combo in set(combos)}
+    return [worded[combo] for combo in combos]

@@ -74,3 +74,28 @@ def test_advise_screen_at_80x24(snap_compare):
         await pilot.pause()
 
     assert snap_compare(make_app([SAMPLE]), terminal_size=(80, 24), run_before=open_advise)
+
+
+def test_the_detail_pane_opens_with_the_verdict_in_words_a_user_acts_on(sample_run):
+    from rich.console import Console
+
+    from rooftui.views.tui.view_state import LoadedRun
+    from rooftui.views.tui.widgets.detail import describe
+
+    loaded_run = LoadedRun.from_run(sample_run)
+    row = loaded_run.grouped.sort_values("gain_s", ascending=False).iloc[0]
+    console = Console(width=100, color_system=None, record=True)
+    console.print(describe(row, loaded_run.ceilings, None, False, 100))
+    first = console.export_text().splitlines()[0]
+    assert first.startswith("at 3% of every roof: latency/occupancy/launch-bound, not L2; 105 µs to gain")
+    assert first.endswith("(7.6% of the run)")
+
+
+def test_a_groups_gain_is_its_launches_gains_summed(sample_run, advice):
+    from rooftui.views.tui.view_state import LoadedRun
+
+    loaded_run = LoadedRun.from_run(sample_run)
+    by_name = advice.launches.groupby("name")["gain_s"].sum()
+    grouped = loaded_run.grouped.set_index("name")["gain_s"]
+    assert grouped.to_dict() == pytest.approx(by_name.to_dict())
+    assert loaded_run.invocations["gain_s"].sum() == pytest.approx(advice.launches["gain_s"].sum())

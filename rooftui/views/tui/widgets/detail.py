@@ -189,8 +189,9 @@ def describe(
     binding = str(row.get("bound", "–"))
     work.append(("binding roof", f"{binding} at {percent(_number(row.get('roof_fraction')))}"))
 
-    # The binding roofs and headroom first: they are what the pane is opened for.
+    # The verdict, the binding roofs and headroom first: they are what the pane is opened for.
     parts: list[RenderableType] = [
+        *verdict_line(row, ascii_mode),
         _pairs_table("kernel", identity, ascii_mode),
         levels_table(row, ceilings, ascii_mode),
     ]
@@ -208,6 +209,19 @@ def describe(
     title = "kernel-table row (base units: FLOP, byte, second)"
     parts.append(_name_lines(title, raw, width, ascii_mode))
     return Group(*parts)
+
+
+def verdict_line(row: pd.Series, ascii_mode: bool = False) -> list[Text]:
+    """What binds the kernel and what it would gain, in words (``rooftui advise``), if known."""
+    said = row.get("verdict")
+    if not isinstance(said, str) or not said:
+        return []
+    gain = _number(row.get("gain_s"))
+    if gain == gain:
+        said += f"; {duration(gain)} to gain ({percent(_number(row.get('gain_share')))} of the run)"
+    line = literal(said, ascii_mode)
+    line.stylize("bold")
+    return [line]
 
 
 class DetailPane(VerticalScroll):
