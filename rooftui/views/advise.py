@@ -289,3 +289,18 @@ def _verdicts(frame: pd.DataFrame) -> list[str]:
     )
     worded = {combo: verdict(combo[0], combo[1] / 100, combo[2]) for combo in set(combos)}
     return [worded[combo] for combo in combos]
+
+
+def top_opportunity_lines(grouped: pd.DataFrame, width: int, count: int = 3) -> list[str]:
+    """The ``count`` kernels with the most to gain (``with_opportunity``'s grouped rows), two
+    lines each (gain, share of the run, name; then the verdict): the summary screen's block."""
+    top = grouped[grouped["gain_s"] > 0].nlargest(count, "gain_s")
+    head_width = 20
+    names = short_names(top["name"].astype(str), max(width - head_width, 10))
+    lines = [f"Top {len(top)} opportunities, µs to gain at best (a: the step budget)"]
+    for _, row in top.iterrows():
+        name = str(row["name"])
+        shown = names.get(printable(name), name)
+        lines.append(f"  {seconds(row['gain_s']):>9} {percent(row['gain_share']):>6}  {shown}")
+        lines += _wrapped(str(row["verdict"]), width - 4, "    ")
+    return [shorten(line, width) for line in lines]

@@ -99,3 +99,14 @@ def test_a_groups_gain_is_its_launches_gains_summed(sample_run, advice):
     grouped = loaded_run.grouped.set_index("name")["gain_s"]
     assert grouped.to_dict() == pytest.approx(by_name.to_dict())
     assert loaded_run.invocations["gain_s"].sum() == pytest.approx(advice.launches["gain_s"].sum())
+
+
+def test_the_summary_screen_opens_with_the_three_kernels_with_most_to_gain(sample_run):
+    from rooftui.views.advise import top_opportunity_lines
+    from rooftui.views.tui.view_state import LoadedRun
+
+    lines = top_opportunity_lines(LoadedRun.from_run(sample_run).grouped, 74)
+    assert lines[0] == "Top 3 opportunities, µs to gain at best (a: the step budget)"
+    assert max(len(line) for line in lines) <= 74
+    assert lines[1].startswith("     105 µs   7.6%  sm80_xmma_wgrad_implicit_gemm")
+    assert lines[2].strip() == "at 3% of every roof: latency/occupancy/launch-bound, not L2"
