@@ -7,12 +7,14 @@ import json
 import os
 import shutil
 import sys
+from pathlib import Path
 
 import click
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.options import ascii_option, ascii_wanted, report_options, reports_argument
 from rooftui.cli.progress import load_progress
+from rooftui.errors import InputError
 from rooftui.views.text import printable
 
 BY = {"class": "operation_class", "kernel": "kernel", "phase": "phase", "nvtx": "nvtx"}
@@ -60,6 +62,9 @@ BY = {"class": "operation_class", "kernel": "kernel", "phase": "phase", "nvtx": 
     default=None,
     help="Text width. Default: the terminal's, else COLUMNS, else 80.",
 )
+@click.option("--figure", "figure_path", type=click.Path(dir_okay=False, path_type=str), default=None,
+              metavar="FILE",
+              help="Also draw the step budget to FILE (.svg, .png or .pdf; needs rooftui[plot]).")
 @ascii_option
 def advise(
     reports: tuple[str, ...],
@@ -70,6 +75,7 @@ def advise(
     top: int,
     by: str,
     width: int | None,
+    figure_path: str | None,
     ascii_mode: bool | None,
 ) -> None:
     """What to fix first and what the step would gain: its speed-of-light budget and findings.
@@ -77,6 +83,7 @@ def advise(
     The budget is a bound on the step, from the roofs and the measured launch floor;
     findings are priced in µs per step, for REPORT... (the bundled sample if none).
     """
+    figure_format = _figure_format(figure_path) if figure_path else None
     if not reports:
         from rooftui.sample import sample_ceilings, sample_paths
 
@@ -105,14 +112,37 @@ def advise(
             else int(os.environ.get("COLUMNS", "80") or 80)
         )
         sys.stdout.write(advice_text(advice, max(columns, 60), top, BY[by], ascii_wanted(ascii_mode)))
+    if figure_path and figure_format:
+        from rooftui.cli.outputs import OutputFiles
+        from rooftui.views.advise_figure import waterfall_figure_bytes
+
+        several = len(advice.budgets) > 1  # one figure per GPU, named after it
+        paths = {device: Path(figure_path) if not several else
+                 Path(figure_path).with_name(f"{Path(figure_path).stem}-{device.replace(' ', '_')}"
+                                             f"{Path(figure_path).suffix}") for device in advice.budgets}
+        outputs = OutputFiles(list(paths.values()), inputs=list(reports))
+        with outputs.writing():
+            for device, budget in advice.budgets.items():
+                figure = waterfall_figure_bytes(budget, figure_format, f"Step budget, {device}: a bound")
+                outputs.temporary(paths[device]).write_bytes(figure)
+        for path in paths.values():
+            click.echo(f"wrote {printable(path)} (step budget figure)", err=True)
     for note in run.notes:
         click.echo(f"note: {printable(note)}", err=True)
 
 
+def _figure_format(path: str) -> str:
+    """The figure's format from its suffix; one line and exit code 2 for any other."""
+    from rooftui.views.figure import FORMATS
+
+    suffix = Path(path).suffix.lower().removeprefix(".")
+    if suffix not in FORMATS:
+        raise InputError(f"cannot draw a figure as .{suffix or '?'}", path, "use a .svg, .png or .pdf file")
+    return suffix
+
+
 def _trace_step(path: str):  # -> TraceStep
     """The mean step and its GPU idle time, from ``rooftui timeline``'s analysis of the trace."""
-    from pathlib import Path
-
     from rooftui.analysis.advise_budget import TraceStep
     from rooftui.timeline.analysis import analyze_trace
 
