@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "summary": "rooftui.cli.summary:summary",
     "plot": "rooftui.cli.plot:plot",
     "diff": "rooftui.cli.diff:diff",
+    "advise": "rooftui.cli.advise:advise",
     "timeline": "rooftui.cli.timeline:timeline",
     "measure": "rooftui.cli.measure:measure",
     "profile": "rooftui.cli.profile:profile",
@@ -39,6 +40,7 @@ SUMMARIES = {
     "summary": "Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound.",
     "plot": "Export the view of REPORT... (the bundled sample if none) for batch use.",
     "diff": "Compare two runs: REPORT_A (before) and REPORT_B (after).",
+    "advise": "What to fix first and what the step would gain: its speed-of-light budget and findings.",
     "timeline": "Find pageable and blocking copies, syncs, GPU idle time, data loading that does "
                 "not overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or "
                 ".json.gz, from torch.profiler).",

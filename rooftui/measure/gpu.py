@@ -238,7 +238,7 @@ class Gpu:
             config = self.core.LaunchConfig(grid=grid, block=block, stream=self.stream)
             self.core.launch(kernel, config, *args)
 
-    def _timing_event(self) -> Any:
+    def timing_event(self) -> Any:
         options_type = self.core.EventOptions
         try:
             options = options_type(timing_enabled=True)
@@ -248,9 +248,9 @@ class Gpu:
 
     def time_launch(self, kernel: Any, grid: int, block: int, *args: Any) -> float:
         """Seconds one launch took on the GPU, between two CUDA events."""
-        start = self._timing_event()
+        start = self.timing_event()
         self.launch(kernel, grid, block, *args)
-        end = self._timing_event()
+        end = self.timing_event()
         end.sync()
         return (end - start) / 1e3
 

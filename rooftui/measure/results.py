@@ -133,9 +133,16 @@ def bandwidth_ceilings(
 
 
 def ceilings_document(ceiling_set: CeilingSet, measurement: dict[str, Any]) -> dict[str, Any]:
-    """The JSON document: the shared schema, plus how the run went under ``measurement``."""
+    """The JSON document: the shared schema, plus how the run went under ``measurement``.
+
+    The launch floor (``rooftui.measure.launch_floor``) goes to the top level, beside
+    the ceilings it bounds.
+    """
     doc = ceiling_set.to_dict()
     doc["measured_at"] = measured_at(measurement)
+    if "launch_floor" in measurement:
+        doc["launch_floor"] = measurement["launch_floor"]
+        measurement = {k: v for k, v in measurement.items() if k != "launch_floor"}
     doc["measurement"] = measurement
     return doc
 

@@ -24,6 +24,7 @@ from rooftui.measure.bandwidth import (
 from rooftui.measure.clocks import read_reported_clocks
 from rooftui.measure.compute import ComputeResult, ComputeRunner, Timing
 from rooftui.measure.gpu import Gpu, check_kernels
+from rooftui.measure.launch_floor import EMPTY_SOURCE, measure_launch_floor
 from rooftui.measure.results import SOURCE, bandwidth_ceilings, compute_ceiling, with_theoretical
 from rooftui.model.ceilings import CeilingSet, Device
 
@@ -82,7 +83,7 @@ class Progress:
 
 def kernel_sources() -> list[str]:
     """Every CUDA source file a measurement compiles."""
-    return sorted({SWEEP_SOURCE, SMEM_SOURCE, *(k.source for k in K.compute_kernels())})
+    return sorted({SWEEP_SOURCE, SMEM_SOURCE, EMPTY_SOURCE, *(k.source for k in K.compute_kernels())})
 
 
 def check_installation() -> None:
@@ -116,7 +117,7 @@ def measure_device(
         largest = min(largest, info.total_memory // 4)
     l1_sizes = working_sets(grid, min(largest, 4 * max(info.l2_bytes, 8 * MiB)), plan.per_octave)
     l2_sizes = working_sets(grid, largest, plan.per_octave)
-    progress.total(2 + len(l1_sizes) + len(l2_sizes) + 1 + len(kernels))
+    progress.total(2 + len(l1_sizes) + len(l2_sizes) + 1 + len(kernels) + 1)
 
     compute = ComputeRunner(gpu, plan.timing, wgmma_layout)
     bandwidth = BandwidthRunner(gpu, plan.timing)
@@ -149,6 +150,12 @@ def measure_device(
         )
         progress.advance(spec.name)
     clocks_seen.append(dict(read_reported_clocks(index, info.pci_bus_id), when="end"))
+    floor = measure_launch_floor(gpu)
+    progress.log(
+        f"  launch floor: empty kernel {floor.empty_kernel_s}, back-to-back {floor.back_to_back_s} s"
+        f" ({floor.note})"
+    )
+    progress.advance("launch floor")
 
     compute_ceilings = [
         with_theoretical(compute_ceiling(rs), info.arch, info.sm_count) for rs in by_precision.values()
@@ -176,6 +183,7 @@ def measure_device(
         "compile": gpu.compile_log,
         "kernels_not_for_this_gpu": skipped,
         "warnings": warnings,
+        "launch_floor": floor.to_dict(),
         "timing": {
             "launch_s": plan.timing.launch_s,
             "repeats": plan.timing.repeats,

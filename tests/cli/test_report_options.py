@@ -11,7 +11,7 @@ import pytest
 from rooftui.cli import cli
 from tests.conftest import KNOWN, ROOT, run_cli
 
-REPORT_COMMANDS = ("open", "summary", "plot", "diff")
+REPORT_COMMANDS = ("open", "summary", "plot", "diff", "advise")
 SAMPLE = ROOT / "rooftui" / "data" / "sample"
 
 # Which commands can raise the errors written in each module (by the path under rooftui/).
@@ -24,6 +24,8 @@ COMMANDS_OF_MODULE = {
     "cli/summary.py": ("summary",),
     "cli/plot.py": ("plot",),
     "cli/diff.py": ("diff",),
+    "cli/advise.py": ("advise",),
+    "views/advise.py": ("advise",),
     "cli/metrics.py": ("metrics",),
     "cli/measure.py": ("measure",),
     "cli/profile.py": ("profile",),

@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from rooftui.analysis.filters import KernelFilter
+from rooftui.analysis.load_options import LoadOptions
 from rooftui.views.tui.explorer_model import ExplorerModel
 from rooftui.views.tui.table_columns import COLUMNS
 from rooftui.views.tui.view_state import LoadedRun
@@ -292,7 +293,7 @@ def test_a_ceilings_file_gives_the_roofline_its_measured_slopes(tmp_path):
     )
     path = tmp_path / "h200.json"
     path.write_text(json.dumps(measured.to_dict()))
-    model = ExplorerModel(LoadedRun.from_run(load_run([SAMPLE], ceilings=path)), ceilings_files=path)
+    model = ExplorerModel(LoadedRun.from_run(load_run([SAMPLE], LoadOptions(ceilings=path))), ceilings_files=path)
     model.update_roofline()
     picture = model.roofline_picture(100, 24)
     labels = {roof.key: roof.label for roof in picture.figure.roofs}

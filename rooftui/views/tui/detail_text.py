@@ -196,8 +196,9 @@ def describe(
     reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
     work.append(("binding roof", f"{binding} at {reached}"))
 
-    # The binding roofs and headroom first: they are what the pane is opened for.
+    # The verdict, the binding roofs and headroom first: they are what the pane is opened for.
     parts: list[RenderableType] = [
+        *verdict_line(row, ascii_mode),
         _pairs_table("kernel", identity, ascii_mode),
         levels_table(row, ceilings, ascii_mode),
     ]
@@ -215,3 +216,17 @@ def describe(
     title = "kernel-table row (base units: FLOP, byte, second)"
     parts.append(_name_lines(title, raw, width, ascii_mode))
     return Group(*parts)
+
+
+def verdict_line(row: pd.Series, ascii_mode: bool = False) -> list[Text]:
+    """What binds the kernel and what it would gain, in words (``rooftui advise``), if known."""
+    said = row.get("verdict")
+    if not isinstance(said, str) or not said:
+        return []
+    gain = _number(row.get("gain_s"))
+    if gain == gain:
+        share = percent(_number(row.get("gain_share")), missing=MISSING)
+        said += f"; {seconds(gain, missing=MISSING)} to gain ({share} of the run)"
+    line = literal(said, ascii_mode)
+    line.stylize("bold")
+    return [line]

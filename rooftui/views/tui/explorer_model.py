@@ -109,6 +109,15 @@ class ExplorerModel:
         self.cursor = int(rows[0])
         return True
 
+    def select_name(self, name: str) -> bool:
+        """Select the first shown row of kernel ``name`` (the advise screen's Enter)."""
+        names = self.state.all_rows["name"].to_numpy()[self.positions]
+        rows = np.flatnonzero(names == name)
+        if not len(rows):
+            return False
+        self.cursor = int(rows[0])
+        return True
+
     # --- the keys ----------------------------------------------------------------------
 
     def sort(self, column: str, descending: bool) -> None:

@@ -58,6 +58,9 @@ class LoadedRun:
         # Row labels are positions in these frames: the table keeps its cursor
         # on a kernel across sorts and filters by label.
         grouped = grouped_kernels(run).reset_index(drop=True)
+        from rooftui.views.advise import with_opportunity  # gain, speed of light, verdict per row
+
+        kernels, grouped = with_opportunity(run, kernels, grouped)
         total = float(kernels["time_s"].sum())
         return cls(
             invocations=with_display_columns(kernels, total),

@@ -77,6 +77,7 @@ class ExplorerScreen(Screen):
         Binding("d", "toggle_detail", "detail", tooltip="show/hide the selected kernel's details"),
         Binding("z", "zoom_roofline", "zoom the roofline / back", show=False),
         Binding("s", "summary", "summary", tooltip="zero-AI share, time per phase and pipeline"),
+        Binding("a", "advise", "advise", show=False, tooltip="the step budget and what to fix first"),
         Binding("t", "timeline", "timeline", tooltip="timeline of the --trace profile"),
         Binding(
             "y", "copy_name", "copy name", show=False, tooltip="copy the selected kernel's full name (OSC 52)"
@@ -490,6 +491,23 @@ class ExplorerScreen(Screen):
             self.maximize(self.query_one(RooflinePane), container=False)
             # The table is hidden now; keep keys on this screen, not in a filter field.
             self.query_one(RooflineCanvas).focus()
+
+    def action_advise(self) -> None:
+        from rooftui.views.tui.screens.advise import AdviseScreen
+
+        if self.state is not None:
+            screen = AdviseScreen(self.state.run.source, ascii_mode=self.ascii_mode)
+            self.app.push_screen(screen, self.jump_to_kernel)
+
+    def jump_to_kernel(self, name: str | None) -> None:
+        """Select the row of kernel ``name`` (the advise screen's Enter) and show its details."""
+        if name is None or self.model is None:
+            return
+        if not self.model.select_name(name):
+            self.notify(printable(f"{name} is not in the table (filtered out?)"), timeout=3, markup=False)
+            return
+        self.query_one(KernelTable).cursor_row = self.model.cursor
+        self.call_after_refresh(self.show_detail, True)  # once the cursor has selected the row
 
     def action_summary(self) -> None:
         from rooftui.views.tui.screens.summary import SummaryScreen

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from rich import box
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -79,6 +80,12 @@ class SummaryScreen(Screen):
         kernels = self.state.run.invocations
         with VerticalScroll(id="summary"):
             yield Static("Whole run, every invocation (filters do not apply here).", id="summary-scope")
+            if "gain_s" in self.state.run.grouped:  # rooftui advise's per-kernel gain (a: the whole budget)
+                from rooftui.views.advise import top_opportunity_lines
+
+                lines = top_opportunity_lines(self.state.run.grouped, max(self.app.size.width - 6, 40))
+                text = Text("\n").join(literal(line, self.ascii_mode) for line in lines)
+                yield Static(text, id="summary-opportunities")
             yield Static(
                 frame_table(
                     "Zero-AI invocations and their share of time (Table III)",

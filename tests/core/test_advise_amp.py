@@ -1,0 +1,46 @@
+"""docs/advise.md's FP32 -> AMP table: what advise predicts from the FP32 run alone, beside
+what the AMP run of the same step really shows. The actual side is kernel time summed per
+operation class straight from the two reports; this test keeps the page's numbers true."""
+
+from __future__ import annotations
+
+import pytest
+
+from rooftui.analysis import load_run
+from rooftui.analysis.advise_findings import precision_gains
+from rooftui.analysis.advise_run import advise
+from rooftui.analysis.load_options import LoadOptions
+from rooftui.analysis.operations import MATRIX_CLASSES, operation_classes
+from rooftui.sample import sample_ceilings, sample_pair
+
+US = 1e6
+
+
+@pytest.fixture(scope="module")
+def pair():
+    fp32, amp = (load_run([path], LoadOptions(ceilings=sample_ceilings())) for path in sample_pair())
+    return fp32, amp
+
+
+def per_class(run):
+    return (run.kernels["time_s"].groupby(operation_classes(run.kernels)).sum() * US).round(1)
+
+
+def test_the_actual_change_per_class_is_what_the_page_says(pair):
+    fp32, amp = (per_class(run) for run in pair)
+    assert fp32[list(MATRIX_CLASSES)].tolist() == [75.7, 147.0, 179.8, 267.5]  # GEMM, fprop, dgrad, wgrad
+    assert amp[list(MATRIX_CLASSES)].tolist() == [58.7, 93.8, 87.8, 219.3]
+    assert (fp32["copy/cast/layout"], amp["copy/cast/layout"]) == (180.0, 226.2)
+    assert round(pair[0].kernels["time_s"].sum() * US, 1) == 1578.6
+    assert round(pair[1].kernels["time_s"].sum() * US, 1) == 1377.7
+
+
+def test_the_fp32_run_alone_predicts_what_the_page_says(pair):
+    fp32 = pair[0]
+    advice = advise(fp32)
+    [finding] = [f for f in advice.findings if f.kind == "precision"]
+    assert round(finding.gain_s * US, 1) == 498.0 and finding.launches == 40
+    priced = precision_gains(advice.launches, fp32.ceilings, advice.floors["NVIDIA H200"])
+    assert round(priced["new_s"].sum() * US, 1) == 102.4
+    assert round(priced["same_share_s"].sum() * US, 1) == 378.2
+    assert round(priced["cast_s"].sum() * US, 1) == 69.6

@@ -1,0 +1,112 @@
+"""The advise screen (key `a`): the step budget and the ranked findings at 80x24, and Enter
+on a finding selects its kernel in the explorer with its details open."""
+
+from __future__ import annotations
+
+import pytest
+
+from rooftui.analysis.advise_run import advise
+from rooftui.views.advise import compact_waterfall_lines, finding_kernel
+from tests.tui.conftest import SAMPLE, loaded, screen_text
+
+
+@pytest.fixture(scope="module")
+def advice(sample_run):
+    return advise(sample_run)
+
+
+def test_the_compact_waterfall_fits_its_lines_and_keeps_both_totals(advice):
+    budget = advice.budgets["NVIDIA H200"]
+    lines = compact_waterfall_lines(budget, 79, 9)
+    assert len(lines) == 9 and max(len(line) for line in lines) <= 79
+    assert lines[0].split()[:2] == ["measured", "step"] and lines[-1].split()[0] == "speed-of-light"
+    assert any("more" in line for line in lines)  # the smaller classes folded into one bar
+
+
+async def test_a_opens_the_budget_and_findings_within_80x24(sample_app, advice):
+    app = sample_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "AdviseScreen"
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 24 and max(len(line) for line in lines) <= 80
+        assert lines[0].strip().startswith("Step budget: a bound")
+        assert lines[1].strip().startswith("measured step")
+        assert lines[9].strip().startswith("speed-of-light step")
+        assert lines[10].startswith("  1. ") and f"{advice.findings[0].gain_s * 1e6:.0f} µs" in lines[10]
+        budget = app.screen.query_one("#advise-budget").region
+        findings = app.screen.query_one("#advise-findings").region
+        evidence = app.screen.query_one("#advise-evidence").region
+        assert budget.bottom <= findings.y and findings.height >= 4 and findings.bottom <= evidence.y
+        assert evidence.bottom <= 23  # above the footer
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ExplorerScreen"
+
+
+async def test_enter_on_a_kernel_finding_selects_that_kernel_with_its_details(sample_app, advice):
+    rank = next(i for i, f in enumerate(advice.findings) if f.kind == "kernel")
+    app = sample_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press(*["down"] * rank, "enter")
+        for _ in range(3):
+            await pilot.pause()
+        explorer = app.explorer
+        assert app.screen is explorer
+        assert explorer.selected is not None and explorer.selected["name"] == advice.findings[rank].subject
+        assert explorer.query_one("DetailPane").display
+        assert finding_kernel(advice, advice.findings[rank]) == advice.findings[rank].subject
+
+
+def test_advise_screen_at_80x24(snap_compare):
+    from rooftui.views.tui.app import make_app
+
+    async def open_advise(pilot) -> None:
+        await loaded(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(make_app([SAMPLE]), terminal_size=(80, 24), run_before=open_advise)
+
+
+def test_the_detail_pane_opens_with_the_verdict_in_words_a_user_acts_on(sample_run):
+    from rich.console import Console
+
+    from rooftui.views.tui.detail_text import describe
+    from rooftui.views.tui.view_state import LoadedRun
+
+    loaded_run = LoadedRun.from_run(sample_run)
+    row = loaded_run.grouped.sort_values("gain_s", ascending=False).iloc[0]
+    console = Console(width=100, color_system=None, record=True)
+    console.print(describe(row, loaded_run.ceilings, None, False, 100))
+    first = console.export_text().splitlines()[0]
+    assert first.startswith("at 3% of every roof: latency/occupancy/launch-bound, not L2; 105 µs to gain")
+    assert first.endswith("(7.6% of the run)")
+
+
+def test_a_groups_gain_is_its_launches_gains_summed(sample_run, advice):
+    from rooftui.views.tui.view_state import LoadedRun
+
+    loaded_run = LoadedRun.from_run(sample_run)
+    by_name = advice.launches.groupby("name")["gain_s"].sum()
+    grouped = loaded_run.grouped.set_index("name")["gain_s"]
+    assert grouped.to_dict() == pytest.approx(by_name.to_dict())
+    assert loaded_run.invocations["gain_s"].sum() == pytest.approx(advice.launches["gain_s"].sum())
+
+
+def test_the_summary_screen_opens_with_the_three_kernels_with_most_to_gain(sample_run):
+    from rooftui.views.advise import top_opportunity_lines
+    from rooftui.views.tui.view_state import LoadedRun
+
+    lines = top_opportunity_lines(LoadedRun.from_run(sample_run).grouped, 74)
+    assert lines[0] == "Top 3 opportunities, µs to gain at best (a: the step budget)"
+    assert max(len(line) for line in lines) <= 74
+    assert lines[1].startswith("     105 µs   7.6%  sm80_xmma_wgrad_implicit_gemm")
+    assert lines[2].strip() == "at 3% of every roof: latency/occupancy/launch-bound, not L2"
