@@ -293,7 +293,8 @@ def test_a_ceilings_file_gives_the_roofline_its_measured_slopes(tmp_path):
     )
     path = tmp_path / "h200.json"
     path.write_text(json.dumps(measured.to_dict()))
-    model = ExplorerModel(LoadedRun.from_run(load_run([SAMPLE], LoadOptions(ceilings=path))), ceilings_files=path)
+    run = load_run([SAMPLE], LoadOptions(ceilings=path))
+    model = ExplorerModel(LoadedRun.from_run(run), ceilings_files=path)
     model.update_roofline()
     picture = model.roofline_picture(100, 24)
     labels = {roof.key: roof.label for roof in picture.figure.roofs}
