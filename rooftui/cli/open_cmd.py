@@ -76,5 +76,4 @@ def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Pa
     comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))
     from rooftui.views.tui.screens.compare import CompareApp
 
-    run_full_screen(CompareApp(comparison, ascii_mode=ascii_mode), "the compare screen",
-                    "`rooftui diff BEFORE AFTER`")
+    CompareApp(comparison, ascii_mode=ascii_mode).run()

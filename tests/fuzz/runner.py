@@ -42,10 +42,14 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
+_PRESENT: dict[Path, set[str]] = {}  # what each case's folder held before its files were written
+
+
 def write_case(case: Case, folder: Path) -> tuple[list[str], dict[Path, str]]:
     """Write the case's files into ``folder``; its argv and the inputs' hashes."""
     (folder / "out").mkdir(parents=True, exist_ok=True)
     (folder / "tmp").mkdir(exist_ok=True)
+    _PRESENT[folder] = {p.name for p in folder.iterdir()}  # a test's own FIFOs and folders
     hashes = {}
     for name, data in case.files.items():
         path = folder / name
@@ -166,7 +170,7 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
     if code != 0 and any(not p.name.startswith(".rooftui-") for p in outputs):
         problems.append("partial output after an error")
     # the user's folder: nothing new beside the inputs (a report, a wrapper, a .started mark)
-    inputs = {path.relative_to(folder).parts[0] for path in hashes}
+    inputs = {path.relative_to(folder).parts[0] for path in hashes} | _PRESENT.pop(folder, set())
     left += [p.name for p in folder.iterdir() if p.name not in inputs | {"out", "tmp", "cache"}
              and not p.name.startswith(".rooftui-")]
     if left:
