@@ -108,5 +108,5 @@ def test_the_summary_screen_opens_with_the_three_kernels_with_most_to_gain(sampl
     lines = top_opportunity_lines(LoadedRun.from_run(sample_run).grouped, 74)
     assert lines[0] == "Top 3 opportunities, µs to gain at best (a: the step budget)"
     assert max(len(line) for line in lines) <= 74
-    assert lines[1].startswith("     105 µs   7.6%  sm80_xmma_wgrad_implicit_gemm")
+    assert lines[1].startswith("     105 µs   7.6%  sm80_xmma_wgrad_f16f16_f16f32_f32_tilesize16x64x64")
     assert lines[2].strip() == "at 3% of every roof: latency/occupancy/launch-bound, not L2"
