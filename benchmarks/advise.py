@@ -30,15 +30,6 @@ from rooftui.sample import sample_ceilings  # noqa: E402
 from rooftui.views.advise import advice_csv, advice_text  # noqa: E402
 
 
-def cpu_best_of(repeats: int, work) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.process_time()
-        work()
-        times.append(time.process_time() - start)
-    return min(times)
-
-
 def main() -> None:
     rows = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,7 +40,7 @@ def main() -> None:
         run = load_run([path], LoadOptions(ceilings=sample_ceilings(), no_cache=True))
         load = time.perf_counter() - start
     alone = best_of(3, lambda: advise(run))
-    alone_cpu = cpu_best_of(3, lambda: advise(run))
+    alone_cpu = best_of(3, lambda: advise(run), clock=time.process_time)
 
     def everything() -> None:
         advice = advise(run)
@@ -58,13 +49,13 @@ def main() -> None:
         advice_csv(advice)
 
     rendered = best_of(3, everything)
-    rendered_cpu = cpu_best_of(3, everything)
+    rendered_cpu = best_of(3, everything, clock=time.process_time)
 
     def table_output() -> None:
         advice = advise(run)
         advice_text(advice, 80)
 
-    table_cpu = cpu_best_of(3, table_output)
+    table_cpu = best_of(3, table_output, clock=time.process_time)
     advice = advise(run)
     budget = next(iter(advice.budgets.values()))
     print(f"{len(run.kernels):,} invocations; load_run (not counted) {load:.2f} s")

@@ -29,19 +29,7 @@ DETAILS_HEADER = [
     "Metric Unit",
     "Metric Value",
 ]
-RAW_IDENTITY = [
-    "ID",
-    "Process ID",
-    "Process Name",
-    "Host Name",
-    "Kernel Name",
-    "Context",
-    "Stream",
-    "Block Size",
-    "Grid Size",
-    "Device",
-    "CC",
-]
+RAW_IDENTITY = DETAILS_HEADER[:11]  # the raw page starts with the same identity columns
 
 # The hand-written SGEMMs of AveryClapp/ESMM-Research (metrics.csv, A10G, cc 8.6), n = 1024:
 # the inner loop is n³ FFMA; the epilogue's alpha·acc one FMUL per element (n²).
