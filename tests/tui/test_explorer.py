@@ -45,12 +45,13 @@ def compute_roofs(app) -> set[str]:
     return {roof.key for roof in figure(app).roofs if roof.kind == "compute"}
 
 
-async def opens_grouped_heaviest_first_with_totals(app, pilot) -> None:
+async def opens_grouped_most_to_gain_first_with_totals(app, pilot) -> None:
     names = shown_names(app)
     assert len(names) == 73 and names[0].startswith(WGRAD)
-    times = list(app.explorer.rows["time_s"])
-    assert times == sorted(times, reverse=True)
+    gains = list(app.explorer.rows["gain_s"])
+    assert gains == sorted(gains, reverse=True)
     text = screen_text(app)
+    assert "by gain▼" in text
     # zero-AI launches, as Table III counts them: 34 of 179 (6 kernel names have no
     # launch with floating-point work; others mix zero-AI and FP16 launches)
     assert "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 (6.1% time)" in text
@@ -64,12 +65,17 @@ async def navigation_keys_reach_both_ends(app, pilot) -> None:
     assert app.explorer.selected["name"] == shown_names(app)[-1]
     await pilot.press("home")
     assert table.cursor_row == 0
+    # A page is the table's rows as shown when the key is pressed (the selected kernel's
+    # full name under the table takes one or two lines, so the next page may differ).
+    rows_shown = table.scrollable_content_region.height - 1
     await pilot.press("pagedown")
     page = table.cursor_row
-    assert page == table.scrollable_content_region.height - 1 > 3
-    await pilot.press("pagedown", "pageup")
-    assert table.cursor_row == page
-    await pilot.press("pageup", "up")
+    assert page == rows_shown > 3
+    for key, direction in (("pagedown", 1), ("pageup", -1)):
+        before, rows_shown = table.cursor_row, table.scrollable_content_region.height - 1
+        await pilot.press(key)
+        assert table.cursor_row == before + direction * rows_shown
+    await pilot.press("pageup", "pageup", "up")
     assert table.cursor_row == 0
 
 
@@ -166,8 +172,8 @@ async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot
 async def brackets_sort_the_column_under_the_cursor_from_the_top_row(app, pilot) -> None:
     table = app.explorer.query_one(KernelTable)
     await pilot.press("down", "down", "down")
-    # kernel -> count -> time -> %time -> GFLOP/s
-    await pilot.press("right", "right", "right", "right")
+    # kernel -> gain -> %gain -> time -> %time -> bound -> %roof -> count -> GFLOP/s
+    await pilot.press(*["right"] * 8)
     assert table.current_column.key == "flop_rate"
     await pilot.press("right_square_bracket")
     rates = list(app.explorer.rows["flop_rate"])
@@ -175,8 +181,8 @@ async def brackets_sort_the_column_under_the_cursor_from_the_top_row(app, pilot)
     assert table.cursor_row == 0 and app.explorer.selected["flop_rate"] == max(rates)
     await pilot.press("left_square_bracket")
     assert list(app.explorer.rows["flop_rate"]) == sorted(rates)
-    await pilot.press("left", "left", "right_square_bracket", "home", "left", "left")  # by time, as it was
-    assert app.explorer.state.sort_column == "time_s"
+    await pilot.press(*["left"] * 7, "right_square_bracket", "home", "left")  # by gain, as it was
+    assert app.explorer.state.sort_column == "gain_s" and app.explorer.state.sort_descending
 
 
 async def slash_finds_n_and_shift_n_step_and_escape_returns(app, pilot) -> None:
@@ -230,7 +236,7 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await run_in_turn(app, pilot, [
-            opens_grouped_heaviest_first_with_totals,
+            opens_grouped_most_to_gain_first_with_totals,
             navigation_keys_reach_both_ends,
             brackets_sort_the_column_under_the_cursor_from_the_top_row,
             slash_finds_n_and_shift_n_step_and_escape_returns,
@@ -260,15 +266,16 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         table = app.explorer.query_one(KernelTable)
-        ai_hbm = next(i for i, c in enumerate(COLUMNS) if c.key == "ai_hbm")
-        x = table.column_offset(ai_hbm) + 2
+        # %roof: in view at 100 columns (AI HBM, clicked here before, now scrolls).
+        roof = next(i for i, c in enumerate(COLUMNS) if c.key == "roof_fraction")
+        x = table.column_offset(roof) + 2
         await pilot.click(KernelTable, offset=(x, 0))
-        assert app.explorer.state.sort_column == "ai_hbm" and app.explorer.state.sort_descending
-        ai = app.explorer.rows["ai_hbm"].dropna().tolist()
-        assert ai == sorted(ai, reverse=True) and len(ai) > 60
+        assert app.explorer.state.sort_column == "roof_fraction" and app.explorer.state.sort_descending
+        fractions = app.explorer.rows["roof_fraction"].dropna().tolist()
+        assert fractions == sorted(fractions, reverse=True) and len(fractions) > 60
         await pilot.click(KernelTable, offset=(x, 0))
         assert not app.explorer.state.sort_descending
-        assert app.explorer.rows["ai_hbm"].dropna().tolist() == sorted(ai)
+        assert app.explorer.rows["roof_fraction"].dropna().tolist() == sorted(fractions)
         await pilot.click(KernelTable, offset=(3, 3))  # the third row on screen
         row = int(table.scroll_y) + 2
         assert table.cursor_row == row

@@ -19,7 +19,7 @@ import pytest
 from rooftui.analysis.filters import KernelFilter
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.views.tui.explorer_model import ExplorerModel
-from rooftui.views.tui.table_columns import COLUMNS
+from rooftui.views.tui.table_columns import COLUMNS, columns_in_view
 from rooftui.views.tui.view_state import LoadedRun
 from tests.tui.conftest import SAMPLE
 
@@ -27,7 +27,7 @@ WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
 # The roofline pane's size in the explorer on an 80x24 terminal (test_status.py checks
 # the screen's own status line there).
 PANE_AT_80x24 = (80, 12)
-EVERYTHING = "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 (6.1% time) · by time▼"
+EVERYTHING = "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 (6.1% time) · by gain▼"
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +61,56 @@ def test_the_explorer_model_never_loads_textual():
 # --- rows, order, selection ------------------------------------------------------------
 
 
-def test_it_opens_grouped_heaviest_first_with_table_three_totals(model):
+def test_it_opens_grouped_most_to_gain_first_with_table_three_totals(model):
     assert len(names(model)) == 73 and names(model)[0].startswith(WGRAD)
-    times = list(model.rows["time_s"])
-    assert times == sorted(times, reverse=True)
+    gains = list(model.rows["gain_s"])
+    assert gains == sorted(gains, reverse=True) and gains[0] > 0
     assert model.cursor == 0 and model.selected["name"].startswith(WGRAD)
     assert model.status_line(200).startswith(EVERYTHING)
+
+
+def longest_name(model: ExplorerModel) -> int:
+    return max(len(str(name)) for name in model.state.all_rows["name"])
+
+
+@pytest.mark.parametrize(
+    ("width", "labels"),
+    [
+        # 80x24: the name takes 2/5 (32 columns); 48 are left for gain to bound.
+        (80, ["kernel", "gain", "%gain", "time", "%time", "bound"]),
+        (120, ["kernel", "gain", "%gain", "time", "%time", "bound", "%roof", "count", "GFLOP/s"]),
+    ],
+)
+def test_the_table_leads_with_what_there_is_to_gain_then_time_then_what_binds(model, width, labels):
+    shown = columns_in_view(model.columns, width, longest_name(model))
+    assert [column.label for column in shown] == labels
+    # The widths add up: the name, then each column after a one-character gap.
+    assert sum(c.width + 1 for c in shown[1:]) <= width - int(0.4 * width)
+
+
+def test_the_gain_cells_are_microseconds_and_a_share_of_the_run(model):
+    page = model.table_page(0, 1, name_width=40)
+    first = model.rows.iloc[0]
+    # The wgrad GEMM: 108.128 µs, 3.2% of its L2 roof; %gain shares the %time denominator.
+    assert page[0][1:5] == ("105 µs", "7.6%", "108 µs", "7.8%")
+    assert first["gain_share"] / first["time_share"] == pytest.approx(first["gain_s"] / first["time_s"])
+
+
+def test_a_kernel_without_a_gain_shows_blank_cells_sorts_last_and_the_detail_says_why(loaded_run):
+    import dataclasses
+
+    grouped = loaded_run.grouped.copy()
+    blank = grouped["gain_s"].idxmax()  # the kernel that would lead
+    grouped.loc[blank, ["gain_s", "gain_share"]] = math.nan
+    grouped.loc[blank, "verdict"] = "no bound: quantities not collected"
+    model = ExplorerModel(dataclasses.replace(loaded_run, grouped=grouped))
+    for descending in (True, False):
+        model.sort("gain_s", descending)
+        assert model.positions[-1] == blank
+    model.select(len(model.positions) - 1)
+    cells = model.table_page(len(model.positions) - 1, 1, name_width=40)[0]
+    assert cells[1:3] == ("–", "–")
+    assert "no bound: quantities not collected" in render(model.detail(100))
 
 
 def test_g_switches_to_single_invocations_and_back(model):
@@ -262,7 +306,7 @@ def test_a_cramped_legend_hands_what_it_cannot_say_to_the_status_line(model):
     assert hidden and all(text not in picture.legend.plain for text in hidden)
     assert "FP32 65.7 TFLOP/s (empirical)" in hidden
     status = model.status_line(80)
-    assert "legend full: FP32/FP64 roofs, sources" in status and "by time▼" in status
+    assert "legend full: FP32/FP64 roofs, sources" in status and "by gain▼" in status
     # with room, everything is in the legend or on the plot, and the status says nothing more
     roomy = model.roofline_picture(200, 60)
     assert roomy.overflow == [] and "legend full" not in model.status_line(200)

@@ -21,7 +21,7 @@ async def test_at_80x24_the_status_line_says_what_the_full_legend_could_not(samp
         assert hidden and all(text not in legend for text in hidden)
         assert "FP32 65.7 TFLOP/s (empirical)" in hidden
         assert "legend full: FP32/FP64 roofs, sources" in status
-        assert "by time▼" in status
+        assert "by gain▼" in status
 
 
 def test_the_status_line_counts_what_does_not_fit_and_never_cuts_an_item():

@@ -112,7 +112,8 @@ def test_a_new_user_finds_the_slowest_memory_bound_kernel_and_the_zero_ai_share(
     # 71 of the 73 kernels are memory-bound.
     text = screen.wait_for("71 kernels, 177 launches")
     assert "memory-bound" in text and "filtered" in text
-    # Sorted by time, so the first row is the slowest memory-bound kernel.
+    # Sorted by gain (the default), so the first row is the memory-bound kernel with the
+    # most to gain: the wgrad GEMM, also the slowest.
     screen.type("Enter")
     text = screen.wait_for("roofs per level")
     assert "sm80_xmma_wgrad_implicit_gemm" in text and "memory" in text

@@ -44,11 +44,20 @@ class Column:
         return self.format(row[self.key], row.get(self.also)) if self.also else self.format(row[self.key])
 
 
+# The opportunity leads (issue #21): what a kernel would gain at its speed of light
+# (``rooftui advise``: time - max(bytes / level roof, FLOPs / pipeline roof, launch floor),
+# ``views.advise.with_opportunity``), in seconds and as a share of the run's kernel time
+# (the same denominator as %time). Blank where the gain is unknown; the detail pane says why.
 COLUMNS = (
     Column("name", "kernel", 24, str, right=False),  # widened to fit by the table
-    Column("count", "count", 7, _count),
+    Column("gain_s", "gain", 9, partial(seconds, missing=MISSING)),
+    Column("gain_share", "%gain", 6, partial(percent, missing=MISSING)),
     Column("time_s", "time", 9, partial(seconds, missing=MISSING)),
     Column("time_share", "%time", 6, partial(percent, missing=MISSING)),
+    Column("bound", "bound", 11, str, right=False),
+    Column("roof_fraction", "%roof", 6, partial(percent, missing=MISSING)),
+    # After %roof, so that gain to bound fit beside a readable name at 80 columns.
+    Column("count", "count", 7, _count),
     Column("flop_rate", "GFLOP/s", 10, _gflops),
     Column("ai_l1", "AI L1", 8, partial(intensity_with_magnitude, missing=MISSING)),
     Column("ai_l2", "AI L2", 8, partial(intensity_with_magnitude, missing=MISSING)),
@@ -60,9 +69,38 @@ COLUMNS = (
     Column("zero_ai", "0-AI", 4, lambda z, comm: "comm" if _is_true(comm) else "yes" if z else "",
            right=False, also="communication"),
     Column("phase", "phase", 9, str, right=False),
-    Column("bound", "bound", 11, str, right=False),
-    Column("roof_fraction", "%roof", 6, partial(percent, missing=MISSING)),
 )
+
+# The explorer opens sorted by gain, most first: what to work on leads.
+DEFAULT_SORT = "gain_s"
+
+# Columns are separated by GAP. The name column takes what the others leave, and at
+# least 2/5 of the width (the others then scroll), within these bounds, and no wider
+# than the longest name.
+GAP = 1
+NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
+NAME_SHARE = 0.4
+
+
+def name_column_width(columns: tuple[Column, ...], width: int, longest_name: int) -> int:
+    """The name column's width in a table ``width`` columns wide."""
+    scrolling = sum(c.width + GAP for c in columns[1:])
+    spare = max(width - scrolling - GAP, int(width * NAME_SHARE))
+    return max(NAME_MIN_WIDTH, min(NAME_MAX_WIDTH, longest_name, spare))
+
+
+def columns_in_view(columns: tuple[Column, ...], width: int, longest_name: int) -> tuple[Column, ...]:
+    """The columns a table ``width`` columns wide shows whole before any horizontal
+    scrolling: the name, then as many of the others as fit."""
+    room = width - name_column_width(columns, width, longest_name)
+    shown = [columns[0]]
+    for column in columns[1:]:
+        room -= column.width + GAP
+        if room < 0:
+            break
+        shown.append(column)
+    return tuple(shown)
+
 
 # Shown after the name only when the run holds several ranks (``columns_for``).
 RANK_COLUMN = Column("rank", "rank", 4, lambda r: r or "?", right=False)

@@ -26,6 +26,7 @@ from rooftui.analysis.filters import (
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 from rooftui.views.text import printable, shorten
+from rooftui.views.tui.table_columns import DEFAULT_SORT
 
 if TYPE_CHECKING:
     from rooftui.analysis import Run
@@ -123,7 +124,7 @@ class ViewState:
     run: LoadedRun
     grouped: bool = True
     spec: KernelFilter = field(default_factory=KernelFilter)
-    sort_column: str = "time_s"
+    sort_column: str = DEFAULT_SORT  # gain, most first (table_columns)
     sort_descending: bool = True
     levels: list[str] = field(default_factory=lambda: list(LEVELS))
     hidden_pipelines: set[str] = field(default_factory=set)

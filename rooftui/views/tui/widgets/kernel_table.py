@@ -23,13 +23,17 @@ from textual.strip import Strip
 
 from rooftui.views.text import short_names, shorten
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.table_columns import COLUMNS, Column, columns_for
+from rooftui.views.tui.table_columns import (
+    COLUMNS,
+    DEFAULT_SORT,
+    GAP,
+    NAME_MAX_WIDTH,
+    NAME_MIN_WIDTH,
+    Column,
+    columns_for,
+    name_column_width,
+)
 
-GAP = 1
-# The name column takes what the other columns leave, and at least 2/5 of the width
-# (the others then scroll), within these bounds, and no wider than the longest name.
-NAME_MIN_WIDTH, NAME_MAX_WIDTH = 24, 80
-NAME_SHARE = 0.4
 # The name column starts with the kernel's tag on the roofline ("1".."5", the
 # heaviest kernels, ``roofline_model.tags_for``), so a labelled point has its row.
 TAG_WIDTH = 2
@@ -97,7 +101,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
         self.positions = np.empty(0, dtype=np.int64)
         self._arrays: dict[str, np.ndarray] = {}  # frame columns as arrays, made on first use
-        self.sort_column = "time_s"
+        self.sort_column = DEFAULT_SORT  # the screen passes the model's with every show_rows
         self.sort_descending = True
         self._window: tuple[int, int, list[tuple]] = (0, 0, [])
         self._names: tuple[int, dict[str, str]] = (0, {})  # name width, {name: shown}
@@ -144,9 +148,7 @@ class KernelTable(ScrollView, can_focus=True):
 
     @property
     def name_width(self) -> int:
-        width = self.scrollable_content_region.width
-        spare = max(width - self._scrolling_width - GAP, int(width * NAME_SHARE))
-        return max(NAME_MIN_WIDTH, min(NAME_MAX_WIDTH, self._longest_name, spare))
+        return name_column_width(self.columns, self.scrollable_content_region.width, self._longest_name)
 
     def shown_name(self, name: str) -> str:
         """``name`` as the name column shows it: printable, and shortened to what
