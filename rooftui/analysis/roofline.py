@@ -11,8 +11,9 @@ A kernel whose AI (or, zero-AI, whose traffic) at some level has no roof to meet
 has an unknown bound (""): that level might bind it. So has a kernel whose FLOP
 total is partial (some applicable counter not collected, or Tensor work seen but not
 countable): its true AI is at least the known part's at every level, so a memory roof
-that seems to bind might not, and its compute roof is the unknown mix's. Each blank
-bound says why in ``bound_reason`` (``bound_reasons``).
+that seems to bind might not, and its compute roof is the unknown mix's; only one
+compute-bound on its known FLOPs alone stays compute-bound. Each blank bound says why
+in ``bound_reason`` (``bound_reasons``).
 """
 
 from __future__ import annotations
@@ -110,8 +111,17 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     fraction[uncounted] = np.nan
     # A partial FLOP total: the true AI is higher by an unknown amount at every level,
     # so neither "this memory roof binds" nor "this pipeline binds" is known.
+    # A partial FLOP total: the true AI is higher by an unknown amount at every level,
+    # so "this memory roof binds" is unknown. Compute-bound on its known FLOPs alone at
+    # every level with bytes is compute-bound whatever the rest (more FLOPs only take
+    # longer): that bound stands, named by the pipeline with the most known FLOPs, and its
+    # % of roof is blank (the roof of the full mix is unknown).
     partial = _partial(table) & ~zero
-    bound[partial] = ""
+    compute_anyway = partial & ~uncounted & pd.Series(has, index=table.index)
+    for level in LEVELS:
+        measured = table[f"ai_{level}"].notna()
+        compute_anyway &= ~measured | (table[f"bound_{level}"] == "compute")
+    bound[partial & ~compute_anyway] = ""
     fraction[partial] = np.nan
     table["bound"] = bound
     table["roof_fraction"] = fraction

@@ -72,3 +72,14 @@ def test_gpu_v100_names_both_datasheet_rows_and_the_exact_model_gets_the_sxm2_ro
     assert "Tesla V100 SXM2" in note and "Tesla V100 PCIe" in note and "--gpu 'V100 SXM2 16GB'" in note
     run = load_run([path], LoadOptions(find_measured=False, gpu="Tesla V100-SXM2-16GB"))
     assert run.ceilings.compute("fp32").value == 15.7e12 and run.ceilings.bandwidth("hbm").value == 900e9
+
+
+def test_a_partial_launch_compute_bound_on_its_known_flops_alone_stays_compute_bound(tmp_path):
+    """5·10^8 FFMA = 10^9 FLOPs take 51 µs at the FP32 roof; 10^6 DRAM bytes take 0.5 µs at
+    HBM's: compute-bound already, and FP16 work not collected can only add compute time."""
+    busy = {**STREAM, FMA.format("ffma"): 5e8, "dram__bytes.sum": 1e6}
+    partial = {k: v for k, v in busy.items() if "hadd" not in k and "hmul" not in k}
+    path = write_raw(tmp_path / "a100_fma.csv", *A100, [("fma_kernel", partial)])
+    row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
+    assert row["flops_partial"] and row["bound"] == "FP32" and row["bound_reason"] == ""
+    assert pd.isna(row["roof_fraction"])  # the roof of the full mix is unknown
