@@ -8,7 +8,12 @@ peak, flops / Σ_p(flops_p / P_p). The binding roof is the lowest attainable
 rate over the levels. Zero-AI kernels have no compute roof: their bound is the
 level whose bandwidth they use most, and their fraction is that utilisation.
 A kernel whose AI (or, zero-AI, whose traffic) at some level has no roof to meet
-has an unknown bound (""): that level might bind it.
+has an unknown bound (""): that level might bind it. So has a kernel whose FLOP
+total is partial (some applicable counter not collected, or Tensor work seen but not
+countable): its true AI is at least the known part's at every level, so a memory roof
+that seems to bind might not, and its compute roof is the unknown mix's; only one
+compute-bound on its known FLOPs alone stays compute-bound. Each blank bound says why
+in ``bound_reason`` (``bound_reasons``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,15 @@ import numpy as np
 import pandas as pd
 
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import FLOAT_PIPELINES, LEVEL_LABELS, LEVELS, PIPELINE_LABELS, flop_column
+from rooftui.model.columns import (
+    FLOAT_PIPELINES,
+    LEVEL_LABELS,
+    LEVELS,
+    NOT_COLLECTED,
+    PIPELINE_LABELS,
+    flop_column,
+    state_column,
+)
 
 
 def compute_roof(table: pd.DataFrame, ceilings: CeilingSet) -> pd.Series:
@@ -96,6 +109,66 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     uncounted = table["pipeline"] == "tensor_uncounted"
     bound[uncounted] = ""
     fraction[uncounted] = np.nan
+    # A partial FLOP total: the true AI is higher by an unknown amount at every level,
+    # so neither "this memory roof binds" nor "this pipeline binds" is known.
+    # A partial FLOP total: the true AI is higher by an unknown amount at every level,
+    # so "this memory roof binds" is unknown. Compute-bound on its known FLOPs alone at
+    # every level with bytes is compute-bound whatever the rest (more FLOPs only take
+    # longer): that bound stands, named by the pipeline with the most known FLOPs, and its
+    # % of roof is blank (the roof of the full mix is unknown).
+    partial = _partial(table) & ~zero
+    compute_anyway = partial & ~uncounted & pd.Series(has, index=table.index)
+    for level in LEVELS:
+        measured = table[f"ai_{level}"].notna()
+        compute_anyway &= ~measured | (table[f"bound_{level}"] == "compute")
+    bound[partial & ~compute_anyway] = ""
+    fraction[partial] = np.nan
     table["bound"] = bound
     table["roof_fraction"] = fraction
+    table["bound_reason"] = bound_reasons(table, ceilings, peak)
     return table
+
+
+def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) -> pd.Series:
+    """Why each blank ``bound`` is blank, in a few words naming what is missing ("" where
+    a bound is given); the first reason that applies, in the order a user would fix them."""
+    reasons = pd.Series("", index=table.index, dtype=object)
+    blank = table["bound"].fillna("") == ""
+    zero = table["zero_ai"].fillna(False).astype(bool)
+    has_bytes = table[[f"bytes_{level}" for level in LEVELS]].notna().any(axis=1)
+
+    def give(mask: pd.Series, reason: pd.Series | str) -> None:
+        todo = blank & mask.fillna(False).astype(bool) & (reasons == "")
+        reasons[todo] = reason[todo] if isinstance(reason, pd.Series) else reason
+
+    give(~(table["time_s"] > 0), "no time for this launch")
+    give(~has_bytes, "no bytes at any memory level in the report")
+    give(table["pipeline"] == "tensor_uncounted",
+         "Tensor work present but not countable (FLOPs per instruction depend on the MMA shape): "
+         "compute roof and AI unknown")
+    give(~zero & table["flops"].isna() & table["zero_ai"].isna(),
+         "no FLOP counters in the report: AI unknown")
+    missing = pd.Series([[] for _ in table.index], index=table.index, dtype=object)
+    for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
+        states = state_column(flop_column(pipeline))
+        if states in table:
+            for row in table.index[table[states] == NOT_COLLECTED]:
+                missing[row].append(PIPELINE_LABELS[pipeline])
+    named = missing.map(lambda labels: ", ".join(labels) or "some terms")
+    give(~zero & _partial(table), "FLOP total partial (" + named + " not collected): the true AI is "
+         "at least the shown one, so whether a memory roof binds is unknown")
+    give(~zero & (table["flops"] > 0) & peak.isna(), "no compute roof for the pipelines it uses")
+    for level in LEVELS:
+        if ceilings.bandwidth(level) is None:
+            give(table[f"bytes_{level}"] > 0,
+                 f"no {LEVEL_LABELS[level]} roof, and it moved bytes there: that level might bind")
+    give(~zero & (table["flops"] == 0) & table["zero_ai"].isna(),
+         "known FLOPs are 0 but other counters were not collected: zero-AI or not is unknown")
+    give(blank, "no roof meets its bytes or FLOPs")
+    return reasons
+
+
+def _partial(table: pd.DataFrame) -> pd.Series:
+    if "flops_partial" not in table:
+        return pd.Series(False, index=table.index)
+    return table["flops_partial"].fillna(False).astype(bool)

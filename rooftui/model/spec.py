@@ -121,7 +121,16 @@ def datasheet_for(device_name: str) -> Datasheet | None:
 
 
 def datasheet_note(device_name: str) -> str:
-    """Why a GPU got no datasheet roofs."""
+    """Why a GPU got no datasheet roofs: a name that fits several rows ("V100": SXM2 or
+    PCIe) says which, and how to name the exact model."""
+    words = _words(device_name)
+    fits = [sheet for sheet in DATASHEETS
+            if words and any(name.startswith(words + " ") for name in sheet.names)]
+    if len(fits) > 1:
+        return (f"no datasheet row for {device_name!r}: it could be any of "
+                f"{', '.join(sheet.model for sheet in fits)}, whose peaks differ, so no datasheet roofs; "
+                "give the exact model (form factor and memory), e.g. "
+                f"--gpu '{fits[0].names[0].upper()}'")
     models = ", ".join(sheet.model for sheet in DATASHEETS)
     return (f"no datasheet row for {device_name!r} (matched by exact model: form factor and memory "
             f"size change the peaks), so no datasheet roofs; rooftui has: {models}")

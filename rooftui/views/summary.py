@@ -37,6 +37,7 @@ CSV_COLUMNS = (
     "rank", "communication",  # last, so that earlier columns keep their places
     "flops_partial",
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
+    "bound_reason",  # why bound is blank ("" where it is given)
 )
 
 
@@ -66,6 +67,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
             "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
+            "bound_reason": row.get("bound_reason") or None,
             "flops_partial": bool(row.get("flops_partial", False)), "provenance": provenance(row),
         }
         if "count" in row:
