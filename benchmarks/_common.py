@@ -17,8 +17,13 @@ def process_env(scratch: Path, **extra: str) -> dict[str, str]:
     have (PYTHONDONTWRITEBYTECODE would make every start compile rooftui anew)."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    env.update(PYTHONPATH=path, XDG_CACHE_HOME=str(scratch / "cache"),
-               PYTHONPYCACHEPREFIX=str(scratch / "pycache"), NO_COLOR="1", **extra)
+    env.update(
+        PYTHONPATH=path,
+        XDG_CACHE_HOME=str(scratch / "cache"),
+        PYTHONPYCACHEPREFIX=str(scratch / "pycache"),
+        NO_COLOR="1",
+        **extra,
+    )
     return env
 
 
@@ -60,8 +65,7 @@ def tree_memory(command: list[str], env: dict[str, str], every_s: float = 0.01) 
     the RSS sum counts a shared page once per process, an upper bound. Sampling can
     miss a peak shorter than ``every_s``; time commands separately, not with this.
     """
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                               cwd=ROOT)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
     peak_pss = peak_rss = 0
     while process.poll() is None:
         pss = rss = 0

@@ -64,8 +64,10 @@ def main() -> None:
     print(f"  advise (launches, classes, budget, findings)   {alone:6.2f} s         {alone_cpu:6.2f} s")
     print(f"  advise + the table (rooftui advise's default)       --            {table_cpu:6.2f} s")
     print(f"  advise + text + JSON + per-launch CSV          {rendered:6.2f} s         {rendered_cpu:6.2f} s")
-    print(f"  speed of light {budget.speed_of_light_s:.4g} s of {budget.step_s:.4g} s; "
-          f"{len(advice.findings)} findings")
+    print(
+        f"  speed of light {budget.speed_of_light_s:.4g} s of {budget.step_s:.4g} s; "
+        f"{len(advice.findings)} findings"
+    )
 
 
 if __name__ == "__main__":

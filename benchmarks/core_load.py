@@ -42,7 +42,7 @@ def synthesise(rows: int, out: Path) -> None:
         handle.write(units)
         for i in range(rows):
             row = body[i % len(body)]
-            handle.write(f'"{i}"' + row[row.index(","):])  # unique, increasing IDs
+            handle.write(f'"{i}"' + row[row.index(",") :])  # unique, increasing IDs
 
 
 def best_of(repeats: int, work, clock=time.perf_counter) -> float:

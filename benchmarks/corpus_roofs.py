@@ -34,17 +34,28 @@ def walk(corpus: Path) -> dict[str, Counter]:
             print(f"{entry['file']}: refused: {err}")
             continue
         k = run.kernels
-        count = Counter(launches=len(k), time=int(k["time_s"].notna().sum()),
-                        bound=int((k["bound"].fillna("") != "").sum()))
+        count = Counter(
+            launches=len(k),
+            time=int(k["time_s"].notna().sum()),
+            bound=int((k["bound"].fillna("") != "").sum()),
+        )
         for level in LEVELS:
             count[f"bytes_{level}"] = int(k[f"bytes_{level}"].notna().sum())
         if "bound_reason" in k:
             for reason, n in k.loc[k["bound"].fillna("") == "", "bound_reason"].value_counts().items():
                 count[f"why: {reason}"] += int(n)
-        roofs = "; ".join(sorted(f"{c.precision or c.level}={c.source}"
-                                 for s in run.ceilings_by_device.values() for c in s.ceilings))
-        print(f"{entry['file']} [{entry.get('set')}, {entry.get('gpu')}]: "
-              + ", ".join(f"{key} {value}" for key, value in count.items()) + f" | roofs: {roofs or 'none'}")
+        roofs = "; ".join(
+            sorted(
+                f"{c.precision or c.level}={c.source}"
+                for s in run.ceilings_by_device.values()
+                for c in s.ceilings
+            )
+        )
+        print(
+            f"{entry['file']} [{entry.get('set')}, {entry.get('gpu')}]: "
+            + ", ".join(f"{key} {value}" for key, value in count.items())
+            + f" | roofs: {roofs or 'none'}"
+        )
         by_set.setdefault(entry.get("set") or "?", Counter()).update(count)
     return by_set
 

@@ -40,14 +40,23 @@ def main() -> int:
     parser.add_argument("--in-process", action="store_true", help="no subprocess, no memory figure")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is a hang")
     parser.add_argument("--bombs", action="store_true", help="full-size bombs with the default cap")
-    parser.add_argument("--tally", type=Path, nargs="+", metavar="JSONL",
-                        help="count what --jsonl files of earlier (chunked) runs hold, by category")
-    parser.add_argument("--boundary-cuts", action="store_true",
-                        help="every cut at a row/record boundary of each format: how many are caught")
+    parser.add_argument(
+        "--tally",
+        type=Path,
+        nargs="+",
+        metavar="JSONL",
+        help="count what --jsonl files of earlier (chunked) runs hold, by category",
+    )
+    parser.add_argument(
+        "--boundary-cuts",
+        action="store_true",
+        help="every cut at a row/record boundary of each format: how many are caught",
+    )
     parser.add_argument("--json", type=Path, help="write the summary here")
     parser.add_argument("--jsonl", type=Path, help="append one line per finished case here")
-    parser.add_argument("--budget", type=float, default=0,
-                        help="seconds: start no new case after this (0: no limit)")
+    parser.add_argument(
+        "--budget", type=float, default=0, help="seconds: start no new case after this (0: no limit)"
+    )
     args = parser.parse_args()
     if args.tally:
         return _tally(args.tally)
@@ -67,15 +76,28 @@ def main() -> int:
                 outcome = run_subprocess(case, Path(folder), args.timeout)
             if args.jsonl:  # kept case by case: a run stopped midway keeps what it did
                 with args.jsonl.open("a") as log:
-                    log.write(json.dumps({"seed": args.seed, "kind": case.kind, "label": case.label,
-                                          "argv": case.argv, "exit": outcome.returncode,
-                                          "must_fail": case.must_fail,
-                                          "problems": outcome.problems,
-                                          "rss_mb": round(outcome.peak_rss_bytes / 2**20, 1),
-                                          "seconds": round(outcome.seconds, 2)}) + "\n")
+                    log.write(
+                        json.dumps(
+                            {
+                                "seed": args.seed,
+                                "kind": case.kind,
+                                "label": case.label,
+                                "argv": case.argv,
+                                "exit": outcome.returncode,
+                                "must_fail": case.must_fail,
+                                "problems": outcome.problems,
+                                "rss_mb": round(outcome.peak_rss_bytes / 2**20, 1),
+                                "seconds": round(outcome.seconds, 2),
+                            }
+                        )
+                        + "\n"
+                    )
             if args.bombs:  # slow: say each as it ends
-                print(f"{case.label}: exit {outcome.returncode}, {outcome.peak_rss_bytes / 2**20:.0f} MiB "
-                      f"peak, {outcome.seconds:.1f} s, {outcome.stderr.strip()[:150]!r}", flush=True)
+                print(
+                    f"{case.label}: exit {outcome.returncode}, {outcome.peak_rss_bytes / 2**20:.0f} MiB "
+                    f"peak, {outcome.seconds:.1f} s, {outcome.stderr.strip()[:150]!r}",
+                    flush=True,
+                )
             return outcome
 
     started = time.perf_counter()
@@ -102,9 +124,11 @@ def main() -> int:
     codes = collections.Counter(o.returncode for o in outcomes)
     peak = max((o.peak_rss_bytes for o in outcomes), default=0)
     summary = {
-        "cases": len(outcomes), "seed": args.seed,
+        "cases": len(outcomes),
+        "seed": args.seed,
         "mode": "in-process" if args.in_process else "subprocess",
-        "wall_s": round(wall, 1), "by_kind": dict(by_kind),
+        "wall_s": round(wall, 1),
+        "by_kind": dict(by_kind),
         "exit_codes": {str(k): v for k, v in codes.items()},
         "failing_cases": sum(1 for o in outcomes if o.problems),
         "tracebacks": sum("traceback" in o.problems for o in outcomes),
@@ -114,15 +138,23 @@ def main() -> int:
         "silent_damage": sum(any(p.startswith("silent damage") for p in o.problems) for o in outcomes),
         "raw_escapes": sum(any("raw control" in p for p in o.problems) for o in outcomes),
         "inputs_changed": sum(any(p.startswith("input changed") for p in o.problems) for o in outcomes),
-        "left_behind": sum(any(p.startswith(("files left", "partial")) for p in o.problems)
-                           for o in outcomes),
+        "left_behind": sum(
+            any(p.startswith(("files left", "partial")) for p in o.problems) for o in outcomes
+        ),
         "peak_rss_mb": round(peak / 2**20, 1),
         "slowest_s": round(max((o.seconds for o in outcomes), default=0), 2),
     }
     if args.bombs:
-        summary["bombs"] = [{"label": o.case.label, "exit": o.returncode,
-                             "rss_mb": round(o.peak_rss_bytes / 2**20), "seconds": round(o.seconds, 1),
-                             "stderr": o.stderr.strip()[:160]} for o in outcomes]
+        summary["bombs"] = [
+            {
+                "label": o.case.label,
+                "exit": o.returncode,
+                "rss_mb": round(o.peak_rss_bytes / 2**20),
+                "seconds": round(o.seconds, 1),
+                "stderr": o.stderr.strip()[:160],
+            }
+            for o in outcomes
+        ]
     for key, count in classes.most_common():
         print(count, *key, example[key])
     print(json.dumps(summary, indent=1))
@@ -142,24 +174,31 @@ def _tally(files: list[Path]) -> int:
         for suffix in (".gz", ".xz", ".bz2"):
             mutation = mutation.split(suffix)[0]
         command = " ".join(a for a in row["argv"][:3] if not a.startswith("{dir}"))
-        for axis, key in (("kind", row["kind"]), ("command", command), ("mutation", mutation),
-                          ("compression", _compression(row["label"])),
-                          ("exit", str(row["exit"]))):
+        for axis, key in (
+            ("kind", row["kind"]),
+            ("command", command),
+            ("mutation", mutation),
+            ("compression", _compression(row["label"])),
+            ("exit", str(row["exit"])),
+        ):
             per[axis][key] += 1
         per["must_fail"][str(bool(row.get("must_fail")))] += 1
         for problem in row["problems"]:
             problems[(row["kind"], mutation, problem.split(":")[0])] += 1
     seeds = sorted({row["seed"] for row in rows})
-    summary = {"cases": len(rows), "seeds": f"{len(seeds)} seeds, {seeds[0]}-{seeds[-1]}" if seeds else "",
-               **{axis: dict(counter.most_common()) for axis, counter in per.items()},
-               "failing_cases": sum(1 for row in rows if row["problems"]),
-               "problems": {" / ".join(k): v for k, v in problems.most_common()}}
+    summary = {
+        "cases": len(rows),
+        "seeds": f"{len(seeds)} seeds, {seeds[0]}-{seeds[-1]}" if seeds else "",
+        **{axis: dict(counter.most_common()) for axis, counter in per.items()},
+        "failing_cases": sum(1 for row in rows if row["problems"]),
+        "problems": {" / ".join(k): v for k, v in problems.most_common()},
+    }
     print(json.dumps(summary, indent=1))
     return 1 if problems else 0
 
 
 def _compression(label: str) -> str:
-    """"plain", ".gz", ".gz-truncated", ... from a case label ("crlf.gz-truncated")."""
+    """ "plain", ".gz", ".gz-truncated", ... from a case label ("crlf.gz-truncated")."""
     for suffix in (".gz", ".xz", ".bz2"):
         if suffix in label:
             return suffix + label.split(suffix, 1)[1].split(":")[0]
@@ -187,11 +226,17 @@ def _boundary_cuts(json_path: Path | None) -> int:
     report = (KNOWN / "known_answer.ncu-rep").read_bytes()
     formats = {  # name: (file name, whole file, where a row/record starts)
         "raw CSV (ncu --import)": ("r.raw.csv", raw, _line_starts(raw)[1:]),
-        "raw CSV (ncu run live, log above)": ("r.raw.csv", log + raw,
-                                              [len(log) + c for c in _line_starts(raw)[1:]]),
+        "raw CSV (ncu run live, log above)": (
+            "r.raw.csv",
+            log + raw,
+            [len(log) + c for c in _line_starts(raw)[1:]],
+        ),
         "details CSV (ncu --import)": ("r.details.csv", details, _line_starts(details)[1:]),
-        "details CSV (ncu run live, log above)": ("r.details.csv", log + details,
-                                                  [len(log) + c for c in _line_starts(details)[1:]]),
+        "details CSV (ncu run live, log above)": (
+            "r.details.csv",
+            log + details,
+            [len(log) + c for c in _line_starts(details)[1:]],
+        ),
         ".ncu-rep": ("r.ncu-rep", report, record_starts(report)[1:]),
     }
     results = {}
@@ -203,15 +248,22 @@ def _boundary_cuts(json_path: Path | None) -> int:
                 if suffix:  # a compressed copy cut at the same place of its content
                     packed = COMPRESSORS[suffix](whole)
                     data = packed[: max(1, len(packed) * cut // len(whole))]
-                case = Case("cut", f"{label}{suffix}", {name + suffix: data},
-                            ["summary", "{dir}/" + name + suffix, "--format", "json"], exact_stdout=True)
+                case = Case(
+                    "cut",
+                    f"{label}{suffix}",
+                    {name + suffix: data},
+                    ["summary", "{dir}/" + name + suffix, "--format", "json"],
+                    exact_stdout=True,
+                )
                 with tempfile.TemporaryDirectory(prefix="rooftui-fuzz-") as folder:
                     outcome = run_in_process(case, Path(folder))
                 caught += outcome.returncode == 2
                 loaded += outcome.returncode == 0
             results[f"{label}{suffix}"] = {"cuts": len(cuts), "caught": caught, "loaded": loaded}
-            print(f"{label + suffix:<44} {len(cuts):>4} cuts: {caught:>4} caught, {loaded:>4} loaded",
-                  flush=True)
+            print(
+                f"{label + suffix:<44} {len(cuts):>4} cuts: {caught:>4} caught, {loaded:>4} loaded",
+                flush=True,
+            )
     if json_path:
         json_path.write_text(json.dumps(results, indent=1) + "\n")
     return 0
@@ -237,18 +289,44 @@ def _bombs():
 
         return zlib.compressobj(1, zlib.DEFLATED, 31)  # gzip framing
 
-    kernel = (b'{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1000, "dur": 5,'
-              b' "args": {"device": 0, "stream": 7, "correlation": 1}},')
+    kernel = (
+        b'{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1000, "dur": 5,'
+        b' "args": {"device": 0, "stream": 7, "correlation": 1}},'
+    )
     cases_ = [
-        ("csv.gz: 4.5 GiB of blank lines (over the 4 GiB cap)", "bomb.csv.gz", base, b"\n", 9 << 29,
-         ["summary", "{dir}/bomb.csv.gz"]),
+        (
+            "csv.gz: 4.5 GiB of blank lines (over the 4 GiB cap)",
+            "bomb.csv.gz",
+            base,
+            b"\n",
+            9 << 29,
+            ["summary", "{dir}/bomb.csv.gz"],
+        ),
         ("csv.gz: one 2 GiB line", "line.csv.gz", base, b"x", 2 << 30, ["summary", "{dir}/line.csv.gz"]),
-        ("ceilings json.gz: 3 GiB of spaces", "c.json.gz", b"", b" ", 3 << 30,
-         ["summary", str(KNOWN / "known_answer.raw-base.csv"), "--ceilings", "{dir}/c.json.gz"]),
-        ("ncu-rep.gz: 3 GiB of empty records", "r.ncu-rep.gz", b"NVR\0", b"\0", 3 << 30,
-         ["summary", "{dir}/r.ncu-rep.gz"]),
-        ("trace json.gz: 1 GiB of kernel events", "t.json.gz", b'{"traceEvents": [', kernel, 1 << 30,
-         ["timeline", "{dir}/t.json.gz"]),
+        (
+            "ceilings json.gz: 3 GiB of spaces",
+            "c.json.gz",
+            b"",
+            b" ",
+            3 << 30,
+            ["summary", str(KNOWN / "known_answer.raw-base.csv"), "--ceilings", "{dir}/c.json.gz"],
+        ),
+        (
+            "ncu-rep.gz: 3 GiB of empty records",
+            "r.ncu-rep.gz",
+            b"NVR\0",
+            b"\0",
+            3 << 30,
+            ["summary", "{dir}/r.ncu-rep.gz"],
+        ),
+        (
+            "trace json.gz: 1 GiB of kernel events",
+            "t.json.gz",
+            b'{"traceEvents": [',
+            kernel,
+            1 << 30,
+            ["timeline", "{dir}/t.json.gz"],
+        ),
     ]
     for label, name, prefix, filler, total, argv in cases_:
         data = packed(prefix, filler, total, Path(name).suffix)
@@ -261,12 +339,22 @@ def _bombs():
     packer = zlib_gzip()
     out = [packer.compress(b'{"traceEvents": [')]
     for block in range(60):
-        out.append(packer.compress(b"".join(kernel.replace(b'"name": "k"', b'"name": "k%059d"' % (
-            (block * 100_000 + i) % 900_000)) for i in range(100_000))))
+        out.append(
+            packer.compress(
+                b"".join(
+                    kernel.replace(b'"name": "k"', b'"name": "k%059d"' % ((block * 100_000 + i) % 900_000))
+                    for i in range(100_000)
+                )
+            )
+        )
     out.append(packer.flush())
-    yield Case("bomb", "trace json.gz: 6M kernel events, 900k distinct 60-char names",
-               {"n.json.gz": b"".join(out) + gzip.compress(b'{"ph": "M"}]}')},
-               ["timeline", "{dir}/n.json.gz"], env=default_cap)
+    yield Case(
+        "bomb",
+        "trace json.gz: 6M kernel events, 900k distinct 60-char names",
+        {"n.json.gz": b"".join(out) + gzip.compress(b'{"ph": "M"}]}')},
+        ["timeline", "{dir}/n.json.gz"],
+        env=default_cap,
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--skip-one-by-one", action="store_true",
-                        help="leave out the N commands one after another (the slowest part)")
+    parser.add_argument(
+        "--skip-one-by-one",
+        action="store_true",
+        help="leave out the N commands one after another (the slowest part)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rooftui-bench-") as tmp:
         first = Path(tmp) / "rank0.ncu-rep"
@@ -58,14 +61,20 @@ def main() -> None:
             step(f"{args.copies} as one run: {together[-1]:.2f} s")
             if not args.skip_one_by_one:
                 one_by_one.append(sum(timed([*summary, str(copy)], env)[0] for copy in copies))
-        print(f"{args.copies} copies of {SAMPLE.name} (153 MB each), {usable_cores()} usable cores, "
-              f"{args.repeats} rounds")
+        print(
+            f"{args.copies} copies of {SAMPLE.name} (153 MB each), {usable_cores()} usable cores, "
+            f"{args.repeats} rounds"
+        )
         print(f"  one report                    {spread(one)}   1.00x")
-        print(f"  {args.copies} reports as one run        {spread(together)}   "
-              f"{spread([t / o for t, o in zip(together, one)], 'x')} of one")
+        print(
+            f"  {args.copies} reports as one run        {spread(together)}   "
+            f"{spread([t / o for t, o in zip(together, one)], 'x')} of one"
+        )
         if one_by_one:
-            print(f"  {args.copies} commands one after another {spread(one_by_one)}   "
-                  f"{spread([s / o for s, o in zip(one_by_one, one)], 'x')} of one")
+            print(
+                f"  {args.copies} commands one after another {spread(one_by_one)}   "
+                f"{spread([s / o for s, o in zip(one_by_one, one)], 'x')} of one"
+            )
 
 
 def step(what: str) -> None:

@@ -115,8 +115,7 @@ def main() -> None:
         cpu: dict[str, list[float]] = {name: [] for name in commands}
         load_times: dict[str, list[float]] = {"load_run, cold": [], "load_run, cached": []}
         bare_load: list[float] = []
-        memory: dict[str, list[tuple[int, int]]] = {"bare ncu_report loop": [],
-                                                     "rooftui summary, cold": []}
+        memory: dict[str, list[tuple[int, int]]] = {"bare ncu_report loop": [], "rooftui summary, cold": []}
         launches = 0
         for _ in range(args.repeats):
             for name, (command, command_env) in commands.items():
@@ -131,37 +130,54 @@ def main() -> None:
             for name in memory:  # apart from the timings: sampling takes CPU
                 memory[name].append(tree_memory(*commands[name]))
         size = report.stat().st_size
-        print(f"{args.report.name}: {launches} launches, {size / 1e6:.0f} MB uncompressed, "
-              f"{args.repeats} rounds, {usable_cores()} usable cores, load average "
-              f"{load_before:.2f} before and {os.getloadavg()[0]:.2f} after; wall time (CPU time "
-              "of the process tree), ratios within a round")
+        print(
+            f"{args.report.name}: {launches} launches, {size / 1e6:.0f} MB uncompressed, "
+            f"{args.repeats} rounds, {usable_cores()} usable cores, load average "
+            f"{load_before:.2f} before and {os.getloadavg()[0]:.2f} after; wall time (CPU time "
+            "of the process tree), ratios within a round"
+        )
         bare, bare_cpu = wall["bare ncu_report loop"], cpu["bare ncu_report loop"]
         print(f"  {'bare ncu_report loop':28s} {spread(bare):>14s} ({spread(bare_cpu)})   1.00x")
         for name in ("rooftui summary, cold", "rooftui summary, cached"):
             ratios = [t / b for t, b in zip(wall[name], bare)]
             cpu_ratios = [t / b for t, b in zip(cpu[name], bare_cpu)]
-            print(f"  {name:28s} {spread(wall[name]):>14s} ({spread(cpu[name])})   "
-                  f"{spread(ratios, 'x')} ({spread(cpu_ratios, 'x')}) of the bare loop")
-        print(f"  {'bare loop (in process)':28s} {spread(bare_load):>14s}   1.00x   "
-              "(from load_report on: no interpreter start, no import)")
+            print(
+                f"  {name:28s} {spread(wall[name]):>14s} ({spread(cpu[name])})   "
+                f"{spread(ratios, 'x')} ({spread(cpu_ratios, 'x')}) of the bare loop"
+            )
+        print(
+            f"  {'bare loop (in process)':28s} {spread(bare_load):>14s}   1.00x   "
+            "(from load_report on: no interpreter start, no import)"
+        )
         for name, values in load_times.items():
             ratios = [t / b for t, b in zip(values, bare_load)]
-            print(f"  {name + ' (in process)':28s} {spread(values):>14s}   {spread(ratios, 'x')} "
-                  f"of the bare loop in process (its process: {spread(wall[name])})")
+            print(
+                f"  {name + ' (in process)':28s} {spread(values):>14s}   {spread(ratios, 'x')} "
+                f"of the bare loop in process (its process: {spread(wall[name])})"
+            )
         for round_number in range(args.repeats):
-            print(f"  round {round_number + 1}: " + ", ".join(
-                f"{name} {wall[name][round_number]:.2f} s ({cpu[name][round_number]:.2f} s CPU"
-                + ("" if name == "bare ncu_report loop" else
-                   f"; {wall[name][round_number] / bare[round_number]:.2f}x, CPU "
-                   f"{cpu[name][round_number] / bare_cpu[round_number]:.2f}x") + ")"
-                for name in ("bare ncu_report loop", "rooftui summary, cold",
-                             "rooftui summary, cached")))
+            print(
+                f"  round {round_number + 1}: "
+                + ", ".join(
+                    f"{name} {wall[name][round_number]:.2f} s ({cpu[name][round_number]:.2f} s CPU"
+                    + (
+                        ""
+                        if name == "bare ncu_report loop"
+                        else f"; {wall[name][round_number] / bare[round_number]:.2f}x, CPU "
+                        f"{cpu[name][round_number] / bare_cpu[round_number]:.2f}x"
+                    )
+                    + ")"
+                    for name in ("bare ncu_report loop", "rooftui summary, cold", "rooftui summary, cached")
+                )
+            )
         for name, peaks in memory.items():
             pss = [p for p, _ in peaks]
             rss = [r for _, r in peaks]
-            print(f"  peak memory, {name}: {spread([p / 1e6 for p in pss], 'MB', 0)} "
-                  f"= {spread([p / size for p in pss], 'x')} the file (PSS summed over the process "
-                  f"tree; RSS summed: {spread([r / 1e6 for r in rss], 'MB', 0)})")
+            print(
+                f"  peak memory, {name}: {spread([p / 1e6 for p in pss], 'MB', 0)} "
+                f"= {spread([p / size for p in pss], 'x')} the file (PSS summed over the process "
+                f"tree; RSS summed: {spread([r / 1e6 for r in rss], 'MB', 0)})"
+            )
 
 
 if __name__ == "__main__":

@@ -17,22 +17,36 @@ import sys
 
 import pandas as pd
 
-FLOPS = ["flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
-         "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8"]
+FLOPS = [
+    "flops_fp64",
+    "flops_fp32",
+    "flops_fp16",
+    "flops_tensor_fp64",
+    "flops_tensor_tf32",
+    "flops_tensor_fp16",
+    "flops_tensor_bf16",
+    "flops_tensor_fp8",
+    "ops_tensor_int8",
+]
 BYTES = ["bytes_l1", "bytes_l2", "bytes_hbm"]
 HFMA_FLOPS_PER_MOVE = 4.0  # the packed rule's hfma weight (rooftui.model.metrics.FP16_RULES)
 
 
 def table(path: str) -> pd.DataFrame:
-    done = subprocess.run([sys.executable, "-m", "rooftui", "summary", "--format", "csv", path],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rooftui", "summary", "--format", "csv", path],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return pd.read_csv(io.StringIO(done.stdout))
 
 
 def main() -> None:
     default, exhaustive = table(sys.argv[1]), table(sys.argv[2])
     default["flops_fp16_as_counted"] = default["flops_fp16"] + HFMA_FLOPS_PER_MOVE * default[
-        "register_moves"].fillna(0.0)
+        "register_moves"
+    ].fillna(0.0)
     exhaustive["flops_fp16_as_counted"] = exhaustive["flops_fp16"]
     columns = ["time_s", *FLOPS, "flops_fp16_as_counted", *BYTES]
     print(f"launches: default {len(default)}, exhaustive {len(exhaustive)}; phases as rooftui assigns them")

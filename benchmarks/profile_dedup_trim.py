@@ -11,9 +11,19 @@ from __future__ import annotations
 import csv
 import sys
 
-KEPT = ("ID", "Kernel Name", "Grid Size", "Block Size", "Stream", "gpu__time_duration.sum",
-        "smsp__inst_executed.sum", "sm__inst_executed_pipe_tensor.sum", "launch__grid_size",
-        "launch__block_size", "launch__shared_mem_per_block_dynamic")
+KEPT = (
+    "ID",
+    "Kernel Name",
+    "Grid Size",
+    "Block Size",
+    "Stream",
+    "gpu__time_duration.sum",
+    "smsp__inst_executed.sum",
+    "sm__inst_executed_pipe_tensor.sum",
+    "launch__grid_size",
+    "launch__block_size",
+    "launch__shared_mem_per_block_dynamic",
+)
 
 
 def main() -> None:

@@ -46,8 +46,10 @@ def main() -> None:
     print(f"fresh processes, {args.repeats} each, median (range)")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"  {name:30s} {median:.3f} s ({min(values):.3f}-{max(values):.3f})   "
-              f"{median / bare:5.1f}x python -c pass")
+        print(
+            f"  {name:30s} {median:.3f} s ({min(values):.3f}-{max(values):.3f})   "
+            f"{median / bare:5.1f}x python -c pass"
+        )
 
 
 if __name__ == "__main__":

@@ -52,8 +52,15 @@ def _input_failures() -> tuple[type[BaseException], ...]:
     import zlib
 
     failures: list[type[BaseException]] = [
-        OSError, EOFError, lzma.LZMAError, zlib.error, UnicodeError, csv.Error,
-        RecursionError, OverflowError, MemoryError,
+        OSError,
+        EOFError,
+        lzma.LZMAError,
+        zlib.error,
+        UnicodeError,
+        csv.Error,
+        RecursionError,
+        OverflowError,
+        MemoryError,
     ]
     try:
         from pandas.errors import ParserError
@@ -65,8 +72,11 @@ def _input_failures() -> tuple[type[BaseException], ...]:
 
 
 @contextmanager
-def reading(path: str | Path, error: type[RooftuiError] | None = None,
-            fix: str = "check the file is the one you meant and was copied whole") -> Iterator[None]:
+def reading(
+    path: str | Path,
+    error: type[RooftuiError] | None = None,
+    fix: str = "check the file is the one you meant and was copied whole",
+) -> Iterator[None]:
     """Turn what a damaged input can raise inside the block into one ``error`` line naming ``path``.
 
     RooftuiErrors pass through. Anything else (a ValueError from our own code, say)

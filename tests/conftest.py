@@ -87,8 +87,14 @@ def run_cli_process(*args, cwd=None, env=None):
     """The real ``rooftui`` command in a subprocess, for what only a real process shows
     (the interpreter's exit, what gets imported); most tests use ``run_cli``."""
     full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "rooftui", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=full_env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "rooftui", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=full_env,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -108,14 +108,14 @@ def test_a_test_emptied_of_its_assertion_is_found(tmp_path):
     )
     # compare() here checks, but test_other.py's compare() is another one: not vouched for.
     (tmp_path / "test_other.py").write_text(
-        "from somewhere import compare\n\n"
-        "def test_calls_another_modules_compare():\n"
-        "    compare(1, 2)\n"
+        "from somewhere import compare\n\ndef test_calls_another_modules_compare():\n    compare(1, 2)\n"
     )
-    (tmp_path / "helpers.py").write_text("def check_row(row):\n    assert row\n\n"
-                                         "def compare(a, b):\n    assert a == b\n")
-    (tmp_path / "conftest.py").write_text("def checked():\n    def check(value):\n"
-                                          "        assert value\n    return check\n")
+    (tmp_path / "helpers.py").write_text(
+        "def check_row(row):\n    assert row\n\ndef compare(a, b):\n    assert a == b\n"
+    )
+    (tmp_path / "conftest.py").write_text(
+        "def checked():\n    def check(value):\n        assert value\n    return check\n"
+    )
     assert unchecking_tests(tmp_path) == [
         f"{tmp_path.name}/test_other.py::test_calls_another_modules_compare",
         f"{tmp_path.name}/test_width.py::test_at_80_columns_names_are_cut_and_numbers_stay_whole",

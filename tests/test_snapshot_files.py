@@ -24,6 +24,7 @@ def expected_files(item) -> set:
 def test_every_snapshot_file_belongs_to_a_collected_snapshot_test():
     modules = {item.path for item in COLLECTED}
     expected = {svg for item in COLLECTED for svg in expected_files(item)}
-    found = {svg for module in modules
-             for svg in (module.parent / "__snapshots__" / module.stem).glob("*.svg")}
+    found = {
+        svg for module in modules for svg in (module.parent / "__snapshots__" / module.stem).glob("*.svg")
+    }
     assert sorted(str(svg) for svg in found - expected) == []

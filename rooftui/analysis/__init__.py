@@ -67,8 +67,11 @@ class Run:
         measure"), for ``device`` or for every GPU (then prefixed by the GPU when there
         are several)."""
         several = device is None and len(self.ceilings_by_device) > 1
-        return [f"{miss.device}: {miss.message}" if several else miss.message
-                for miss in self.missing_roofs if device is None or miss.device == device]
+        return [
+            f"{miss.device}: {miss.message}" if several else miss.message
+            for miss in self.missing_roofs
+            if device is None or miss.device == device
+        ]
 
 
 def load_run(
@@ -106,8 +109,7 @@ def load_run(
     ceilings, gpu, fp16_rule = options.ceilings, options.gpu, options.fp16_rule
     skip_invalid, find_measured = options.skip_invalid, options.find_measured
     if fp16_rule not in m.FP16_RULES:
-        raise InputError(f"unknown FP16 rule {fp16_rule!r}", None,
-                         "use " + " or ".join(m.FP16_RULES))
+        raise InputError(f"unknown FP16 rule {fp16_rule!r}", None, "use " + " or ".join(m.FP16_RULES))
     given_cc = _given_compute_capability(gpu, options.arch)
     if not paths:
         raise InputError("no report given", None, "pass one or more .ncu-rep or ncu CSV files")
@@ -137,9 +139,14 @@ def load_run(
         frames.append(frame)
         notes += [prefixed(f"{report.path}: ", note) for note in report.notes]
         if (stopped := cut_short_reason(report.path)) is not None:  # rooftui profile's note beside it
-            notes.append(Note("partial_report",
-                              f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
-                              " it holds only the kernels profiled before the stop", "profile it again"))
+            notes.append(
+                Note(
+                    "partial_report",
+                    f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
+                    " it holds only the kernels profiled before the stop",
+                    "profile it again",
+                )
+            )
     if progress:
         progress(len(paths), len(paths), "analysing")
     raw = pd.concat(frames, ignore_index=True, sort=False)
@@ -153,27 +160,57 @@ def load_run(
     if kernels["time_s"].isna().all():
         raise MissingMetricsError(
             f"no {m.TIME}, nor elapsed cycles and clock ({m.SM_CYCLES}, {m.SM_CLOCK}), "
-            "nor gpu__time_active in the report(s)", ", ".join(map(str, paths)),
-            "collect them: " + ncu_command_hint(known_cc))
+            "nor gpu__time_active in the report(s)",
+            ", ".join(map(str, paths)),
+            "collect them: " + ncu_command_hint(known_cc),
+        )
     missing = sorted(derivation.missing - {m.TIME})
     if missing:
         collect = ncu_command_hint(known_cc)
-        notes.append(Note("missing_metrics", "missing metrics (their quantities are blank): "
-                          + ", ".join(missing) + ". Collect them with: " + collect, collect))
+        notes.append(
+            Note(
+                "missing_metrics",
+                "missing metrics (their quantities are blank): "
+                + ", ".join(missing)
+                + ". Collect them with: "
+                + collect,
+                collect,
+            )
+        )
     derived_time = sorted(s for s in derivation.time_sources if s != m.TIME)
     if derived_time:
-        notes.append(Note("time_source", f"no {m.TIME} for some or all launches: time "
-                          + "; ".join(derived_time) + " (each launch's time_source says which)"))
+        notes.append(
+            Note(
+                "time_source",
+                f"no {m.TIME} for some or all launches: time "
+                + "; ".join(derived_time)
+                + " (each launch's time_source says which)",
+            )
+        )
     if derivation.derived:
-        notes.append(Note("derived_from_rates", "derived from rates × elapsed cycles or time: "
-                          + "; ".join(sorted(derivation.derived))))
+        notes.append(
+            Note(
+                "derived_from_rates",
+                "derived from rates × elapsed cycles or time: " + "; ".join(sorted(derivation.derived)),
+            )
+        )
     if derivation.respelled:
-        notes.append(Note("respelled", "read under another spelling of the same count (metrics.SPELLINGS): "
-                          + "; ".join(sorted(derivation.respelled))))
+        notes.append(
+            Note(
+                "respelled",
+                "read under another spelling of the same count (metrics.SPELLINGS): "
+                + "; ".join(sorted(derivation.respelled)),
+            )
+        )
     if derivation.byte_sources:
-        notes.append(Note("byte_sources", "bytes from what the report holds instead (a different "
-                          "quantity, named in each launch's bytes source): "
-                          + "; ".join(sorted(derivation.byte_sources))))
+        notes.append(
+            Note(
+                "byte_sources",
+                "bytes from what the report holds instead (a different "
+                "quantity, named in each launch's bytes source): "
+                + "; ".join(sorted(derivation.byte_sources)),
+            )
+        )
     if derivation.unknown_arch:
         notes.append(Note("unknown_arch", m.UNKNOWN_ARCH_NOTE, "--gpu NAME or --arch sm_XY"))
     if (partial := partial_note(kernels)) is not None:
@@ -195,8 +232,9 @@ def load_run(
         name = str(gpu_names.loc[index[0]])
         given = _given_for(given_sets, name, _device_index(raw.loc[index]), label, notes)
         if given is not None and given.device.name and name and given.device.name != name:
-            notes.append(Note("ceilings_device",
-                              f"ceilings file is for {given.device.name}, kernels ran on {name}"))
+            notes.append(
+                Note("ceilings_device", f"ceilings file is for {given.device.name}, kernels ran on {name}")
+            )
         chosen = choose_ceilings(raw.loc[index], name, cc, given, find_measured, notes)
         by_device[label] = chosen
         parts.append(add_bounds(kernels.loc[index].copy(), chosen))
@@ -206,14 +244,26 @@ def load_run(
         text = f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message
         notes.append(Note("missing_roof", text, "pass --ceilings or run rooftui measure"))
     if len(by_device) > 1:
-        notes.append(Note("several_gpus", "several GPUs in the input: " + ", ".join(by_device)
-                          + "; each is analysed against its own ceilings"))
+        notes.append(
+            Note(
+                "several_gpus",
+                "several GPUs in the input: "
+                + ", ".join(by_device)
+                + "; each is analysed against its own ceilings",
+            )
+        )
     kernels = pd.concat(parts).sort_index()
     kernels = assign_phases(kernels, phases)
     if kernels["phase_inferred"].any():
-        notes.append(Note("phases_inferred", f"{int(kernels['phase_inferred'].sum())} launches without an "
-                          "NVTX phase had their phase inferred from launch order (--no-infer-phases turns "
-                          "this off)", "--no-infer-phases"))
+        notes.append(
+            Note(
+                "phases_inferred",
+                f"{int(kernels['phase_inferred'].sum())} launches without an "
+                "NVTX phase had their phase inferred from launch order (--no-infer-phases turns "
+                "this off)",
+                "--no-infer-phases",
+            )
+        )
     return Run(kernels, by_device, reports, notes, missing, missing_roof_list, fp16_rule)
 
 
@@ -248,8 +298,9 @@ def _device_index(raw: pd.DataFrame) -> int | None:
     return int(values[0]) if len(values) == 1 else None
 
 
-def _given_for(given: list[CeilingSet], name: str, index: int | None, label: str,
-               notes: list[str]) -> CeilingSet | None:
+def _given_for(
+    given: list[CeilingSet], name: str, index: int | None, label: str, notes: list[str]
+) -> CeilingSet | None:
     """The ceilings file for one GPU: the only one given, else the one measured on a GPU
     of that name (and device index, when several have the name)."""
     if len(given) <= 1:
@@ -259,16 +310,23 @@ def _given_for(given: list[CeilingSet], name: str, index: int | None, label: str
         same_name = [c for c in same_name if c.device.index == index]
     if len(same_name) == 1:
         return same_name[0]
-    notes.append(Note("ceilings_match", f"{label}: {'several' if same_name else 'none'} of the ceilings "
-                      "files given match this GPU; its roofs come from the next sources"))
+    notes.append(
+        Note(
+            "ceilings_match",
+            f"{label}: {'several' if same_name else 'none'} of the ceilings "
+            "files given match this GPU; its roofs come from the next sources",
+        )
+    )
     return None
 
 
 def ncu_command_hint(cc: str = "9.0") -> str:
     """The ncu command line that collects what rooftui needs."""
     names = ",".join(m.required_metrics(m.architecture_for(cc)))
-    return (f"`rooftui profile -- APP` or `ncu --nvtx --clock-control none --metrics {names} "
-            "-o REPORT APP` (`rooftui metrics --ncu-command` prints it for your GPU)")
+    return (
+        f"`rooftui profile -- APP` or `ncu --nvtx --clock-control none --metrics {names} "
+        "-o REPORT APP` (`rooftui metrics --ncu-command` prints it for your GPU)"
+    )
 
 
 def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
@@ -278,17 +336,23 @@ def _given_compute_capability(gpu: str | None, arch: str | None) -> str:
     from_arch = compute_capability_of_arch(arch) if arch else ""
     from_gpu = compute_capability_of_gpu(gpu) if gpu else ""
     if from_arch and from_gpu and from_arch != from_gpu:
-        raise InputError(f"--gpu {gpu} is compute capability {from_gpu}, --arch {arch} is {from_arch}",
-                         None, "pass one of them, or two that agree")
+        raise InputError(
+            f"--gpu {gpu} is compute capability {from_gpu}, --arch {arch} is {from_arch}",
+            None,
+            "pass one of them, or two that agree",
+        )
     return from_arch or from_gpu
 
 
-_CC_MAJOR, _CC_MINOR = ("device__attribute_compute_capability_major",
-                         "device__attribute_compute_capability_minor")
+_CC_MAJOR, _CC_MINOR = (
+    "device__attribute_compute_capability_major",
+    "device__attribute_compute_capability_minor",
+)
 
 
-def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
-              notes: list[str]) -> pd.DataFrame:
+def _fill_gpu(
+    frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport, notes: list[str]
+) -> pd.DataFrame:
     """CC where the export lacks the column: from its own device attributes, else its
     device name (NVIDIA's table in ``model.gpus``), else --gpu/--arch; the device
     name from --gpu where the export has none."""
@@ -297,7 +361,7 @@ def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
     own_cc = frame["cc"].fillna("").astype(str)
     if _CC_MAJOR in frame and _CC_MINOR in frame:
         major, minor = frame[_CC_MAJOR], frame[_CC_MINOR]
-        from_attributes = (major.astype("Int64").astype(str) + "." + minor.astype("Int64").astype(str))
+        from_attributes = major.astype("Int64").astype(str) + "." + minor.astype("Int64").astype(str)
         own_cc = own_cc.where((own_cc != "") | major.isna() | minor.isna(), from_attributes)
     named = frame["device"].fillna("").astype(str)
     for name in named[(own_cc == "") & (named != "")].unique():
@@ -308,8 +372,13 @@ def _fill_gpu(frame: pd.DataFrame, gpu: str | None, cc: str, report: RawReport,
     frame["cc"] = own_cc
     if cc:
         if ((own_cc != "") & (own_cc != cc)).any():
-            notes.append(Note("gpu_given", f"{report.path}: the export says compute capability "
-                              f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})"))
+            notes.append(
+                Note(
+                    "gpu_given",
+                    f"{report.path}: the export says compute capability "
+                    f"{own_cc[own_cc != ''].iloc[0]}, which is kept over --gpu/--arch ({cc})",
+                )
+            )
         frame["cc"] = own_cc.where(own_cc != "", cc)
     if gpu:
         own = frame["device"].fillna("").astype(str)
@@ -340,12 +409,18 @@ def _check_values(frame: pd.DataFrame, report: RawReport, skip: bool, notes: lis
     timing = bad_time is not None and bad_time.any()
     what = "zero, missing or non-finite duration" if timing else "infinite values"
     if not skip:
-        raise InputError(f"{int(bad.sum())} kernel(s) with {what} (first: ID {int(first['ncu_id'])}, "
-                         f"{str(first['kernel_name'])[:60]})", report.path,
-                         "re-profile them, or pass --skip-invalid to leave them out")
+        raise InputError(
+            f"{int(bad.sum())} kernel(s) with {what} (first: ID {int(first['ncu_id'])}, "
+            f"{str(first['kernel_name'])[:60]})",
+            report.path,
+            "re-profile them, or pass --skip-invalid to leave them out",
+        )
     if bad.all():
-        raise InputError(f"every kernel ({int(bad.sum())}) has {what}: none is left to show",
-                         report.path, "re-profile them; check the export is of a finished run")
+        raise InputError(
+            f"every kernel ({int(bad.sum())}) has {what}: none is left to show",
+            report.path,
+            "re-profile them; check the export is of a finished run",
+        )
     notes.append(Note("left_out", f"{report.path}: left out {int(bad.sum())} kernel(s) with {what}"))
     return frame.loc[~bad]
 

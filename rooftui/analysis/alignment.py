@@ -85,8 +85,12 @@ def words_of(base_name: str, operation: str) -> frozenset[str]:
     return frozenset(w for w in base_name.split("_") if w)
 
 
-def align_phase(keys_a: list[LaunchKeys], keys_b: list[LaunchKeys], shapes_a: list[tuple[str, str]],
-                shapes_b: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
+def align_phase(
+    keys_a: list[LaunchKeys],
+    keys_b: list[LaunchKeys],
+    shapes_a: list[tuple[str, str]],
+    shapes_b: list[tuple[str, str]],
+) -> list[tuple[int, int, str]]:
     """Needleman-Wunsch over two launch sequences: (i, j, signal) per aligned pair."""
     n, m = len(keys_a), len(keys_b)
     if not n or not m:
@@ -104,8 +108,10 @@ def align_phase(keys_a: list[LaunchKeys], keys_b: list[LaunchKeys], shapes_a: li
     score = by_name[np.ix_(code_a, code_b)]
     grid_a, block_a = (np.array(v, dtype=object) for v in zip(*shapes_a))
     grid_b, block_b = (np.array(v, dtype=object) for v in zip(*shapes_b))
-    score = score + SHAPE_BONUS * ((grid_a[:, None] == grid_b[None, :]).astype(float)
-                                   + (block_a[:, None] == block_b[None, :]).astype(float))
+    score = score + SHAPE_BONUS * (
+        (grid_a[:, None] == grid_b[None, :]).astype(float)
+        + (block_a[:, None] == block_b[None, :]).astype(float)
+    )
 
     # best[i][j]: the best alignment of the first i launches of A with the first j of B.
     best = np.empty((n + 1, m + 1))
@@ -164,9 +170,11 @@ def align_launches(a: pd.DataFrame, b: pd.DataFrame, keys: dict[str, LaunchKeys]
     for phase in dict.fromkeys(list(phase_a.iloc[order_a]) + list(phase_b.iloc[order_b])):
         rows_a = [p for p in order_a if phase_a.iloc[p] == phase]
         rows_b = [p for p in order_b if phase_b.iloc[p] == phase]
-        pairs = align_phase([keys[a["name"].iloc[p]] for p in rows_a],
-                            [keys[b["name"].iloc[p]] for p in rows_b],
-                            [(str(a["grid"].iloc[p]), str(a["block"].iloc[p])) for p in rows_a],
-                            [(str(b["grid"].iloc[p]), str(b["block"].iloc[p])) for p in rows_b])
+        pairs = align_phase(
+            [keys[a["name"].iloc[p]] for p in rows_a],
+            [keys[b["name"].iloc[p]] for p in rows_b],
+            [(str(a["grid"].iloc[p]), str(a["block"].iloc[p])) for p in rows_a],
+            [(str(b["grid"].iloc[p]), str(b["block"].iloc[p])) for p in rows_b],
+        )
         matches += [LaunchMatch(int(rows_a[i]), int(rows_b[j]), signal, phase) for i, j, signal in pairs]
     return matches

@@ -62,8 +62,11 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
         found.append((precision, peak(fma_metric) * flops_per_fma))
     for term in arch.tensor if arch else ():
         found.append((term.pipeline, peak(term.metric) * term.factor * term.peak_factor))
-    ceilings = [Ceiling(f"{_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
-                for p, v in found if np.isfinite(v) and v > 0]
+    ceilings = [
+        Ceiling(f"{_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
+        for p, v in found
+        if np.isfinite(v) and v > 0
+    ]
     for level, sources in m.BYTE_SOURCES.items():
         for source in sources:
             if not source.peak or not _holds(raw, source.terms[0]):
@@ -71,17 +74,23 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
             rate = _median(raw, source.clock) if source.clock in raw else clock(m.unit_of(source.terms[0]))
             value = _median(raw, source.peak) * source.scale * rate
             if np.isfinite(value) and value > 0:
-                ceilings.append(Ceiling(f"{LEVEL_LABELS[level]} (report peak)", "bandwidth", value,
-                                        "report", level=level,
-                                        extra={"peak_metric": source.peak, "bytes": source.what}))
+                ceilings.append(
+                    Ceiling(
+                        f"{LEVEL_LABELS[level]} (report peak)",
+                        "bandwidth",
+                        value,
+                        "report",
+                        level=level,
+                        extra={"peak_metric": source.peak, "bytes": source.what},
+                    )
+                )
                 break
     return ceilings
 
 
 def _holds(raw: pd.DataFrame, count: str) -> bool:
     """The report has ``count`` or one of the rates it is derived from."""
-    return any(name in raw and raw[name].notna().any()
-               for name in (count, *m.rate_sources(count)[::2]))
+    return any(name in raw and raw[name].notna().any() for name in (count, *m.rate_sources(count)[::2]))
 
 
 # Report peaks that no kernel can reach: ncu's peak for the byte counters rooftui reads
@@ -90,20 +99,32 @@ def _holds(raw: pd.DataFrame, count: str) -> bool:
 # (sample_data/known_answer/known_answer_roofline.*, sample_data/deepcam/*):
 # tests/core/test_ceiling_sources.py pins these ratios.
 UNREACHABLE_REPORT_PEAKS = {
-    "l1": ("ncu's l1tex__t_bytes peak is the L1TEX tag stage (512 B/cycle/SM); loads stream "
-           "at most 128 B/cycle/SM (H200: 32.1 TB/s measured, 0.24 of this peak)"),
-    "l2": ("ncu's lts__t_bytes peak is the L2 tag stage of every slice (9,024 B/cycle on the "
-           "H200); loads reach 0.58 of it (H200: 8.98 of 15.4 TB/s measured)"),
+    "l1": (
+        "ncu's l1tex__t_bytes peak is the L1TEX tag stage (512 B/cycle/SM); loads stream "
+        "at most 128 B/cycle/SM (H200: 32.1 TB/s measured, 0.24 of this peak)"
+    ),
+    "l2": (
+        "ncu's lts__t_bytes peak is the L2 tag stage of every slice (9,024 B/cycle on the "
+        "H200); loads reach 0.58 of it (H200: 8.98 of 15.4 TB/s measured)"
+    ),
 }
 # The peaks of tag-stage counts (what UNREACHABLE_REPORT_PEAKS is about); ncu's
 # hierarchical-roofline peaks and DRAM's are the roofs ncu draws itself.
-TAG_STAGE_PEAKS = frozenset(f"{metric}.peak_sustained" for metric in (
-    "l1tex__t_bytes.sum", "l1tex__t_sectors.sum", "lts__t_bytes.sum", "lts__t_sectors.sum"))
+TAG_STAGE_PEAKS = frozenset(
+    f"{metric}.peak_sustained"
+    for metric in ("l1tex__t_bytes.sum", "l1tex__t_sectors.sum", "lts__t_bytes.sum", "lts__t_sectors.sum")
+)
 MISSING_ROOF_FIX = "pass --ceilings or run rooftui measure"
 
 
-def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet | None,
-                    find_measured: bool = True, notes: list[str] | None = None) -> CeilingSet:
+def choose_ceilings(
+    raw: pd.DataFrame,
+    device: str,
+    cc: str,
+    given: CeilingSet | None,
+    find_measured: bool = True,
+    notes: list[str] | None = None,
+) -> CeilingSet:
     """The ceilings for one device's kernels, each roof from the first source that has it:
 
     1. ``given`` (``--ceilings FILE``);
@@ -143,19 +164,22 @@ def choose_ceilings(raw: pd.DataFrame, device: str, cc: str, given: CeilingSet |
     clocks = {}
     if m.SM_CLOCK in raw and raw[m.SM_CLOCK].notna().any():
         clocks["sm"] = float(np.nanmedian(raw[m.SM_CLOCK].astype(float)))
-    return CeilingSet(Device(device, cc, clocks_hz=clocks), tuple(chosen.values()),
-                      source="+".join(methods))
+    return CeilingSet(Device(device, cc, clocks_hz=clocks), tuple(chosen.values()), source="+".join(methods))
 
 
 def _stamped(ceiling: Ceiling, source: str, found: CeilingSet) -> Ceiling:
     caveat = ""
-    if source == "report" and ceiling.kind == "bandwidth" and \
-            ceiling.extra.get("peak_metric") in TAG_STAGE_PEAKS:
+    if (
+        source == "report"
+        and ceiling.kind == "bandwidth"
+        and ceiling.extra.get("peak_metric") in TAG_STAGE_PEAKS
+    ):
         caveat = UNREACHABLE_REPORT_PEAKS.get(ceiling.level or "", "")
     name = f"{ceiling.label} (report peak, unreachable)" if caveat else ceiling.name
     measured_at = found.measured_at if ceiling.method == "empirical" else None
-    return replace(ceiling, name=name, source=source, origin=found.origin, measured_at=measured_at,
-                   caveat=caveat)
+    return replace(
+        ceiling, name=name, source=source, origin=found.origin, measured_at=measured_at, caveat=caveat
+    )
 
 
 def source_text(ceiling: Ceiling) -> str:
@@ -188,10 +212,16 @@ class MissingRoof:
 def missing_roofs(device: str, ceilings: CeilingSet, pipelines: Iterable[str]) -> list[MissingRoof]:
     """The memory levels without a bandwidth roof, and the ``pipelines`` (those the
     device's kernels use) without a compute roof."""
-    missing = [MissingRoof(device, "bandwidth", level, f"no {LEVEL_LABELS[level]} roof: {MISSING_ROOF_FIX}")
-               for level in LEVELS if ceilings.bandwidth(level) is None]
+    missing = [
+        MissingRoof(device, "bandwidth", level, f"no {LEVEL_LABELS[level]} roof: {MISSING_ROOF_FIX}")
+        for level in LEVELS
+        if ceilings.bandwidth(level) is None
+    ]
     for pipeline in pipelines:
         if pipeline in PIPELINE_LABELS and pipeline != "none" and ceilings.compute(pipeline) is None:
-            missing.append(MissingRoof(device, "compute", pipeline,
-                                       f"no {PIPELINE_LABELS[pipeline]} roof: {MISSING_ROOF_FIX}"))
+            missing.append(
+                MissingRoof(
+                    device, "compute", pipeline, f"no {PIPELINE_LABELS[pipeline]} roof: {MISSING_ROOF_FIX}"
+                )
+            )
     return missing

@@ -65,13 +65,30 @@ HOWS = ("aligned", "name")
 COUNT_RATIO = 2.0  # kernels whose launch counts differ more need the alignment's support
 
 # Per-kernel quantities carried into the comparison, once for each side.
-SIDE_COLUMNS = ("name", "device", "phase", "count", "time_s", "time_mean_s", "flops", "flop_rate",
-                "ai_l1", "ai_l2", "ai_hbm", "pipeline", "bound", "roof_fraction", "zero_ai")
+SIDE_COLUMNS = (
+    "name",
+    "device",
+    "phase",
+    "count",
+    "time_s",
+    "time_mean_s",
+    "flops",
+    "flop_rate",
+    "ai_l1",
+    "ai_l2",
+    "ai_hbm",
+    "pipeline",
+    "bound",
+    "roof_fraction",
+    "zero_ai",
+)
 
 # ---------------------------------------------------------------- name keys
 
-_TYPE = (r"(?:unsigned |signed )?(?:long long|long|int|short|char)|u?int(?:8|16|32|64)_t|bool|float|double"
-         r"|__half|__nv_half|__nv_bfloat16|half|Half|BFloat16|half_t|bfloat16_t|tfloat32_t")
+_TYPE = (
+    r"(?:unsigned |signed )?(?:long long|long|int|short|char)|u?int(?:8|16|32|64)_t|bool|float|double"
+    r"|__half|__nv_half|__nv_bfloat16|half|Half|BFloat16|half_t|bfloat16_t|tfloat32_t"
+)
 # A type, with any namespace (c10::Half, cutlass::half_t), as a whole word.
 _TYPE_RE = re.compile(rf"(?<![\w:])(?:\w+::)*(?:{_TYPE})(?![\w:])")
 _NAMESPACE_RE = re.compile(r"\b\w+::(?=[A-Za-z_])")  # at::, cutlass__5x_cudnn::, not ::operator
@@ -91,14 +108,20 @@ _CONV_LIBRARY_RE = re.compile(r"xmma|cutlass|cudnn|conv|implicit_?gemm|engine", 
 # Kernel names that only wrap the real kernel, named in their first template argument.
 _WRAPPERS = {"Kernel", "Kernel2", "device_kernel", "kernel"}
 # PyTorch launchers: the operation is the functor they are instantiated with.
-_LAUNCHERS = {"elementwise_kernel": "elementwise", "vectorized_elementwise_kernel": "elementwise",
-              "unrolled_elementwise_kernel": "elementwise", "elementwise_kernel_with_index": "elementwise",
-              "reduce_kernel": "reduce", "multi_tensor_apply_kernel": "multi_tensor_apply"}
+_LAUNCHERS = {
+    "elementwise_kernel": "elementwise",
+    "vectorized_elementwise_kernel": "elementwise",
+    "unrolled_elementwise_kernel": "elementwise",
+    "elementwise_kernel_with_index": "elementwise",
+    "reduce_kernel": "reduce",
+    "multi_tensor_apply_kernel": "multi_tensor_apply",
+}
 # Identifiers inside a launcher's template arguments that do not name the operation.
 _NOT_FUNCTOR = re.compile(
     r"T\d*|void|const|lambda|operator|instance|array|unnamed|anon|unsigned|signed|OpaqueType|TensorIteratorBase"
     r"|TensorIterator|gpu_kernel_impl_nocast|gpu_kernel_impl|BinaryFunctor|BUnaryFunctor|UnaryFunctor"
-    r"|ReduceOp|func_wrapper_t|\w*Metadata|" + _TYPE)
+    r"|ReduceOp|func_wrapper_t|\w*Metadata|" + _TYPE
+)
 
 
 def _template_start(name: str) -> int:
@@ -155,7 +178,7 @@ def operation_key(name: str) -> str:
 
 def _identifiers(text: str) -> list[str]:
     """Identifiers in ``text`` that are not a namespace (followed by ``::``)."""
-    return [m.group(0) for m in _IDENT_RE.finditer(text) if text[m.end():m.end() + 2] != "::"]
+    return [m.group(0) for m in _IDENT_RE.finditer(text) if text[m.end() : m.end() + 2] != "::"]
 
 
 def _functors(arguments: str) -> list[str]:
@@ -234,12 +257,17 @@ def _by_key(
 def launch_keys(name: str) -> LaunchKeys:
     """The alignment's view of one kernel name (``rooftui.analysis.alignment``)."""
     operation = operation_key(name)
-    base = name.replace("<unnamed>", "anon")[:_template_start(name.replace("<unnamed>", "anon"))].strip()
+    base = name.replace("<unnamed>", "anon")[: _template_start(name.replace("<unnamed>", "anon"))].strip()
     return LaunchKeys(name, parameter_key(name), operation, words_of(base, operation))
 
 
-def kernel_matches(groups_a: pd.DataFrame, groups_b: pd.DataFrame, launches_a: pd.DataFrame,
-                   launches_b: pd.DataFrame, launch_matches: list[LaunchMatch]) -> list[Match]:
+def kernel_matches(
+    groups_a: pd.DataFrame,
+    groups_b: pd.DataFrame,
+    launches_a: pd.DataFrame,
+    launches_b: pd.DataFrame,
+    launch_matches: list[LaunchMatch],
+) -> list[Match]:
     """Kernels (rows of the grouped frames) matched one-to-one from the launch pairs,
     then the rest by name alone; see the module docstring for the rules."""
     position_a = {key: i for i, key in enumerate(zip(groups_a["device"], groups_a["name"]))}
@@ -276,18 +304,41 @@ def kernel_matches(groups_a: pd.DataFrame, groups_b: pd.DataFrame, launches_a: p
         if larger > COUNT_RATIO * smaller and 2 * aligned < max(aligned_a[i], aligned_b[j]):
             continue  # counts far apart, and most aligned launches of one side are elsewhere
         method = max(support[(i, j)].items(), key=lambda item: (item[1], -METHODS.index(item[0])))[0]
-        matches.append(Match(i, j, method, _shown_key(method, groups_a["name"][i], groups_b["name"][j]),
-                             1, partners_b.get(j, 0), partners_a.get(i, 0), "aligned", aligned))
+        matches.append(
+            Match(
+                i,
+                j,
+                method,
+                _shown_key(method, groups_a["name"][i], groups_b["name"][j]),
+                1,
+                partners_b.get(j, 0),
+                partners_a.get(i, 0),
+                "aligned",
+                aligned,
+            )
+        )
         taken_a.add(i)
         taken_b.add(j)
     rest_a = [i for i in range(len(groups_a)) if i not in taken_a]
     rest_b = [j for j in range(len(groups_b)) if j not in taken_b]
-    for by_name in match_kernels(groups_a.iloc[rest_a].reset_index(drop=True),
-                                 groups_b.iloc[rest_b].reset_index(drop=True)):
+    for by_name in match_kernels(
+        groups_a.iloc[rest_a].reset_index(drop=True), groups_b.iloc[rest_b].reset_index(drop=True)
+    ):
         i, j = rest_a[by_name.a], rest_b[by_name.b]
         if max(count_a[i], count_b[j]) <= COUNT_RATIO * min(count_a[i], count_b[j]):
-            matches.append(Match(i, j, by_name.method, by_name.key, by_name.rank, by_name.candidates_a,
-                                 by_name.candidates_b, "name", 0))
+            matches.append(
+                Match(
+                    i,
+                    j,
+                    by_name.method,
+                    by_name.key,
+                    by_name.rank,
+                    by_name.candidates_a,
+                    by_name.candidates_b,
+                    "name",
+                    0,
+                )
+            )
     return matches
 
 
@@ -369,9 +420,20 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
     side_b = _side(groups_b, "_b")
     rows = []
     for match in matches:
-        rows.append({"status": "matched", "method": match.method, "key": match.key, "rank": match.rank,
-                     "candidates_a": match.candidates_a, "candidates_b": match.candidates_b,
-                     "how": match.how, "aligned": match.aligned, **side_a[match.a], **side_b[match.b]})
+        rows.append(
+            {
+                "status": "matched",
+                "method": match.method,
+                "key": match.key,
+                "rank": match.rank,
+                "candidates_a": match.candidates_a,
+                "candidates_b": match.candidates_b,
+                "how": match.how,
+                "aligned": match.aligned,
+                **side_a[match.a],
+                **side_b[match.b],
+            }
+        )
     paired_a = {m.a for m in matches}
     paired_b = {m.b for m in matches}
     rows += [{"status": "only_a", **side_a[i]} for i in range(len(groups_a)) if i not in paired_a]
@@ -384,13 +446,27 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
     notes: list[str] = [prefixed("A and B: " if note in run_b.notes else "A: ", note) for note in run_a.notes]
     notes += [prefixed("B: ", note) for note in run_b.notes if note not in run_a.notes]
     if set(run_a.devices) != set(run_b.devices):
-        notes.append(Note("different_gpus", f"different GPUs: A ran on {', '.join(run_a.devices)}, "
-                          f"B on {', '.join(run_b.devices)}; each side is measured against its own ceilings"))
+        notes.append(
+            Note(
+                "different_gpus",
+                f"different GPUs: A ran on {', '.join(run_a.devices)}, "
+                f"B on {', '.join(run_b.devices)}; each side is measured against its own ceilings",
+            )
+        )
     aligned = sum(1 for m in launch_matches)
-    notes.append(Note("alignment", f"launches aligned per phase in launch order: {aligned} pairs of "
-                      f"{len(launches_a)} launches in A and {len(launches_b)} in B"))
+    notes.append(
+        Note(
+            "alignment",
+            f"launches aligned per phase in launch order: {aligned} pairs of "
+            f"{len(launches_a)} launches in A and {len(launches_b)} in B",
+        )
+    )
     return Comparison(
-        label_a, label_b, run_a, run_b, kernels,
+        label_a,
+        label_b,
+        run_a,
+        run_b,
+        kernels,
         operations=_operations(launches_a, launches_b, launch_matches),
         launches=_launch_pairs(launches_a, launches_b, launch_matches),
         phases=_join(phase_table(run_a.kernels), phase_table(run_b.kernels), "phase"),
@@ -415,8 +491,9 @@ def _side(groups: pd.DataFrame, suffix: str) -> list[dict[str, Any]]:
     return [{f"{k}{suffix}": v for k, v in record.items()} for record in records]
 
 
-def _operations(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame,
-                launch_matches: list[LaunchMatch]) -> pd.DataFrame:
+def _operations(
+    kernels_a: pd.DataFrame, kernels_b: pd.DataFrame, launch_matches: list[LaunchMatch]
+) -> pd.DataFrame:
     """Time, launches, FLOPs and main pipeline per (phase, operation), both sides.
 
     Every launch counts in its own phase (a kernel launched in forward and in
@@ -439,31 +516,48 @@ def _operations(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame,
     def per_operation(kernels: pd.DataFrame, operation: pd.Series) -> pd.DataFrame:
         frame = kernels.assign(operation=operation, phase=kernels["phase"].fillna(""))
         grouped = frame.groupby(["phase", "operation"], sort=False)
-        out = pd.DataFrame({"kernels": grouped["name"].nunique(), "count": grouped.size(),
-                            "time_s": grouped["time_s"].sum(), "flops": grouped["flops"].sum()})
+        out = pd.DataFrame(
+            {
+                "kernels": grouped["name"].nunique(),
+                "count": grouped.size(),
+                "time_s": grouped["time_s"].sum(),
+                "flops": grouped["flops"].sum(),
+            }
+        )
         by_pipeline = frame.groupby(["phase", "operation", "pipeline"], sort=False)["time_s"].sum()
         out["pipeline"] = by_pipeline.groupby(level=[0, 1]).idxmax().map(lambda key: key[2])
         return out
 
     joined = per_operation(kernels_a, operation_a).merge(
-        per_operation(kernels_b, operation_b), how="outer", left_index=True, right_index=True,
-        suffixes=("_a", "_b"))
+        per_operation(kernels_b, operation_b),
+        how="outer",
+        left_index=True,
+        right_index=True,
+        suffixes=("_a", "_b"),
+    )
     joined = joined.reset_index()
     joined["time_ratio"] = joined["time_s_b"] / joined["time_s_a"]
     heaviest = joined[["time_s_a", "time_s_b"]].max(axis=1)
     return joined.iloc[heaviest.sort_values(ascending=False, kind="stable").index].reset_index(drop=True)
 
 
-def _launch_pairs(kernels_a: pd.DataFrame, kernels_b: pd.DataFrame,
-                  launch_matches: list[LaunchMatch]) -> pd.DataFrame:
+def _launch_pairs(
+    kernels_a: pd.DataFrame, kernels_b: pd.DataFrame, launch_matches: list[LaunchMatch]
+) -> pd.DataFrame:
     a = [m.a for m in launch_matches]
     b = [m.b for m in launch_matches]
-    return pd.DataFrame({
-        "phase": [m.phase for m in launch_matches], "signal": [m.signal for m in launch_matches],
-        "id_a": kernels_a["id"].to_numpy()[a], "id_b": kernels_b["id"].to_numpy()[b],
-        "name_a": kernels_a["name"].to_numpy()[a], "name_b": kernels_b["name"].to_numpy()[b],
-        "time_s_a": kernels_a["time_s"].to_numpy()[a], "time_s_b": kernels_b["time_s"].to_numpy()[b],
-    })
+    return pd.DataFrame(
+        {
+            "phase": [m.phase for m in launch_matches],
+            "signal": [m.signal for m in launch_matches],
+            "id_a": kernels_a["id"].to_numpy()[a],
+            "id_b": kernels_b["id"].to_numpy()[b],
+            "name_a": kernels_a["name"].to_numpy()[a],
+            "name_b": kernels_b["name"].to_numpy()[b],
+            "time_s_a": kernels_a["time_s"].to_numpy()[a],
+            "time_s_b": kernels_b["time_s"].to_numpy()[b],
+        }
+    )
 
 
 def _join(table_a: pd.DataFrame, table_b: pd.DataFrame, on: str) -> pd.DataFrame:

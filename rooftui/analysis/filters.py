@@ -129,7 +129,6 @@ def sort_positions(keys: np.ndarray, positions: np.ndarray, descending: bool) ->
     return positions[np.lexsort((ordered, missing))]
 
 
-
 @dataclass(frozen=True)
 class Totals:
     """What a set of rows adds up to, for the status line and the summary."""

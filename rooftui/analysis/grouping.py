@@ -19,8 +19,15 @@ from rooftui.model.frames import map_unique
 from rooftui.model.kernel_table import combine_states, dominant_pipeline, flops_partial
 from rooftui.model.names import qualified_name
 
-_SUMMED = ("time_s", *FLOP_COLUMNS, flop_column("tensor_int8"), "flops_tensor", "flops", *BYTE_COLUMNS,
-           "register_moves")
+_SUMMED = (
+    "time_s",
+    *FLOP_COLUMNS,
+    flop_column("tensor_int8"),
+    "flops_tensor",
+    "flops",
+    *BYTE_COLUMNS,
+    "register_moves",
+)
 
 
 def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
@@ -48,9 +55,22 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
-    for column in ("id", "report", "ncu_id", "cc", "name", "demangled", "grid", "block", "nvtx",
-                   "phase", "phase_inferred", "sm_clock_hz", "time_source",
-                   *(byte_source_column(level) for level in LEVELS)):
+    for column in (
+        "id",
+        "report",
+        "ncu_id",
+        "cc",
+        "name",
+        "demangled",
+        "grid",
+        "block",
+        "nvtx",
+        "phase",
+        "phase_inferred",
+        "sm_clock_hz",
+        "time_source",
+        *(byte_source_column(level) for level in LEVELS),
+    ):
         if column in heaviest:
             out[column] = heaviest[column]
     if "communication" in kernels and (several_ranks or kernels["communication"].any()):

@@ -46,8 +46,14 @@ class LoadOptions:
 
         return start_reading(list(paths), cache=False if self.no_cache else None)
 
-    def load(self, paths: Sequence[str | Path], *, ceilings: str | Path | None = None,
-             progress: Progress | None = None, reading: Reading | None = None) -> Run:
+    def load(
+        self,
+        paths: Sequence[str | Path],
+        *,
+        ceilings: str | Path | None = None,
+        progress: Progress | None = None,
+        reading: Reading | None = None,
+    ) -> Run:
         """``load_run`` with these options; ``ceilings`` overrides ``self.ceilings`` (diff's -a/-b).
 
         The .ncu-rep readers start first (or were, with ``start``) and read while

@@ -49,8 +49,11 @@ class PhaseConfig:
             try:
                 re.compile(pattern)
             except re.error as err:
-                raise InputError(f"--phase {spec}: not a regular expression ({err})", None,
-                                 "write it as NAME=REGEX, e.g. --phase 'forward=fwd|forward'") from None
+                raise InputError(
+                    f"--phase {spec}: not a regular expression ({err})",
+                    None,
+                    "write it as NAME=REGEX, e.g. --phase 'forward=fwd|forward'",
+                ) from None
             phases.append((name.strip(), pattern))
         return cls(tuple(phases), infer)
 

@@ -45,7 +45,7 @@ def communication_sidecar(reports: list[str]) -> pd.DataFrame | None:
         path = Path(str(report))
         match = _RANK_IN_NAME.search(path.name)
         if match:
-            found.add(path.with_name(path.name[:match.start()] + COMMUNICATION_CSV_SUFFIX))
+            found.add(path.with_name(path.name[: match.start()] + COMMUNICATION_CSV_SUFFIX))
     # read like any input (rooftui.ingest.sidecars): a damaged one is one line, not a wrong share
     frames = [read_communication_csv(p) for p in sorted(found) if os.path.lexists(p)]
     return pd.concat(frames, ignore_index=True) if frames else None
@@ -72,16 +72,18 @@ def per_rank(table: pd.DataFrame, sidecar: pd.DataFrame | None = None) -> pd.Dat
         comm_kernels = int(comm.sum()) + (len(apart) if apart is not None else 0)
         comm_s = float(time[comm].sum()) + apart_s
         total = float(time.sum()) + apart_s
-        rows.append({
-            "rank": rank,
-            "device": ", ".join(sorted(set(group["device"].astype(str)))),
-            "kernels": len(group),
-            "time_s": total,
-            "zero_ai_time_share": float(time[zero].sum()) / total if total else float("nan"),
-            "communication_kernels": comm_kernels,
-            "communication_time_s": comm_s if comm_kernels else float("nan"),
-            "communication_time_share": comm_s / total if total and comm_kernels else float("nan"),
-        })
+        rows.append(
+            {
+                "rank": rank,
+                "device": ", ".join(sorted(set(group["device"].astype(str)))),
+                "kernels": len(group),
+                "time_s": total,
+                "zero_ai_time_share": float(time[zero].sum()) / total if total else float("nan"),
+                "communication_kernels": comm_kernels,
+                "communication_time_s": comm_s if comm_kernels else float("nan"),
+                "communication_time_share": comm_s / total if total and comm_kernels else float("nan"),
+            }
+        )
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame

@@ -143,11 +143,14 @@ def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) ->
 
     give(~(table["time_s"] > 0), "no time for this launch")
     give(~has_bytes, "no bytes at any memory level in the report")
-    give(table["pipeline"] == "tensor_uncounted",
-         "Tensor work present but not countable (FLOPs per instruction depend on the MMA shape): "
-         "compute roof and AI unknown")
-    give(~zero & table["flops"].isna() & table["zero_ai"].isna(),
-         "no FLOP counters in the report: AI unknown")
+    give(
+        table["pipeline"] == "tensor_uncounted",
+        "Tensor work present but not countable (FLOPs per instruction depend on the MMA shape): "
+        "compute roof and AI unknown",
+    )
+    give(
+        ~zero & table["flops"].isna() & table["zero_ai"].isna(), "no FLOP counters in the report: AI unknown"
+    )
     missing = pd.Series([[] for _ in table.index], index=table.index, dtype=object)
     for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
         states = state_column(flop_column(pipeline))
@@ -155,15 +158,22 @@ def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) ->
             for row in table.index[table[states] == NOT_COLLECTED]:
                 missing[row].append(PIPELINE_LABELS[pipeline])
     named = missing.map(lambda labels: ", ".join(labels) or "some terms")
-    give(~zero & _partial(table), "FLOP total partial (" + named + " not collected): the true AI is "
-         "at least the shown one, so whether a memory roof binds is unknown")
+    give(
+        ~zero & _partial(table),
+        "FLOP total partial (" + named + " not collected): the true AI is "
+        "at least the shown one, so whether a memory roof binds is unknown",
+    )
     give(~zero & (table["flops"] > 0) & peak.isna(), "no compute roof for the pipelines it uses")
     for level in LEVELS:
         if ceilings.bandwidth(level) is None:
-            give(table[f"bytes_{level}"] > 0,
-                 f"no {LEVEL_LABELS[level]} roof, and it moved bytes there: that level might bind")
-    give(~zero & (table["flops"] == 0) & table["zero_ai"].isna(),
-         "known FLOPs are 0 but other counters were not collected: zero-AI or not is unknown")
+            give(
+                table[f"bytes_{level}"] > 0,
+                f"no {LEVEL_LABELS[level]} roof, and it moved bytes there: that level might bind",
+            )
+    give(
+        ~zero & (table["flops"] == 0) & table["zero_ai"].isna(),
+        "known FLOPs are 0 but other counters were not collected: zero-AI or not is unknown",
+    )
     give(blank, "no roof meets its bytes or FLOPs")
     return reasons
 

@@ -36,8 +36,11 @@ def zero_ai_table(kernels: pd.DataFrame, groups: pd.DataFrame | None = None) -> 
         zero = by_name.reindex(key).fillna(False).to_numpy(dtype=bool)
     else:
         zero = zero_ai.launch_is_zero_ai(kernels)
-    weight = (kernels["launches"].to_numpy(dtype=np.int64) if "launches" in kernels
-              else np.ones(len(kernels), dtype=np.int64))
+    weight = (
+        kernels["launches"].to_numpy(dtype=np.int64)
+        if "launches" in kernels
+        else np.ones(len(kernels), dtype=np.int64)
+    )
     phase_of = kernels["phase"].to_numpy(dtype=object)
     masks = [(p, phase_of == p) for p in _phases(kernels)] + [(ALL, np.ones(len(kernels), bool))]
     seconds = kernels["time_s"].to_numpy(dtype=float)
@@ -45,10 +48,17 @@ def zero_ai_table(kernels: pd.DataFrame, groups: pd.DataFrame | None = None) -> 
         time = float(seconds[mask].sum())
         zero_time = float(seconds[mask & zero].sum())
         count, zero_count = int(weight[mask].sum()), int(weight[mask & zero].sum())
-        rows.append({"phase": phase, "kernels": count, "zero_ai": zero_count,
-                     "zero_ai_share": zero_count / count if count else 0.0,
-                     "time_s": time, "zero_ai_time_s": zero_time,
-                     "zero_ai_time_share": zero_time / time if time else 0.0})
+        rows.append(
+            {
+                "phase": phase,
+                "kernels": count,
+                "zero_ai": zero_count,
+                "zero_ai_share": zero_count / count if count else 0.0,
+                "time_s": time,
+                "zero_ai_time_s": zero_time,
+                "zero_ai_time_share": zero_time / time if time else 0.0,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -58,11 +68,16 @@ def phase_table(kernels: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for phase in _phases(kernels):
         part = kernels[kernels["phase"] == phase]
-        rows.append({"phase": phase, "kernels": _launches(part),
-                     "inferred": int(part["phase_inferred"].sum()),
-                     "time_s": float(part["time_s"].sum()),
-                     "time_share": float(part["time_s"].sum()) / total if total else 0.0,
-                     "flops": float(part["flops"].sum())})
+        rows.append(
+            {
+                "phase": phase,
+                "kernels": _launches(part),
+                "inferred": int(part["phase_inferred"].sum()),
+                "time_s": float(part["time_s"].sum()),
+                "time_share": float(part["time_s"].sum()) / total if total else 0.0,
+                "flops": float(part["flops"].sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -71,8 +86,9 @@ def pipeline_table(kernels: pd.DataFrame) -> pd.DataFrame:
     total = float(kernels["time_s"].sum())
     grouped = kernels.groupby("pipeline", sort=False)
     counts = grouped["launches"].sum() if "launches" in kernels else grouped.size()
-    out = pd.DataFrame({"kernels": counts, "time_s": grouped["time_s"].sum(),
-                        "flops": grouped["flops"].sum()})
+    out = pd.DataFrame(
+        {"kernels": counts, "time_s": grouped["time_s"].sum(), "flops": grouped["flops"].sum()}
+    )
     out["time_share"] = out["time_s"] / total if total else 0.0
     return out.sort_values("time_s", ascending=False).reset_index()
 

@@ -42,8 +42,11 @@ def judged_without(kernels: pd.DataFrame) -> list[str]:
     """The pipelines whose counters are missing for some launch counted zero-AI: such a
     launch did none of the work the report counts, but may have done this."""
     zero = launch_is_zero_ai(kernels)
-    return [pipeline for pipeline in (*FLOAT_PIPELINES, "tensor_int8")
-            if kernels.loc[zero, flop_column(pipeline)].isna().any()]
+    return [
+        pipeline
+        for pipeline in (*FLOAT_PIPELINES, "tensor_int8")
+        if kernels.loc[zero, flop_column(pipeline)].isna().any()
+    ]
 
 
 def unknown_launches(kernels: pd.DataFrame) -> int:
@@ -111,8 +114,10 @@ def judged_without_note(kernels: pd.DataFrame) -> str | None:
     if not missing:
         return None
     names = ", ".join(PIPELINE_LABELS[p] for p in missing)
-    return (f"zero-AI is judged without {names} counters (not in the report): a launch counted "
-            "zero-AI did none of the work the report counts, but may have done this")
+    return (
+        f"zero-AI is judged without {names} counters (not in the report): a launch counted "
+        "zero-AI did none of the work the report counts, but may have done this"
+    )
 
 
 @dataclass(frozen=True)
@@ -132,11 +137,13 @@ class Tally:
     unknown_launches: int  # no work counter at all: not counted as zero-AI
 
     def text(self) -> str:
-        """"34 of 179 launches zero-AI (23 of 73 kernels, 2 more in part)"."""
+        """ "34 of 179 launches zero-AI (23 of 73 kernels, 2 more in part)"."""
         part = f", {self.kernels_in_part} more in part" if self.kernels_in_part else ""
         unknown = f"; {self.unknown_launches} unknown" if self.unknown_launches else ""
-        return (f"{self.launches} of {self.all_launches} launches zero-AI "
-                f"({self.kernels} of {self.all_kernels} kernels{part}){unknown}")
+        return (
+            f"{self.launches} of {self.all_launches} launches zero-AI "
+            f"({self.kernels} of {self.all_kernels} kernels{part}){unknown}"
+        )
 
 
 def kernel_keys(rows: pd.DataFrame) -> list[str]:
@@ -153,8 +160,11 @@ def tally(rows: pd.DataFrame) -> Tally:
     (``zero_ai`` is defined so in the kernel table), though it has no FLOP."""
     zero, count = launches(rows), launch_counts(rows)
     keys = kernel_keys(rows)
-    per_kernel = (pd.DataFrame({"zero": zero, "count": count, **{k: rows[k].to_numpy() for k in keys}})
-                  .groupby(keys, sort=False, dropna=False)[["zero", "count"]].sum())
+    per_kernel = (
+        pd.DataFrame({"zero": zero, "count": count, **{k: rows[k].to_numpy() for k in keys}})
+        .groupby(keys, sort=False, dropna=False)[["zero", "count"]]
+        .sum()
+    )
     whole = per_kernel["zero"] == per_kernel["count"]
     some = per_kernel["zero"] > 0
     if "count" in rows.columns:  # grouped rows: unknown launches are not kept per group
@@ -162,9 +172,14 @@ def tally(rows: pd.DataFrame) -> Tally:
         unknown = int(count[state.isna().to_numpy()].sum() - zero[state.isna().to_numpy()].sum())
     else:
         unknown = unknown_launches(rows)
-    return Tally(launches=int(zero.sum()), all_launches=int(count.sum()), kernels=int((some & whole).sum()),
-                 kernels_in_part=int((some & ~whole).sum()), all_kernels=len(per_kernel),
-                 unknown_launches=unknown)
+    return Tally(
+        launches=int(zero.sum()),
+        all_launches=int(count.sum()),
+        kernels=int((some & whole).sum()),
+        kernels_in_part=int((some & ~whole).sum()),
+        all_kernels=len(per_kernel),
+        unknown_launches=unknown,
+    )
 
 
 def share_text(zero: int, launches: int) -> str:

@@ -42,8 +42,8 @@ SUMMARIES = {
     "diff": "Compare two runs: REPORT_A (before) and REPORT_B (after).",
     "advise": "What to fix first and what the step would gain: its speed-of-light budget and findings.",
     "timeline": "Find pageable and blocking copies, syncs, GPU idle time, data loading that does "
-                "not overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or "
-                ".json.gz, from torch.profiler).",
+    "not overlap compute and launch-bound stretches in TRACE (Kineto JSON, .json or "
+    ".json.gz, from torch.profiler).",
     "measure": "Measure the GPU's ceilings with ERT-style micro-kernels.",
     "profile": "Profile COMMAND with ncu, collecting exactly what the roofline needs.",
     "metrics": "Print the metrics rooftui needs, comma-separated for `ncu --metrics`.",
@@ -104,13 +104,21 @@ class RooftuiGroup(DefaultGroup):
             # `rooftui --<TAB>`: the line routes to the default command, so its options count too
             offered = {item.value for item in items}
             with click.Context(default, parent=ctx, resilient_parsing=True) as default_ctx:
-                items += [item for item in default.shell_complete(default_ctx, incomplete)
-                          if item.value not in offered]
+                items += [
+                    item
+                    for item in default.shell_complete(default_ctx, incomplete)
+                    if item.value not in offered
+                ]
         return items
 
 
-@click.group(cls=RooftuiGroup, commands=LazyCommands(SUBCOMMANDS), default="open",
-             default_if_no_args=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=RooftuiGroup,
+    commands=LazyCommands(SUBCOMMANDS),
+    default="open",
+    default_if_no_args=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="rooftui")
 def cli() -> None:
     """Hierarchical roofline analysis of GPU kernels, in the terminal.

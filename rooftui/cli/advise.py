@@ -62,9 +62,14 @@ BY = {"class": "operation_class", "kernel": "kernel", "phase": "phase", "nvtx": 
     default=None,
     help="Text width. Default: the terminal's, else COLUMNS, else 80.",
 )
-@click.option("--figure", "figure_path", type=click.Path(dir_okay=False, path_type=str), default=None,
-              metavar="FILE",
-              help="Also draw the step budget to FILE (.svg, .png or .pdf; needs rooftui[plot]).")
+@click.option(
+    "--figure",
+    "figure_path",
+    type=click.Path(dir_okay=False, path_type=str),
+    default=None,
+    metavar="FILE",
+    help="Also draw the step budget to FILE (.svg, .png or .pdf; needs rooftui[plot]).",
+)
 @ascii_option
 def advise(
     reports: tuple[str, ...],
@@ -117,9 +122,14 @@ def advise(
         from rooftui.views.advise_figure import waterfall_figure_bytes
 
         several = len(advice.budgets) > 1  # one figure per GPU, named after it
-        paths = {device: Path(figure_path) if not several else
-                 Path(figure_path).with_name(f"{Path(figure_path).stem}-{device.replace(' ', '_')}"
-                                             f"{Path(figure_path).suffix}") for device in advice.budgets}
+        paths = {
+            device: Path(figure_path)
+            if not several
+            else Path(figure_path).with_name(
+                f"{Path(figure_path).stem}-{device.replace(' ', '_')}{Path(figure_path).suffix}"
+            )
+            for device in advice.budgets
+        }
         outputs = OutputFiles(list(paths.values()), inputs=list(reports))
         with outputs.writing():
             for device, budget in advice.budgets.items():

@@ -24,22 +24,53 @@ def run_label(path: str) -> str:
 @click.argument("report_a", type=click.Path(path_type=str))
 @click.argument("report_b", type=click.Path(path_type=str))
 @report_options
-@click.option("--ceilings-a", type=click.Path(dir_okay=False, path_type=str),
-              help="Ceilings JSON for A alone (instead of --ceilings).")
-@click.option("--ceilings-b", type=click.Path(dir_okay=False, path_type=str),
-              help="Ceilings JSON for B alone (instead of --ceilings).")
+@click.option(
+    "--ceilings-a",
+    type=click.Path(dir_okay=False, path_type=str),
+    help="Ceilings JSON for A alone (instead of --ceilings).",
+)
+@click.option(
+    "--ceilings-b",
+    type=click.Path(dir_okay=False, path_type=str),
+    help="Ceilings JSON for B alone (instead of --ceilings).",
+)
 @click.option("--label-a", help="Name shown for A (default: its file name).")
 @click.option("--label-b", help="Name shown for B (default: its file name).")
-@click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
-              default="table", show_default=True)
-@click.option("--top", type=int, default=15, show_default=True,
-              help="Rows per list in the table format (CSV and JSON have all).")
-@click.option("--level", type=click.Choice(LEVELS), default="hbm", show_default=True,
-              help="Memory level whose arithmetic intensity the table shows (CSV and JSON have all).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+)
+@click.option(
+    "--top",
+    type=int,
+    default=15,
+    show_default=True,
+    help="Rows per list in the table format (CSV and JSON have all).",
+)
+@click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    default="hbm",
+    show_default=True,
+    help="Memory level whose arithmetic intensity the table shows (CSV and JSON have all).",
+)
 @click.option("--tui", is_flag=True, help="Open the compare screen instead of printing.")
-def diff(report_a: str, report_b: str, load_options: LoadOptions, ceilings_a: str | None,
-         ceilings_b: str | None, label_a: str | None, label_b: str | None, output_format: str,
-         top: int, level: str, tui: bool) -> None:
+def diff(
+    report_a: str,
+    report_b: str,
+    load_options: LoadOptions,
+    ceilings_a: str | None,
+    ceilings_b: str | None,
+    label_a: str | None,
+    label_b: str | None,
+    output_format: str,
+    top: int,
+    level: str,
+    tui: bool,
+) -> None:
     """Compare two runs: REPORT_A (before) and REPORT_B (after).
 
     Kernels are matched by name, then by name with template, precision and tile

@@ -61,7 +61,9 @@ def last_resort(err: BaseException, debug: bool) -> NoReturn:
     if debug:
         traceback.print_exception(err)
     else:
-        echo_error(f"internal error: {type(err).__name__}: {one_line(err)} — this is a bug in "
-                   f"rooftui; please report it with the output of the same command run "
-                   f"with {DEBUG_FLAG}")
+        echo_error(
+            f"internal error: {type(err).__name__}: {one_line(err)} — this is a bug in "
+            f"rooftui; please report it with the output of the same command run "
+            f"with {DEBUG_FLAG}"
+        )
     sys.exit(1)

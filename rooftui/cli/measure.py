@@ -236,8 +236,10 @@ def draw(ceiling_set: CeilingSet, width: int | None = None, height: int | None =
         safe_console().print(ceilings_table(ceiling_set))
         return
     if not _drawable(curves, ceiling_set):
-        click.echo(f"a bandwidth or working set in this file is beyond {_DRAWABLE_LIMIT:.0e} or not "
-                   "above 0 (no GPU's): the chart is not drawn")
+        click.echo(
+            f"a bandwidth or working set in this file is beyond {_DRAWABLE_LIMIT:.0e} or not "
+            "above 0 (no GPU's): the chart is not drawn"
+        )
         safe_console().print(ceilings_table(ceiling_set))
         return
     cols, rows = shutil.get_terminal_size((120, 40))

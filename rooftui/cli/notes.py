@@ -40,8 +40,14 @@ def note_lines(note: str, width: int) -> list[str]:
     """``note: ...`` broken between words into lines of at most ``width`` characters (a
     word longer than a line, such as a path, stays whole on its own line); the lines
     after the first are indented under the note's text."""
-    return textwrap.wrap(printable(note), max(width - 1, 20), initial_indent="note: ",
-                         subsequent_indent="      ", break_long_words=False, break_on_hyphens=False)
+    return textwrap.wrap(
+        printable(note),
+        max(width - 1, 20),
+        initial_indent="note: ",
+        subsequent_indent="      ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def echo_notes(notes: Iterable[str]) -> None:

@@ -55,8 +55,9 @@ def open_cmd(
         raise app.load_error
 
 
-def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Path | None,
-                  ascii_mode: bool) -> None:
+def _open_compare(
+    reports: tuple[str, ...], load_options: LoadOptions, trace: Path | None, ascii_mode: bool
+) -> None:
     from rooftui.analysis.compare import compare_runs
     from rooftui.cli.diff import run_label
     from rooftui.errors import InputError
@@ -64,13 +65,17 @@ def _open_compare(reports: tuple[str, ...], load_options: LoadOptions, trace: Pa
 
     if trace is not None:
         # The compare screen has no timeline; saying so beats dropping the option.
-        raise InputError("--trace goes with one run; the compare screen has no timeline", None,
-                         "open each run alone: rooftui REPORT --trace TRACE")
+        raise InputError(
+            "--trace goes with one run; the compare screen has no timeline",
+            None,
+            "open each run alone: rooftui REPORT --trace TRACE",
+        )
     if not reports:
         reports = tuple(str(path) for path in sample_pair())
     if len(reports) != 2:
-        raise InputError(f"--compare takes two reports, got {len(reports)}", None,
-                         "usage: rooftui BEFORE AFTER --compare")
+        raise InputError(
+            f"--compare takes two reports, got {len(reports)}", None, "usage: rooftui BEFORE AFTER --compare"
+        )
     readings = [load_options.start([path]) for path in reports]  # both read at once
     run_a, run_b = (load_options.load([path], reading=r) for path, r in zip(reports, readings))
     comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))

@@ -17,30 +17,67 @@ import click
 from rooftui.analysis.load_options import LoadOptions
 
 REPORT_OPTIONS = (
-    click.option("--ceilings", "ceilings", type=click.Path(dir_okay=False, path_type=str), multiple=True,
-                 help="Ceilings JSON (rooftui measure) or ERT roofline.json, instead of the defaults; "
-                      "repeat it for several GPUs (each file is used for the GPU it was measured on)."),
-    click.option("--phase", "phase_specs", multiple=True, metavar="NAME=REGEX",
-                 help="A training phase and the NVTX range pattern naming it, in order; repeat for "
-                      "each phase (default: forward, backward, optimizer)."),
-    click.option("--no-infer-phases", "infer_phases", flag_value=False, default=True,
-                 help="Leave launches without an NVTX phase unlabelled."),
-    click.option("--skip-invalid", "skip_invalid", is_flag=True,
-                 help="Leave out kernels with zero or non-finite duration instead of failing."),
-    click.option("--gpu", "gpu", default=None, metavar="NAME",
-                 help="The GPU (V100, A100, H100, ...) of exports that do not say which they came "
-                      "from (older ncu, one-metric runs); a report's own device wins."),
-    click.option("--arch", "arch", default=None, metavar="sm_XY",
-                 help="The same as --gpu, as an architecture (sm_70, sm_80, sm_90)."),
-    click.option("--fp16-rule", "fp16_rule", type=click.Choice(["packed", "paper"]), default="packed",
-                 show_default=True,
-                 help="FP16 CUDA-core FLOPs: every half instruction packed (ncu's roofline section) "
-                      "or the paper's hadd + hmul + 2·hfma, to reproduce its numbers."),
-    click.option("--no-cache", "no_cache", is_flag=True,
-                 help="Read every report afresh, neither using nor filling the report cache "
-                      "(~/.cache/rooftui; also ROOFTUI_NO_CACHE=1)."),
+    click.option(
+        "--ceilings",
+        "ceilings",
+        type=click.Path(dir_okay=False, path_type=str),
+        multiple=True,
+        help="Ceilings JSON (rooftui measure) or ERT roofline.json, instead of the defaults; "
+        "repeat it for several GPUs (each file is used for the GPU it was measured on).",
+    ),
+    click.option(
+        "--phase",
+        "phase_specs",
+        multiple=True,
+        metavar="NAME=REGEX",
+        help="A training phase and the NVTX range pattern naming it, in order; repeat for "
+        "each phase (default: forward, backward, optimizer).",
+    ),
+    click.option(
+        "--no-infer-phases",
+        "infer_phases",
+        flag_value=False,
+        default=True,
+        help="Leave launches without an NVTX phase unlabelled.",
+    ),
+    click.option(
+        "--skip-invalid",
+        "skip_invalid",
+        is_flag=True,
+        help="Leave out kernels with zero or non-finite duration instead of failing.",
+    ),
+    click.option(
+        "--gpu",
+        "gpu",
+        default=None,
+        metavar="NAME",
+        help="The GPU (V100, A100, H100, ...) of exports that do not say which they came "
+        "from (older ncu, one-metric runs); a report's own device wins.",
+    ),
+    click.option(
+        "--arch",
+        "arch",
+        default=None,
+        metavar="sm_XY",
+        help="The same as --gpu, as an architecture (sm_70, sm_80, sm_90).",
+    ),
+    click.option(
+        "--fp16-rule",
+        "fp16_rule",
+        type=click.Choice(["packed", "paper"]),
+        default="packed",
+        show_default=True,
+        help="FP16 CUDA-core FLOPs: every half instruction packed (ncu's roofline section) "
+        "or the paper's hadd + hmul + 2·hfma, to reproduce its numbers.",
+    ),
+    click.option(
+        "--no-cache",
+        "no_cache",
+        is_flag=True,
+        help="Read every report afresh, neither using nor filling the report cache "
+        "(~/.cache/rooftui; also ROOFTUI_NO_CACHE=1).",
+    ),
 )
-
 
 
 def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[str, ...]) -> tuple[str, ...]:
@@ -56,8 +93,9 @@ def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[st
 
 
 # REPORT... for the commands that take any number of reports (none: the bundled sample).
-reports_argument = click.argument("reports", nargs=-1, type=click.Path(path_type=str),
-                                  callback=_check_reports)
+reports_argument = click.argument(
+    "reports", nargs=-1, type=click.Path(path_type=str), callback=_check_reports
+)
 
 # Every field but find_measured, which no option sets (tests and library callers do).
 _FIELDS = tuple(field.name for field in dataclasses.fields(LoadOptions) if field.name != "find_measured")
@@ -102,8 +140,9 @@ def ascii_wanted(ascii_mode: bool | None) -> bool:
     return terminal_wants_ascii(os.environ)
 
 
-def reports_or_sample(reports: tuple[str, ...],
-                      load_options: LoadOptions) -> tuple[tuple[str, ...], LoadOptions]:
+def reports_or_sample(
+    reports: tuple[str, ...], load_options: LoadOptions
+) -> tuple[tuple[str, ...], LoadOptions]:
     """``reports``, or with none the bundled sample against the ceilings measured on its
     GPU (as ``rooftui`` opens it), said on stderr so that no output passes it off as a run."""
     if reports:

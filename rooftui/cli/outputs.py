@@ -40,8 +40,11 @@ class OutputFiles:
             _check_target(target)
             identity = _identity(target)
             if identity is not None and identity in input_ids:
-                raise OutputError("is one of this command's inputs; rooftui never writes over "
-                                  "an input", target, "name another output file")
+                raise OutputError(
+                    "is one of this command's inputs; rooftui never writes over an input",
+                    target,
+                    "name another output file",
+                )
             key = identity or (os.path.realpath(target),)
             if key in seen:
                 raise OutputError("is named as two outputs", target, "name each output once")
@@ -99,8 +102,9 @@ def _check_target(target: Path) -> None:
         raise OutputError(f"no such folder: {folder}", target, "create it first, or name another")
     if info is None or stat.S_ISREG(info.st_mode):
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise OutputError(f"cannot write in {folder} (permission denied)", target,
-                              "name a folder you can write to")
+            raise OutputError(
+                f"cannot write in {folder} (permission denied)", target, "name a folder you can write to"
+            )
     elif not os.access(target, os.W_OK):
         raise OutputError("cannot write to it (permission denied)", target, "name another file")
 
@@ -133,8 +137,7 @@ def _write_error(err: OSError, target: Path) -> OutputError:
         errno.EACCES: ("permission denied", "name a file you can write"),
         errno.EPERM: ("permission denied", "name a file you can write"),
         errno.ENAMETOOLONG: ("the path or a name in it is too long", "use a shorter name"),
-    }.get(err.errno or 0, (f"cannot write it ({err.strerror or type(err).__name__})",
-                           "name another file"))
+    }.get(err.errno or 0, (f"cannot write it ({err.strerror or type(err).__name__})", "name another file"))
     return OutputError(reason[0], target, reason[1])
 
 
@@ -145,5 +148,4 @@ def make_xml_valid(path: Path) -> None:
     """Escape characters XML 1.0 forbids (C0 controls) in a written SVG, as ``\\xNN`` text."""
     text = path.read_text(encoding="utf-8", errors="replace")
     if _XML_INVALID.search(text):
-        path.write_text(_XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", text),
-                        encoding="utf-8")
+        path.write_text(_XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", text), encoding="utf-8")

@@ -77,8 +77,11 @@ def _size(text: str) -> tuple[int, int]:
     help="Only kernels whose main pipeline is this (fp64, tensor_fp16, none...).",
 )
 @click.option("--zero-ai", type=click.Choice(ZERO_AI_MODES), default="all", show_default=True)
-@click.option("--only-phase", default=None,
-              help="Only kernels in this phase (forward, backward, optimizer...; see --phase).")
+@click.option(
+    "--only-phase",
+    default=None,
+    help="Only kernels in this phase (forward, backward, optimizer...; see --phase).",
+)
 @click.option("--ai-level", type=click.Choice(LEVELS), default="hbm", show_default=True)
 @click.option("--ai-min", type=float, default=None, help="Lowest AI (FLOP/byte) at --ai-level.")
 @click.option("--ai-max", type=float, default=None, help="Highest AI (FLOP/byte) at --ai-level.")
@@ -139,10 +142,12 @@ def plot(
         )
     except InvalidFilter as err:
         raise click.BadParameter(str(err)) from None
-    view = PlotView(spec=spec, grouped=not invocations, sort_column=sort_column,
-                    sort_descending=not ascending)
-    outputs = OutputFiles([svg_path, png_path, screenshot_path, csv_path],
-                          inputs=[*reports, load_options.ceilings])
+    view = PlotView(
+        spec=spec, grouped=not invocations, sort_column=sort_column, sort_descending=not ascending
+    )
+    outputs = OutputFiles(
+        [svg_path, png_path, screenshot_path, csv_path], inputs=[*reports, load_options.ceilings]
+    )
     with outputs.writing():
         if screenshot_path is not None:
             import asyncio  # only here: `rooftui --help` stays fast
@@ -233,8 +238,12 @@ async def _export_screenshot(reports, load_options, view: PlotView, svg_path: Pa
         explorer = app.explorer
         assert explorer.state is not None, "the run loaded without error, so the explorer has it"
         _check_view(explorer.state, view)
-        explorer.configure(spec=view.spec, grouped=view.grouped, sort_column=view.sort_column,
-                           sort_descending=view.sort_descending)
+        explorer.configure(
+            spec=view.spec,
+            grouped=view.grouped,
+            sort_column=view.sort_column,
+            sort_descending=view.sort_descending,
+        )
         await pilot.pause()
         explorer.flush_redraw()
         await pilot.pause()

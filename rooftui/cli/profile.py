@@ -159,8 +159,10 @@ def profile(
     job = split_launcher(list(command))
     wanted_ranks = parse_ranks(ranks)
     if job is None and wanted_ranks is not None:
-        raise RooftuiError("--ranks needs a launcher (torchrun, mpirun, mpiexec, srun) in COMMAND",
-                           fix="leave out --ranks for a single-process program")
+        raise RooftuiError(
+            "--ranks needs a launcher (torchrun, mpirun, mpiexec, srun) in COMMAND",
+            fix="leave out --ranks for a single-process program",
+        )
     if job is not None and wanted_ranks is None:
         job.planned_ranks(os.environ)  # refuses -np 1e8, --nproc_per_node 100000000, ...
     ncu = find_ncu(ncu_path)
@@ -177,24 +179,50 @@ def profile(
     if job is not None:
         from rooftui.cli.profile_job import profile_launched_job
 
-        profile_launched_job(ncu, options, stem, job, wanted_ranks, comm, force, stall_timeout,
-                             stop_on_stall, open_tui, deduplicate=deduplicate)
+        profile_launched_job(
+            ncu,
+            options,
+            stem,
+            job,
+            wanted_ranks,
+            comm,
+            force,
+            stall_timeout,
+            stop_on_stall,
+            open_tui,
+            deduplicate=deduplicate,
+        )
         return
     filtered = nvtx_include or kernel_name is not None or launch_skip is not None or launch_count is not None
     if deduplicate and filtered:
-        click.echo("rooftui: launch filters given (--nvtx-include, -k, --launch-skip, --launch-count): every"
-                   " matching launch is profiled in full (as --exhaustive)", err=True)
+        click.echo(
+            "rooftui: launch filters given (--nvtx-include, -k, --launch-skip, --launch-count): every"
+            " matching launch is profiled in full (as --exhaustive)",
+            err=True,
+        )
     elif deduplicate:
         from rooftui.profile.deduplicated import profile_deduplicated
 
-        done = profile_deduplicated(ncu, options, stem, list(command), force, stall_timeout, stop_on_stall,
-                                    register_moves=not no_register_moves)
+        done = profile_deduplicated(
+            ncu,
+            options,
+            stem,
+            list(command),
+            force,
+            stall_timeout,
+            stop_on_stall,
+            register_moves=not no_register_moves,
+        )
         for line in done.lines:
             click.echo(line, err=True)
         show_report(done.table, open_tui)
         return
-    run = run_ncu(ncu_argv(ncu, options, stem, list(command), force=force), stem,
-                  stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
+    run = run_ncu(
+        ncu_argv(ncu, options, stem, list(command), force=force),
+        stem,
+        stall_timeout=stall_timeout,
+        stop_on_stall=stop_on_stall,
+    )
     report = check_run(run)
     passes = sorted(set(run.log.passes))
     each = "/".join(str(p) for p in passes) or "?"
@@ -222,8 +250,11 @@ def check_output_name(output: str) -> None:
     if name in ("", ".", "..") or output.endswith(os.sep):
         raise RooftuiError(f"-o {output}: names a folder, not a report", fix=_OUTPUT_FIX)
     if len(os.fsencode(name)) > _NAME_MAX - _SUFFIX_ROOM:
-        raise RooftuiError(f"-o: the name is {len(os.fsencode(name))} bytes; with the suffixes rooftui "
-                           f"adds it must stay within {_NAME_MAX - _SUFFIX_ROOM}", fix=_OUTPUT_FIX)
+        raise RooftuiError(
+            f"-o: the name is {len(os.fsencode(name))} bytes; with the suffixes rooftui "
+            f"adds it must stay within {_NAME_MAX - _SUFFIX_ROOM}",
+            fix=_OUTPUT_FIX,
+        )
     folder = Path(os.path.dirname(output) or ".")
     try:
         folder.stat()  # missing, too long, no permission: said as such
@@ -237,8 +268,11 @@ def check_output_name(output: str) -> None:
     stem = output[: -len(".ncu-rep")] if output.endswith(".ncu-rep") else output
     for suffix in (".ncu-rep", ".ncu.log", ".raw.csv"):
         if os.path.isdir(stem + suffix):
-            raise RooftuiError("is a folder, where rooftui profile writes a file", path=stem + suffix,
-                               fix="give -o another name")
+            raise RooftuiError(
+                "is a folder, where rooftui profile writes a file",
+                path=stem + suffix,
+                fix="give -o another name",
+            )
 
 
 def show_report(report: Path | list[Path], open_tui: bool) -> None:

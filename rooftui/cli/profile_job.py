@@ -41,13 +41,19 @@ def _check(run: NcuRun, stem: Path, what: str, group: tuple[int, ...] | None) ->
     """Raise what went wrong; a run stopped early leaves a note beside each report it cut."""
     if run.interrupted:
         reason = f"{what} cut short: {run.stalled or 'interrupted (Ctrl-C)'}"
-        cut = [path for rank, path in rank_reports(stem).items()
-               if group is None or rank in {str(r) for r in group}]
+        cut = [
+            path
+            for rank, path in rank_reports(stem).items()
+            if group is None or rank in {str(r) for r in group}
+        ]
         for path in cut:
             write_cut_short_note(path, reason)
-        fix = (f"kept, partial: {', '.join(map(str, cut))} (a .cut-short.txt beside each says why; rooftui"
-               f" summary and the explorer note it); open with rooftui summary {stem}.rank*.ncu-rep"
-               if cut else "no report was written")
+        fix = (
+            f"kept, partial: {', '.join(map(str, cut))} (a .cut-short.txt beside each says why; rooftui"
+            f" summary and the explorer note it); open with rooftui summary {stem}.rank*.ncu-rep"
+            if cut
+            else "no report was written"
+        )
         raise ProfileInterrupted(f"{what} cut short: {'stalled' if run.stalled else 'interrupted'}", fix=fix)
     if not run.logs:
         raise RooftuiError(f"{what}: no rank started ncu", fix="check that the launcher started the program")
@@ -58,8 +64,9 @@ def _check(run: NcuRun, stem: Path, what: str, group: tuple[int, ...] | None) ->
         raise RooftuiError(f"{what} failed (exit code {run.returncode}): {first}")
 
 
-def _learn_ranks(stem: Path, first: int, planned: tuple[int, ...] | None, source: str, explicit: bool,
-                 runs_per_rank: int) -> list[int] | None:
+def _learn_ranks(
+    stem: Path, first: int, planned: tuple[int, ...] | None, source: str, explicit: bool, runs_per_rank: int
+) -> list[int] | None:
     """After the first run of the job: the ranks still to profile when the ranks the job
     started (marked by the rank wrapper) differ from the plan; None to keep the plan."""
     started = started_ranks(stem)
@@ -68,38 +75,68 @@ def _learn_ranks(stem: Path, first: int, planned: tuple[int, ...] | None, source
     if explicit:
         missing = set(planned or ()) - started
         if missing:
-            raise RooftuiError(f"--ranks {ranks_text(missing)}: the job started no such rank"
-                               f" (it started ranks {ranks_text(started)})", fix="list ranks the job starts")
+            raise RooftuiError(
+                f"--ranks {ranks_text(missing)}: the job started no such rank"
+                f" (it started ranks {ranks_text(started)})",
+                fix="list ranks the job starts",
+            )
         return None
     if planned is not None and set(planned) == started:
         return None
     said = f"the options said {ranks_text(planned)}" if planned is not None else source
-    click.echo(f"rooftui: the job started ranks {ranks_text(started)} ({said}): profiling each,"
-               f" {len(started) * runs_per_rank} runs of the job in all", err=True)
+    click.echo(
+        f"rooftui: the job started ranks {ranks_text(started)} ({said}): profiling each,"
+        f" {len(started) * runs_per_rank} runs of the job in all",
+        err=True,
+    )
     return sorted(started - {first})
 
 
-def profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
-                         ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
-                         stop_on_stall: bool, open_tui: bool, deduplicate: bool = False) -> None:
+def profile_launched_job(
+    ncu: str,
+    options: NcuOptions,
+    stem: Path,
+    job: LaunchedJob,
+    ranks: tuple[int, ...] | None,
+    comm: str,
+    force: bool,
+    stall_timeout: float,
+    stop_on_stall: bool,
+    open_tui: bool,
+    deduplicate: bool = False,
+) -> None:
     """Profile ``job`` rank by rank; the rank wrapper and marks are removed however it ends."""
     try:
-        _profile_launched_job(ncu, options, stem, job, ranks, comm, force, stall_timeout,
-                              stop_on_stall, open_tui, deduplicate)
+        _profile_launched_job(
+            ncu, options, stem, job, ranks, comm, force, stall_timeout, stop_on_stall, open_tui, deduplicate
+        )
     finally:
         remove_scratch()
 
 
-def _profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
-                          ranks: tuple[int, ...] | None, comm: str, force: bool, stall_timeout: float,
-                          stop_on_stall: bool, open_tui: bool, deduplicate: bool = False) -> None:
+def _profile_launched_job(
+    ncu: str,
+    options: NcuOptions,
+    stem: Path,
+    job: LaunchedJob,
+    ranks: tuple[int, ...] | None,
+    comm: str,
+    force: bool,
+    stall_timeout: float,
+    stop_on_stall: bool,
+    open_tui: bool,
+    deduplicate: bool = False,
+) -> None:
     stderr = sys.stderr
     explicit = ranks is not None
     planned, source = (ranks, "--ranks") if explicit else job.planned_ranks(os.environ)
     click.echo(describe(job, planned, comm, source), err=True)
     if deduplicate and comm != "replay":
-        click.echo("rooftui: --dedup: the first rank profiled gets rooftui's whole list; every other rank is"
-                   " timed in one pass and takes its counters launch by launch", err=True)
+        click.echo(
+            "rooftui: --dedup: the first rank profiled gets rooftui's whole list; every other rank is"
+            " timed in one pass and takes its counters launch by launch",
+            err=True,
+        )
     if comm == "replay":  # every listed rank at once, in one run (None: every rank)
         queue: list[tuple[int, ...] | None] = [ranks]
     else:  # one rank per run; with no plan, rank 0 first, then the ranks that run started
@@ -115,8 +152,7 @@ def _profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launch
         run_options = counter_options(options, comm)
         if deduplicate and comm != "replay" and first is not None:
             run_options = replace(run_options, metrics=(TIME_METRIC,))
-        run = run_job(ncu, run_options, stem, job, group, force, stall_timeout,
-                      stop_on_stall, echo=stderr)
+        run = run_job(ncu, run_options, stem, job, group, force, stall_timeout, stop_on_stall, echo=stderr)
         if not learned and group is not None:
             learned = True
             more = _learn_ranks(stem, group[0], planned, source, explicit, 2 if comm == "time" else 1)
@@ -129,8 +165,11 @@ def _profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launch
             first = str(group[0])
         passes = "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
         who = "every rank" if group is None else "rank " + ",".join(str(r) for r in group)
-        click.echo(f"rooftui: counter run, {who}: {len(run.log.kernels)} kernels, {passes} replay passes"
-                   f" each, in {run.seconds:.0f} s", err=True)
+        click.echo(
+            f"rooftui: counter run, {who}: {len(run.log.kernels)} kernels, {passes} replay passes"
+            f" each, in {run.seconds:.0f} s",
+            err=True,
+        )
         if comm_times is not None:
             timed = _time_comm(ncu, options, stem, job, group, stall_timeout)
             if timed is None:
@@ -141,21 +180,30 @@ def _profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launch
     clear_started(Path(f"{stem}{COMM_SUFFIX}"))
     reports = rank_reports(stem)
     if not reports:
-        raise RooftuiError("ncu profiled no kernel on any rank",
-                           fix="with --profile-from-start off the program must call cudaProfilerStart()")
+        raise RooftuiError(
+            "ncu profiled no kernel on any rank",
+            fix="with --profile-from-start off the program must call cudaProfilerStart()",
+        )
     compute = [t for rank, path in reports.items() for t in kernel_times(ncu, path, rank)]
     if comm_times is not None:
         csv_path = Path(f"{stem}{COMMUNICATION_CSV_SUFFIX}")
         write_comm_csv(csv_path, comm_times)
         click.echo(f"rooftui: {len(comm_times)} NCCL launches, each with its time: {csv_path}", err=True)
-    click.echo("rooftui: per rank (kernel times summed, each kernel timed alone by ncu, overlap not seen):",
-               err=True)
+    click.echo(
+        "rooftui: per rank (kernel times summed, each kernel timed alone by ncu, overlap not seen):", err=True
+    )
     for share in rank_shares(compute, comm_times):
-        comm_text = (not_timed if share.comm_s is None else
-                     f"{share.comm_kernels} NCCL launches {share.comm_s * 1e3:.3f} ms, communication share "
-                     f"{(share.comm_share or 0) * 100:.1f}%")
-        click.echo(f"  rank {share.rank}: {share.compute_kernels} kernels "
-                   f"{share.compute_s * 1e3:.3f} ms; {comm_text}", err=True)
+        comm_text = (
+            not_timed
+            if share.comm_s is None
+            else f"{share.comm_kernels} NCCL launches {share.comm_s * 1e3:.3f} ms, communication share "
+            f"{(share.comm_share or 0) * 100:.1f}%"
+        )
+        click.echo(
+            f"  rank {share.rank}: {share.compute_kernels} kernels "
+            f"{share.compute_s * 1e3:.3f} ms; {comm_text}",
+            err=True,
+        )
     from rooftui.cli.profile import show_report
 
     if deduplicate and first is not None and first in reports:
@@ -167,20 +215,31 @@ def _profile_launched_job(ncu: str, options: NcuOptions, stem: Path, job: Launch
     show_report([readable_report(p, ncu) for p in reports.values()], open_tui)
 
 
-def _time_comm(ncu: str, options: NcuOptions, stem: Path, job: LaunchedJob,
-               group: tuple[int, ...] | None, stall_timeout: float) -> list[KernelTime] | None:
+def _time_comm(
+    ncu: str,
+    options: NcuOptions,
+    stem: Path,
+    job: LaunchedJob,
+    group: tuple[int, ...] | None,
+    stall_timeout: float,
+) -> list[KernelTime] | None:
     """The NCCL time run for ``group``; its kernel times, or None when it did not finish."""
     comm_stem = Path(f"{stem}{COMM_SUFFIX}")
     # One metric replays nothing, so a stall here is a hang for good: stop on it.
-    comm_run = run_job(ncu, comm_options(options), comm_stem, job, group, True, stall_timeout or 120,
-                       True, echo=sys.stderr)
+    comm_run = run_job(
+        ncu, comm_options(options), comm_stem, job, group, True, stall_timeout or 120, True, echo=sys.stderr
+    )
     try:
         _check(comm_run, comm_stem, "NCCL time run", group)
     except RooftuiError as err:
         click.echo(f"rooftui: {err}; the counter reports are complete, NCCL launches are not timed", err=True)
         return None
     mine = {str(r) for r in group} if group is not None else None
-    times = [t for rank, path in rank_reports(comm_stem).items() if mine is None or rank in mine
-             for t in kernel_times(ncu, path, rank)]
+    times = [
+        t
+        for rank, path in rank_reports(comm_stem).items()
+        if mine is None or rank in mine
+        for t in kernel_times(ncu, path, rank)
+    ]
     click.echo(f"rooftui: NCCL time run: {len(times)} NCCL launches in {comm_run.seconds:.0f} s", err=True)
     return times

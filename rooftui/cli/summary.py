@@ -28,18 +28,39 @@ NO_LIMIT = 100_000
 @reports_argument
 @report_options
 @click.option("--group", is_flag=True, help="Aggregate invocations of the same kernel.")
-@click.option("--format", "output_format", type=click.Choice(["table", "csv", "json"]),
-              default="table", show_default=True)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+)
 @click.option("--top", type=int, default=0, help="Only the N kernels with the most time (table: 30).")
-@click.option("--zero-ai-by", "zero_ai_by", type=click.Choice(["launch", "name"]), default="launch",
-              show_default=True,
-              help="Table III's zero-AI count: per launch, or per kernel name (a launch counts when "
-                   "its kernel's launches together did no FLOP), as the paper's authors counted.")
-@click.option("--width", type=click.IntRange(min=0), default=None,
-              help="Table width in columns, 0 for no limit (whole names). Default: the "
-                   f"terminal's width; when piped, COLUMNS or {PIPED_WIDTH}.")
-def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, output_format: str,
-            top: int, zero_ai_by: str, width: int | None) -> None:
+@click.option(
+    "--zero-ai-by",
+    "zero_ai_by",
+    type=click.Choice(["launch", "name"]),
+    default="launch",
+    show_default=True,
+    help="Table III's zero-AI count: per launch, or per kernel name (a launch counts when "
+    "its kernel's launches together did no FLOP), as the paper's authors counted.",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Table width in columns, 0 for no limit (whole names). Default: the "
+    f"terminal's width; when piped, COLUMNS or {PIPED_WIDTH}.",
+)
+def summary(
+    reports: tuple[str, ...],
+    load_options: LoadOptions,
+    group: bool,
+    output_format: str,
+    top: int,
+    zero_ai_by: str,
+    width: int | None,
+) -> None:
     """Per-kernel time, FLOPs per pipeline, bytes and AI per level, phase and bound.
 
     With no REPORT, the bundled sample (a PyTorch AMP step on an H200), as `rooftui` opens it.
@@ -59,8 +80,9 @@ def summary(reports: tuple[str, ...], load_options: LoadOptions, group: bool, ou
         console = table_console(width)
         render_table(run, rows, console, grouped=group, per_name=zero_ai_by == "name")
         if total > limit:
-            console.print(f"[dim]{limit} of {total} rows, by time; --top N for more, "
-                          "--format csv for all[/dim]")
+            console.print(
+                f"[dim]{limit} of {total} rows, by time; --top N for more, --format csv for all[/dim]"
+            )
     else:
         if top:
             rows = rows.sort_values("time_s", ascending=False).head(top)

@@ -21,8 +21,10 @@ def require_terminal(what: str, instead: str) -> None:
     """Refuse to start ``what`` without a terminal: it would draw into a pipe or a file and
     wait for keys that never come."""
     if not has_terminal():
-        raise RooftuiError(f"{what} needs a terminal (stdin and stderr are not one)",
-                           fix=f"run it in a terminal, or use {instead} for text output")
+        raise RooftuiError(
+            f"{what} needs a terminal (stdin and stderr are not one)",
+            fix=f"run it in a terminal, or use {instead} for text output",
+        )
 
 
 def run_full_screen(app: Any, what: str, instead: str) -> None:

@@ -54,8 +54,11 @@ def _read_report(path: Path) -> RawReport:
     from rooftui.ingest.csv_common import RAW_HINT, read_prologue
 
     if _is_binary(path):
-        raise InputError("not a CSV export nor an .ncu-rep report (binary content)", path,
-                         "pass an .ncu-rep report or " + RAW_HINT)
+        raise InputError(
+            "not a CSV export nor an .ncu-rep report (binary content)",
+            path,
+            "pass an .ncu-rep report or " + RAW_HINT,
+        )
     from rooftui.ingest.details_csv import looks_like_details, read_details_csv
     from rooftui.ingest.raw_csv import read_raw_csv
     from rooftui.ingest.summary_csv import looks_like_summary, read_summary_csv

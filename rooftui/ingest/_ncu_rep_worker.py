@@ -105,14 +105,29 @@ PROBE_LAUNCHES = 8
 
 # Launch facts ncu's CSV shows as identity columns ("Stream", "Grid Size", ...).
 _IDENTITY_METRICS = (
-    "launch__device_id", "launch__stream_id",
-    "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
-    "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
+    "launch__device_id",
+    "launch__stream_id",
+    "launch__grid_dim_x",
+    "launch__grid_dim_y",
+    "launch__grid_dim_z",
+    "launch__block_dim_x",
+    "launch__block_dim_y",
+    "launch__block_dim_z",
     "device__attribute_display_name",
-    "device__attribute_compute_capability_major", "device__attribute_compute_capability_minor",
+    "device__attribute_compute_capability_major",
+    "device__attribute_compute_capability_minor",
 )
-IDENTITY_FIELDS = ("kernel_name", "device_index", "stream", "grid", "block", "device", "cc", "nvtx",
-                   "register_moves")
+IDENTITY_FIELDS = (
+    "kernel_name",
+    "device_index",
+    "stream",
+    "grid",
+    "block",
+    "device",
+    "cc",
+    "nvtx",
+    "register_moves",
+)
 
 
 class LaunchTable:
@@ -156,9 +171,13 @@ class LaunchTable:
         }
 
 
-def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
-         min_launches: int = MIN_LAUNCHES_PER_CHILD, at_once: int = 1,
-         here_first: bool = True) -> dict:
+def read(
+    path: str,
+    child_bytes: int = CHILD_GROWTH_BYTES,
+    min_launches: int = MIN_LAUNCHES_PER_CHILD,
+    at_once: int = 1,
+    here_first: bool = True,
+) -> dict:
     """The document of the report at ``path`` (see the module's docstring): read here
     while this process's growth, extrapolated to every launch, fits ``child_bytes``
     (``here_first``), the rest by up to ``at_once`` children at a time."""
@@ -173,8 +192,9 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
     if not child_bytes or not launches or not can_fork():
         return _read_launches(launches, 0, len(launches), names, moves, None)[0]
     launches[0][0].action_by_idx(launches[0][1])  # ncu_report's one-time setup, shared by the children
-    first, grown, disassembles = (_read_while_it_fits(launches, names, moves, child_bytes)
-                                  if here_first else (None, 0, False))
+    first, grown, disassembles = (
+        _read_while_it_fits(launches, names, moves, child_bytes) if here_first else (None, 0, False)
+    )
     if first is not None and first["launches"] == len(launches):
         return first
     # A child that disassembles pays the disassembler's setup (~1 s, ~90 MB) once: two at
@@ -188,8 +208,9 @@ def read(path: str, child_bytes: int = CHILD_GROWTH_BYTES,
     return _read_in_children(launches, names, moves, share, min_launches, at_once, first)
 
 
-def _read_while_it_fits(launches: list, names: tuple[str, ...], moves: MoveCounter,
-                        budget: int) -> tuple[dict, int, bool]:
+def _read_while_it_fits(
+    launches: list, names: tuple[str, ...], moves: MoveCounter, budget: int
+) -> tuple[dict, int, bool]:
     """Read launches from the first, here, for as long as this process's growth,
     extrapolated to every launch at its rate so far, stays within ``budget`` and no
     launch needs its code disassembled (that starts a thread, after which this process
@@ -223,8 +244,15 @@ def _has_instruction_data(action) -> bool:
     return metric is not None and metric.has_correlation_ids()
 
 
-def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter, share: int,
-                      min_launches: int, at_once: int, first: dict | None) -> dict:
+def _read_in_children(
+    launches: list,
+    names: tuple[str, ...],
+    moves: MoveCounter,
+    share: int,
+    min_launches: int,
+    at_once: int,
+    first: dict | None,
+) -> dict:
     """Every launch after those of ``first`` (read already, from the first launch) read
     by forked children, up to ``at_once`` at a time, each given a range of launches and
     stopping early once it has grown by ``share`` bytes; what a child left of its range
@@ -252,8 +280,9 @@ def _read_in_children(launches: list, names: tuple[str, ...], moves: MoveCounter
                     if threads() != 1:  # forking now could deadlock the child: read them here
                         parts[start] = _read_launches(launches, start, stop, names, moves, None)[0]
                         continue
-                    child = Child(partial(_read_launches, launches, start, stop, names, moves, share,
-                                           min_launches))
+                    child = Child(
+                        partial(_read_launches, launches, start, stop, names, moves, share, min_launches)
+                    )
                     running[child.pipe] = (child, start, stop)
                     ready.register(child.pipe, selectors.EVENT_READ)
                 if not running:
@@ -298,9 +327,15 @@ def _put_back(pending: list[tuple[int, int]], start: int, stop: int) -> None:
     pending.insert(at, (start, stop))
 
 
-def _read_launches(launches: list, start: int, stop: int, names: tuple[str, ...],
-                   moves: MoveCounter, growth: int | None,
-                   min_launches: int = 1) -> tuple[dict, dict, int]:
+def _read_launches(
+    launches: list,
+    start: int,
+    stop: int,
+    names: tuple[str, ...],
+    moves: MoveCounter,
+    growth: int | None,
+    min_launches: int = 1,
+) -> tuple[dict, dict, int]:
     """Read ``launches[start:stop]`` in order, stopping once this process has grown by
     ``growth`` bytes (None: read them all) and has read at least ``min_launches``: the
     document of those read, the kernels whose register moves were found meanwhile, and
@@ -341,13 +376,14 @@ def merge(parts: list[dict], names: tuple[str, ...]) -> dict:
             rows = part["launches"]
             if name in part["metrics"]:
                 at = 8 * rows * part["metrics"].index(name)
-                columns.append(part["values"][at:at + 8 * rows])
+                columns.append(part["values"][at : at + 8 * rows])
             else:
                 columns.append((array("d", [math.nan]) * rows).tobytes())
     return {
         "launches": launches,
-        "identity": {field: [value for part in parts for value in part["identity"][field]]
-                     for field in IDENTITY_FIELDS},
+        "identity": {
+            field: [value for part in parts for value in part["identity"][field]] for field in IDENTITY_FIELDS
+        },
         "metrics": found,
         "units": [unit_of[name] for name in found],
         "values": b"".join(columns),
@@ -428,8 +464,11 @@ def main(argv: list[str]) -> int:
     if not here_first:
         argv.remove("--children-only")
     if len(argv) != 1 or child_bytes < 0 or min_launches < 1 or at_once < 1:
-        print("usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] "
-              "[--min-launches N] [--children N] [--children-only] REPORT.ncu-rep", file=sys.stderr)
+        print(
+            "usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] "
+            "[--min-launches N] [--children N] [--children-only] REPORT.ncu-rep",
+            file=sys.stderr,
+        )
         return 2
     try:
         import ncu_report  # noqa: F401

@@ -72,8 +72,15 @@ class ReportCache:
             return None
         if os.path.isdir(path):
             return None
-        identity = [FORMAT, __version__, _code_digest(), str(Path(path).resolve()),
-                    stat.st_size, stat.st_mtime_ns, stat.st_ino]
+        identity = [
+            FORMAT,
+            __version__,
+            _code_digest(),
+            str(Path(path).resolve()),
+            stat.st_size,
+            stat.st_mtime_ns,
+            stat.st_ino,
+        ]
         return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:40]
 
     def has(self, key: str) -> bool:
@@ -218,10 +225,16 @@ def _encode(report: RawReport, key: str) -> bytes:
         blocks.append(block)
         offset += len(block)
     data = b"".join(blocks)
-    header = json.dumps({
-        "key": key, "format": report.format, "exact": report.exact, "notes": report.notes,
-        "rows": len(frame), "columns": columns,
-    }).encode()
+    header = json.dumps(
+        {
+            "key": key,
+            "format": report.format,
+            "exact": report.exact,
+            "notes": report.notes,
+            "rows": len(frame),
+            "columns": columns,
+        }
+    ).encode()
     body = len(header).to_bytes(8, "little") + header + data
     return MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
 
@@ -232,12 +245,12 @@ def _decode(blob: bytes, key: str) -> RawReport:
 
     if not blob.startswith(MAGIC):
         raise ValueError("not a rooftui cache entry")
-    body = memoryview(blob)[len(MAGIC) + 4:]
-    if zlib.crc32(body) != int.from_bytes(blob[len(MAGIC):len(MAGIC) + 4], "little"):
+    body = memoryview(blob)[len(MAGIC) + 4 :]
+    if zlib.crc32(body) != int.from_bytes(blob[len(MAGIC) : len(MAGIC) + 4], "little"):
         raise ValueError("damaged entry")
     length = int.from_bytes(body[:8], "little")
-    header = json.loads(bytes(body[8:8 + length]))
-    data = body[8 + length:]
+    header = json.loads(bytes(body[8 : 8 + length]))
+    data = body[8 + length :]
     if header["key"] != key:
         raise ValueError("another report's entry")
     rows = header["rows"]
@@ -245,12 +258,14 @@ def _decode(blob: bytes, key: str) -> RawReport:
         raise ValueError("row count out of range")
     columns = {}
     for record in header["columns"]:
-        dtype, block = record["dtype"], data[record["offset"]:record["offset"] + record["length"]]
+        dtype, block = record["dtype"], data[record["offset"] : record["offset"] + record["length"]]
         if dtype in _NUMERIC:
             values = np.frombuffer(block, dtype=dtype).copy()
         elif dtype == "Int64":
-            values = pd.arrays.IntegerArray(np.frombuffer(block[:8 * rows], dtype=np.int64).copy(),
-                                            np.frombuffer(block[8 * rows:], dtype=np.bool_).copy())
+            values = pd.arrays.IntegerArray(
+                np.frombuffer(block[: 8 * rows], dtype=np.int64).copy(),
+                np.frombuffer(block[8 * rows :], dtype=np.bool_).copy(),
+            )
         elif dtype == "object":
             if len(record["values"]) != rows:
                 raise ValueError("column of the wrong length")
@@ -267,7 +282,11 @@ def _decode(blob: bytes, key: str) -> RawReport:
     if [str(t) for t in frame.dtypes] != [r["dtype"] for r in header["columns"]]:
         raise ValueError("column types differ")
     notes, exact, kind = header["notes"], header["exact"], header["format"]
-    if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)
-            and isinstance(exact, bool) and isinstance(kind, str)):
+    if not (
+        isinstance(notes, list)
+        and all(isinstance(n, str) for n in notes)
+        and isinstance(exact, bool)
+        and isinstance(kind, str)
+    ):
         raise ValueError("header fields of the wrong type")
     return RawReport("", kind, frame, exact, notes)

@@ -12,7 +12,7 @@ from rooftui.errors import CeilingsError, reading
 from rooftui.ingest.files import check_readable, open_text
 from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, STAMP_KEYS, Ceiling, CeilingSet, Device
 
-_HINT = "see the README's \"Ceilings file\" section, or write one with `rooftui measure`"
+_HINT = 'see the README\'s "Ceilings file" section, or write one with `rooftui measure`'
 _LEVELS = ("l1", "smem", "l2", "hbm")
 # ERT names its bandwidth ceilings after the level; its FLOP ceiling is "FP64 GFLOPs" etc.
 # A ceilings file is a few KB; a larger one is not a ceilings file (or a bomb).
@@ -38,8 +38,7 @@ def read_json_object(path: Path) -> dict[str, Any]:
             with open_text(path, limit=MAX_CEILINGS_BYTES) as handle:
                 doc = json.load(handle)
         except json.JSONDecodeError as err:
-            raise CeilingsError(f"not valid JSON ({err.msg} at line {err.lineno})", path,
-                                _HINT) from None
+            raise CeilingsError(f"not valid JSON ({err.msg} at line {err.lineno})", path, _HINT) from None
         except ValueError as err:  # e.g. an integer of more than 4,300 digits
             raise CeilingsError(f"not valid JSON ({err})", path, _HINT) from None
     if not isinstance(doc, dict):
@@ -56,8 +55,7 @@ def positive_number(value: Any, where: str, path: Path) -> float:
     except OverflowError:
         number = math.inf
     if not (math.isfinite(number) and number > 0):
-        raise CeilingsError(f"{where} must be a positive, finite number (got {number:g})", path,
-                            _HINT)
+        raise CeilingsError(f"{where} must be a positive, finite number (got {number:g})", path, _HINT)
     return number
 
 
@@ -74,17 +72,18 @@ def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
         raise CeilingsError(f"unknown schema {doc.get('schema')!r}, expected {SCHEMA!r}", path, _HINT)
     device = doc.get("device") or {}
     if not isinstance(device, dict):
-        raise CeilingsError("\"device\" must be an object", path, _HINT)
+        raise CeilingsError('"device" must be an object', path, _HINT)
     clocks = device.get("clocks_hz") or {}
     if not isinstance(clocks, dict):
-        raise CeilingsError("\"device.clocks_hz\" must be an object", path, _HINT)
+        raise CeilingsError('"device.clocks_hz" must be an object', path, _HINT)
     sm_count = device.get("sm_count")
-    if sm_count is not None and (isinstance(sm_count, bool) or not isinstance(sm_count, int)
-                                 or not 0 < sm_count < 1_000_000):
-        raise CeilingsError("\"device.sm_count\" must be a positive whole number", path, _HINT)
+    if sm_count is not None and (
+        isinstance(sm_count, bool) or not isinstance(sm_count, int) or not 0 < sm_count < 1_000_000
+    ):
+        raise CeilingsError('"device.sm_count" must be a positive whole number', path, _HINT)
     entries = doc.get("ceilings")
     if not isinstance(entries, list) or not entries:
-        raise CeilingsError("no \"ceilings\" list", path, _HINT)
+        raise CeilingsError('no "ceilings" list', path, _HINT)
     ceilings = []
     for i, entry in enumerate(entries):
         where = f"ceilings[{i}]"
@@ -92,29 +91,45 @@ def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
             raise CeilingsError(f"{where} is not an object", path, _HINT)
         kind, method = entry.get("kind"), entry.get("method", "empirical")
         if kind not in KINDS:
-            raise CeilingsError(f"{where}: \"kind\" must be one of {KINDS}", path, _HINT)
+            raise CeilingsError(f'{where}: "kind" must be one of {KINDS}', path, _HINT)
         if method not in METHODS:
-            raise CeilingsError(f"{where}: \"method\" must be one of {METHODS}", path, _HINT)
+            raise CeilingsError(f'{where}: "method" must be one of {METHODS}', path, _HINT)
         value = positive_number(entry.get("value"), f"{where}.value", path)
         precision = entry.get("precision") if kind == "compute" else None
         level = entry.get("level") if kind == "bandwidth" else None
         if kind == "compute" and (not precision or not isinstance(precision, str)):
-            raise CeilingsError(f"{where}: a compute ceiling needs \"precision\"", path, _HINT)
+            raise CeilingsError(f'{where}: a compute ceiling needs "precision"', path, _HINT)
         if kind == "bandwidth" and level not in _LEVELS:
-            raise CeilingsError(f"{where}: \"level\" must be one of {_LEVELS}", path, _HINT)
+            raise CeilingsError(f'{where}: "level" must be one of {_LEVELS}', path, _HINT)
         known = {"name", "kind", "precision", "level", "value", "unit", "method", *STAMP_KEYS}
         extra = {k: v for k, v in entry.items() if k not in known}
         name = _text(entry.get("name"), f"{where}.name", path)
-        ceilings.append(Ceiling(name or str(precision or level), kind, value,
-                                method, precision=precision, level=level, extra=extra))
+        ceilings.append(
+            Ceiling(
+                name or str(precision or level),
+                kind,
+                value,
+                method,
+                precision=precision,
+                level=level,
+                extra=extra,
+            )
+        )
     measurement = doc.get("measurement")
     index = measurement.get("device_index") if isinstance(measurement, dict) else None
     return CeilingSet(
-        Device(_text(device.get("name"), "device.name", path),
-               _text(device.get("cc"), "device.cc", path), sm_count, dict(clocks),
-               index if isinstance(index, int) and not isinstance(index, bool) else None),
-        tuple(ceilings), source=_text(doc.get("source"), "source", path) or str(path),
-        measured_at=_measured_at(doc), origin=str(path))
+        Device(
+            _text(device.get("name"), "device.name", path),
+            _text(device.get("cc"), "device.cc", path),
+            sm_count,
+            dict(clocks),
+            index if isinstance(index, int) and not isinstance(index, bool) else None,
+        ),
+        tuple(ceilings),
+        source=_text(doc.get("source"), "source", path) or str(path),
+        measured_at=_measured_at(doc),
+        origin=str(path),
+    )
 
 
 def _measured_at(doc: dict[str, Any]) -> str | None:
@@ -126,8 +141,12 @@ def _measured_at(doc: dict[str, Any]) -> str | None:
     readings = measurement.get("clocks_reported") if isinstance(measurement, dict) else None
     first = readings[0] if isinstance(readings, list) and readings else None
     stamp = first.get("time") if isinstance(first, dict) else None
-    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and math.isfinite(stamp) \
-            and 0 < stamp < 1e11:
+    if (
+        isinstance(stamp, (int, float))
+        and not isinstance(stamp, bool)
+        and math.isfinite(stamp)
+        and 0 < stamp < 1e11
+    ):
         return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
     return None
 
@@ -140,8 +159,9 @@ def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
         gbytes = empirical["gbytes"]["data"]
         gflops = empirical["gflops"]["data"]
     except (KeyError, TypeError):
-        raise CeilingsError("ERT file without empirical.gbytes.data / empirical.gflops.data",
-                            path, _HINT) from None
+        raise CeilingsError(
+            "ERT file without empirical.gbytes.data / empirical.gflops.data", path, _HINT
+        ) from None
     ceilings = []
     for name, value in _ert_pairs(gbytes, "empirical.gbytes.data", path):
         level = _ERT_LEVELS.get((name.lower().split() or [""])[0], name.lower())
@@ -152,8 +172,9 @@ def _from_ert(doc: dict[str, Any], path: Path) -> CeilingSet:
         ceilings.append(Ceiling(name, "compute", value * 1e9, "empirical", precision=precision))
     if not ceilings:
         raise CeilingsError("the ERT file lists no ceilings", path, _HINT)
-    return CeilingSet(Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}",
-                      origin=str(path))
+    return CeilingSet(
+        Device(str(doc.get("device", "")), ""), tuple(ceilings), source=f"ERT {path.name}", origin=str(path)
+    )
 
 
 def _ert_pairs(data: Any, where: str, path: Path) -> list[tuple[str, float]]:
@@ -176,9 +197,18 @@ def _ert_precision(name: str) -> str:
     """ERT ceiling names ("FP64 GFLOPs", "Tensor BF16", "INT8 Tensor") -> a pipeline."""
     lowered = name.lower().replace("-", " ")
     tensor = "tensor" in lowered or "mma" in lowered
-    for key, precision in (("fp64", "fp64"), ("double", "fp64"), ("tf32", "tf32"), ("bf16", "bf16"),
-                           ("fp16", "fp16"), ("half", "fp16"), ("fp8", "fp8"), ("int8", "int8"),
-                           ("fp32", "fp32"), ("single", "fp32")):
+    for key, precision in (
+        ("fp64", "fp64"),
+        ("double", "fp64"),
+        ("tf32", "tf32"),
+        ("bf16", "bf16"),
+        ("fp16", "fp16"),
+        ("half", "fp16"),
+        ("fp8", "fp8"),
+        ("int8", "int8"),
+        ("fp32", "fp32"),
+        ("single", "fp32"),
+    ):
         if key in lowered:
             if tensor or precision in ("tf32", "fp8", "int8"):
                 return f"tensor_{precision}"

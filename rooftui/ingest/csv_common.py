@@ -40,13 +40,17 @@ _NVPROF_HEADERS = ('"Device","Kernel","Invocations"', '"Type","Time(%)"', '"Star
 # ncu's text (not --csv) output: '    Section: GPU Speed Of Light Throughput'.
 _TEXT_SECTION = re.compile(r"\s+Section: ")
 # NVIDIA's fix for ERR_NVGPUCTRPERM (developer.nvidia.com/ERR_NVGPUCTRPERM).
-PERMISSION_FIX = ("ncu was not allowed to read the GPU's performance counters: run ncu as "
-                  "administrator (sudo ncu ...), or let every user profile with the driver option "
-                  "`options nvidia NVreg_RestrictProfilingToAdminUsers=0` in /etc/modprobe.d and a "
-                  "reboot (https://developer.nvidia.com/ERR_NVGPUCTRPERM), then profile again")
-NVPROF_FIX = ("nvprof exports cannot be read, nor converted by `ncu --import`: profile the program "
-              "again with ncu (`rooftui profile -- PROGRAM`, or `ncu --metrics $(rooftui metrics) "
-              "--csv --page raw PROGRAM > FILE.csv`)")
+PERMISSION_FIX = (
+    "ncu was not allowed to read the GPU's performance counters: run ncu as "
+    "administrator (sudo ncu ...), or let every user profile with the driver option "
+    "`options nvidia NVreg_RestrictProfilingToAdminUsers=0` in /etc/modprobe.d and a "
+    "reboot (https://developer.nvidia.com/ERR_NVGPUCTRPERM), then profile again"
+)
+NVPROF_FIX = (
+    "nvprof exports cannot be read, nor converted by `ncu --import`: profile the program "
+    "again with ncu (`rooftui profile -- PROGRAM`, or `ncu --metrics $(rooftui metrics) "
+    "--csv --page raw PROGRAM > FILE.csv`)"
+)
 _PROFILED = re.compile(r'==PROF== Profiling ".*" - (\d+)(?: \(\d+/\d+\))?: ')
 
 # ncu run live prints the table after the program's own output (40 lines of
@@ -117,21 +121,24 @@ class _Prologue:
         if errors:
             permission = next((m for m in errors if "ERR_NVGPUCTRPERM" in m), None)
             if permission:
-                return InputError(f"ncu profiled nothing; it said: {_clip(permission)}", path,
-                                  PERMISSION_FIX)
-            return InputError(f"ncu profiled nothing; it said: {_clip(errors[0])}", path,
-                              "fix what ncu reports and profile again")
+                return InputError(f"ncu profiled nothing; it said: {_clip(permission)}", path, PERMISSION_FIX)
+            return InputError(
+                f"ncu profiled nothing; it said: {_clip(errors[0])}",
+                path,
+                "fix what ncu reports and profile again",
+            )
         warnings = [m for m in self.messages if m.startswith("==WARNING==")]
         if warnings:
-            return InputError(f"no table; ncu said: {_clip(warnings[0])}", path,
-                              "fix what ncu reports and profile again")
+            return InputError(
+                f"no table; ncu said: {_clip(warnings[0])}", path, "fix what ncu reports and profile again"
+            )
         if self.nvprof:
             return InputError("an nvprof output, not an Nsight Compute export", path, NVPROF_FIX)
         if self.text_output:
-            return InputError("ncu's text output, not a CSV export", path,
-                              "re-run ncu with --csv, or " + RAW_HINT)
-        return InputError("not an Nsight Compute CSV export (no \"ID\" header line found)", path,
-                          RAW_HINT)
+            return InputError(
+                "ncu's text output, not a CSV export", path, "re-run ncu with --csv, or " + RAW_HINT
+            )
+        return InputError('not an Nsight Compute CSV export (no "ID" header line found)', path, RAW_HINT)
 
 
 def _clip(text: str, limit: int = 240) -> str:
@@ -183,9 +190,12 @@ def check_profiled_ids(path: Path, skip: int, last_id: int, hint: str) -> None:
             if found:
                 announced = max(announced, int(found.group(1)))
     if announced > last_id:
-        raise InputError(f"the CSV is truncated: ncu's log above the table profiled launches up to "
-                         f"ID {announced}, the table ends at ID {last_id}", path,
-                         f"re-export the whole report; {hint}")
+        raise InputError(
+            f"the CSV is truncated: ncu's log above the table profiled launches up to "
+            f"ID {announced}, the table ends at ID {last_id}",
+            path,
+            f"re-export the whole report; {hint}",
+        )
 
 
 def check_last_line(path: Path, header_fields: int, tail: bytes | None = None) -> None:
@@ -221,4 +231,3 @@ def cc_text(value: object) -> str:
     except ValueError:
         return text
     return f"{number:.1f}"
-

@@ -44,8 +44,9 @@ class StructureCheck:
     ``units_row``: the page has ncu's units row under the header (the raw page).
     """
 
-    def __init__(self, path: Path, skip: int, header: Sequence[str], hint: str, *,
-                 units_row: bool = False) -> None:
+    def __init__(
+        self, path: Path, skip: int, header: Sequence[str], hint: str, *, units_row: bool = False
+    ) -> None:
         self.path, self.skip, self.hint, self.units_row = path, skip, hint, units_row
         self.header = list(header)
         self.fields = len(header)
@@ -80,15 +81,20 @@ class StructureCheck:
         self._done = True
         if self._pending.strip():
             if self._pending.count('"') % 2:
-                raise InputError("the CSV is truncated: it ends inside a quoted field of its last row",
-                                 self.path, f"re-export the whole report; {self.hint}")
+                raise InputError(
+                    "the CSV is truncated: it ends inside a quoted field of its last row",
+                    self.path,
+                    f"re-export the whole report; {self.hint}",
+                )
             self._records(self._pending)
         last = self._last
         if last is not None and len(last) != self.fields:
             if len(last) < self.fields:
-                raise InputError(f"the CSV is truncated: its last row has {len(last)} of "
-                                 f"{self.fields} fields", self.path,
-                                 f"re-export the whole report; {self.hint}")
+                raise InputError(
+                    f"the CSV is truncated: its last row has {len(last)} of {self.fields} fields",
+                    self.path,
+                    f"re-export the whole report; {self.hint}",
+                )
             raise _field_count(last, self.fields, self._last_line, self.path)
         self.kernels.finish()
         if self.kernels.uneven:
@@ -107,15 +113,21 @@ class StructureCheck:
         try:
             for record in rows:
                 # the common case, inline: one more metric row of the kernel being read
-                if (len(record) == fields and record[id_at] == kernels.current and self._rows > 1
-                        and self._last is not None and len(self._last) == fields):
+                if (
+                    len(record) == fields
+                    and record[id_at] == kernels.current
+                    and self._rows > 1
+                    and self._last is not None
+                    and len(self._last) == fields
+                ):
                     self._last = record
                     kernels.add(record)
                     continue
                 self._record(record, first_line + rows.line_num)
         except csv.Error as err:
-            raise InputError(f"line {first_line + rows.line_num}: not CSV as ncu writes it ({err})",
-                             self.path, REEXPORT) from None
+            raise InputError(
+                f"line {first_line + rows.line_num}: not CSV as ncu writes it ({err})", self.path, REEXPORT
+            ) from None
         self._line = first_line + rows.line_num
 
     def _record(self, record: list[str], line: int) -> None:
@@ -128,22 +140,31 @@ class StructureCheck:
         self._rows += 1
         if self._rows == 1 and self.units_row:
             if record[self.id_at].strip():
-                raise InputError("no units row under the header (ncu writes one in both unit modes): "
-                                 "the numbers' units are unknown", self.path,
-                                 f"{self.hint}; a hand-made table in base units declares them with a "
-                                 "row of empty cells under the header")
+                raise InputError(
+                    "no units row under the header (ncu writes one in both unit modes): "
+                    "the numbers' units are unknown",
+                    self.path,
+                    f"{self.hint}; a hand-made table in base units declares them with a "
+                    "row of empty cells under the header",
+                )
             return
         if len(record) != self.fields:
             return  # refused when the next row shows it is not the last (else: "truncated")
         launch = record[self.id_at]
         if record == self.header:
-            raise InputError(f"line {line} repeats the header line (two exports joined)", self.path,
-                             "pass each export as its own file; " + REEXPORT)
+            raise InputError(
+                f"line {line} repeats the header line (two exports joined)",
+                self.path,
+                "pass each export as its own file; " + REEXPORT,
+            )
         if self.kernels.current != launch:
             if launch in self._seen:
-                raise InputError(f"ID {_short(launch)} appears in more than one row (a duplicated "
-                                 f"row, or two exports joined; again at line {line})", self.path,
-                                 "pass each export as its own file; " + REEXPORT)
+                raise InputError(
+                    f"ID {_short(launch)} appears in more than one row (a duplicated "
+                    f"row, or two exports joined; again at line {line})",
+                    self.path,
+                    "pass each export as its own file; " + REEXPORT,
+                )
             self._seen.add(launch)
             self.kernels.start(launch)
         self.kernels.add(record)
@@ -175,8 +196,12 @@ class _Watched(io.TextIOBase):
 
 
 def _field_count(record: list[str], fields: int, line: int, path: Path) -> InputError:
-    return InputError(f"line {line} has {len(record)} fields, the header {fields}: its cells would "
-                      "land in the wrong columns", path, REEXPORT)
+    return InputError(
+        f"line {line} has {len(record)} fields, the header {fields}: its cells would "
+        "land in the wrong columns",
+        path,
+        REEXPORT,
+    )
 
 
 def _check_above_header(text: str, number: int, fields: int, path: Path) -> None:
@@ -186,9 +211,12 @@ def _check_above_header(text: str, number: int, fields: int, path: Path) -> None
         return
     record = next(csv.reader([text]), [])
     if len(record) == fields and record[0].strip().isdigit():
-        raise InputError(f"line {number}, above the header line, is a row of the table (ID "
-                         f"{_short(record[0].strip())}): rows would be dropped", path,
-                         "put the header line first (a moved header, or two exports joined); " + REEXPORT)
+        raise InputError(
+            f"line {number}, above the header line, is a row of the table (ID "
+            f"{_short(record[0].strip())}): rows would be dropped",
+            path,
+            "put the header line first (a moved header, or two exports joined); " + REEXPORT,
+        )
 
 
 class _KernelRows:
@@ -218,20 +246,28 @@ class _KernelRows:
             self.reference = self.names
             return
         if self.names != self.reference and not self.uneven:
-            self._pending = (self.current, sorted(self.reference - self.names),
-                             sorted(self.names - self.reference))
+            self._pending = (
+                self.current,
+                sorted(self.reference - self.names),
+                sorted(self.names - self.reference),
+            )
             self.uneven = self._sentence()
 
     def _sentence(self) -> str:
         launch, missing, extra = self._pending
         parts = []
         if missing:
-            parts.append(f"lacks {len(missing)} of the first kernel's metric rows ({_names(missing)}): "
-                         "those quantities of it are blank")
+            parts.append(
+                f"lacks {len(missing)} of the first kernel's metric rows ({_names(missing)}): "
+                "those quantities of it are blank"
+            )
         if extra:
             parts.append(f"has {len(extra)} metric rows the first kernel lacks ({_names(extra)})")
-        return (f"kernel ID {_short(launch)} " + " and ".join(parts)
-                + " (a damaged or hand-edited export; re-export to be sure)")
+        return (
+            f"kernel ID {_short(launch)} "
+            + " and ".join(parts)
+            + " (a damaged or hand-edited export; re-export to be sure)"
+        )
 
 
 def _names(names: list[str]) -> str:

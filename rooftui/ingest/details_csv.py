@@ -44,10 +44,14 @@ _LONG = ("Metric Name", "Metric Unit", "Metric Value")
 # Throughput" in byte/second is dram__bytes.sum.per_second, while the SOL "Memory
 # Throughput" of later versions is a percentage and is not read). Labels are matched with
 # their unit's kind, so a percentage never stands for a rate.
-_FROM_LABEL = {("Duration", "time"): "gpu__time_duration.sum",
-               ("Memory Throughput", "byte rate"): "dram__bytes.sum.per_second"}
-DISPLAY_NAME_HINT = ("re-export it with metric names: `ncu --import REPORT.ncu-rep --csv --page raw "
-                     "--print-units base` (any ncu version), or profile again with `rooftui profile`")
+_FROM_LABEL = {
+    ("Duration", "time"): "gpu__time_duration.sum",
+    ("Memory Throughput", "byte rate"): "dram__bytes.sum.per_second",
+}
+DISPLAY_NAME_HINT = (
+    "re-export it with metric names: `ncu --import REPORT.ncu-rep --csv --page raw "
+    "--print-units base` (any ncu version), or profile again with `rooftui profile`"
+)
 
 
 def looks_like_details(header: list[str]) -> bool:
@@ -57,12 +61,12 @@ def looks_like_details(header: list[str]) -> bool:
 def read_details_csv(path: Path) -> RawReport:
     skip, header, _ = read_prologue(path)
     if not looks_like_details(header):
-        raise InputError("not a details-page ncu CSV export (no \"Metric Name\" column)", path,
-                         DETAILS_HINT)
+        raise InputError('not a details-page ncu CSV export (no "Metric Name" column)', path, DETAILS_HINT)
     missing = [column for column in ("ID", "Kernel Name", *_LONG) if column not in header]
     if missing:
-        raise InputError(f"a details-page export without the {', '.join(missing)} column(s)", path,
-                         DETAILS_HINT)
+        raise InputError(
+            f"a details-page export without the {', '.join(missing)} column(s)", path, DETAILS_HINT
+        )
     structure = StructureCheck(path, skip, header, DETAILS_HINT)  # rooftui.ingest.csv_structure
     nvtx_column = next((h for h in header if h.startswith(NVTX_PUSH_POP_PREFIX)), None)
     wanted = [h for h in IDENTITY_FROM_NCU if h in header] + list(_LONG)
@@ -71,26 +75,29 @@ def read_details_csv(path: Path) -> RawReport:
     handle = structure.watch(open_text(path))
     try:
         with handle:
-            long = pd.read_csv(handle, skiprows=list(range(skip)), usecols=wanted, dtype=str,
-                               keep_default_na=False)
+            long = pd.read_csv(
+                handle, skiprows=list(range(skip)), usecols=wanted, dtype=str, keep_default_na=False
+            )
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
         check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"
         raise InputError(f"cannot parse the CSV ({str(err).strip()[:120]})", path, DETAILS_HINT) from None
     check_last_line(path, len(header), tail_of(handle))
     notes: list[str] = structure.notes
     ids, trailing = launch_ids(long["ID"], path, notes, per_row=False)
-    notes += ncu_said(path, skip, long["ID"].iloc[len(long) - trailing:].tolist())
+    notes += ncu_said(path, skip, long["ID"].iloc[len(long) - trailing :].tolist())
     long = long.iloc[: len(long) - trailing].assign(ID=ids)
     check_profiled_ids(path, skip, int(long["ID"].max()) if len(long) else -1, DETAILS_HINT)
     if long.empty:
-        raise InputError("the export lists no kernels (cut short after its header, or ncu "
-                         "profiled none)", path,
-                         "if it was copied, copy it whole; else check ncu's filters (-k, "
-                         "--launch-count) and re-export")
+        raise InputError(
+            "the export lists no kernels (cut short after its header, or ncu profiled none)",
+            path,
+            "if it was copied, copy it whole; else check ncu's filters (-k, --launch-count) and re-export",
+        )
     check_metric_counts(long["ID"], path)
     identity = long.drop_duplicates("ID").set_index("ID")
-    kernels = pd.DataFrame({ours: identity[ncu] for ncu, ours in IDENTITY_FROM_NCU.items()
-                            if ncu in identity and ncu != "ID"})
+    kernels = pd.DataFrame(
+        {ours: identity[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in identity and ncu != "ID"}
+    )
     kernels.insert(0, "ncu_id", identity.index.astype(int))
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
     identity_numbers(kernels, path, notes)
@@ -105,23 +112,24 @@ def read_details_csv(path: Path) -> RawReport:
 
     numeric = relevant[names != DISPLAY_NAME]
     check_duplicate_metrics(numeric["ID"], numeric["Metric Name"], numeric["Metric Value"], path)
-    values = pd.Series(numeric_cells(numeric["Metric Value"], "Metric Value",
-                                     numeric["ID"].to_numpy(), path, notes), index=numeric.index)
+    values = pd.Series(
+        numeric_cells(numeric["Metric Value"], "Metric Value", numeric["ID"].to_numpy(), path, notes),
+        index=numeric.index,
+    )
     first_of_unit = numeric.drop_duplicates("Metric Unit")[["Metric Unit", "Metric Name"]]
-    factor_of = {unit: unit_factor(unit, name, path)
-                 for unit, name in first_of_unit.itertuples(index=False)}
+    factor_of = {unit: unit_factor(unit, name, path) for unit, name in first_of_unit.itertuples(index=False)}
     factors = numeric["Metric Unit"].map(factor_of).astype(np.float64)
     exact = bool((factors == 1.0).all())
-    scaled = pd.DataFrame({"ID": numeric["ID"], "name": numeric["Metric Name"],
-                           "value": values * factors})
-    wide = scaled.pivot_table(index="ID", columns="name", values="value", aggfunc="first",
-                              dropna=False)
+    scaled = pd.DataFrame({"ID": numeric["ID"], "name": numeric["Metric Name"], "value": values * factors})
+    wide = scaled.pivot_table(index="ID", columns="name", values="value", aggfunc="first", dropna=False)
     wide = wide.reindex(kernels.index).astype(np.float64)
     out = pd.concat([kernels, wide], axis=1).reset_index(drop=True)
     notes += failed_launch_notes(out, path)
     if not exact:
-        notes.append("auto-scaled units: ncu's details page prints about 3 significant digits; "
-                     "export with --print-units base for exact bytes and times")
+        notes.append(
+            "auto-scaled units: ncu's details page prints about 3 significant digits; "
+            "export with --print-units base for exact bytes and times"
+        )
     return RawReport(str(path), "details-csv", out, exact, notes)
 
 
@@ -137,14 +145,24 @@ def _from_display_names(long: pd.DataFrame, path: Path, notes: list[str]) -> pd.
     """A details export of section labels: the labels rooftui can read, renamed to their
     metrics; InputError when not even the duration is there."""
     kinds = long["Metric Unit"].map(_unit_kind)
-    renamed = pd.Series([_FROM_LABEL.get(key, "") for key in zip(long["Metric Name"], kinds)],
-                        index=long.index)
+    renamed = pd.Series(
+        [_FROM_LABEL.get(key, "") for key in zip(long["Metric Name"], kinds)], index=long.index
+    )
     found = long.assign(**{"Metric Name": renamed})[renamed != ""].drop_duplicates(["ID", "Metric Name"])
     if not (found["Metric Name"] == "gpu__time_duration.sum").any():
-        raise InputError("a details export of section labels (\"Duration\", \"Elapsed Cycles\" ...) "
-                         "without a \"Duration\" rooftui can read", path, DISPLAY_NAME_HINT)
-    read = ", ".join(f"{label} as {name}" for (label, _), name in _FROM_LABEL.items()
-                     if (found["Metric Name"] == name).any())
-    notes.append(f"a details export of section labels, not metric names: read {read}; its FLOPs and "
-                 f"other bytes are not in it (not collected) — {DISPLAY_NAME_HINT}")
+        raise InputError(
+            'a details export of section labels ("Duration", "Elapsed Cycles" ...) '
+            'without a "Duration" rooftui can read',
+            path,
+            DISPLAY_NAME_HINT,
+        )
+    read = ", ".join(
+        f"{label} as {name}"
+        for (label, _), name in _FROM_LABEL.items()
+        if (found["Metric Name"] == name).any()
+    )
+    notes.append(
+        f"a details export of section labels, not metric names: read {read}; its FLOPs and "
+        f"other bytes are not in it (not collected) — {DISPLAY_NAME_HINT}"
+    )
     return found

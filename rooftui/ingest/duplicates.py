@@ -40,8 +40,9 @@ _PRINTED = 5e-3
 _EXACT = 1e-5
 
 
-def counted_once(reports: Sequence[RawReport], apart: Callable[[str], str] = lambda path: ""
-                 ) -> tuple[list[RawReport], list[str]]:
+def counted_once(
+    reports: Sequence[RawReport], apart: Callable[[str], str] = lambda path: ""
+) -> tuple[list[RawReport], list[str]]:
     """``reports`` with each run kept once, and a note per report left out.
 
     ``apart(path)``: reports it tells apart are never one run (the rank in a file name:
@@ -50,16 +51,23 @@ def counted_once(reports: Sequence[RawReport], apart: Callable[[str], str] = lam
     kept: list[RawReport] = []
     notes: list[str] = []
     for report in reports:
-        twin = next((i for i, other in enumerate(kept)
-                     if apart(other.path) == apart(report.path) and _same_run(other, report)), None)
+        twin = next(
+            (
+                i
+                for i, other in enumerate(kept)
+                if apart(other.path) == apart(report.path) and _same_run(other, report)
+            ),
+            None,
+        )
         if twin is None:
             kept.append(report)
             continue
         first = kept[twin]
         if report.exact and not first.exact:  # keep the exact values
             kept[twin], first, report = report, report, first
-        notes.append(f"{report.path} is the same run as {first.path} (same launches and values): "
-                     "counted once")
+        notes.append(
+            f"{report.path} is the same run as {first.path} (same launches and values): counted once"
+        )
     return kept, notes
 
 
@@ -75,8 +83,14 @@ def _same_run(a: RawReport, b: RawReport) -> bool:
     same_process = _same_process(ka, kb)
     if same_process is False or not _same_launches(ka, kb):
         return False
-    shared = [c for c in ka.columns if c in kb.columns and c not in IDENTITY_COLUMNS
-              and pd.api.types.is_float_dtype(ka[c]) and pd.api.types.is_float_dtype(kb[c])]
+    shared = [
+        c
+        for c in ka.columns
+        if c in kb.columns
+        and c not in IDENTITY_COLUMNS
+        and pd.api.types.is_float_dtype(ka[c])
+        and pd.api.types.is_float_dtype(kb[c])
+    ]
     if TIME not in shared:
         return False  # without the time, two runs cannot be told apart: not a duplicate
     tolerance = _EXACT if a.exact and b.exact else _PRINTED
@@ -92,8 +106,10 @@ def _same_run(a: RawReport, b: RawReport) -> bool:
             raise InputError(
                 f"{a.path} and {b.path} hold the same run (process {int(ka['process_id'].iloc[0])}, "
                 f"the same launches) but disagree: {column} of ID {int(ka['ncu_id'].iloc[row])} is "
-                f"{x[row]:.6g} and {y[row]:.6g}", None,
-                "pass one of them (re-export it from the .ncu-rep if unsure which is right)")
+                f"{x[row]:.6g} and {y[row]:.6g}",
+                None,
+                "pass one of them (re-export it from the .ncu-rep if unsure which is right)",
+            )
     return True
 
 
@@ -116,8 +132,10 @@ def _same_launches(a: pd.DataFrame, b: pd.DataFrame) -> bool:
 
     if not {"ncu_id", "kernel_name"} <= set(a.columns) & set(b.columns):
         return False
-    if not (np.array_equal(a["ncu_id"].to_numpy(), b["ncu_id"].to_numpy())
-            and a["kernel_name"].astype(str).tolist() == b["kernel_name"].astype(str).tolist()):
+    if not (
+        np.array_equal(a["ncu_id"].to_numpy(), b["ncu_id"].to_numpy())
+        and a["kernel_name"].astype(str).tolist() == b["kernel_name"].astype(str).tolist()
+    ):
         return False
     # the same GPUs and streams, where both say (one program's launches on two GPUs differ here)
     import pandas as pd

@@ -44,6 +44,7 @@ _PSEUDO_FILESYSTEMS = ("/proc/", "/sys/", "/dev/")
 # Under /dev, shared memory (tmpfs) holds real files: a usual place for large scratch copies.
 _REAL_FILES_UNDER_DEV = ("/dev/shm/",)
 
+
 class _Readable(Protocol):
     def read(self, size: int = ..., /) -> bytes: ...
 
@@ -122,12 +123,16 @@ def _check_regular(path: Path, mode: int) -> None:
     resolved = os.path.realpath(path)
     pseudo = resolved.startswith(_PSEUDO_FILESYSTEMS) and not resolved.startswith(_REAL_FILES_UNDER_DEV)
     if not stat.S_ISREG(mode) or pseudo:
-        raise InputError("not a regular file (a pipe, device or /proc file)", path,
-                         "copy the data into a file and pass that")
+        raise InputError(
+            "not a regular file (a pipe, device or /proc file)",
+            path,
+            "copy the data into a file and pass that",
+        )
 
 
-def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = None,
-                compressed_as: str | None = None) -> IO[bytes]:
+def open_binary(
+    path: Path, *, limit: int | None = None, max_line: int | None = None, compressed_as: str | None = None
+) -> IO[bytes]:
     """``path`` as decompressed bytes, read as a stream and capped at ``input_limit()``.
 
     ``limit`` lowers the cap for inputs that are small by nature (ceilings files);
@@ -152,10 +157,14 @@ def open_binary(path: Path, *, limit: int | None = None, max_line: int | None = 
     decompress = _DECOMPRESSORS.get(path.suffix if compressed_as is None else compressed_as)
     stream: _Readable = decompress(raw) if decompress else raw
     cap = input_limit() if limit is None else min(limit, input_limit())
-    fix = ("set ROOFTUI_MAX_INPUT_BYTES to a larger number of bytes if the file is genuine"
-           if cap == input_limit() else "a file of this kind is far smaller: check it is the right file")
-    guarded = _GuardedStream(stream, path, compressed=decompress is not None, limit=cap,
-                             max_line=max_line, limit_fix=fix)
+    fix = (
+        "set ROOFTUI_MAX_INPUT_BYTES to a larger number of bytes if the file is genuine"
+        if cap == input_limit()
+        else "a file of this kind is far smaller: check it is the right file"
+    )
+    guarded = _GuardedStream(
+        stream, path, compressed=decompress is not None, limit=cap, max_line=max_line, limit_fix=fix
+    )
     return io.BufferedReader(guarded, buffer_size=_READ_BUFFER)
 
 
@@ -195,8 +204,15 @@ def head(path: Path, size: int = 4096) -> bytes:
 class _GuardedStream(io.RawIOBase):
     """A read-only stream that counts bytes against the cap, keeps the tail and names errors."""
 
-    def __init__(self, inner: _Readable, path: Path, compressed: bool, limit: int,
-                 max_line: int | None, limit_fix: str = ""):
+    def __init__(
+        self,
+        inner: _Readable,
+        path: Path,
+        compressed: bool,
+        limit: int,
+        max_line: int | None,
+        limit_fix: str = "",
+    ):
         self._inner = inner
         self._path = path
         self._compressed = compressed
@@ -228,13 +244,18 @@ class _GuardedStream(io.RawIOBase):
             what = "decompresses to" if self._compressed else "is"
             raise InputError(
                 f"{what} more than {self._limit:,} bytes, rooftui's limit for one input",
-                self._path, self._limit_fix)
+                self._path,
+                self._limit_fix,
+            )
         if self._max_line is not None:
             newline = data.rfind(b"\n")
             self._line_bytes = n - 1 - newline if newline >= 0 else self._line_bytes + n
             if self._line_bytes > self._max_line:
-                raise InputError(f"has a line longer than {self._max_line:,} bytes (not a text "
-                                 "export, or a damaged one)", self._path, "check the file")
+                raise InputError(
+                    f"has a line longer than {self._max_line:,} bytes (not a text export, or a damaged one)",
+                    self._path,
+                    "check the file",
+                )
         self.tail = (self.tail + data)[-TAIL_BYTES:] if n < TAIL_BYTES else data[-TAIL_BYTES:]
         return n
 
@@ -244,10 +265,14 @@ class _GuardedStream(io.RawIOBase):
             return InputError(f"cannot read it ({detail})", self._path, "check the file")
         suffix = self._path.suffix if self._path.suffix in _DECOMPRESSORS else "compressed"
         if isinstance(err, EOFError):
-            return InputError(f"the {suffix} file is truncated ({detail})", self._path,
-                              "copy the whole file again")
-        return InputError(f"not a valid {suffix} file, or a damaged one ({detail})", self._path,
-                          f"copy the file again, or drop the {suffix} suffix if it is not compressed")
+            return InputError(
+                f"the {suffix} file is truncated ({detail})", self._path, "copy the whole file again"
+            )
+        return InputError(
+            f"not a valid {suffix} file, or a damaged one ({detail})",
+            self._path,
+            f"copy the file again, or drop the {suffix} suffix if it is not compressed",
+        )
 
     def close(self) -> None:
         try:
@@ -257,8 +282,9 @@ class _GuardedStream(io.RawIOBase):
 
 
 @contextmanager
-def decompressed_copy(path: Path, suffix: str = "",
-                      inspect: Callable[[bytes], None] | None = None) -> Iterator[Path]:
+def decompressed_copy(
+    path: Path, suffix: str = "", inspect: Callable[[bytes], None] | None = None
+) -> Iterator[Path]:
     """``path`` itself, or a temporary decompressed copy of it, deleted afterwards.
 
     The copy goes to ``$TMPDIR`` as ``rooftui-*``; it is deleted however the block ends,
@@ -284,9 +310,10 @@ def decompressed_copy(path: Path, suffix: str = "",
                     out.write(chunk)
                 except OSError as err:
                     raise InputError(
-                        f"decompressing it into {tempfile.gettempdir()} failed "
-                        f"({err.strerror or err})", path,
-                        "set TMPDIR to a disk with room for the uncompressed file") from None
+                        f"decompressing it into {tempfile.gettempdir()} failed ({err.strerror or err})",
+                        path,
+                        "set TMPDIR to a disk with room for the uncompressed file",
+                    ) from None
         yield temporary
     finally:
         temporary.unlink(missing_ok=True)

@@ -20,8 +20,10 @@ import pandas as pd
 from rooftui.errors import InputError
 from rooftui.ingest.report import IDENTITY_COLUMNS, LAUNCHES, RawReport
 
-RUNS_HINT = ("pass a directory whose files are ncu CSV runs of the same program, one "
-             "--metrics list each (or pass the files one by one to load them as separate reports)")
+RUNS_HINT = (
+    "pass a directory whose files are ncu CSV runs of the same program, one "
+    "--metrics list each (or pass the files one by one to load them as separate reports)"
+)
 # Per-launch values that are not counts: averaged, not summed, when launches of a name are joined.
 _AVERAGED_SUFFIXES = (".per_second", ".per_cycle_elapsed", ".peak_sustained", ".pct")
 
@@ -87,8 +89,9 @@ def combine_runs(reports: list[RawReport]) -> list[RawReport]:
     # program, say) adds no column; it is joined when its launches are those of the others
     # (else it is some other program's report, and kept apart).
     launches = _launches_by_name(reports[0])
-    if (any(not _metric_columns(r) for r in reports)
-            and not all(_launches_by_name(r).equals(launches) for r in reports[1:])):
+    if any(not _metric_columns(r) for r in reports) and not all(
+        _launches_by_name(r).equals(launches) for r in reports[1:]
+    ):
         return reports
     return [join_runs(reports, ", ".join(report.path for report in reports))]
 
@@ -106,7 +109,10 @@ def join_runs(reports: list[RawReport], label: str) -> RawReport:
             raise InputError(
                 f"{Path(first.path).name} and {Path(other.path).name} are runs of different "
                 f"programs ({int(launches.sum())} and {int(_launches_by_name(other).sum())} launches, "
-                "not of the same kernels)", label, RUNS_HINT)
+                "not of the same kernels)",
+                label,
+                RUNS_HINT,
+            )
     by_id = all(_same_launch_order(first, other) for other in reports[1:])
     frames = [_indexed(r, by_id) for r in reports]
     joined = frames[0]
@@ -119,15 +125,19 @@ def join_runs(reports: list[RawReport], label: str) -> RawReport:
             joined[column] = frame[column].reindex(joined.index)
             owner[column] = report.path
     joined = joined.reset_index(drop=True)
-    notes = [f"{len(reports)} runs with different metrics, joined by "
-             + ("ID (kernel names agree at every ID)" if by_id else
-                "kernel name: the runs list the launches in different orders, so per-launch rows are "
-                "not available; each row is every launch of one kernel name (its launch count "
-                "in `launches`), counts summed, clocks averaged, as the paper's notebooks do")]
+    notes = [
+        f"{len(reports)} runs with different metrics, joined by "
+        + (
+            "ID (kernel names agree at every ID)"
+            if by_id
+            else "kernel name: the runs list the launches in different orders, so per-launch rows are "
+            "not available; each row is every launch of one kernel name (its launch count "
+            "in `launches`), counts summed, clocks averaged, as the paper's notebooks do"
+        )
+    ]
     for report in reports:
         notes += [f"{Path(report.path).name}: {note}" for note in report.notes]
-    return RawReport(label, "metric-runs", joined, all(r.exact for r in reports),
-                     list(dict.fromkeys(notes)))
+    return RawReport(label, "metric-runs", joined, all(r.exact for r in reports), list(dict.fromkeys(notes)))
 
 
 def _launches_by_name(report: RawReport) -> pd.Series:
@@ -154,8 +164,16 @@ def _indexed(report: RawReport, by_id: bool) -> pd.DataFrame:
     lowest = [c for c in metrics if c.endswith(".min_per_launch")]  # a --print-summary's Minimum
     highest = [c for c in metrics if c.endswith(".max_per_launch")]
     summed = [c for c in metrics if c not in {*averaged, *lowest, *highest}]
-    out = pd.concat([identity, grouped[summed].sum(min_count=1), grouped[averaged].mean(),
-                     grouped[lowest].min(), grouped[highest].max()], axis=1)
+    out = pd.concat(
+        [
+            identity,
+            grouped[summed].sum(min_count=1),
+            grouped[averaged].mean(),
+            grouped[lowest].min(),
+            grouped[highest].max(),
+        ],
+        axis=1,
+    )
     out[LAUNCHES] = grouped[LAUNCHES].sum() if LAUNCHES in frame else grouped.size()
     out.index.name = "kernel_name_key"
     return out
@@ -167,4 +185,7 @@ def _check_agree(a: pd.Series, b: pd.Series, column: str, path_a: str, path_b: s
     if not same.all():
         raise InputError(
             f"{Path(path_a).name} and {Path(path_b).name} both have {column} and disagree on it "
-            f"({int((~same).sum())} launches)", label, "keep one run per metric in the directory")
+            f"({int((~same).sum())} launches)",
+            label,
+            "keep one run per metric in the directory",
+        )

@@ -46,8 +46,9 @@ WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
 
 
-def read_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
-                 children: int | None = None) -> RawReport:
+def read_ncu_rep(
+    path: str | Path, *, timeout_s: float | None = None, children: int | None = None
+) -> RawReport:
     """Read one ``.ncu-rep`` (or ``.ncu-rep.xz``/``.gz``/``.bz2``) into a RawReport.
 
     ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report);
@@ -68,8 +69,9 @@ class Fetched:
     results: int | None = None  # profiled launches the report's blocks hold; None: not known
 
 
-def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
-                  children: int | None = None) -> Fetched:
+def fetch_ncu_rep(
+    path: str | Path, *, timeout_s: float | None = None, children: int | None = None
+) -> Fetched:
     """The part of ``read_ncu_rep`` that needs no pandas: checks, decompression and the
     reader child. It can start before the caller has imported pandas (about 0.3 s),
     so that the child reads meanwhile (``rooftui.ingest.parallel.start_reading``)."""
@@ -80,9 +82,12 @@ def fetch_ncu_rep(path: str | Path, *, timeout_s: float | None = None,
     path = Path(path)
     check_readable(path)
     if importlib.util.find_spec("ncu_report") is None:
-        raise InputError("cannot read .ncu-rep reports: the ncu-report package is missing", path,
-                         "pip install ncu-report, or export the report to CSV with "
-                         "`ncu --import REPORT.ncu-rep --csv --page raw`")
+        raise InputError(
+            "cannot read .ncu-rep reports: the ncu-report package is missing",
+            path,
+            "pip install ncu-report, or export the report to CSV with "
+            "`ncu --import REPORT.ncu-rep --csv --page raw`",
+        )
     command = [*WORKER, "--children", str(children)]
     with reading(path):  # one-line errors
         if compression(path) is None:
@@ -177,8 +182,9 @@ def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: flo
 
 
 def _start_worker(command: Sequence[str], report: Path) -> subprocess.Popen:
-    return subprocess.Popen([*command, str(report)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=_worker_env())
+    return subprocess.Popen(
+        [*command, str(report)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_worker_env()
+    )
 
 
 def _stop(worker: subprocess.Popen) -> None:
@@ -194,26 +200,42 @@ def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> di
         _stop(worker)
         if not isinstance(err, subprocess.TimeoutExpired):
             raise
-        raise InputError(f"the ncu_report reader took more than {timeout_s:.0f} s", path,
-                         "the report may be corrupt; " + _RERUN + ", or export it to CSV") from None
+        raise InputError(
+            f"the ncu_report reader took more than {timeout_s:.0f} s",
+            path,
+            "the report may be corrupt; " + _RERUN + ", or export it to CSV",
+        ) from None
     stderr = stderr_bytes.decode("utf-8", errors="replace").strip()
     if worker.returncode < 0:
-        raise InputError(f"the report is truncated or corrupt (the ncu_report reader crashed "
-                         f"with {_signal_name(-worker.returncode)})", path, _RERUN)
+        raise InputError(
+            f"the report is truncated or corrupt (the ncu_report reader crashed "
+            f"with {_signal_name(-worker.returncode)})",
+            path,
+            _RERUN,
+        )
     if worker.returncode == EXIT_NO_NCU_REPORT:
-        raise InputError(f"cannot load the ncu_report package ({_last_line(stderr)})", path,
-                         "reinstall it: pip install --force-reinstall ncu-report")
+        raise InputError(
+            f"cannot load the ncu_report package ({_last_line(stderr)})",
+            path,
+            "reinstall it: pip install --force-reinstall ncu-report",
+        )
     if worker.returncode != 0:
-        raise InputError(f"the ncu_report reader failed on it ({_last_line(stderr)})", path,
-                         "the report is probably corrupt; " + _RERUN)
+        raise InputError(
+            f"the ncu_report reader failed on it ({_last_line(stderr)})",
+            path,
+            "the report is probably corrupt; " + _RERUN,
+        )
     if "Can't parse message" in stderr:  # protobuf skipped a damaged record and went on
         raise InputError(f"the report is corrupt (ncu_report: {_last_line(stderr)})", path, _RERUN)
     try:
         document = _unpickle_builtins(stdout)
         _check_document(document)
     except (pickle.UnpicklingError, ValueError, KeyError, TypeError, EOFError) as err:
-        raise InputError(f"the ncu_report reader gave unreadable output ({_one_line(err)})", path,
-                         "the report is probably corrupt; " + _RERUN) from None
+        raise InputError(
+            f"the ncu_report reader gave unreadable output ({_one_line(err)})",
+            path,
+            "the report is probably corrupt; " + _RERUN,
+        ) from None
     return document
 
 
@@ -261,28 +283,36 @@ def to_raw_report(fetched: Fetched) -> RawReport:
     launches, identity = document["launches"], document["identity"]
     if not launches:
         if fetched.has_signature:
-            raise InputError("the report holds no profiled kernels (cut short before its first "
-                             "result, or ncu profiled none)", path,
-                             "if it was copied, copy it whole; else check ncu's filters "
-                             "(-k, --launch-count, --profile-from-start) and re-run it")
-        raise InputError("not an Nsight Compute report (no kernels could be read from it)", path,
-                         "pass an .ncu-rep written by `ncu -o`, or its CSV export")
+            raise InputError(
+                "the report holds no profiled kernels (cut short before its first "
+                "result, or ncu profiled none)",
+                path,
+                "if it was copied, copy it whole; else check ncu's filters "
+                "(-k, --launch-count, --profile-from-start) and re-run it",
+            )
+        raise InputError(
+            "not an Nsight Compute report (no kernels could be read from it)",
+            path,
+            "pass an .ncu-rep written by `ncu -o`, or its CSV export",
+        )
     names = document["metrics"]
     values = np.frombuffer(document["values"], dtype=np.float64).reshape(len(names), launches)
     _check_every_result_read(fetched, values)
-    kernels = pd.DataFrame({
-        "ncu_id": np.arange(launches, dtype=np.int64),  # ncu's IDs: launch order from 0
-        "kernel_name": identity["kernel_name"],
-        "process_id": np.full(launches, np.nan),  # ncu_report does not expose it
-        "device_index": _integers(identity["device_index"]),
-        "device": identity["device"],
-        "cc": identity["cc"],
-        "grid": identity["grid"],
-        "block": identity["block"],
-        "stream": _integers(identity["stream"]),
-        "nvtx": identity["nvtx"],
-        REGISTER_MOVES: np.array(identity["register_moves"], dtype=np.float64),  # None -> NaN
-    })
+    kernels = pd.DataFrame(
+        {
+            "ncu_id": np.arange(launches, dtype=np.int64),  # ncu's IDs: launch order from 0
+            "kernel_name": identity["kernel_name"],
+            "process_id": np.full(launches, np.nan),  # ncu_report does not expose it
+            "device_index": _integers(identity["device_index"]),
+            "device": identity["device"],
+            "cc": identity["cc"],
+            "grid": identity["grid"],
+            "block": identity["block"],
+            "stream": _integers(identity["stream"]),
+            "nvtx": identity["nvtx"],
+            REGISTER_MOVES: np.array(identity["register_moves"], dtype=np.float64),  # None -> NaN
+        }
+    )
 
     notes: list[str] = []
     metrics = {}
@@ -306,12 +336,20 @@ def _check_every_result_read(fetched: Fetched, values) -> None:
     empty = np.isnan(values).all(axis=0) if len(values) else np.ones(launches, dtype=bool)
     damaged = [i for i, name in enumerate(names) if name is None and empty[i]]
     if damaged:
-        raise InputError(f"the report is corrupt: the record of kernel ID {damaged[0]} "
-                         f"({len(damaged)} of {launches} results) cannot be read (ncu_report finds "
-                         "no name, time or counter in it; it is no 0 s kernel)", fetched.path, _RERUN)
+        raise InputError(
+            f"the report is corrupt: the record of kernel ID {damaged[0]} "
+            f"({len(damaged)} of {launches} results) cannot be read (ncu_report finds "
+            "no name, time or counter in it; it is no 0 s kernel)",
+            fetched.path,
+            _RERUN,
+        )
     if fetched.results is not None and fetched.results != launches:
-        raise InputError(f"the report is corrupt: its blocks hold {fetched.results:,} results, "
-                         f"ncu_report read {launches:,}", fetched.path, _RERUN)
+        raise InputError(
+            f"the report is corrupt: its blocks hold {fetched.results:,} results, "
+            f"ncu_report read {launches:,}",
+            fetched.path,
+            _RERUN,
+        )
 
 
 def _integers(values: list):

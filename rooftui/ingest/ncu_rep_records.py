@@ -87,7 +87,7 @@ class RecordChain:
                     self._begin(length)
                     continue
                 take = min(4 - len(self._prefix), n - i)
-                self._prefix += bytes(view[i:i + take])
+                self._prefix += bytes(view[i : i + take])
                 i += take
                 if len(self._prefix) == 4:
                     (length,) = _LENGTH.unpack(self._prefix)
@@ -96,7 +96,7 @@ class RecordChain:
             else:
                 take = min(self._remaining, n - i)
                 if self._header is not None:
-                    self._header += view[i:i + take]
+                    self._header += view[i : i + take]
                 i += take
                 self._remaining -= take
                 if self._remaining == 0:
@@ -127,8 +127,12 @@ class RecordChain:
     def _begin(self, length: int) -> None:
         self.records += 1
         if self.records > self._max_records:
-            raise InputError(f"more than {self._max_records:,} records, far more than any report "
-                             "(not an ncu report, or a damaged one)", self._path, _RERUN)
+            raise InputError(
+                f"more than {self._max_records:,} records, far more than any report "
+                "(not an ncu report, or a damaged one)",
+                self._path,
+                _RERUN,
+            )
         self._header = None
         if self._file_header:
             self._file_header = False
@@ -176,12 +180,19 @@ class RecordChain:
         if not self.has_signature:
             return False
         if self._remaining > 0 or self._prefix:
-            raise InputError(f"the report is truncated ({self.size:,} bytes; it ends inside "
-                             f"record {self.records:,})", self._path, _RERUN)
+            raise InputError(
+                f"the report is truncated ({self.size:,} bytes; it ends inside record {self.records:,})",
+                self._path,
+                _RERUN,
+            )
         if self._block_left > 0 and self._blocks_hold:
-            raise InputError(f"the report is truncated ({self.size:,} bytes; its last block "
-                             f"announces {self._block_left:,} more bytes in "
-                             f"{self._entries_left} more record(s))", self._path, _RERUN)
+            raise InputError(
+                f"the report is truncated ({self.size:,} bytes; its last block "
+                f"announces {self._block_left:,} more bytes in "
+                f"{self._entries_left} more record(s))",
+                self._path,
+                _RERUN,
+            )
         return True
 
 

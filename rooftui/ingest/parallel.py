@@ -74,16 +74,20 @@ class Reading:
         self.paths = paths
         self.store = store
         files = [not is_directory(path) for path in paths]  # False where unstat-able: read says why
-        self.keys = [store.key(path) if store and is_file else None
-                     for path, is_file in zip(paths, files)]
-        self._pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(paths) or 1)),
-                                         thread_name_prefix="rooftui-read")
+        self.keys = [store.key(path) if store and is_file else None for path, is_file in zip(paths, files)]
+        self._pool = ThreadPoolExecutor(
+            max_workers=max(1, min(workers, len(paths) or 1)), thread_name_prefix="rooftui-read"
+        )
         # .ncu-rep readers start now; cached and CSV reports wait for result(),
         # as decoding or parsing them needs pandas.
         self._futures: dict[Future, int] = {}
-        started = [i for i, (path, key) in enumerate(zip(paths, self.keys))
-                   if files[i] and logical_name(Path(path)).endswith(".ncu-rep")
-                   and not (key is not None and store is not None and store.has(key))]
+        started = [
+            i
+            for i, (path, key) in enumerate(zip(paths, self.keys))
+            if files[i]
+            and logical_name(Path(path)).endswith(".ncu-rep")
+            and not (key is not None and store is not None and store.has(key))
+        ]
         # The cores are shared among the readers running at once; each reader's processes
         # share one memory budget (ncu_rep._reader_memory), however many they are.
         children = max(1, usable_cores() // max(1, min(workers, len(started))))

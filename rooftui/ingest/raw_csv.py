@@ -39,7 +39,7 @@ def looks_like_raw(header: list[str]) -> bool:
 def read_raw_csv(path: Path) -> RawReport:
     skip, header, row2 = read_prologue(path)
     if not looks_like_raw(header):
-        raise InputError("not a raw-page ncu CSV export (no \"Kernel Name\" column)", path, RAW_HINT)
+        raise InputError('not a raw-page ncu CSV export (no "Kernel Name" column)', path, RAW_HINT)
     if "ID" not in header:
         raise InputError("a raw-page export without the ID column", path, RAW_HINT)
     structure = StructureCheck(path, skip, header, RAW_HINT, units_row=True)  # rooftui.ingest.csv_structure
@@ -57,8 +57,13 @@ def read_raw_csv(path: Path) -> RawReport:
     try:
         with handle:
             frame = pd.read_csv(
-                handle, skiprows=skip_rows, usecols=wanted, thousands=",",
-                na_values=["n/a", "N/A"], keep_default_na=True, low_memory=False,
+                handle,
+                skiprows=skip_rows,
+                usecols=wanted,
+                thousands=",",
+                na_values=["n/a", "N/A"],
+                keep_default_na=True,
+                low_memory=False,
                 dtype={DISPLAY_NAME: str, "Kernel Name": str, "Grid Size": str, "Block Size": str},
             )
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
@@ -67,14 +72,15 @@ def read_raw_csv(path: Path) -> RawReport:
     check_last_line(path, len(header), tail_of(handle))
     notes: list[str] = structure.notes
     ids, trailing = launch_ids(frame["ID"], path, notes)
-    notes += ncu_said(path, skip, frame["ID"].iloc[len(frame) - trailing:].tolist())
+    notes += ncu_said(path, skip, frame["ID"].iloc[len(frame) - trailing :].tolist())
     frame = frame.iloc[: len(frame) - trailing].assign(ID=ids)
     check_profiled_ids(path, skip, int(ids.max()) if len(ids) else -1, RAW_HINT)
     if frame.empty:
-        raise InputError("the export lists no kernels (cut short after its header, or ncu "
-                         "profiled none)", path,
-                         "if it was copied, copy it whole; else check ncu's filters (-k, "
-                         "--launch-count) and re-export")
+        raise InputError(
+            "the export lists no kernels (cut short after its header, or ncu profiled none)",
+            path,
+            "if it was copied, copy it whole; else check ncu's filters (-k, --launch-count) and re-export",
+        )
 
     kernels = pd.DataFrame({ours: frame[ncu] for ncu, ours in IDENTITY_FROM_NCU.items() if ncu in frame})
     kernels["cc"] = map_unique(kernels["cc"], cc_text) if "cc" in kernels else ""
@@ -96,8 +102,10 @@ def read_raw_csv(path: Path) -> RawReport:
     kernels = pd.concat([kernels.reset_index(drop=True), pd.DataFrame(metrics)], axis=1)
     notes += failed_launch_notes(kernels, path)
     if not exact:
-        notes.append("auto-scaled units: ncu printed about 6 significant digits; "
-                     "export with --print-units base for exact bytes and times")
+        notes.append(
+            "auto-scaled units: ncu printed about 6 significant digits; "
+            "export with --print-units base for exact bytes and times"
+        )
     return RawReport(str(path), "raw-csv", kernels, exact, notes)
 
 

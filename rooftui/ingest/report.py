@@ -70,9 +70,14 @@ def failed_launches(kernels: pd.DataFrame) -> pd.Series:
     """
     import pandas as pd
 
-    measured = [c for c in kernels.columns
-                if c not in IDENTITY_COLUMNS and c != LAUNCHES
-                and not c.startswith(_NOT_MEASURED_PREFIXES) and not c.endswith(_NOT_MEASURED_SUFFIXES)]
+    measured = [
+        c
+        for c in kernels.columns
+        if c not in IDENTITY_COLUMNS
+        and c != LAUNCHES
+        and not c.startswith(_NOT_MEASURED_PREFIXES)
+        and not c.endswith(_NOT_MEASURED_SUFFIXES)
+    ]
     if not measured:
         return pd.Series(False, index=kernels.index)
     return kernels[measured].isna().all(axis=1)
@@ -88,13 +93,19 @@ def failed_launch_notes(kernels: pd.DataFrame, path: str | Path) -> list[str]:
         return []
     if len(failed) == len(kernels):
         first = failed.iloc[0]
-        raise InputError(f"every launch ({len(failed)}) has every metric blank: ncu's replay failed "
-                         f"(first: ID {int(first['ncu_id'])}, {str(first['kernel_name'])[:60]})", path,
-                         "profile it again and check ncu's output for ==ERROR== lines "
-                         "(out of memory, a kernel that does not finish, a replay that changes its input)")
-    named = ", ".join(f"ID {int(row.ncu_id)} ({str(row.kernel_name)[:60]})"
-                      for row in failed.head(3).itertuples())
+        raise InputError(
+            f"every launch ({len(failed)}) has every metric blank: ncu's replay failed "
+            f"(first: ID {int(first['ncu_id'])}, {str(first['kernel_name'])[:60]})",
+            path,
+            "profile it again and check ncu's output for ==ERROR== lines "
+            "(out of memory, a kernel that does not finish, a replay that changes its input)",
+        )
+    named = ", ".join(
+        f"ID {int(row.ncu_id)} ({str(row.kernel_name)[:60]})" for row in failed.head(3).itertuples()
+    )
     more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
-    return [f"{len(failed)} launch(es) with every metric blank (ncu's replay of them failed): "
-            f"{named}{more}; kept, with their time, FLOPs and bytes not collected; "
-            "re-profile them (ncu -k NAME) to measure them"]
+    return [
+        f"{len(failed)} launch(es) with every metric blank (ncu's replay of them failed): "
+        f"{named}{more}; kept, with their time, FLOPs and bytes not collected; "
+        "re-profile them (ncu -k NAME) to measure them"
+    ]

@@ -110,5 +110,6 @@ def _move_addresses(action, addresses: list[int]) -> frozenset[int] | None:
 
 def _has_hfma2(by_opcode) -> bool:
     opcodes = by_opcode.correlation_ids()
-    return any(opcodes.as_string(i) == "HFMA2" and by_opcode.as_uint64(i)
-               for i in range(by_opcode.num_instances()))
+    return any(
+        opcodes.as_string(i) == "HFMA2" and by_opcode.as_uint64(i) for i in range(by_opcode.num_instances())
+    )

@@ -30,8 +30,9 @@ CUT_SHORT_READ_BYTES = 4096
 # One row per NCCL launch timed: a million launches is ~150 MB; more is not rooftui's file.
 COMMUNICATION_CSV_LIMIT = 256 << 20
 COMMUNICATION_COLUMNS = ("rank", "ncu_id", "name", "time_s")
-_COMMUNICATION_FIX = ("delete it to read the reports without the NCCL times, or run rooftui profile "
-                      "again to write it anew")
+_COMMUNICATION_FIX = (
+    "delete it to read the reports without the NCCL times, or run rooftui profile again to write it anew"
+)
 
 
 def report_stem(report: str | Path) -> Path:
@@ -66,8 +67,9 @@ def cut_short_reason(report: str | Path) -> str | None:
 def write_cut_short_note(report: str | Path, reason: str) -> Path:
     """Leave the note beside ``report``: the first line says why the run stopped."""
     path = cut_short_path(report)
-    path.write_text(f"{reason}\nThis report holds only the kernels profiled before the stop.\n",
-                    encoding="utf-8")
+    path.write_text(
+        f"{reason}\nThis report holds only the kernels profiled before the stop.\n", encoding="utf-8"
+    )
     return path
 
 
@@ -87,16 +89,22 @@ def read_communication_csv(path: Path) -> pd.DataFrame:
         header = next(records, None)
         missing = [c for c in COMMUNICATION_COLUMNS if header is None or c not in header]
         if missing:
-            raise InputError(f"not a communication CSV of rooftui profile (no {', '.join(missing)} "
-                             "column)", path, _COMMUNICATION_FIX)
+            raise InputError(
+                f"not a communication CSV of rooftui profile (no {', '.join(missing)} column)",
+                path,
+                _COMMUNICATION_FIX,
+            )
         assert header is not None
         where = [header.index(c) for c in COMMUNICATION_COLUMNS]
         for number, record in enumerate(records, start=2):
             if not record:
                 continue
             if len(record) != len(header):
-                raise InputError(f"line {number} has {len(record)} fields, the header {len(header)}",
-                                 path, _COMMUNICATION_FIX)
+                raise InputError(
+                    f"line {number} has {len(record)} fields, the header {len(header)}",
+                    path,
+                    _COMMUNICATION_FIX,
+                )
             rows.append([record[i] for i in where])
     for number, (rank, ncu_id, _, time_s) in enumerate(rows, start=2):
         _check_communication_row(path, number, rank, ncu_id, time_s)
@@ -111,10 +119,14 @@ def _check_communication_row(path: Path, number: int, rank: str, ncu_id: str, ti
         seconds = float(time_s)
     except ValueError:
         seconds = math.nan
-    problem = ("its rank is not a whole number" if not (rank.isascii() and rank.isdigit())
-               else "its ID is not a launch number" if not (ncu_id.isascii() and ncu_id.isdigit()
-                                                           and len(ncu_id) < 16)
-               else "its time_s is not a time in seconds (a number, 0 or more)"
-               if not (math.isfinite(seconds) and seconds >= 0) else None)
+    problem = (
+        "its rank is not a whole number"
+        if not (rank.isascii() and rank.isdigit())
+        else "its ID is not a launch number"
+        if not (ncu_id.isascii() and ncu_id.isdigit() and len(ncu_id) < 16)
+        else "its time_s is not a time in seconds (a number, 0 or more)"
+        if not (math.isfinite(seconds) and seconds >= 0)
+        else None
+    )
     if problem:
         raise InputError(f"line {number}: {problem}", path, _COMMUNICATION_FIX)

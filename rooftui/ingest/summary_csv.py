@@ -29,8 +29,9 @@ from rooftui.ingest.files import open_text
 from rooftui.ingest.report import LAUNCHES, RawReport, is_relevant_metric
 from rooftui.model.frames import map_unique
 
-SUMMARY_HINT = ("export it with `ncu --import REPORT.ncu-rep --csv --print-summary per-kernel "
-                "--print-units base`")
+SUMMARY_HINT = (
+    "export it with `ncu --import REPORT.ncu-rep --csv --print-summary per-kernel --print-units base`"
+)
 _REQUIRED = ("Kernel Name", "Invocations", "Metric Name", "Metric Unit", "Minimum", "Maximum", "Average")
 _AVERAGED_SUFFIXES = (".per_second", ".per_cycle_elapsed", ".peak_sustained", ".pct")
 
@@ -43,8 +44,11 @@ def read_summary_csv(path: Path) -> RawReport:
     skip, header, _ = read_prologue(path)
     absent = [column for column in _REQUIRED if column not in header]
     if absent:
-        raise InputError(f"not an ncu --print-summary per-kernel export (no {', '.join(absent)} column)",
-                         path, SUMMARY_HINT)
+        raise InputError(
+            f"not an ncu --print-summary per-kernel export (no {', '.join(absent)} column)",
+            path,
+            SUMMARY_HINT,
+        )
     check_last_line(path, len(header))
     try:
         with open_text(path) as handle:
@@ -54,15 +58,20 @@ def read_summary_csv(path: Path) -> RawReport:
     if long.empty:
         raise InputError("the export lists no kernels", path, "check ncu's filters and re-export")
 
-    long["Invocations"] = pd.to_numeric(long["Invocations"].str.replace(",", "", regex=False),
-                                        errors="coerce")
+    long["Invocations"] = pd.to_numeric(
+        long["Invocations"].str.replace(",", "", regex=False), errors="coerce"
+    )
     if long["Invocations"].isna().any() or (long["Invocations"] < 1).any():
         raise InputError("a row has no whole number of Invocations", path, SUMMARY_HINT)
-    keys = [c for c in ("Process ID", "Kernel Name", "Block Size", "Grid Size", "Device", "CC")
-            if c in long]
+    keys = [c for c in ("Process ID", "Kernel Name", "Block Size", "Grid Size", "Device", "CC") if c in long]
     shapes = long.drop_duplicates(keys)
-    kernels = pd.DataFrame({ours: shapes[ncu].to_numpy() for ncu, ours in IDENTITY_FROM_NCU.items()
-                            if ncu in shapes and ncu != "ID"})
+    kernels = pd.DataFrame(
+        {
+            ours: shapes[ncu].to_numpy()
+            for ncu, ours in IDENTITY_FROM_NCU.items()
+            if ncu in shapes and ncu != "ID"
+        }
+    )
     kernels.insert(0, "ncu_id", np.arange(len(shapes)))
     for column in ("process_id", "device_index"):
         if column in kernels:
@@ -75,8 +84,11 @@ def read_summary_csv(path: Path) -> RawReport:
 
     relevant = long[long["Metric Name"].map(is_relevant_metric)]
     device = relevant[relevant["Metric Name"] == DISPLAY_NAME].drop_duplicates("shape")
-    kernels["device"] = (device.set_index("shape")["Average"].reindex(kernels.index).fillna("").astype(str)
-                         if len(device) else "")
+    kernels["device"] = (
+        device.set_index("shape")["Average"].reindex(kernels.index).fillna("").astype(str)
+        if len(device)
+        else ""
+    )
     numeric = relevant[relevant["Metric Name"] != DISPLAY_NAME]
     factors = numeric["Metric Unit"].map(lambda unit: units.factor(unit) or 1.0)
     averaged = numeric["Metric Name"].str.endswith(_AVERAGED_SUFFIXES)
@@ -87,12 +99,16 @@ def read_summary_csv(path: Path) -> RawReport:
         values = pd.to_numeric(printed, errors="coerce") * factors
         if statistic == "Average":  # a kernel's total: the average over its invocations × their number
             values = values.where(averaged, values * numeric["Invocations"])
-        long_values = pd.DataFrame({"shape": numeric["shape"], "name": numeric["Metric Name"] + suffix,
-                                    "value": values})
-        wide = long_values.pivot_table(index="shape", columns="name", values="value", aggfunc="first",
-                                       dropna=False)
+        long_values = pd.DataFrame(
+            {"shape": numeric["shape"], "name": numeric["Metric Name"] + suffix, "value": values}
+        )
+        wide = long_values.pivot_table(
+            index="shape", columns="name", values="value", aggfunc="first", dropna=False
+        )
         columns.update({name: wide[name].reindex(kernels.index).astype(np.float64) for name in wide})
     out = pd.concat([kernels, pd.DataFrame(columns, index=kernels.index)], axis=1)
-    notes = [f"per-kernel summary: {len(out)} kernels, {int(out[LAUNCHES].sum())} launches; totals are "
-             "Average × Invocations, so per-launch rows are not available"]
+    notes = [
+        f"per-kernel summary: {len(out)} kernels, {int(out[LAUNCHES].sum())} launches; totals are "
+        "Average × Invocations, so per-launch rows are not available"
+    ]
     return RawReport(str(path), "summary-csv", out, False, notes)

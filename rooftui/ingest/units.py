@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import re
 
-_TIME = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6,
-         "s": 1e9, "second": 1e9}
+_TIME = {
+    "ns": 1.0,
+    "nsecond": 1.0,
+    "us": 1e3,
+    "usecond": 1e3,
+    "ms": 1e6,
+    "msecond": 1e6,
+    "s": 1e9,
+    "second": 1e9,
+}
 _PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15}
 # ncu's count units: the scaled ones, and counts it never prefixes (block, SM, pass...)
-_SCALED = re.compile(r"^(?P<prefix>[kKmMgGtTpP]?)(?P<base>byte|hz|cycle|inst|warp|sector|request|op|flop"
-                     r"|block|thread|register|cluster|sm|pass)"
-                     r"(?P<rest>(/.*)?)$", re.IGNORECASE)
+_SCALED = re.compile(
+    r"^(?P<prefix>[kKmMgGtTpP]?)(?P<base>byte|hz|cycle|inst|warp|sector|request|op|flop"
+    r"|block|thread|register|cluster|sm|pass)"
+    r"(?P<rest>(/.*)?)$",
+    re.IGNORECASE,
+)
 
 
 def factor(unit: str) -> float | None:

@@ -40,8 +40,9 @@ def check_header(header: Sequence[str], path: str | Path) -> None:
         seen.add(name)
 
 
-def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
-               per_row: bool = True) -> tuple[np.ndarray, int]:
+def launch_ids(
+    ids: pd.Series, path: str | Path, notes: list[str], per_row: bool = True
+) -> tuple[np.ndarray, int]:
     """ncu's ID column as int64, and how many trailing non-table lines to drop.
 
     Trailing ``==PROF==``/``==WARNING==`` lines (ncu run live prints them after the
@@ -63,8 +64,11 @@ def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
         cell = str(text.iloc[row])
-        what = ("an ncu message line inside the table" if cell.startswith("==")
-                else f"ID {_quote(cell)} is not a launch number")
+        what = (
+            "an ncu message line inside the table"
+            if cell.startswith("==")
+            else f"ID {_quote(cell)} is not a launch number"
+        )
         raise InputError(f"table row {row + 1}: {what}", path, REEXPORT)
     values = numbers.to_numpy(dtype=np.int64)
     starts = np.r_[True, values[1:] != values[:-1]] if len(values) else np.zeros(0, dtype=bool)
@@ -72,21 +76,29 @@ def launch_ids(ids: pd.Series, path: str | Path, notes: list[str],
     duplicated = pd.Series(sequence).duplicated()
     if duplicated.any():
         first = int(sequence[int(np.flatnonzero(duplicated.to_numpy())[0])])
-        raise InputError(f"ID {first} appears in more than one row (a duplicated row, or two "
-                         "exports joined)", path, "pass each export as its own file; " + REEXPORT)
+        raise InputError(
+            f"ID {first} appears in more than one row (a duplicated row, or two exports joined)",
+            path,
+            "pass each export as its own file; " + REEXPORT,
+        )
     steps = np.diff(sequence)
     if len(sequence) and sequence[0] != 0:  # ncu numbers a report's launches from 0
-        notes.append(f"launch IDs start at {sequence[0]}, not 0: rows are missing (a filtered "
-                     "export, or a damaged file)")
+        notes.append(
+            f"launch IDs start at {sequence[0]}, not 0: rows are missing (a filtered "
+            "export, or a damaged file)"
+        )
     if len(steps) and (steps != 1).any():
         at = int(np.flatnonzero(steps != 1)[0])
-        notes.append(f"launch IDs go from {sequence[at]} to {sequence[at + 1]}: rows are "
-                     "missing (a filtered export, or a damaged file)")
+        notes.append(
+            f"launch IDs go from {sequence[at]} to {sequence[at + 1]}: rows are "
+            "missing (a filtered export, or a damaged file)"
+        )
     return values, trailing
 
 
-def numeric_cells(values: pd.Series, column: str, ids: np.ndarray, path: str | Path,
-                  notes: list[str]) -> np.ndarray:
+def numeric_cells(
+    values: pd.Series, column: str, ids: np.ndarray, path: str | Path, notes: list[str]
+) -> np.ndarray:
     """One metric column as float64; cells that are no count are left blank, with a note.
 
     Accepts ncu's forms (``1,234``, ``n/a``, empty). Text that is no number, negative
@@ -108,8 +120,10 @@ def numeric_cells(values: pd.Series, column: str, ids: np.ndarray, path: str | P
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         shown = text.iloc[row] if text is not None else repr(float(array[row]))
-        notes.append(f"{column}: {int(bad.sum())} value(s) that are no count left blank "
-                     f"(first: ID {ids[row]}, {_quote(str(shown))})")
+        notes.append(
+            f"{column}: {int(bad.sum())} value(s) that are no count left blank "
+            f"(first: ID {ids[row]}, {_quote(str(shown))})"
+        )
         array[bad] = np.nan
     return array
 
@@ -135,9 +149,11 @@ def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) 
         bad = (~cc.str.match(_CC) & (cc != "")).to_numpy()
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            notes.append(f"CC: {int(bad.sum())} value(s) that are no compute capability "
-                         f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
-                         f"{_quote(cc.iloc[row])})")
+            notes.append(
+                f"CC: {int(bad.sum())} value(s) that are no compute capability "
+                f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
+                f"{_quote(cc.iloc[row])})"
+            )
         kernels["cc"] = cc.where(~bad, "")
     for column in IDENTITY_NUMBERS:
         if column not in kernels:
@@ -147,13 +163,16 @@ def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) 
         absent = values.isna() | text.isin(_NOT_A_NUMBER)
         numbers = pd.to_numeric(text.where(~absent), errors="coerce").astype(np.float64)
         with np.errstate(invalid="ignore"):
-            bad = (~absent & (numbers.isna() | (numbers < 0) | (numbers > 2**53)
-                              | (numbers % 1 != 0))).to_numpy()
+            bad = (
+                ~absent & (numbers.isna() | (numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0))
+            ).to_numpy()
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            notes.append(f"{column}: {int(bad.sum())} value(s) that are no whole number "
-                         f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
-                         f"{_quote(str(text.iloc[row]))})")
+            notes.append(
+                f"{column}: {int(bad.sum())} value(s) that are no whole number "
+                f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
+                f"{_quote(str(text.iloc[row]))})"
+            )
         kernels[column] = numbers.where(~bad).to_numpy()
 
 
@@ -164,9 +183,11 @@ def unit_factor(unit: str, column: str, path: str | Path) -> float:
     """
     factor = units.factor(unit)
     if factor is None:
-        raise InputError(f"{column} is in unit {_quote(unit)}, which rooftui does not know",
-                         path, "re-export with `ncu --import REPORT.ncu-rep --csv --print-units base ...`, "
-                         "or report the unit")
+        raise InputError(
+            f"{column} is in unit {_quote(unit)}, which rooftui does not know",
+            path,
+            "re-export with `ncu --import REPORT.ncu-rep --csv --print-units base ...`, or report the unit",
+        )
     return factor
 
 
@@ -184,19 +205,25 @@ def check_last_row(tail: bytes | None, header_fields: int, path: str | Path, hin
     text = tail.decode("utf-8", errors="replace")
     if len(tail) >= TAIL_BYTES:  # the tail may start inside a row: from the next line on
         newline = text.find("\n")
-        if newline < 0 or not text[newline + 1:].strip():
+        if newline < 0 or not text[newline + 1 :].strip():
             return
-        text = text[newline + 1:]
+        text = text[newline + 1 :]
     try:
-        records = [r for r in csv.reader(io.StringIO(text, newline=""), strict=True)
-                   if r and not TOOL_LINE.match(r[0])]
+        records = [
+            r
+            for r in csv.reader(io.StringIO(text, newline=""), strict=True)
+            if r and not TOOL_LINE.match(r[0])
+        ]
         ends_in_quote = False
     except csv.Error:  # the text ends inside a quoted field
         records, ends_in_quote = [], True
     last = records[-1] if records else []
     if ends_in_quote or (last and len(last) < header_fields):
-        what = ("it ends inside a quoted field of its last row" if ends_in_quote
-                else f"its last row has {len(last)} of {header_fields} fields")
+        what = (
+            "it ends inside a quoted field of its last row"
+            if ends_in_quote
+            else f"its last row has {len(last)} of {header_fields} fields"
+        )
         raise InputError(f"the CSV is truncated: {what}", path, f"re-export the whole report; {hint}")
 
 
@@ -211,17 +238,18 @@ def check_metric_counts(ids: pd.Series, path: str | Path) -> None:
         return
     others, last = counts.iloc[:-1], int(counts.iloc[-1])
     if others.nunique() == 1 and last < int(others.iloc[0]):
-        raise InputError(f"the CSV is truncated: the last kernel (ID {counts.index[-1]}) has "
-                         f"{last} of {int(others.iloc[0])} metric rows", path,
-                         "re-export the whole report; `ncu --import REPORT.ncu-rep --csv "
-                         "--page details --print-units base`")
+        raise InputError(
+            f"the CSV is truncated: the last kernel (ID {counts.index[-1]}) has "
+            f"{last} of {int(others.iloc[0])} metric rows",
+            path,
+            "re-export the whole report; `ncu --import REPORT.ncu-rep --csv "
+            "--page details --print-units base`",
+        )
 
 
-def check_duplicate_metrics(ids: pd.Series, names: pd.Series, values: pd.Series,
-                            path: str | Path) -> None:
+def check_duplicate_metrics(ids: pd.Series, names: pd.Series, values: pd.Series, path: str | Path) -> None:
     """Details page: the same metric of the same launch twice with two values is refused."""
-    frame = pd.DataFrame({"id": ids.to_numpy(), "name": names.to_numpy(),
-                          "value": values.to_numpy()})
+    frame = pd.DataFrame({"id": ids.to_numpy(), "name": names.to_numpy(), "value": values.to_numpy()})
     repeated = frame[frame.duplicated(["id", "name"], keep=False)]
     if repeated.empty:
         return
@@ -229,8 +257,11 @@ def check_duplicate_metrics(ids: pd.Series, names: pd.Series, values: pd.Series,
     clashing = clashing[clashing > 1]
     if len(clashing):
         kernel, name = clashing.index[0]
-        raise InputError(f"kernel ID {kernel} has two different values of {_quote(name)} "
-                         "(a duplicated or edited row)", path, REEXPORT)
+        raise InputError(
+            f"kernel ID {kernel} has two different values of {_quote(name)} (a duplicated or edited row)",
+            path,
+            REEXPORT,
+        )
 
 
 def _quote(text: str) -> str:

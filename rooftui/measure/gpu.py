@@ -72,12 +72,12 @@ def visible_gpus() -> int:
     try:
         libcuda = ctypes.CDLL(library)
     except OSError:
-        raise GpuUnavailableError(f"no NVIDIA GPU found (no NVIDIA driver: {library} cannot be loaded)",
-                                  fix=NEEDS_GPU) from None
+        raise GpuUnavailableError(
+            f"no NVIDIA GPU found (no NVIDIA driver: {library} cannot be loaded)", fix=NEEDS_GPU
+        ) from None
     status = libcuda.cuInit(0)
     if status != 0:  # CUDA_ERROR_NO_DEVICE (100) when CUDA_VISIBLE_DEVICES hides every GPU
-        raise GpuUnavailableError(f"no NVIDIA GPU found (cuInit returned CUDA error {status})",
-                                  fix=NEEDS_GPU)
+        raise GpuUnavailableError(f"no NVIDIA GPU found (cuInit returned CUDA error {status})", fix=NEEDS_GPU)
     count = ctypes.c_int(0)
     if libcuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
         raise GpuUnavailableError("no NVIDIA GPU found", fix=NEEDS_GPU)
@@ -300,4 +300,6 @@ def check_kernels(names: list[str]) -> None:
     if missing:
         raise GpuUnavailableError(
             f"the measure kernels are missing from this installation ({', '.join(sorted(missing))} "
-            f"not in {KERNELS})", fix="reinstall rooftui (pip install --force-reinstall rooftui)")
+            f"not in {KERNELS})",
+            fix="reinstall rooftui (pip install --force-reinstall rooftui)",
+        )

@@ -158,8 +158,11 @@ def measured_at(measurement: dict[str, Any]) -> str:
 def ert_document(ceiling_set: CeilingSet) -> dict[str, Any]:
     """ERT's roofline.json: GB/s and GFLOP/s under empirical.gbytes / empirical.gflops."""
     ert_level = {"l1": "L1", "smem": "SMEM", "l2": "L2", "hbm": "DRAM"}
-    gbytes = [[ert_level[c.level], c.value / 1e9] for c in ceiling_set.ceilings
-              if c.kind == "bandwidth" and c.level is not None]
+    gbytes = [
+        [ert_level[c.level], c.value / 1e9]
+        for c in ceiling_set.ceilings
+        if c.kind == "bandwidth" and c.level is not None
+    ]
     gflops = [
         [f"{c.name} G{'OP' if c.unit == 'OP/s' else 'FLOP'}s", c.value / 1e9]
         for c in ceiling_set.ceilings
@@ -228,8 +231,7 @@ def _checked_extra(extra: dict, index: int, path: Path) -> dict:
     if plateau is not None:
         span = plateau.get("working_set_bytes") if isinstance(plateau, dict) else None
         if not isinstance(span, list) or len(span) != 2:
-            raise CeilingsError(f"ceilings[{index}].plateau.working_set_bytes must be a pair",
-                                path=path)
+            raise CeilingsError(f"ceilings[{index}].plateau.working_set_bytes must be a pair", path=path)
         for k in (0, 1):
             _positive(span[k], f"ceilings[{index}].plateau.working_set_bytes[{k}]", path)
     curve = extra.get("curve")

@@ -72,15 +72,17 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
         unit = m.unit_of(name)
         per_cycle = _column(raw, f"{name}.per_cycle_elapsed")
         if per_cycle is not None:
-            for cycles_name in dict.fromkeys((f"{unit}__cycles_elapsed.avg", m.SM_CYCLES
-                                              if unit in ("sm", "smsp", "l1tex") else "")):
+            for cycles_name in dict.fromkeys(
+                (f"{unit}__cycles_elapsed.avg", m.SM_CYCLES if unit in ("sm", "smsp", "l1tex") else "")
+            ):
                 cycles = _column(raw, cycles_name) if cycles_name else None
                 if cycles is not None:
                     candidates.append((f"{name}.per_cycle_elapsed × {cycles_name}", per_cycle * cycles))
             clock = _column(raw, m.UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second"))
             if clock is not None:
-                candidates.append((f"{name}.per_cycle_elapsed × clock × duration",
-                                   per_cycle * clock * seconds))
+                candidates.append(
+                    (f"{name}.per_cycle_elapsed × clock × duration", per_cycle * clock * seconds)
+                )
         per_second = _column(raw, f"{name}.per_second")
         if per_second is not None:
             candidates.append((f"{name}.per_second × duration", per_second * seconds))
@@ -98,8 +100,9 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     return value
 
 
-def _fill_gaps(value: pd.Series, candidates: list[tuple[str, pd.Series | None]]
-               ) -> tuple[pd.Series, list[tuple[str, pd.Series]]]:
+def _fill_gaps(
+    value: pd.Series, candidates: list[tuple[str, pd.Series | None]]
+) -> tuple[pd.Series, list[tuple[str, pd.Series]]]:
     """``value`` with each missing entry taken from the first candidate that has it,
     and the candidates that filled any, in order, each with the entries it filled."""
     used = []
@@ -113,8 +116,9 @@ def _fill_gaps(value: pd.Series, candidates: list[tuple[str, pd.Series | None]]
     return value, used
 
 
-def bytes_values(raw: pd.DataFrame, level: str, time_ns: pd.Series,
-                 log: Derivation) -> tuple[pd.Series, pd.Series]:
+def bytes_values(
+    raw: pd.DataFrame, level: str, time_ns: pd.Series, log: Derivation
+) -> tuple[pd.Series, pd.Series]:
     """Bytes at one level and what they count, per launch: the first source of
     ``metrics.BYTE_SOURCES[level]`` that gives the launch a value (its terms read or
     derived from rates like any count); "" where none does."""
@@ -174,8 +178,9 @@ def _any(raw: pd.DataFrame, names: tuple[str, ...] | list[str], test: str) -> pd
     return found
 
 
-def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
-                fp16_rule: str = m.DEFAULT_FP16_RULE) -> pd.DataFrame:
+def kernel_rows(
+    raw: pd.DataFrame, cc: str, log: Derivation, fp16_rule: str = m.DEFAULT_FP16_RULE
+) -> pd.DataFrame:
     """The kernel-table columns for launches of one architecture ("" when unknown:
     its Tensor Core FLOPs are left blank, never guessed)."""
     arch = m.architecture_for(cc) if cc else None
@@ -192,15 +197,17 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         out[f"flops_{precision}"] = total
     hfma_metric, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
     hfma = metric_values(raw, hfma_metric, time_ns, log)
-    out["register_moves"], out["flops_fp16"] = without_register_moves(raw, out["flops_fp16"], hfma,
-                                                                       hfma_factor)
+    out["register_moves"], out["flops_fp16"] = without_register_moves(
+        raw, out["flops_fp16"], hfma, hfma_factor
+    )
     for precision in CUDA_CORE_PIPELINES:
         column = flop_column(precision)
         zero = _any(raw, m.WORK_EVIDENCE[precision], "zero")
         known_zero = out[column].isna() & zero
         out[column] = out[column].where(~known_zero, 0.0)
-        out[state_column(column)] = np.where(known_zero, KNOWN_ZERO,
-                                             np.where(out[column].notna(), MEASURED, NOT_COLLECTED))
+        out[state_column(column)] = np.where(
+            known_zero, KNOWN_ZERO, np.where(out[column].notna(), MEASURED, NOT_COLLECTED)
+        )
 
     tensor_by_pipeline: dict[str, pd.Series] = {}
     for term in arch.tensor if arch else ():
@@ -221,11 +228,9 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
     no_tensor = ((issued == 0) | _any(raw, counts, "zero")) & ~active
     # Tensor work some counter did count explains the activity: the pipelines left blank
     # beside it are not collected, not "uncounted".
-    counted = sum((v.fillna(0.0) for v in tensor_by_pipeline.values()),
-                  pd.Series(0.0, index=raw.index)) > 0
+    counted = sum((v.fillna(0.0) for v in tensor_by_pipeline.values()), pd.Series(0.0, index=raw.index)) > 0
     active &= ~counted
-    applicable = (set(tensor_by_pipeline) if arch else
-                  {*TENSOR_PIPELINES, "tensor_int8"})
+    applicable = set(tensor_by_pipeline) if arch else {*TENSOR_PIPELINES, "tensor_int8"}
     for pipeline in (*TENSOR_PIPELINES, "tensor_int8"):
         column = flop_column(pipeline)
         if pipeline not in applicable:
@@ -236,10 +241,21 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
         known_zero = value.isna() & no_tensor
         out[column] = value.where(~known_zero, 0.0)
         out[state_column(column)] = np.where(
-            known_zero, KNOWN_ZERO, np.where(value.notna(), MEASURED,
-                                             np.where(active, UNCOUNTED, NOT_COLLECTED)))
-    blank = pd.concat([pd.Series(out[state_column(flop_column(p))] == NOT_COLLECTED, index=raw.index)
-                       for p in applicable], axis=1).any(axis=1) if applicable else False
+            known_zero,
+            KNOWN_ZERO,
+            np.where(value.notna(), MEASURED, np.where(active, UNCOUNTED, NOT_COLLECTED)),
+        )
+    blank = (
+        pd.concat(
+            [
+                pd.Series(out[state_column(flop_column(p))] == NOT_COLLECTED, index=raw.index)
+                for p in applicable
+            ],
+            axis=1,
+        ).any(axis=1)
+        if applicable
+        else False
+    )
     log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
@@ -247,8 +263,9 @@ def kernel_rows(raw: pd.DataFrame, cc: str, log: Derivation,
     return out
 
 
-def without_register_moves(raw: pd.DataFrame, flops_fp16: pd.Series, hfma: pd.Series,
-                           hfma_factor: float) -> tuple[pd.Series, pd.Series]:
+def without_register_moves(
+    raw: pd.DataFrame, flops_fp16: pd.Series, hfma: pd.Series, hfma_factor: float
+) -> tuple[pd.Series, pd.Series]:
     """HFMA2 register moves discarded, and the FP16 FLOPs without them.
 
     Each move was counted by ncu's hfma counter, so it carries ``hfma_factor``, the
@@ -272,13 +289,15 @@ def register_move_notes(kernels: pd.DataFrame) -> list[str]:
             f"register moves: {moves.sum():,.0f} HFMA2 register moves (HFMA2 with a zero "
             f"multiplicand, found in the report's SASS with ncu's SourceCounters counts) were "
             f"taken out of the FP16 FLOPs of {int((moves > 0).sum())} of {int(known.sum())} "
-            "launches with instruction-level data")
+            "launches with instruction-level data"
+        )
     unknown_fp16 = ~known & (kernels["flops_fp16"].fillna(0.0) > 0)
     if unknown_fp16.any():
         notes.append(
             f"{int(unknown_fp16.sum())} launches with FP16 CUDA-core FLOPs have no instruction-level "
             "data, so their HFMA2 register moves are still counted as FP16 FMAs: profile with "
-            "ncu's SourceCounters section (--section SourceCounters) to take them out")
+            "ncu's SourceCounters section (--section SourceCounters) to take them out"
+        )
     return notes
 
 
@@ -293,8 +312,9 @@ def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
     names = np.array([*FLOAT_PIPELINES, "tensor_int8"], dtype=object)
     partial = flops_partial(table)
     did_work = filled.sum(axis=1) > 0
-    pipeline = np.where(did_work, names[filled.to_numpy().argmax(axis=1)],
-                        np.where(partial, "unknown", "none"))
+    pipeline = np.where(
+        did_work, names[filled.to_numpy().argmax(axis=1)], np.where(partial, "unknown", "none")
+    )
     pipeline = np.where(known, pipeline, "unknown")
     return pd.Series(np.where(uncounted_tensor(table), "tensor_uncounted", pipeline), index=table.index)
 
@@ -316,8 +336,9 @@ def uncounted_tensor(table: pd.DataFrame) -> pd.Series:
 def flops_partial(table: pd.DataFrame) -> pd.Series:
     """Per row: the FLOP total adds only some of the applicable terms (others not collected,
     or Tensor work not countable), while at least one is known."""
-    missing = pd.concat([_states(table, c).isin((NOT_COLLECTED, UNCOUNTED)) for c in WORK_COLUMNS],
-                        axis=1).any(axis=1)
+    missing = pd.concat(
+        [_states(table, c).isin((NOT_COLLECTED, UNCOUNTED)) for c in WORK_COLUMNS], axis=1
+    ).any(axis=1)
     return missing & table[list(WORK_COLUMNS)].notna().any(axis=1)
 
 
@@ -367,32 +388,43 @@ def _collect_hint(column: str) -> str:
     if column in cores:
         metrics = [metric for metric, _ in m.CUDA_CORE_TERMS[cores[column]]]
         return f"--metrics {','.join(metrics)}, or --set full"
-    metrics = list(dict.fromkeys(t.metric for arch in m.ARCHITECTURES for t in arch.tensor
-                                 if flop_column(t.pipeline) == column))
+    metrics = list(
+        dict.fromkeys(
+            t.metric for arch in m.ARCHITECTURES for t in arch.tensor if flop_column(t.pipeline) == column
+        )
+    )
     return f"--metrics {','.join(metrics)}, the one for your GPU; rooftui profile collects it"
 
 
 def partial_note(kernels: pd.DataFrame) -> str | None:
     """One note for launches whose FLOP total is partial: what is missing, and what collects it."""
-    partial = kernels["flops_partial"].fillna(False).astype(bool) if "flops_partial" in kernels \
+    partial = (
+        kernels["flops_partial"].fillna(False).astype(bool)
+        if "flops_partial" in kernels
         else pd.Series(False, index=kernels.index)
+    )
     if not partial.any():
         return None
     parts = []
     for column in WORK_COLUMNS:
         states = _states(kernels, column)[partial]
-        label = PIPELINE_LABELS["tensor_int8" if column == "ops_tensor_int8"
-                                else column.removeprefix("flops_")]
+        label = PIPELINE_LABELS[
+            "tensor_int8" if column == "ops_tensor_int8" else column.removeprefix("flops_")
+        ]
         if (states == NOT_COLLECTED).any():
             parts.append(f"{label} not collected ({_collect_hint(column)})")
     uncounted = int((uncounted_tensor(kernels) & partial).sum())
     if uncounted:
-        parts.append(f"Tensor work seen in {uncounted} launch(es) (a Tensor pipe issued or was busy) "
-                     "but not countable from the report: its FLOPs per instruction depend on the MMA "
-                     "shape (e.g. 2048 for m16n8k8, 4096 for m16n8k16), so they are blank, not 0; "
-                     "collect the sm__ops_path_tensor_* counters (rooftui profile)")
-    return (f"{int(partial.sum())} launch(es) have a partial FLOP total (marked partial; JSON "
-            "flops_partial): " + "; ".join(parts))
+        parts.append(
+            f"Tensor work seen in {uncounted} launch(es) (a Tensor pipe issued or was busy) "
+            "but not countable from the report: its FLOPs per instruction depend on the MMA "
+            "shape (e.g. 2048 for m16n8k8, 4096 for m16n8k16), so they are blank, not 0; "
+            "collect the sm__ops_path_tensor_* counters (rooftui profile)"
+        )
+    return (
+        f"{int(partial.sum())} launch(es) have a partial FLOP total (marked partial; JSON "
+        "flops_partial): " + "; ".join(parts)
+    )
 
 
 def provenance(row: dict[str, Any]) -> dict[str, Any]:
@@ -402,36 +434,47 @@ def provenance(row: dict[str, Any]) -> dict[str, Any]:
     flops = {}
     for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
         state = row.get(state_column(flop_column(pipeline)))
-        flops[pipeline] = state if isinstance(state, str) else (
-            NOT_COLLECTED if pd.isna(row.get(flop_column(pipeline))) else MEASURED)
-    return {"flops": flops,
-            "bytes": {level: row.get(byte_source_column(level)) or None for level in LEVELS},
-            "time": row.get("time_source") or None}
+        flops[pipeline] = (
+            state
+            if isinstance(state, str)
+            else (NOT_COLLECTED if pd.isna(row.get(flop_column(pipeline))) else MEASURED)
+        )
+    return {
+        "flops": flops,
+        "bytes": {level: row.get(byte_source_column(level)) or None for level in LEVELS},
+        "time": row.get("time_source") or None,
+    }
 
 
-def build_kernel_table(raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
-                       ) -> tuple[pd.DataFrame, Derivation]:
+def build_kernel_table(
+    raw: pd.DataFrame, fp16_rule: str = m.DEFAULT_FP16_RULE
+) -> tuple[pd.DataFrame, Derivation]:
     """The kernel table for the launches in ``raw`` (one or more reports' rows,
     with the identity columns of ``rooftui.ingest.report`` plus ``report`` and ``id``)."""
     log = Derivation()
-    parts = [kernel_rows(group, "" if pd.isna(cc) else str(cc), log, fp16_rule)
-             for cc, group in raw.groupby("cc", sort=False, dropna=False)]
+    parts = [
+        kernel_rows(group, "" if pd.isna(cc) else str(cc), log, fp16_rule)
+        for cc, group in raw.groupby("cc", sort=False, dropna=False)
+    ]
     work = pd.concat(parts).reindex(raw.index) if parts else pd.DataFrame(index=raw.index)
-    identity = pd.DataFrame({
-        "id": raw["id"].astype(int),
-        "report": raw["report"],
-        "ncu_id": raw["ncu_id"].astype(int),
-        "device": raw["device"].fillna("").astype(str),
-        "cc": raw["cc"].astype(str),
-        "name": map_unique(raw["kernel_name"].astype(str), short_name),
-        "demangled": raw["kernel_name"].astype(str),
-        "grid": raw.get("grid", pd.Series("", index=raw.index)).astype(str),
-        "block": raw.get("block", pd.Series("", index=raw.index)).astype(str),
-        "stream": pd.to_numeric(raw.get("stream", pd.Series(np.nan, index=raw.index)), errors="coerce"),
-        "nvtx": raw["nvtx"].fillna("").astype(str),
-        "launches": pd.to_numeric(raw.get("launches", pd.Series(1, index=raw.index)),
-                                  errors="coerce").fillna(1).astype(int),
-        "time_source": work.pop("time_source") if "time_source" in work else "",
-    })
+    identity = pd.DataFrame(
+        {
+            "id": raw["id"].astype(int),
+            "report": raw["report"],
+            "ncu_id": raw["ncu_id"].astype(int),
+            "device": raw["device"].fillna("").astype(str),
+            "cc": raw["cc"].astype(str),
+            "name": map_unique(raw["kernel_name"].astype(str), short_name),
+            "demangled": raw["kernel_name"].astype(str),
+            "grid": raw.get("grid", pd.Series("", index=raw.index)).astype(str),
+            "block": raw.get("block", pd.Series("", index=raw.index)).astype(str),
+            "stream": pd.to_numeric(raw.get("stream", pd.Series(np.nan, index=raw.index)), errors="coerce"),
+            "nvtx": raw["nvtx"].fillna("").astype(str),
+            "launches": pd.to_numeric(raw.get("launches", pd.Series(1, index=raw.index)), errors="coerce")
+            .fillna(1)
+            .astype(int),
+            "time_source": work.pop("time_source") if "time_source" in work else "",
+        }
+    )
     table = add_derived(pd.concat([identity, work], axis=1))
     return table.reset_index(drop=True), log

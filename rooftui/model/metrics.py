@@ -29,14 +29,19 @@ SM_CYCLES = "sm__cycles_elapsed.avg"  # elapsed SM cycles [NCU]
 SM_CLOCK = "sm__cycles_elapsed.avg.per_second"  # SM clock during the kernel [NCU]
 # Clocks of the other units, for turning their per-cycle peaks into per-second ones.
 UNIT_CLOCKS = {
-    "sm": SM_CLOCK, "smsp": SM_CLOCK, "l1tex": SM_CLOCK,
-    "lts": "lts__cycles_elapsed.avg.per_second", "dram": "dram__cycles_elapsed.avg.per_second",
+    "sm": SM_CLOCK,
+    "smsp": SM_CLOCK,
+    "l1tex": SM_CLOCK,
+    "lts": "lts__cycles_elapsed.avg.per_second",
+    "dram": "dram__cycles_elapsed.avg.per_second",
 }
 DISPLAY_NAME = "device__attribute_display_name"  # free: device attributes cost no pass
 # The device facts a report may carry instead of a CC column (older exports) [NCU].
 DEVICE_ATTRIBUTES = (
-    "device__attribute_compute_capability_major", "device__attribute_compute_capability_minor",
-    "device__attribute_multiprocessor_count", "device__attribute_clock_rate",
+    "device__attribute_compute_capability_major",
+    "device__attribute_compute_capability_minor",
+    "device__attribute_multiprocessor_count",
+    "device__attribute_clock_rate",
     "device__attribute_l2_cache_size",
 )
 
@@ -62,9 +67,12 @@ TIME_ACTIVE = ("gpu__time_active.sum", "gpu__time_active.avg")  # ns
 # smsp__ one; pipe_tensor is the other way round. Both spellings of each are
 # collected in the known-answer report and pinned by tests/ingest/test_spellings.py.
 SPELLINGS: dict[str, tuple[str, ...]] = {
-    **{f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum":
-       (f"sm__sass_thread_inst_executed_op_{op}_pred_on.sum",)
-       for op in ("dadd", "dmul", "dfma", "fadd", "fmul", "ffma", "hadd", "hmul", "hfma")},
+    **{
+        f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum": (
+            f"sm__sass_thread_inst_executed_op_{op}_pred_on.sum",
+        )
+        for op in ("dadd", "dmul", "dfma", "fadd", "fmul", "ffma", "hadd", "hmul", "hfma")
+    },
     "sm__inst_executed_pipe_tensor.sum": ("smsp__inst_executed_pipe_tensor.sum",),
 }
 
@@ -72,6 +80,7 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
 def spellings(metric: str) -> tuple[str, ...]:
     """``metric`` and the other names ncu gives the same count, rooftui's first."""
     return (metric, *SPELLINGS.get(metric, ()))
+
 
 # FLOPs on CUDA cores, per thread instruction. FP64/FP32: add + mul + 2·fma [YANG],
 # exact on the known-answer daxpy, saxpy, add_mul and FMA loops [KA].
@@ -165,43 +174,73 @@ _L1_CLOCK = "l1tex__cycles_elapsed.avg.per_second"
 BYTE_SOURCES: dict[str, tuple[ByteSource, ...]] = {
     "l1": (
         ByteSource(("l1tex__t_bytes.sum",), 1.0, "l1tex__t_bytes: L1TEX tag requests", _L1_CLOCK),
-        ByteSource(("l1tex__t_sectors.sum",), SECTOR_BYTES, "l1tex__t_sectors × 32: L1TEX tag requests",
-                   _L1_CLOCK),
-        ByteSource(_per_op("l1tex__t_sectors_pipe_lsu_mem_global_op_", ("ld", "st", "atom", "red"))
-                   + _per_op("l1tex__t_sectors_pipe_lsu_mem_local_op_", ("ld", "st")), SECTOR_BYTES,
-                   "per-operation sectors × 32: global and local loads, stores, atomics and "
-                   "reductions at L1TEX (not texture, surface or shared memory)", same=False),
-        ByteSource(("derived__l1tex__lsu_writeback_bytes_mem_lg.sum",), 1.0,
-                   "derived__l1tex__lsu_writeback_bytes_mem_lg: ncu's hierarchical-roofline L1 "
-                   "traffic, bytes written back to the SM for global and local instructions",
-                   _L1_CLOCK, same=False),
-        ByteSource(("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum",), 1.0,
-                   "derived__l1tex__lsu_writeback_bytes_mem_lgds: ncu's hierarchical-roofline L1 "
-                   "traffic, bytes written back to the SM for global, local and shared "
-                   "instructions", _L1_CLOCK, same=False),
+        ByteSource(
+            ("l1tex__t_sectors.sum",), SECTOR_BYTES, "l1tex__t_sectors × 32: L1TEX tag requests", _L1_CLOCK
+        ),
+        ByteSource(
+            _per_op("l1tex__t_sectors_pipe_lsu_mem_global_op_", ("ld", "st", "atom", "red"))
+            + _per_op("l1tex__t_sectors_pipe_lsu_mem_local_op_", ("ld", "st")),
+            SECTOR_BYTES,
+            "per-operation sectors × 32: global and local loads, stores, atomics and "
+            "reductions at L1TEX (not texture, surface or shared memory)",
+            same=False,
+        ),
+        ByteSource(
+            ("derived__l1tex__lsu_writeback_bytes_mem_lg.sum",),
+            1.0,
+            "derived__l1tex__lsu_writeback_bytes_mem_lg: ncu's hierarchical-roofline L1 "
+            "traffic, bytes written back to the SM for global and local instructions",
+            _L1_CLOCK,
+            same=False,
+        ),
+        ByteSource(
+            ("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum",),
+            1.0,
+            "derived__l1tex__lsu_writeback_bytes_mem_lgds: ncu's hierarchical-roofline L1 "
+            "traffic, bytes written back to the SM for global, local and shared "
+            "instructions",
+            _L1_CLOCK,
+            same=False,
+        ),
     ),
     "l2": (
         ByteSource(("lts__t_bytes.sum",), 1.0, "lts__t_bytes: L2 tag requests", _LTS_CLOCK),
-        ByteSource(("lts__t_sectors.sum",), SECTOR_BYTES, "lts__t_sectors × 32: L2 tag requests",
-                   _LTS_CLOCK),
-        ByteSource(_per_op("lts__t_sectors_op_", ("read", "write", "atom", "red")), SECTOR_BYTES,
-                   "per-operation sectors × 32: L2 reads, writes, atomics and reductions", same=False),
-        ByteSource(("derived__lts__lts2xbar_bytes.sum",), 1.0,
-                   "derived__lts__lts2xbar_bytes: ncu's hierarchical-roofline L2 traffic, bytes "
-                   "L2 sent to the crossbar", _LTS_CLOCK, same=False),
+        ByteSource(("lts__t_sectors.sum",), SECTOR_BYTES, "lts__t_sectors × 32: L2 tag requests", _LTS_CLOCK),
+        ByteSource(
+            _per_op("lts__t_sectors_op_", ("read", "write", "atom", "red")),
+            SECTOR_BYTES,
+            "per-operation sectors × 32: L2 reads, writes, atomics and reductions",
+            same=False,
+        ),
+        ByteSource(
+            ("derived__lts__lts2xbar_bytes.sum",),
+            1.0,
+            "derived__lts__lts2xbar_bytes: ncu's hierarchical-roofline L2 traffic, bytes "
+            "L2 sent to the crossbar",
+            _LTS_CLOCK,
+            same=False,
+        ),
     ),
     "hbm": (
         ByteSource(("dram__bytes.sum",), 1.0, "dram__bytes", "dram__cycles_elapsed.avg.per_second"),
-        ByteSource(("dram__sectors.sum",), SECTOR_BYTES, "dram__sectors × 32",
-                   "dram__cycles_elapsed.avg.per_second"),
-        ByteSource(("dram__sectors_read.sum", "dram__sectors_write.sum"), SECTOR_BYTES,
-                   "(dram__sectors_read + dram__sectors_write) × 32"),
-        ByteSource(("dram__bytes_read.sum", "dram__bytes_write.sum"), 1.0,
-                   "dram__bytes_read + dram__bytes_write"),
+        ByteSource(
+            ("dram__sectors.sum",), SECTOR_BYTES, "dram__sectors × 32", "dram__cycles_elapsed.avg.per_second"
+        ),
+        ByteSource(
+            ("dram__sectors_read.sum", "dram__sectors_write.sum"),
+            SECTOR_BYTES,
+            "(dram__sectors_read + dram__sectors_write) × 32",
+        ),
+        ByteSource(
+            ("dram__bytes_read.sum", "dram__bytes_write.sum"), 1.0, "dram__bytes_read + dram__bytes_write"
+        ),
         # The same two counts as ncu 2026.2 spells them on Blackwell (an RTX 5070 export in
         # the public corpus, docs/corpus.md).
-        ByteSource(("dram__bytes_op_read.sum", "dram__bytes_op_write.sum"), 1.0,
-                   "dram__bytes_op_read + dram__bytes_op_write"),
+        ByteSource(
+            ("dram__bytes_op_read.sum", "dram__bytes_op_write.sum"),
+            1.0,
+            "dram__bytes_op_read + dram__bytes_op_write",
+        ),
     ),
 }
 
@@ -248,16 +287,24 @@ class Architecture:
 
 
 _VOLTA_RULE = (
-    TensorTerm("tensor_fp16", "sm__inst_executed_pipe_tensor.sum", 512.0,
-               "[YANG]: each warp-level HMMA on Volta is 512 FLOPs"),
+    TensorTerm(
+        "tensor_fp16",
+        "sm__inst_executed_pipe_tensor.sum",
+        512.0,
+        "[YANG]: each warp-level HMMA on Volta is 512 FLOPs",
+    ),
 )
 
 
 def _ops_path(*types: tuple[str, str]) -> tuple[TensorTerm, ...]:
     return tuple(
-        TensorTerm(pipeline, f"sm__ops_path_tensor_src_{src}.sum", 1.0,
-                   "[NCU] ops_path counters count operations (2 per multiply-add); [KA] on H200",
-                   peak_factor=1.0 if pipeline == "tensor_fp64" else 0.5)
+        TensorTerm(
+            pipeline,
+            f"sm__ops_path_tensor_src_{src}.sum",
+            1.0,
+            "[NCU] ops_path counters count operations (2 per multiply-add); [KA] on H200",
+            peak_factor=1.0 if pipeline == "tensor_fp64" else 0.5,
+        )
         for pipeline, src in types
     )
 
@@ -274,19 +321,54 @@ _AMPERE_TYPES = (
 )
 
 ARCHITECTURES: tuple[Architecture, ...] = (
-    Architecture("Volta", (7,), ("7.0", "7.2"), _VOLTA_RULE, False,
-                 "Tensor FLOPs by the paper's ×512 rule; all Tensor work counted as FP16."),
-    Architecture("Turing", (7,), ("7.5",), _VOLTA_RULE, False,
-                 "Tensor FLOPs by the Volta ×512 rule, which undercounts HMMA.1688; unverified."),
-    Architecture("Ampere", (8,), ("8.0", "8.6", "8.7"), _ops_path(*_AMPERE_TYPES), False,
-                 "Same counters as Hopper; not yet checked with known-answer kernels."),
-    Architecture("Ada", (8,), ("8.9",), _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")), False,
-                 "Same counters as Hopper; not yet checked with known-answer kernels."),
-    Architecture("Hopper", (9,), ("9.0",), _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")), True,
-                 "Checked on an H200 with kernels/known_answer."),
-    Architecture("Blackwell", (10, 12), ("10.0", "10.3", "12.0"),
-                 _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")), False,
-                 "Assumed to keep Hopper's counters; unverified."),
+    Architecture(
+        "Volta",
+        (7,),
+        ("7.0", "7.2"),
+        _VOLTA_RULE,
+        False,
+        "Tensor FLOPs by the paper's ×512 rule; all Tensor work counted as FP16.",
+    ),
+    Architecture(
+        "Turing",
+        (7,),
+        ("7.5",),
+        _VOLTA_RULE,
+        False,
+        "Tensor FLOPs by the Volta ×512 rule, which undercounts HMMA.1688; unverified.",
+    ),
+    Architecture(
+        "Ampere",
+        (8,),
+        ("8.0", "8.6", "8.7"),
+        _ops_path(*_AMPERE_TYPES),
+        False,
+        "Same counters as Hopper; not yet checked with known-answer kernels.",
+    ),
+    Architecture(
+        "Ada",
+        (8,),
+        ("8.9",),
+        _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")),
+        False,
+        "Same counters as Hopper; not yet checked with known-answer kernels.",
+    ),
+    Architecture(
+        "Hopper",
+        (9,),
+        ("9.0",),
+        _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")),
+        True,
+        "Checked on an H200 with kernels/known_answer.",
+    ),
+    Architecture(
+        "Blackwell",
+        (10, 12),
+        ("10.0", "10.3", "12.0"),
+        _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")),
+        False,
+        "Assumed to keep Hopper's counters; unverified.",
+    ),
 )
 
 
@@ -329,8 +411,7 @@ def required_metrics(arch: Architecture) -> list[str]:
 def peak_metrics(arch: Architecture) -> list[str]:
     """The ``.peak_sustained`` (per cycle) companions that give a report its own ceilings."""
     fmas = [terms[-1][0] for terms in CUDA_CORE_TERMS.values()]
-    return [f"{m}.peak_sustained" for m in
-            fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
+    return [f"{m}.peak_sustained" for m in fmas + [t.metric for t in arch.tensor] + list(BYTES.values())]
 
 
 def unit_of(metric: str) -> str:
@@ -353,10 +434,13 @@ def rate_sources(count: str) -> tuple[str, str, str]:
 # a superset of that type's add, mul and fma. A 0 there proves the precision's FLOPs are 0
 # where its own counters were not collected. Both spellings (metrics.SPELLINGS).
 WORK_EVIDENCE: dict[str, tuple[str, str]] = {
-    precision: (f"smsp__sass_thread_inst_executed_op_{precision}_pred_on.sum",
-                f"sm__sass_thread_inst_executed_op_{precision}_pred_on.sum")
+    precision: (
+        f"smsp__sass_thread_inst_executed_op_{precision}_pred_on.sum",
+        f"sm__sass_thread_inst_executed_op_{precision}_pred_on.sum",
+    )
     for precision in ("fp64", "fp32", "fp16")
 }
+
 
 # Tensor activity as ncu reports it [NCU: ComputeWorkloadAnalysis, SpeedOfLight, the Tensor
 # roofline section]: instructions issued to a Tensor pipe, or cycles it was busy, in
@@ -376,14 +460,21 @@ def _forms(names: tuple[str, ...], kinds: tuple[str, ...]) -> list[str]:
     return [f"sm__{name}{kind}" for name in names for kind in kinds]
 
 
-_ACTIVE_KINDS = (".sum", ".avg.pct_of_peak_sustained_active", ".avg.pct_of_peak_sustained_elapsed",
-                 ".sum.pct_of_peak_sustained_elapsed")
+_ACTIVE_KINDS = (
+    ".sum",
+    ".avg.pct_of_peak_sustained_active",
+    ".avg.pct_of_peak_sustained_elapsed",
+    ".sum.pct_of_peak_sustained_elapsed",
+)
 _MMA_PIPES = ("op_hmma", "op_imma", "op_dmma", "type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma")
-TENSOR_PIPE_ACTIVITY: list[str] = _forms(("pipe_tensor_cycles_active", "inst_executed_pipe_tensor"),
-                                         _ACTIVE_KINDS)
+TENSOR_PIPE_ACTIVITY: list[str] = _forms(
+    ("pipe_tensor_cycles_active", "inst_executed_pipe_tensor"), _ACTIVE_KINDS
+)
 TENSOR_MMA_ACTIVITY: list[str] = _forms(
     tuple(f"pipe_tensor_{p}_cycles_active" for p in _MMA_PIPES)
-    + tuple(f"inst_executed_pipe_tensor_{p}" for p in _MMA_PIPES), _ACTIVE_KINDS)
+    + tuple(f"inst_executed_pipe_tensor_{p}" for p in _MMA_PIPES),
+    _ACTIVE_KINDS,
+)
 TENSOR_ACTIVITY = TENSOR_PIPE_ACTIVITY + TENSOR_MMA_ACTIVITY
 
 
@@ -422,10 +513,14 @@ def metrics_read() -> tuple[str, ...]:
     counts += list(BYTES.values())
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
-    names += [term for sources in BYTE_SOURCES.values() for source in sources[1:]
-              for term in source.terms]
-    counts += [term for sources in BYTE_SOURCES.values() for source in sources
-               for term in source.terms if term.startswith("derived__")]
+    names += [term for sources in BYTE_SOURCES.values() for source in sources[1:] for term in source.terms]
+    counts += [
+        term
+        for sources in BYTE_SOURCES.values()
+        for source in sources
+        for term in source.terms
+        if term.startswith("derived__")
+    ]
     names += [s.clock for sources in BYTE_SOURCES.values() for s in sources if s.clock]
     names += report_peak_metrics()
     names += [n for pair in WORK_EVIDENCE.values() for n in pair]
@@ -433,8 +528,11 @@ def metrics_read() -> tuple[str, ...]:
     for count in counts:
         for spelling in spellings(count):
             unit = unit_of(spelling)
-            names += [spelling, *rate_sources(spelling),
-                      UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second")]
+            names += [
+                spelling,
+                *rate_sources(spelling),
+                UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second"),
+            ]
     for arch in ARCHITECTURES:
         names += peak_metrics(arch)
     return tuple(dict.fromkeys(names))
@@ -449,16 +547,30 @@ def _sample_superset(available: set[str]) -> list[str]:
     """Metrics for the sample-data profiles: the Hopper list, every Tensor Core
     counter this GPU offers (to pin which ones count what), and the peaks."""
     wanted = required_metrics(architecture_for("9.0"))
-    wanted += ["sm__inst_executed_pipe_tensor.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-               "launch__grid_size", "launch__block_size",
-               "device__attribute_multiprocessor_count"]
-    wanted += sorted(f"{name}.sum" for name in available
-                     if name.startswith(("sm__ops_path_tensor", "sm__inst_executed_pipe_tensor")))
-    wanted += [f"{m}.peak_sustained" for m in (
-        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
-        "l1tex__t_bytes.sum", "lts__t_bytes.sum", "dram__bytes.sum")]
+    wanted += [
+        "sm__inst_executed_pipe_tensor.sum",
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
+        "launch__grid_size",
+        "launch__block_size",
+        "device__attribute_multiprocessor_count",
+    ]
+    wanted += sorted(
+        f"{name}.sum"
+        for name in available
+        if name.startswith(("sm__ops_path_tensor", "sm__inst_executed_pipe_tensor"))
+    )
+    wanted += [
+        f"{m}.peak_sustained"
+        for m in (
+            "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+            "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+            "l1tex__t_bytes.sum",
+            "lts__t_bytes.sum",
+            "dram__bytes.sum",
+        )
+    ]
     wanted = list(dict.fromkeys(wanted))
     if available:
         wanted = [m for m in wanted if base_name(m) in available]

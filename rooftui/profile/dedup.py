@@ -75,8 +75,10 @@ class Export:
         try:
             return self.header.index(name)
         except ValueError:
-            raise RooftuiError(f"ncu's export has no {name} column",
-                               fix="check which ncu ran (--ncu): rooftui needs ncu 2023.1 or newer") from None
+            raise RooftuiError(
+                f"ncu's export has no {name} column",
+                fix="check which ncu ran (--ncu): rooftui needs ncu 2023.1 or newer",
+            ) from None
 
     def number(self, row: list[str], name: str) -> float:
         """A counter's value; NaN where ncu exported none (then it tells no launch apart)."""
@@ -94,9 +96,9 @@ def read_export(text: str) -> Export:
     lines = [line for line in csv.reader(io.StringIO(text)) if line]
     start = next((i for i, line in enumerate(lines) if line and line[0] == "ID"), None)
     if start is None:
-        raise RooftuiError("ncu's CSV export has no header line starting with \"ID\"")
+        raise RooftuiError('ncu\'s CSV export has no header line starting with "ID"')
     header = lines[start]
-    body = lines[start + 1:]
+    body = lines[start + 1 :]
     units = body[0] if body and body[0] and body[0][0] == "" else [""] * len(header)
     rows = body[1:] if body and units is body[0] else body
     return Export(header, units, [row for row in rows if len(row) == len(header)])
@@ -131,8 +133,10 @@ def launches(probe: Export, functions: list[str] | None = None) -> list[Launch]:
 
 
 def _same(a: tuple[float, ...], b: tuple[float, ...], tolerance: float) -> bool:
-    return all((math.isnan(x) and math.isnan(y)) or abs(x - y) <= tolerance * max(abs(x), abs(y), 1.0)
-               for x, y in zip(a, b))
+    return all(
+        (math.isnan(x) and math.isnan(y)) or abs(x - y) <= tolerance * max(abs(x), abs(y), 1.0)
+        for x, y in zip(a, b)
+    )
 
 
 @dataclass
@@ -167,8 +171,9 @@ def signatures(found: list[Launch], tolerance: float = TOLERANCE) -> list[Signat
     return groups
 
 
-def choose_invocations(found: list[Launch], groups: list[Signature], start: tuple[int, ...] = ()
-                       ) -> tuple[int, ...]:
+def choose_invocations(
+    found: list[Launch], groups: list[Signature], start: tuple[int, ...] = ()
+) -> tuple[int, ...]:
     """Invocation numbers, ``start`` and more, such that each of ``groups`` has a member
     with one of them: greedily, the number that covers the most groups still uncovered."""
     numbers = set(start)
@@ -214,8 +219,12 @@ class Plan:
     runs: list[FullRun]
 
 
-def plan(probe: Export, functions: list[str] | None = None, tolerance: float = TOLERANCE,
-         register_moves: bool = True) -> Plan:
+def plan(
+    probe: Export,
+    functions: list[str] | None = None,
+    tolerance: float = TOLERANCE,
+    register_moves: bool = True,
+) -> Plan:
     """Signatures of the probed launches, and the full runs that cover each once.
 
     The first run profiles each function's first launch (``--kernel-id :::^(1)$``), the
@@ -230,15 +239,21 @@ def plan(probe: Export, functions: list[str] | None = None, tolerance: float = T
     of the program)."""
     found = launches(probe, functions)
     if not found:
-        raise RooftuiError("the probe run profiled no launch",
-                           fix="with --profile-from-start off the program must call cudaProfilerStart()")
+        raise RooftuiError(
+            "the probe run profiled no launch",
+            fix="with --profile-from-start off the program must call cudaProfilerStart()",
+        )
     groups = signatures(found, tolerance)
     first = [g for g in groups if found[g.members[0]].invocation == 1]
     runs = [FullRun((1,), source_counters=register_moves and any(may_have_hfma2(g) for g in first))]
     later = [g for g in groups if found[g.members[0]].invocation != 1]
     if later:
-        runs.append(FullRun(tuple(n for n in choose_invocations(found, later) if n != 1),
-                            source_counters=register_moves and any(may_have_hfma2(g) for g in later)))
+        runs.append(
+            FullRun(
+                tuple(n for n in choose_invocations(found, later) if n != 1),
+                source_counters=register_moves and any(may_have_hfma2(g) for g in later),
+            )
+        )
     return Plan(found, groups, runs)
 
 
@@ -265,8 +280,9 @@ def assign_from_log(plan_: Plan, logged: list[str], full: Export) -> dict[int, i
     return assigned
 
 
-def assign_rows(plan_: Plan, run: FullRun, full: Export, tolerance: float = TOLERANCE,
-                logged: list[str] | None = None) -> dict[int, int]:
+def assign_rows(
+    plan_: Plan, run: FullRun, full: Export, tolerance: float = TOLERANCE, logged: list[str] | None = None
+) -> dict[int, int]:
     """Which of ``run``'s rows holds which launch's counters: {launch index: row number}.
 
     By ncu's log when it names every row's launch (``logged``: the names in its
@@ -325,12 +341,24 @@ PROVENANCE_COLUMNS = ("rooftui__signature", "rooftui__counters_from")
 
 def _identity(column: str) -> bool:
     """A column that says which launch a row is (not a counter of its work)."""
-    return (column in _IDENTITY or column.startswith(("thread Domain:", "Id:Domain:", "launch__",
-                                                       "device__attribute")))
+    return column in _IDENTITY or column.startswith(
+        ("thread Domain:", "Id:Domain:", "launch__", "device__attribute")
+    )
 
 
-_IDENTITY = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
-             "Block Size", "Grid Size", "Device", "CC"}
+_IDENTITY = {
+    "ID",
+    "Process ID",
+    "Process Name",
+    "Host Name",
+    "Kernel Name",
+    "Context",
+    "Stream",
+    "Block Size",
+    "Grid Size",
+    "Device",
+    "CC",
+}
 
 
 def twins(plan_: Plan, sources: Sources) -> dict[int, int | None]:
@@ -344,8 +372,9 @@ def twins(plan_: Plan, sources: Sources) -> dict[int, int | None]:
     return twin_of
 
 
-def merge(plan_: Plan, probe: Export, header: Export, sources: Sources,
-          extra: dict[str, list[str]] | None = None) -> Merged:
+def merge(
+    plan_: Plan, probe: Export, header: Export, sources: Sources, extra: dict[str, list[str]] | None = None
+) -> Merged:
     """Every probed launch with full counters, in ``header``'s columns: its own where it
     was profiled in full, else its twin's, with its own time and identity (ID, NVTX
     ranges, stream, ...) from the probe either way. ``extra``: more columns, a value per
@@ -370,8 +399,16 @@ def merge(plan_: Plan, probe: Export, header: Export, sources: Sources,
         counters_from = "own" if twin == launch.index else ("" if twin is None else str(twin))
         group = signature_of[launch.index]
         rows.append([*row, *(values[launch.index] for values in extra.values()), group.label, counters_from])
-        source.append({"id": launch.index, "name": launch.name, "signature": group.label,
-                       "profiled": twin == launch.index, "counters_from": twin, "time_from": "probe"})
+        source.append(
+            {
+                "id": launch.index,
+                "name": launch.name,
+                "signature": group.label,
+                "profiled": twin == launch.index,
+                "counters_from": twin,
+                "time_from": "probe",
+            }
+        )
     missing = [g for g in plan_.signatures if twin_of[g.members[0]] is None]
     return Merged(Export(columns, units, rows), source, missing)
 
@@ -398,9 +435,11 @@ class SelfCheck:
     def line(self) -> str:
         if not self.pairs:
             return "self-check: no launch was profiled beside its twin (nothing to compare)"
-        return (f"self-check: {self.pairs} launches profiled in full beside their twin: totals of FLOP "
-                f"counters within {self.flops:.2%}, bytes within {self.bytes:.2%} of the twin's; worst "
-                f"single counter {self.worst:.1%} ({self.worst_what})")
+        return (
+            f"self-check: {self.pairs} launches profiled in full beside their twin: totals of FLOP "
+            f"counters within {self.flops:.2%}, bytes within {self.bytes:.2%} of the twin's; worst "
+            f"single counter {self.worst:.1%} ({self.worst_what})"
+        )
 
 
 def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> SelfCheck:
@@ -427,8 +466,10 @@ def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> Self
 
 
 def _launch_key(export: Export, row: list[str]) -> tuple[str, ...]:
-    return tuple(row[export.column(c)] if c in export.header else "" for c in ("Kernel Name", "Grid Size",
-                                                                                  "Block Size"))
+    return tuple(
+        row[export.column(c)] if c in export.header else ""
+        for c in ("Kernel Name", "Grid Size", "Block Size")
+    )
 
 
 def rank_from_twin(counters: Export, times: Export, twin_rank: str) -> tuple[Export, str | None]:
@@ -443,8 +484,10 @@ def rank_from_twin(counters: Export, times: Export, twin_rank: str) -> tuple[Exp
     else:
         for n, (mine, twin) in enumerate(zip(times.rows, counters.rows)):
             if _launch_key(times, mine) != _launch_key(counters, twin):
-                reason = f"launch {n} is {mine[times.column('Kernel Name')]!r}, rank {twin_rank}'s is " \
-                         f"{twin[counters.column('Kernel Name')]!r}"
+                reason = (
+                    f"launch {n} is {mine[times.column('Kernel Name')]!r}, rank {twin_rank}'s is "
+                    f"{twin[counters.column('Kernel Name')]!r}"
+                )
                 break
     header = [*counters.header, PROVENANCE_COLUMNS[1]]
     units = [*counters.units, ""]

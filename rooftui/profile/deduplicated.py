@@ -39,9 +39,12 @@ def _passes(run: NcuRun) -> str:
 
 
 def _full_options(options: NcuOptions, run: dedup.FullRun) -> NcuOptions:
-    return replace(options, metrics=dedup.full_metrics(list(options.metrics)),
-                   kernel_id=dedup.kernel_id(run.invocations),
-                   sections=("SourceCounters",) if run.source_counters else ())
+    return replace(
+        options,
+        metrics=dedup.full_metrics(list(options.metrics)),
+        kernel_id=dedup.kernel_id(run.invocations),
+        sections=("SourceCounters",) if run.source_counters else (),
+    )
 
 
 def read_register_moves(report: Path, rows: int) -> list[float] | None:
@@ -76,20 +79,34 @@ def moves_column(plan: dedup.Plan, moves_of: dict[int, float]) -> list[str]:
     return column
 
 
-def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: list[str], force: bool,
-                         stall_timeout: float, stop_on_stall: bool, register_moves: bool = True,
-                         echo: TextIO | None = sys.stderr) -> DeduplicatedProfile:
+def profile_deduplicated(
+    ncu: str,
+    options: NcuOptions,
+    stem: Path,
+    command: list[str],
+    force: bool,
+    stall_timeout: float,
+    stop_on_stall: bool,
+    register_moves: bool = True,
+    echo: TextIO | None = sys.stderr,
+) -> DeduplicatedProfile:
     """Probe every launch, profile one per signature in full, merge; ``options.metrics`` is
     rooftui's full list for this GPU."""
     probe_stem = Path(f"{stem}{PROBE_SUFFIX}")
     probe_options = replace(options, metrics=dedup.PROBE_METRICS)
-    probe_run = run_ncu(ncu_argv(ncu, probe_options, probe_stem, command, force=force), probe_stem,
-                        echo=echo, stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
+    probe_run = run_ncu(
+        ncu_argv(ncu, probe_options, probe_stem, command, force=force),
+        probe_stem,
+        echo=echo,
+        stall_timeout=stall_timeout,
+        stop_on_stall=stop_on_stall,
+    )
     probe_report = check_run(probe_run)
     probe = dedup.read_export(export_raw(ncu, probe_report))
     functions = dedup.read_export(export_raw(ncu, probe_report, "function"))
-    plan = dedup.plan(probe, [row[functions.column("Kernel Name")] for row in functions.rows],
-                      register_moves=register_moves)
+    plan = dedup.plan(
+        probe, [row[functions.column("Kernel Name")] for row in functions.rows], register_moves=register_moves
+    )
 
     sources: dedup.Sources = {}
     moves_of: dict[int, float] = {}
@@ -98,8 +115,13 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
     for number, run in enumerate(plan.runs, start=1):
         run_stem = stem if number == 1 else Path(f"{stem}.full{number}")
         run_options = _full_options(options, run)
-        done = run_ncu(ncu_argv(ncu, run_options, run_stem, command, force=force), run_stem, echo=echo,
-                       stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
+        done = run_ncu(
+            ncu_argv(ncu, run_options, run_stem, command, force=force),
+            run_stem,
+            echo=echo,
+            stall_timeout=stall_timeout,
+            stop_on_stall=stop_on_stall,
+        )
         report = check_run(done)
         full = dedup.read_export(export_raw(ncu, report))
         exports.append(full)
@@ -109,10 +131,17 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
         moves = read_register_moves(report, len(full.rows)) if run.source_counters else None
         if moves is not None:
             moves_of.update({i: moves[r] for i, r in assigned.items()})
-        runs.append({"report": str(report), "seconds": round(done.seconds, 2), "passes": _passes(done),
-                     "launches": len(full.rows), "kernel_id": run_options.kernel_id,
-                     "source_counters": run.source_counters,
-                     "register_moves_read": moves is not None})
+        runs.append(
+            {
+                "report": str(report),
+                "seconds": round(done.seconds, 2),
+                "passes": _passes(done),
+                "launches": len(full.rows),
+                "kernel_id": run_options.kernel_id,
+                "source_counters": run.source_counters,
+                "register_moves_read": moves is not None,
+            }
+        )
     extra = {REGISTER_MOVES: moves_column(plan, moves_of)}
     merged = dedup.merge(plan, probe, exports[0], sources, extra)
     check = dedup.self_check(plan, sources, dedup.checked_counters(options.metrics))
@@ -124,27 +153,54 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
     profiled = sum(1 for s in merged.source if s["profiled"])
     inherited = sum(1 for s in merged.source if not s["profiled"] and s["counters_from"] is not None)
     moves_blank = sum(1 for v in extra[REGISTER_MOVES] if v == "")
-    sidecar.write_text(json.dumps({
-        "scheme": "signature-deduplicated: every launch probed once (time, launch configuration, "
-                  "signature counters), rooftui's metric list on the launches ncu's --kernel-id picks, "
-                  "every other launch given the counters of its signature's first fully profiled launch",
-        "probe": {"report": str(probe_report), "metrics": list(dedup.PROBE_METRICS),
-                  "seconds": round(probe_run.seconds, 2), "passes": _passes(probe_run)},
-        "signature": {"same": ["Kernel Name", *dedup.LAUNCH], "within": list(dedup.SIGNATURE_COUNTERS),
-                      "tolerance": dedup.TOLERANCE},
-        "full_runs": runs,
-        "table": str(table),
-        "self_check": {"launches_compared": check.pairs, "flops": check.flops, "bytes": check.bytes,
-                       "worst": check.worst, "worst_what": check.worst_what},
-        "signatures": [{"signature": g.label, "name": g.config[0],
+    sidecar.write_text(
+        json.dumps(
+            {
+                "scheme": "signature-deduplicated: every launch probed once (time, launch configuration, "
+                "signature counters), rooftui's metric list on the launches ncu's --kernel-id picks, "
+                "every other launch given the counters of its signature's first fully profiled launch",
+                "probe": {
+                    "report": str(probe_report),
+                    "metrics": list(dedup.PROBE_METRICS),
+                    "seconds": round(probe_run.seconds, 2),
+                    "passes": _passes(probe_run),
+                },
+                "signature": {
+                    "same": ["Kernel Name", *dedup.LAUNCH],
+                    "within": list(dedup.SIGNATURE_COUNTERS),
+                    "tolerance": dedup.TOLERANCE,
+                },
+                "full_runs": runs,
+                "table": str(table),
+                "self_check": {
+                    "launches_compared": check.pairs,
+                    "flops": check.flops,
+                    "bytes": check.bytes,
+                    "worst": check.worst,
+                    "worst_what": check.worst_what,
+                },
+                "signatures": [
+                    {
+                        "signature": g.label,
+                        "name": g.config[0],
                         **dict(zip(dedup.LAUNCH, g.config[1:])),
-                        **{c: None if math.isnan(v) else v
-                           for c, v in zip(dedup.SIGNATURE_COUNTERS, g.counters)},
-                        "launches": len(g.members), "first": g.members[0],
-                        "profiled": [i for i in g.members if i in sources]}
-                       for g in plan.signatures],
-        "launches": merged.source,
-    }, indent=1, allow_nan=False), encoding="utf-8")
+                        **{
+                            c: None if math.isnan(v) else v
+                            for c, v in zip(dedup.SIGNATURE_COUNTERS, g.counters)
+                        },
+                        "launches": len(g.members),
+                        "first": g.members[0],
+                        "profiled": [i for i in g.members if i in sources],
+                    }
+                    for g in plan.signatures
+                ],
+                "launches": merged.source,
+            },
+            indent=1,
+            allow_nan=False,
+        ),
+        encoding="utf-8",
+    )
 
     lines = [
         f"rooftui: probe: {launches} launches, {_passes(probe_run)} replay pass(es) each, in "
@@ -152,24 +208,37 @@ def profile_deduplicated(ncu: str, options: NcuOptions, stem: Path, command: lis
         f"configuration, instruction counts within {dedup.TOLERANCE:.1%})",
     ]
     for number, (run, info) in enumerate(zip(plan.runs, runs), start=1):
-        which = ("each function's first launch" if run.invocations == (1,) else
-                 f"launches {','.join(map(str, run.invocations))} of each function")
+        which = (
+            "each function's first launch"
+            if run.invocations == (1,)
+            else f"launches {','.join(map(str, run.invocations))} of each function"
+        )
         which += ", with SourceCounters (HFMA2 register moves)" if run.source_counters else ""
-        lines.append(f"rooftui: full run {number}: {info['launches']} launches ({which}), {info['passes']} "
-                     f"replay passes each, in {info['seconds']:.0f} s: {info['report']}")
-    lines.append(f"rooftui: {profiled} launches profiled in full, {inherited} given their twin's counters "
-                 f"with their own time ({sidecar.name} says which, from which twin; --exhaustive profiles "
-                 "every launch)")
+        lines.append(
+            f"rooftui: full run {number}: {info['launches']} launches ({which}), {info['passes']} "
+            f"replay passes each, in {info['seconds']:.0f} s: {info['report']}"
+        )
+    lines.append(
+        f"rooftui: {profiled} launches profiled in full, {inherited} given their twin's counters "
+        f"with their own time ({sidecar.name} says which, from which twin; --exhaustive profiles "
+        "every launch)"
+    )
     lines.append(f"rooftui: {check.line()}")
     if moves_blank and not register_moves:
-        lines.append(f"rooftui: HFMA2 register moves not collected for {moves_blank} launches "
-                     "(--no-register-moves): their FP16 FLOPs keep the moves")
+        lines.append(
+            f"rooftui: HFMA2 register moves not collected for {moves_blank} launches "
+            "(--no-register-moves): their FP16 FLOPs keep the moves"
+        )
     elif moves_blank:
-        lines.append(f"rooftui: HFMA2 register moves not read for {moves_blank} launches (their FP16 FLOPs "
-                     "keep the moves): rooftui reads SourceCounters with the ncu-report package "
-                     "(pip install ncu-report, or ncu's extras/python on PYTHONPATH)")
+        lines.append(
+            f"rooftui: HFMA2 register moves not read for {moves_blank} launches (their FP16 FLOPs "
+            "keep the moves): rooftui reads SourceCounters with the ncu-report package "
+            "(pip install ncu-report, or ncu's extras/python on PYTHONPATH)"
+        )
     if merged.missing:
         blank = sum(len(g.members) for g in merged.missing)
-        lines.append(f"rooftui: {len(merged.missing)} signatures ({blank} launches) got no full profile: "
-                     "their counters are blank (not collected); profile with --exhaustive")
+        lines.append(
+            f"rooftui: {len(merged.missing)} signatures ({blank} launches) got no full profile: "
+            "their counters are blank (not collected); profile with --exhaustive"
+        )
     return DeduplicatedProfile(table, sidecar, lines)

@@ -50,17 +50,16 @@ def counter_options(options: NcuOptions, comm: str) -> NcuOptions:
 
 def comm_options(options: NcuOptions) -> NcuOptions:
     """The time-only run: NCCL kernels alone, one metric, one pass (nothing replayed)."""
-    return replace(options, metrics=(TIME_METRIC,), kernel_name=ONLY_NCCL, launch_skip=None,
-                   launch_count=None)
-
-
+    return replace(
+        options, metrics=(TIME_METRIC,), kernel_name=ONLY_NCCL, launch_skip=None, launch_count=None
+    )
 
 
 def rank_reports(stem: Path) -> dict[str, Path]:
     """The per-rank reports ``stem``.rankN.ncu-rep, by rank, in rank order."""
     found = {}
     for path in stem.parent.glob(f"{stem.name}.rank*{REPORT_SUFFIX}"):
-        rank = path.name[len(stem.name) + len(".rank"):-len(REPORT_SUFFIX)]
+        rank = path.name[len(stem.name) + len(".rank") : -len(REPORT_SUFFIX)]
         found[rank] = path
     return dict(sorted(found.items(), key=lambda item: (not item[0].isdigit(), item[0].zfill(8))))
 
@@ -81,19 +80,30 @@ def run_job(
     mine = {str(r) for r in ranks} if ranks is not None else None
     old = [path for rank, path in rank_reports(stem).items() if mine is None or rank in mine]
     if old and not force:
-        raise RooftuiError("report already exists", path=old[0],
-                           fix="pass --force to overwrite it, or -o another name")
+        raise RooftuiError(
+            "report already exists", path=old[0], fix="pass --force to overwrite it, or -o another name"
+        )
     ncu_words = [ncu, *ncu_arguments(options), "-f"]
     wrapper = scratch_dir(stem) / f"{stem.name}.rank-wrapper.sh"  # removed when rooftui ends
     wrapper.write_text(rank_wrapper_script(ncu_words, stem, ranks), encoding="utf-8")
     wrapper.chmod(0o755)
-    notes = [p for p in stem.parent.glob(f"{stem.name}.rank*{CUT_SHORT_SUFFIX}")
-             if mine is None or p.name[len(stem.name) + len(".rank"):-len(CUT_SHORT_SUFFIX)] in mine]
+    notes = [
+        p
+        for p in stem.parent.glob(f"{stem.name}.rank*{CUT_SHORT_SUFFIX}")
+        if mine is None or p.name[len(stem.name) + len(".rank") : -len(CUT_SHORT_SUFFIX)] in mine
+    ]
     for path in [*old, *notes]:
         path.unlink()
     clear_started(stem)
-    return run_ncu(job.wrapped(wrapper.resolve()), stem, echo=echo, stall_timeout=stall_timeout,
-                   stop_on_stall=stop_on_stall, per_rank=True, ranks=ranks)
+    return run_ncu(
+        job.wrapped(wrapper.resolve()),
+        stem,
+        echo=echo,
+        stall_timeout=stall_timeout,
+        stop_on_stall=stop_on_stall,
+        per_rank=True,
+        ranks=ranks,
+    )
 
 
 @dataclass(frozen=True)
@@ -107,9 +117,21 @@ class KernelTime:
 def kernel_times(ncu: str, report: Path, rank: str) -> list[KernelTime]:
     """Each kernel's gpu__time_duration.sum in ``report``, through ncu's own CSV export."""
     done = subprocess.run(
-        [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base",
-         "--metrics", TIME_METRIC],
-        capture_output=True, text=True, check=False,
+        [
+            ncu,
+            "--import",
+            str(report),
+            "--csv",
+            "--page",
+            "raw",
+            "--print-units",
+            "base",
+            "--metrics",
+            TIME_METRIC,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
@@ -120,8 +142,11 @@ def kernel_times(ncu: str, report: Path, rank: str) -> list[KernelTime]:
     unit = (rows[0].get(TIME_METRIC) or "").strip() if rows else ""
     to_ns = nanoseconds_per(unit)
     if rows and to_ns is None:
-        raise RooftuiError(f"ncu exported {TIME_METRIC} in {unit!r}, not a unit of time", path=report,
-                           fix="check which ncu ran (--ncu): rooftui reads its --print-units base export")
+        raise RooftuiError(
+            f"ncu exported {TIME_METRIC} in {unit!r}, not a unit of time",
+            path=report,
+            fix="check which ncu ran (--ncu): rooftui reads its --print-units base export",
+        )
     times = []
     for row in rows[1:]:
         value = (row.get(TIME_METRIC) or "").replace(",", "")
@@ -160,14 +185,16 @@ class RankShare:
 
 def rank_shares(compute: list[KernelTime], comm: list[KernelTime] | None) -> list[RankShare]:
     """Per rank: kernel time summed (each kernel timed alone by ncu, so overlap is not seen)."""
-    ranks = sorted({t.rank for t in compute} | {t.rank for t in comm or []},
-                   key=lambda r: (not r.isdigit(), r.zfill(8)))
+    ranks = sorted(
+        {t.rank for t in compute} | {t.rank for t in comm or []}, key=lambda r: (not r.isdigit(), r.zfill(8))
+    )
     shares = []
     for rank in ranks:
         mine = [t.time_s for t in compute if t.rank == rank]
         theirs = None if comm is None else [t.time_s for t in comm if t.rank == rank]
-        shares.append(RankShare(rank, len(mine), sum(mine), len(theirs or []),
-                                None if theirs is None else sum(theirs)))
+        shares.append(
+            RankShare(rank, len(mine), sum(mine), len(theirs or []), None if theirs is None else sum(theirs))
+        )
     return shares
 
 
@@ -187,9 +214,11 @@ def inherit_counters(ncu: str, reports: dict[str, Path], first: str) -> tuple[li
         table = report.with_name(report.name[: -len(REPORT_SUFFIX)] + RAW_CSV_SUFFIX)
         table.write_text(dedup.write_export(merged), encoding="utf-8")
         tables.append(table)
-        lines.append(f"rooftui: rank {rank}: its own times, rank {first}'s counters launch by launch: {table}"
-                     if reason is None else
-                     f"rooftui: rank {rank}: its own times; counters NOT collected ({reason}): {table}")
+        lines.append(
+            f"rooftui: rank {rank}: its own times, rank {first}'s counters launch by launch: {table}"
+            if reason is None
+            else f"rooftui: rank {rank}: its own times; counters NOT collected ({reason}): {table}"
+        )
     return tables, lines
 
 

@@ -33,14 +33,45 @@ STARTED_SUFFIX = ".started"  # STEM.rankN.started: the wrapper ran for rank N
 
 # Options that take no value; every other option takes one (--opt=value or --opt value).
 _FLAGS = {
-    "torchrun": {"--standalone", "--no-python", "--no_python", "-m", "--module", "--run-path",
-                 "--run_path"},
-    "mpirun": {"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "--allow_run_as_root",
-               "-v", "--verbose", "--report-bindings", "--tag-output", "-tag-output",
-               "--timestamp-output", "--display-map", "--display-allocation", "-q", "--quiet",
-               "--noprefix", "-l", "-prepend-rank", "--prepend-rank", "-bind-to-core"},
-    "srun": {"-l", "--label", "-u", "--unbuffered", "--exclusive", "--overlap", "-v", "--verbose",
-             "-Q", "--quiet", "-K", "--kill-on-bad-exit", "--pty", "-X", "--disable-status"},
+    "torchrun": {"--standalone", "--no-python", "--no_python", "-m", "--module", "--run-path", "--run_path"},
+    "mpirun": {
+        "--oversubscribe",
+        "-oversubscribe",
+        "--allow-run-as-root",
+        "--allow_run_as_root",
+        "-v",
+        "--verbose",
+        "--report-bindings",
+        "--tag-output",
+        "-tag-output",
+        "--timestamp-output",
+        "--display-map",
+        "--display-allocation",
+        "-q",
+        "--quiet",
+        "--noprefix",
+        "-l",
+        "-prepend-rank",
+        "--prepend-rank",
+        "-bind-to-core",
+    },
+    "srun": {
+        "-l",
+        "--label",
+        "-u",
+        "--unbuffered",
+        "--exclusive",
+        "--overlap",
+        "-v",
+        "--verbose",
+        "-Q",
+        "--quiet",
+        "-K",
+        "--kill-on-bad-exit",
+        "--pty",
+        "-X",
+        "--disable-status",
+    },
 }
 _TWO_VALUES = {"--mca", "-mca", "--gmca", "-gmca"}  # Open MPI: --mca KEY VALUE
 # The most ranks rooftui plans for: every count, product and --ranks list is checked
@@ -69,8 +100,12 @@ class LaunchedJob:
             key, equals, value = arg.partition("=")
             if key in names:
                 found = value if equals else (argv[i + 1] if i + 1 < len(argv) else None)
-            elif (self.launcher == "srun" and re.fullmatch(r"-[A-Za-z]", arg[:2]) and len(arg) > 2
-                  and arg[:2] in names):
+            elif (
+                self.launcher == "srun"
+                and re.fullmatch(r"-[A-Za-z]", arg[:2])
+                and len(arg) > 2
+                and arg[:2] in names
+            ):
                 found = arg[2:]
         return found
 
@@ -136,8 +171,10 @@ def _torchrun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
     if node is None:
         return None, f"--nnodes {nnodes} without --node_rank: this node's ranks are set at rendezvous"
     first = _bounded(node * per_node, f"--node_rank {node} --nproc_per_node {per_node}")
-    return (tuple(range(first, first + per_node)),
-            f"--nnodes {nnodes} --node_rank {node} --nproc_per_node {per_node}: this node's ranks")
+    return (
+        tuple(range(first, first + per_node)),
+        f"--nnodes {nnodes} --node_rank {node} --nproc_per_node {per_node}: this node's ranks",
+    )
 
 
 def _mpirun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
@@ -145,8 +182,9 @@ def _mpirun_ranks(job: LaunchedJob) -> tuple[tuple[int, ...] | None, str]:
     if total is not None:
         return tuple(range(total)), f"-np {total}"
     # Open MPI -N/--npernode, MPICH/Intel MPI -ppn, times the hosts named with -H/--host/-hosts.
-    per_node = _count(job.option("-N", "--npernode", "-npernode", "-ppn", "--ppn", "-perhost"),
-                      "processes per node")
+    per_node = _count(
+        job.option("-N", "--npernode", "-npernode", "-ppn", "--ppn", "-perhost"), "processes per node"
+    )
     hosts = job.option("-H", "--host", "-host", "-hosts", "--hosts")
     if per_node is not None and hosts:
         nodes = len({h.split(":")[0] for h in hosts.split(",") if h})
@@ -266,15 +304,18 @@ def parse_ranks(text: str | None) -> tuple[int, ...] | None:
     for part in text.split(","):
         match = re.fullmatch(r"\s*(\d{1,12})\s*(?:-\s*(\d{1,12})\s*)?", part)
         if not match:
-            raise RooftuiError(f"--ranks {shown}: not a list of ranks",
-                               fix="give e.g. --ranks 0,1 or --ranks 0-3")
+            raise RooftuiError(
+                f"--ranks {shown}: not a list of ranks", fix="give e.g. --ranks 0,1 or --ranks 0-3"
+            )
         first = int(match[1])
         last = int(match[2]) if match[2] else first
         if last < first:
             raise RooftuiError(f"--ranks {shown}: {part} runs backwards", fix="write the smaller rank first")
         if last >= MAX_RANKS:
-            raise RooftuiError(f"--ranks {shown}: rank {last} is beyond the {MAX_RANKS:,} ranks rooftui "
-                               "plans for", fix=_MAX_RANKS_FIX)
+            raise RooftuiError(
+                f"--ranks {shown}: rank {last} is beyond the {MAX_RANKS:,} ranks rooftui plans for",
+                fix=_MAX_RANKS_FIX,
+            )
         spans.append((first, last))
     ranks: set[int] = set()  # every rank below MAX_RANKS: the set is bounded whatever the text
     for first, last in spans:
@@ -335,7 +376,7 @@ def started_ranks(stem: Path) -> set[int]:
     """The ranks whose wrapper ran in the last run of the job (STEM.rankN.started)."""
     found = set()
     for path in scratch_dir(stem).glob(f"{stem.name}.rank*{STARTED_SUFFIX}"):
-        rank = path.name[len(stem.name) + len(".rank"):-len(STARTED_SUFFIX)]
+        rank = path.name[len(stem.name) + len(".rank") : -len(STARTED_SUFFIX)]
         if rank.isdigit():
             found.add(int(rank))
     return found
@@ -364,8 +405,12 @@ def describe(job: LaunchedJob, ranks: tuple[int, ...] | None, comm: str, source:
         else:
             runs = len(ranks) * (2 if comm == "time" else 1)
             which = f"ranks {ranks_text(ranks)} from {source}, {runs} runs of the job"
-        how = (f"ncu on one rank per run of the job ({which}), the others running plainly;"
-               " NCCL kernels left out of the counter run"
-               + (", then timed alone in a one-metric run" if comm == "time" else " and not timed"))
-    return (f"rooftui: {job.launcher} job: {how}; rank from ${variables}, one report per rank"
-            " (REPORT.rankN.ncu-rep)")
+        how = (
+            f"ncu on one rank per run of the job ({which}), the others running plainly;"
+            " NCCL kernels left out of the counter run"
+            + (", then timed alone in a one-metric run" if comm == "time" else " and not timed")
+        )
+    return (
+        f"rooftui: {job.launcher} job: {how}; rank from ${variables}, one report per rank"
+        " (REPORT.rankN.ncu-rep)"
+    )

@@ -145,20 +145,28 @@ def stall_message(stuck: list[tuple[str, str | None]], seconds: float, slow_warn
     ``stuck`` holds (who, kernel) for each log: the kernel whose passes started last.
     """
     named = [f"{who}{printable(kernel)}" for who, kernel in stuck if kernel]
-    where = (f"stuck profiling {', '.join(named)}" if named else "no kernel being profiled")
+    where = f"stuck profiling {', '.join(named)}" if named else "no kernel being profiled"
     said = "; ncu says the launch is taking more time than expected" if slow_warning else ""
     if len(stuck) > 1:
-        fix = ("ncu drains each GPU before it profiles a kernel, and a collective in flight drains only "
-               "when every peer launches its part, which a peer blocked in ncu never does: profile one "
-               "rank at a time (rooftui profile's default for launched jobs; --comm replay does not)")
+        fix = (
+            "ncu drains each GPU before it profiles a kernel, and a collective in flight drains only "
+            "when every peer launches its part, which a peer blocked in ncu never does: profile one "
+            "rank at a time (rooftui profile's default for launched jobs; --comm replay does not)"
+        )
     elif any(kernel and kernel.startswith("nccl") for _, kernel in stuck):
-        fix = ("a collective replayed on one rank waits for its peers forever: "
-               "leave NCCL kernels out of replay (--comm time, the default, or --comm skip)")
+        fix = (
+            "a collective replayed on one rank waits for its peers forever: "
+            "leave NCCL kernels out of replay (--comm time, the default, or --comm skip)"
+        )
     else:
-        fix = ("if the program waits on another process (a collective, a queue), leave that kernel out "
-               "with -k regex:, or profile fewer kernels with --launch-count")
-    return (f"rooftui: no kernel finished for {seconds:.0f} s, {where}{said}. {fix}; "
-            "Ctrl-C stops the run and keeps what was profiled")
+        fix = (
+            "if the program waits on another process (a collective, a queue), leave that kernel out "
+            "with -k regex:, or profile fewer kernels with --launch-count"
+        )
+    return (
+        f"rooftui: no kernel finished for {seconds:.0f} s, {where}{said}. {fix}; "
+        "Ctrl-C stops the run and keeps what was profiled"
+    )
 
 
 @dataclass
@@ -177,7 +185,7 @@ class _Watch:
         if self.rank_glob is not None:
             folder, pattern, before = self.rank_glob
             for path in sorted(folder.glob(pattern)):
-                rank = path.name[len(before):-len(LOG_SUFFIX)]
+                rank = path.name[len(before) : -len(LOG_SUFFIX)]
                 if rank not in self.followers:
                     self.followers[rank] = _LogFollower(path, self.echo, prefix=f"[rank {rank}] ")
         for follower in self.followers.values():
@@ -279,8 +287,12 @@ def run_ncu(
                 state = (count, tuple(stuck))
                 if state != last_state:
                     last_state, last_progress, warned = state, now, False
-                elif (stall_timeout > 0 and not warned and any(kernel for _, kernel in stuck)
-                      and now - last_progress >= stall_timeout):
+                elif (
+                    stall_timeout > 0
+                    and not warned
+                    and any(kernel for _, kernel in stuck)
+                    and now - last_progress >= stall_timeout
+                ):
                     warned = True
                     line = stall_message(stuck, now - last_progress, watch.merged().slow_warning)
                     if echo is not None:
@@ -399,9 +411,21 @@ def export_raw(ncu: str, report: Path, kernel_base: str = "demangled") -> str:
     """``report``'s raw page as ncu's CSV, base units, kernels named by ``kernel_base``
     (demangled, function or mangled: ncu's --print-kernel-base)."""
     done = subprocess.run(
-        [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base",
-         "--print-kernel-base", kernel_base],
-        capture_output=True, text=True, check=False,
+        [
+            ncu,
+            "--import",
+            str(report),
+            "--csv",
+            "--page",
+            "raw",
+            "--print-units",
+            "base",
+            "--print-kernel-base",
+            kernel_base,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0 or not done.stdout.strip():
         reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]

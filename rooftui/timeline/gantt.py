@@ -30,17 +30,36 @@ MAX_RANGE_DEPTH = 3
 # Per kind: the glyph of a column it fills (40% or more), and of one it only touches.
 GLYPHS = {
     False: {  # Unicode
-        "kernel": ("█", "▓"), "copy": ("▤", "▤"), "copy_pageable": ("▧", "▧"), "memset": ("▥", "▥"),
-        "sync": ("▒", "▒"), "idle": ("░", "░"), "stream_idle": ("·", "·"), "marker": ("▲", "▲"),
+        "kernel": ("█", "▓"),
+        "copy": ("▤", "▤"),
+        "copy_pageable": ("▧", "▧"),
+        "memset": ("▥", "▥"),
+        "sync": ("▒", "▒"),
+        "idle": ("░", "░"),
+        "stream_idle": ("·", "·"),
+        "marker": ("▲", "▲"),
     },
     True: {  # ASCII
-        "kernel": ("#", "+"), "copy": ("c", "c"), "copy_pageable": ("P", "P"), "memset": ("m", "m"),
-        "sync": ("s", "s"), "idle": ("-", "-"), "stream_idle": (".", "."), "marker": ("^", "^"),
+        "kernel": ("#", "+"),
+        "copy": ("c", "c"),
+        "copy_pageable": ("P", "P"),
+        "memset": ("m", "m"),
+        "sync": ("s", "s"),
+        "idle": ("-", "-"),
+        "stream_idle": (".", "."),
+        "marker": ("^", "^"),
     },
 }
 # What the legend says each kind is, in the order it lists them.
-KIND_NAMES = (("kernel", "kernel"), ("copy", "copy"), ("copy_pageable", "pageable"),
-              ("memset", "memset"), ("sync", "host wait"), ("idle", "idle"), ("marker", "finding"))
+KIND_NAMES = (
+    ("kernel", "kernel"),
+    ("copy", "copy"),
+    ("copy_pageable", "pageable"),
+    ("memset", "memset"),
+    ("sync", "host wait"),
+    ("idle", "idle"),
+    ("marker", "finding"),
+)
 # A range's start, the ellipsis of a cut range name, an axis tick.
 MARKS = {False: ("▏", "…", "┆"), True: ("|", "~", ":")}
 
@@ -143,8 +162,9 @@ def _glyph(glyphs: dict[str, tuple[str, str]], kind: str, fraction: float) -> st
     return full if fraction >= 0.4 else partial
 
 
-def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray,
-                ascii_mode: bool) -> list[GanttRow]:
+def _range_rows(
+    analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray, ascii_mode: bool
+) -> list[GanttRow]:
     ctx = analysis.context
     ranges = ctx.trace.host_ranges
     width = len(edges) - 1
@@ -189,8 +209,13 @@ def _range_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.
     return levels
 
 
-def _sync_row(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray,
-              glyphs: dict[str, tuple[str, str]]) -> GanttRow:
+def _sync_row(
+    analysis: TimelineAnalysis,
+    start: float,
+    end: float,
+    edges: np.ndarray,
+    glyphs: dict[str, tuple[str, str]],
+) -> GanttRow:
     """The training thread inside a synchronizing or copy call (a pageable copy stalls it)."""
     ctx = analysis.context
     calls = ctx.trace.host_calls
@@ -208,8 +233,13 @@ def _sync_row(analysis: TimelineAnalysis, start: float, end: float, edges: np.nd
     return GanttRow("host waits", chars, ["sync" if f > 0 else "" for f in cover])
 
 
-def _stream_rows(analysis: TimelineAnalysis, start: float, end: float, edges: np.ndarray,
-                 glyphs: dict[str, tuple[str, str]]) -> list[GanttRow]:
+def _stream_rows(
+    analysis: TimelineAnalysis,
+    start: float,
+    end: float,
+    edges: np.ndarray,
+    glyphs: dict[str, tuple[str, str]],
+) -> list[GanttRow]:
     ctx = analysis.context
     gpu = ctx.trace.gpu
     pageable = ctx.trace.codes_where(lambda name: "Pageable" in name)

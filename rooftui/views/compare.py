@@ -38,7 +38,7 @@ def change(ratio: float | None) -> str:
 
 
 def both(a: str, b: str) -> str:
-    """"a→b", or just "a" when nothing changed."""
+    """ "a→b", or just "a" when nothing changed."""
     return a if a == b else f"{a or '–'}→{b or '–'}"
 
 
@@ -73,22 +73,29 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
         "a": _run_json(comparison.run_a, comparison.label_a),
         "b": _run_json(comparison.run_b, comparison.label_b),
         "time_ratio": _ratio(comparison.total_time("b"), comparison.total_time("a")),
-        "matching": {**{m: int(counts.get(m, 0)) for m in METHODS},
-                     **{f"by_{h}": int((kernels["how"] == h).sum()) for h in HOWS},
-                     "aligned_launches": len(comparison.launches),
-                     "only_a": len(comparison.only_a), "only_b": len(comparison.only_b)},
+        "matching": {
+            **{m: int(counts.get(m, 0)) for m in METHODS},
+            **{f"by_{h}": int((kernels["how"] == h).sum()) for h in HOWS},
+            "aligned_launches": len(comparison.launches),
+            "only_a": len(comparison.only_a),
+            "only_b": len(comparison.only_b),
+        },
         "matched": [_pair_json(row) for row in comparison.matched.to_dict("records")],
         "only_a": [_side_json(row, "_a") for row in comparison.only_a.to_dict("records")],
         "only_b": [_side_json(row, "_b") for row in comparison.only_b.to_dict("records")],
         "launches": _launches_json(comparison.launches),
-        "operations": _table_json(comparison.operations, ("phase", "operation"),
-                                  ("kernels", "count", "time_s", "flops", "pipeline")),
+        "operations": _table_json(
+            comparison.operations, ("phase", "operation"), ("kernels", "count", "time_s", "flops", "pipeline")
+        ),
         "phases": _table_json(comparison.phases, ("phase",), ("kernels", "time_s", "time_share", "flops")),
-        "pipelines": _table_json(comparison.pipelines, ("pipeline",),
-                                 ("kernels", "time_s", "time_share", "flops")),
-        "table3": _table_json(comparison.zero_ai, ("phase",),
-                              ("kernels", "zero_ai", "zero_ai_share", "time_s", "zero_ai_time_s",
-                               "zero_ai_time_share")),
+        "pipelines": _table_json(
+            comparison.pipelines, ("pipeline",), ("kernels", "time_s", "time_share", "flops")
+        ),
+        "table3": _table_json(
+            comparison.zero_ai,
+            ("phase",),
+            ("kernels", "zero_ai", "zero_ai_share", "time_s", "zero_ai_time_s", "zero_ai_time_share"),
+        ),
         "notes": comparison.notes,
         "notes_detail": [note_dict(note) for note in comparison.notes],  # {"kind", "text", "fix"}
     }
@@ -122,11 +129,14 @@ def _side_json(row: dict, suffix: str) -> dict[str, Any]:
 def _pair_json(row: dict) -> dict[str, Any]:
     a, b = _side_json(row, "_a"), _side_json(row, "_b")
     return {
-        "method": row["method"], "how": row["how"], "aligned_launches": _int(row["aligned"]),
+        "method": row["method"],
+        "how": row["how"],
+        "aligned_launches": _int(row["aligned"]),
         "key": row["key"],
         "rank": _int(row["rank"]),
         "candidates": {"a": _int(row["candidates_a"]), "b": _int(row["candidates_b"])},
-        "a": a, "b": b,
+        "a": a,
+        "b": b,
         "change": {
             "time_ratio": row["time_ratio"],
             "time_s": _difference(b["time_s"], a["time_s"]),
@@ -139,8 +149,15 @@ def _pair_json(row: dict) -> dict[str, Any]:
 
 def _launches_json(launches: pd.DataFrame) -> list[dict[str, Any]]:
     """One entry per aligned launch pair: ncu IDs, names and signal."""
-    return [{"phase": row["phase"], "signal": row["signal"], "a": {"id": row["id_a"], "name": row["name_a"]},
-             "b": {"id": row["id_b"], "name": row["name_b"]}} for row in launches.to_dict("records")]
+    return [
+        {
+            "phase": row["phase"],
+            "signal": row["signal"],
+            "a": {"id": row["id_a"], "name": row["name_a"]},
+            "b": {"id": row["id_b"], "name": row["name_b"]},
+        }
+        for row in launches.to_dict("records")
+    ]
 
 
 def _table_json(frame: pd.DataFrame, keys: tuple[str, ...], values: tuple[str, ...]) -> list[dict]:
@@ -149,8 +166,11 @@ def _table_json(frame: pd.DataFrame, keys: tuple[str, ...], values: tuple[str, .
         entry = {k: row[k] for k in keys}
         for side in ("a", "b"):
             present = _float(row.get(f"time_s_{side}")) is not None or _float(row.get(f"kernels_{side}"))
-            entry[side] = {v: _int(row.get(f"{v}_{side}")) if v in _COUNTS else row.get(f"{v}_{side}")
-                           for v in values} if present else None
+            entry[side] = (
+                {v: _int(row.get(f"{v}_{side}")) if v in _COUNTS else row.get(f"{v}_{side}") for v in values}
+                if present
+                else None
+            )
         entry["time_ratio"] = row.get("time_ratio")
         rows.append(entry)
     return rows
@@ -196,8 +216,10 @@ def render(comparison: Comparison, console: Console, top: int = 15, level: str =
 def _describe(run: Run, label: str) -> str:
     kernels = run.kernels
     launches = int(zero_ai.launch_counts(kernels).sum())
-    return (f"{label}: {', '.join(run.devices)}, {kernels.groupby(['device', 'name']).ngroups} kernels, "
-            f"{launches} launches, {seconds(float(kernels['time_s'].sum()))}")
+    return (
+        f"{label}: {', '.join(run.devices)}, {kernels.groupby(['device', 'name']).ngroups} kernels, "
+        f"{launches} launches, {seconds(float(kernels['time_s'].sum()))}"
+    )
 
 
 def _render_header(comparison: Comparison, console: Console) -> None:
@@ -206,20 +228,34 @@ def _render_header(comparison: Comparison, console: Console) -> None:
     total_a, total_b = comparison.total_time("a"), comparison.total_time("b")
     kernels = comparison.kernels
     counts = kernels["method"].value_counts()
-    console.print(Text.assemble(
-        ("GPU time ", "bold"), f"{seconds(total_a)} → {seconds(total_b)} ",
-        (f"({change(total_b / total_a if total_a else None)})", "bold"),
-        f"; matched {len(comparison.matched)} kernels "
-        f"({int(counts.get('exact', 0))} same name, {int(counts.get('parameters', 0))} by parameters, "
-        f"{int(counts.get('operation', 0))} by operation, {int(counts.get('similar', 0))} by similar name; "
-        f"{int((kernels['how'] == 'name').sum())} of them by name alone), "
-        f"{len(comparison.only_a)} only in A, {len(comparison.only_b)} only in B; "
-        f"{len(comparison.launches)} launch pairs aligned"))
+    console.print(
+        Text.assemble(
+            ("GPU time ", "bold"),
+            f"{seconds(total_a)} → {seconds(total_b)} ",
+            (f"({change(total_b / total_a if total_a else None)})", "bold"),
+            f"; matched {len(comparison.matched)} kernels "
+            f"({int(counts.get('exact', 0))} same name, {int(counts.get('parameters', 0))} by parameters, "
+            f"{int(counts.get('operation', 0))} by operation, "
+            f"{int(counts.get('similar', 0))} by similar name; "
+            f"{int((kernels['how'] == 'name').sum())} of them by name alone), "
+            f"{len(comparison.only_a)} only in A, {len(comparison.only_b)} only in B; "
+            f"{len(comparison.launches)} launch pairs aligned",
+        )
+    )
 
 
 def _table(title: str) -> Table:
-    return Table(title=title, title_justify="left", title_style="bold", box=None, header_style="bold",
-                 pad_edge=False, show_edge=False, collapse_padding=True, padding=(0, 1, 0, 0))
+    return Table(
+        title=title,
+        title_justify="left",
+        title_style="bold",
+        box=None,
+        header_style="bold",
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
+        padding=(0, 1, 0, 0),
+    )
 
 
 def _name_width(console: Console, widths: tuple[int, ...]) -> int:
@@ -231,16 +267,30 @@ def _render_operations(comparison: Comparison, console: Console, top: int) -> No
     table = _table("By operation (all kernels of each phase and operation)")
     columns = (("phase", 9), ("n", 6), ("time A", 6), ("time B", 6), ("Δt", 5), ("pipeline", 15))
     table.add_column("phase", no_wrap=True, width=9, overflow="ellipsis")
-    table.add_column("operation", no_wrap=True, overflow="ellipsis",
-                     width=_name_width(console, tuple(w for _, w in columns)))
+    table.add_column(
+        "operation",
+        no_wrap=True,
+        overflow="ellipsis",
+        width=_name_width(console, tuple(w for _, w in columns)),
+    )
     for title, width in columns[1:]:
-        table.add_column(title, justify="left" if title == "pipeline" else "right", width=width, no_wrap=True,
-                         overflow="ellipsis")
+        table.add_column(
+            title,
+            justify="left" if title == "pipeline" else "right",
+            width=width,
+            no_wrap=True,
+            overflow="ellipsis",
+        )
     for row in comparison.operations.head(top).to_dict("records"):
-        table.add_row(plain(row["phase"] or "(none)"), plain(row["operation"]),
-                      both(count_text(row["count_a"]), count_text(row["count_b"])),
-                      time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
-                      both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"])))
+        table.add_row(
+            plain(row["phase"] or "(none)"),
+            plain(row["operation"]),
+            both(count_text(row["count_a"]), count_text(row["count_b"])),
+            time_text(row["time_s_a"]),
+            time_text(row["time_s_b"]),
+            change(row["time_ratio"]),
+            both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"])),
+        )
     console.print(table)
     _more(console, len(comparison.operations), top)
 
@@ -250,28 +300,46 @@ def count_text(value: Any) -> str:
     return "" if value is None else str(int(value))
 
 
-_MATCHED_COLUMNS = (("how", 6, "<"), ("n", 5, ">"), ("time A", 7, ">"), ("time B", 7, ">"), ("Δt", 5, ">"),
-                   ("FLOP/s", 11, ">"), ("AI", 11, ">"), ("pipeline", 15, "<"))
+_MATCHED_COLUMNS = (
+    ("how", 6, "<"),
+    ("n", 5, ">"),
+    ("time A", 7, ">"),
+    ("time B", 7, ">"),
+    ("Δt", 5, ">"),
+    ("FLOP/s", 11, ">"),
+    ("AI", 11, ">"),
+    ("pipeline", 15, "<"),
+)
 
 
 def _render_matched(comparison: Comparison, console: Console, top: int, level: str) -> None:
     """Fixed-width lines, so a pair's names can run the whole width under its numbers."""
     matched = comparison.matched
     console.print()
-    console.print(Text(f"Matched kernels ({len(matched)}), heaviest first; AI at {LEVEL_LABELS[level]}",
-                       style="bold"))
+    console.print(
+        Text(f"Matched kernels ({len(matched)}), heaviest first; AI at {LEVEL_LABELS[level]}", style="bold")
+    )
     console.print(Text(_line([title for title, _, _ in _MATCHED_COLUMNS]), style="bold"))
     name_width = max(20, console.width)
     rows = matched.head(top).to_dict("records")
     shown = short_names({row[f"name_{side}"] for row in rows for side in "ab"}, name_width - 2)
     for row in rows:
-        console.print(Text(_line([
-            METHOD_WORDS[row["method"]] + ("*" if row["how"] == "name" else ""),
-            both(count_text(row["count_a"]), count_text(row["count_b"])),
-            time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
-            both(rate_text(row["flop_rate_a"]), rate_text(row["flop_rate_b"])),
-            both(intensity(row[f"ai_{level}_a"]), intensity(row[f"ai_{level}_b"])),
-            both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"]))])))
+        console.print(
+            Text(
+                _line(
+                    [
+                        METHOD_WORDS[row["method"]] + ("*" if row["how"] == "name" else ""),
+                        both(count_text(row["count_a"]), count_text(row["count_b"])),
+                        time_text(row["time_s_a"]),
+                        time_text(row["time_s_b"]),
+                        change(row["time_ratio"]),
+                        both(rate_text(row["flop_rate_a"]), rate_text(row["flop_rate_b"])),
+                        both(intensity(row[f"ai_{level}_a"]), intensity(row[f"ai_{level}_b"])),
+                        both(pipeline_text(row["pipeline_a"]), pipeline_text(row["pipeline_b"])),
+                    ]
+                )
+            )
+        )
         if row["name_a"] == row["name_b"]:
             names = ["  " + shown[row["name_a"]]]
         else:
@@ -279,10 +347,15 @@ def _render_matched(comparison: Comparison, console: Console, top: int, level: s
         for name in names:
             console.print(Text(name, style="dim"), no_wrap=True, crop=True)
     _more(console, len(matched), top)
-    console.print(Text("how: launches aligned per phase in launch order, kernels paired by their aligned "
-                       "launches; same = same name; params = same name but template, precision or tile "
-                       "parameters; op = same operation; ~name = similar name; * = not aligned, matched "
-                       "by name alone (fuzzy ones in the same phase, by time rank)", style="dim"))
+    console.print(
+        Text(
+            "how: launches aligned per phase in launch order, kernels paired by their aligned "
+            "launches; same = same name; params = same name but template, precision or tile "
+            "parameters; op = same operation; ~name = similar name; * = not aligned, matched "
+            "by name alone (fuzzy ones in the same phase, by time rank)",
+            style="dim",
+        )
+    )
 
 
 def _line(cells: list[str]) -> str:
@@ -297,8 +370,10 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
     for side, frame in (("a", comparison.only_a), ("b", comparison.only_b)):
         label = comparison.label_a if side == "a" else comparison.label_b
         console.print()
-        table = _table(f"Only in {side.upper()} ({markup_escaped(label)}): {len(frame)} kernels, "
-                       f"{seconds(float(frame[f'time_s_{side}'].sum()))}")
+        table = _table(
+            f"Only in {side.upper()} ({markup_escaped(label)}): {len(frame)} kernels, "
+            f"{seconds(float(frame[f'time_s_{side}'].sum()))}"
+        )
         columns = (("n", 4), ("time", 6), ("FLOP/s", 6), ("pipeline", 8), ("phase", 9))
         name_width = _name_width(console, tuple(w for _, w in columns))
         table.add_column("kernel", no_wrap=True, overflow="ellipsis", width=name_width)
@@ -308,9 +383,14 @@ def _render_one_side(comparison: Comparison, console: Console, top: int) -> None
             justify: Literal["left", "right"] = "left" if title in ("pipeline", "phase") else "right"
             table.add_column(title, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
         for row in rows:
-            table.add_row(Text(shown[row[f"name_{side}"]]), count_text(row[f"count_{side}"]),
-                          time_text(row[f"time_s_{side}"]), rate_text(row[f"flop_rate_{side}"]),
-                          pipeline_text(row[f"pipeline_{side}"]), plain(row[f"phase_{side}"]))
+            table.add_row(
+                Text(shown[row[f"name_{side}"]]),
+                count_text(row[f"count_{side}"]),
+                time_text(row[f"time_s_{side}"]),
+                rate_text(row[f"flop_rate_{side}"]),
+                pipeline_text(row[f"pipeline_{side}"]),
+                plain(row[f"phase_{side}"]),
+            )
         console.print(table)
         _more(console, len(frame), top)
 
@@ -338,11 +418,17 @@ def _totals(title: str, frame: pd.DataFrame, key: str) -> Table:
         table.add_column(column, justify="right", no_wrap=True)
     for row in frame.to_dict("records"):
         name = pipeline_text(row[key]) if key == "pipeline" else (row[key] or "(none)")
-        table.add_row(plain(name), both(count_text(row["kernels_a"]), count_text(row["kernels_b"])),
-                      time_text(row["time_s_a"]), time_text(row["time_s_b"]), change(row["time_ratio"]),
-                      percent(_float(row["time_share_a"])), percent(_float(row["time_share_b"])),
-                      si(_float(row["flops_a"]), "").replace(" ", ""),
-                      si(_float(row["flops_b"]), "").replace(" ", ""))
+        table.add_row(
+            plain(name),
+            both(count_text(row["kernels_a"]), count_text(row["kernels_b"])),
+            time_text(row["time_s_a"]),
+            time_text(row["time_s_b"]),
+            change(row["time_ratio"]),
+            percent(_float(row["time_share_a"])),
+            percent(_float(row["time_share_b"])),
+            si(_float(row["flops_a"]), "").replace(" ", ""),
+            si(_float(row["flops_b"]), "").replace(" ", ""),
+        )
     return table
 
 
@@ -359,11 +445,16 @@ def zero_ai_totals(comparison: Comparison) -> Table:
         table.add_column(column, justify="right", no_wrap=True)
     for row in comparison.zero_ai.to_dict("records"):
         launches = both(count_text(row["kernels_a"]), count_text(row["kernels_b"]))
-        table.add_row(plain(row["phase"] or "(none)"), launches,
-                      count_text(row["zero_ai_a"]), percent(_float(row["zero_ai_share_a"])),
-                      percent(_float(row["zero_ai_time_share_a"])),
-                      count_text(row["zero_ai_b"]), percent(_float(row["zero_ai_share_b"])),
-                      percent(_float(row["zero_ai_time_share_b"])))
+        table.add_row(
+            plain(row["phase"] or "(none)"),
+            launches,
+            count_text(row["zero_ai_a"]),
+            percent(_float(row["zero_ai_share_a"])),
+            percent(_float(row["zero_ai_time_share_a"])),
+            count_text(row["zero_ai_b"]),
+            percent(_float(row["zero_ai_share_b"])),
+            percent(_float(row["zero_ai_time_share_b"])),
+        )
     return table
 
 
@@ -383,5 +474,6 @@ def _render_ceilings(comparison: Comparison, console: Console) -> None:
 
 def _more(console: Console, total: int, shown: int) -> None:
     if total > shown:
-        console.print(Text(f"{shown} of {total}, by time; --top N for more, --format csv for all",
-                           style="dim"))
+        console.print(
+            Text(f"{shown} of {total}, by time; --top N for more, --format csv for all", style="dim")
+        )

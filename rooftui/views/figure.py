@@ -32,8 +32,16 @@ COLOURS = {level: hex_colour(rgb) for level, rgb in LEVEL_COLOURS.items()}
 MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
 LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":"}
 ROOF_LINESTYLES: list[str | tuple[int, tuple[float, ...]]] = [
-    "-", (0, (6, 2)), (0, (1, 1.5)), (0, (6, 2, 1, 2)), (0, (10, 2, 2, 2, 2, 2)), (0, (3, 3)),
-    (0, (12, 3)), (0, (6, 2, 1, 2, 1, 2)), (0, (2, 4)), (0, (12, 2, 4, 2)),
+    "-",
+    (0, (6, 2)),
+    (0, (1, 1.5)),
+    (0, (6, 2, 1, 2)),
+    (0, (10, 2, 2, 2, 2, 2)),
+    (0, (3, 3)),
+    (0, (12, 3)),
+    (0, (6, 2, 1, 2, 1, 2)),
+    (0, (2, 4)),
+    (0, (12, 2, 4, 2)),
 ]
 FORMATS = ("svg", "png", "pdf")
 # A two-column paper's text width (IEEE, ACM: 7 to 7.16 in); one GPU per panel, panels
@@ -107,8 +115,17 @@ def roofline_figure(
     panels = []
     for ax, device in zip(axes, devices):
         rows = frame[labels == device] if len(ceilings_by_device) > 1 else frame
-        panels.append(_panel(ax, rows, ceilings_by_device[device], device, pipelines, list(levels),
-                             one_of_several=len(devices) > 1))
+        panels.append(
+            _panel(
+                ax,
+                rows,
+                ceilings_by_device[device],
+                device,
+                pipelines,
+                list(levels),
+                one_of_several=len(devices) > 1,
+            )
+        )
     if title:
         figure.suptitle(printable(title), fontsize=FONT_PT + 2)
     figure.draw_without_rendering()  # lay out first: label sizes and slope angles depend on it
@@ -126,12 +143,20 @@ def _metadata(fmt: str) -> dict:
     return {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt, {})
 
 
-def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines,
-           levels, one_of_several: bool = False) -> tuple[list, list]:
+def _panel(
+    ax,
+    frame: pd.DataFrame,
+    ceilings: CeilingSet,
+    device: str,
+    pipelines,
+    levels,
+    one_of_several: bool = False,
+) -> tuple[list, list]:
     """Draw one GPU's roofline; returns its compute roofs and slopes, labelled once the
     layout is done."""
-    model = build_figure(frame, ceilings, levels=levels, pipelines=pipelines,
-                         individual_limit=len(frame) + 1, zoom=False)
+    model = build_figure(
+        frame, ceilings, levels=levels, pipelines=pipelines, individual_limit=len(frame) + 1, zoom=False
+    )
     ax.set_xscale("log")
     ax.set_yscale("log")
     (x_lo, x_hi), (y_lo, y_hi) = model.x_range, model.y_range
@@ -140,8 +165,9 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
     ax.set_xlabel("Arithmetic intensity (FLOP/byte)", fontsize=FONT_PT + 1)
     ax.set_ylabel("Performance (FLOP/s)", fontsize=FONT_PT + 1)
     ax.tick_params(labelsize=FONT_PT)
-    ax.set_title(f"{printable(device) or 'GPU'} — {roof_sources(model.roofs) or 'no roofs'}",
-                 fontsize=FONT_PT + 1)
+    ax.set_title(
+        f"{printable(device) or 'GPU'} — {roof_sources(model.roofs) or 'no roofs'}", fontsize=FONT_PT + 1
+    )
     ax.grid(True, which="major", linewidth=0.3, alpha=0.5)
 
     compute_roofs = [roof for roof in model.roofs if roof.kind == "compute"]
@@ -149,32 +175,59 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
     for roof in model.roofs:
         xs, ys = np.power(10.0, roof.xs), np.power(10.0, roof.ys)
         if roof.kind == "bandwidth":
-            ax.plot(xs, ys, color=COLOURS[roof.key], linestyle=LINESTYLES[roof.key], linewidth=1.2,
-                    label=roof.label)
+            ax.plot(
+                xs,
+                ys,
+                color=COLOURS[roof.key],
+                linestyle=LINESTYLES[roof.key],
+                linewidth=1.2,
+                label=roof.label,
+            )
             slopes.append((roof, xs, ys))
         else:
             style = ROOF_LINESTYLES[compute_roofs.index(roof) % len(ROOF_LINESTYLES)]
             ax.plot(xs, ys, color="black", linestyle=style, linewidth=1.0, label=roof.label)
             # Right of the axes, at the roof's height: laid out with the axes, spread apart
             # once the layout is done (place_labels), a leader back to the roof's end.
-            text = ax.annotate(_on_plot(roof), (xs[1], ys[1]), xytext=(6, 0), textcoords="offset points",
-                               ha="left", va="center", fontsize=FONT_PT, annotation_clip=False,
-                               arrowprops={"arrowstyle": "-", "linewidth": 0.4, "color": "0.45",
-                                           "shrinkA": 0, "shrinkB": 0})
+            text = ax.annotate(
+                _on_plot(roof),
+                (xs[1], ys[1]),
+                xytext=(6, 0),
+                textcoords="offset points",
+                ha="left",
+                va="center",
+                fontsize=FONT_PT,
+                annotation_clip=False,
+                arrowprops={"arrowstyle": "-", "linewidth": 0.4, "color": "0.45", "shrinkA": 0, "shrinkB": 0},
+            )
             compute.append((roof, xs, ys, text))
 
     for series in model.points:
         if not len(series.xs):
             continue
         heavy = series.emphasis == "heavy"
-        ax.scatter(np.power(10.0, series.xs), np.power(10.0, series.ys), marker=MARKERS[series.level],
-                   s=20 if heavy else 9, facecolors=COLOURS[series.level] if heavy else "none",
-                   edgecolors=COLOURS[series.level], linewidths=0.6, zorder=3)
+        ax.scatter(
+            np.power(10.0, series.xs),
+            np.power(10.0, series.ys),
+            marker=MARKERS[series.level],
+            s=20 if heavy else 9,
+            facecolors=COLOURS[series.level] if heavy else "none",
+            edgecolors=COLOURS[series.level],
+            linewidths=0.6,
+            zorder=3,
+        )
     for level in levels:  # one legend entry per level, whatever the emphasis
-        ax.scatter([], [], marker=MARKERS[level], color=COLOURS[level],
-                   label=f"kernels at {LEVEL_LABELS[level]} AI")
-    ax.scatter([], [], marker="o", facecolors="none", edgecolors="grey",
-               label=f"open: lighter kernels, filled: the {HEAVY_COUNT} heaviest")
+        ax.scatter(
+            [], [], marker=MARKERS[level], color=COLOURS[level], label=f"kernels at {LEVEL_LABELS[level]} AI"
+        )
+    ax.scatter(
+        [],
+        [],
+        marker="o",
+        facecolors="none",
+        edgecolors="grey",
+        label=f"open: lighter kernels, filled: the {HEAVY_COUNT} heaviest",
+    )
 
     names = frame["name"] if "name" in frame.columns else pd.Series(dtype=object)
     shown = short_names([str(name) for name in names], NAME_WIDTH)
@@ -182,8 +235,15 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
         place = _tag_point(model, kernel)
         if place is None:
             continue
-        ax.annotate(tag, place, xytext=(3, 3), textcoords="offset points", fontsize=FONT_PT + 1,
-                    fontweight="bold", zorder=4)
+        ax.annotate(
+            tag,
+            place,
+            xytext=(3, 3),
+            textcoords="offset points",
+            fontsize=FONT_PT + 1,
+            fontweight="bold",
+            zorder=4,
+        )
         name = shown.get(str(names.get(kernel, "")), "") if len(names) else ""
         share = _time_share(frame, kernel, one_of_several)
         ax.scatter([], [], marker="$" + tag + "$", color="black", label=name + share)
@@ -194,8 +254,16 @@ def _panel(ax, frame: pd.DataFrame, ceilings: CeilingSet, device: str, pipelines
     from matplotlib.transforms import ScaledTranslation
 
     below = ax.transAxes + ScaledTranslation(0, -LEGEND_DROP_PT / 72, ax.figure.dpi_scale_trans)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncols=2,
-              fontsize=FONT_PT - 1, frameon=False, borderaxespad=0.0, handlelength=3.0)
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=below,
+        ncols=2,
+        fontsize=FONT_PT - 1,
+        frameon=False,
+        borderaxespad=0.0,
+        handlelength=3.0,
+    )
     return compute, slopes
 
 
@@ -231,23 +299,39 @@ def place_labels(ax, compute: list, slopes: list, renderer) -> list:
     placed = _spread_right(ax, compute, renderer)
     figure = ax.figure
     inside = ax.get_window_extent(renderer)
-    taken = [text_outline(text, renderer) for text in (ax.title, getattr(figure, "_suptitle", None))
-             if text is not None and text.get_text()]
+    taken = [
+        text_outline(text, renderer)
+        for text in (ax.title, getattr(figure, "_suptitle", None))
+        if text is not None and text.get_text()
+    ]
     taken += [text_outline(child, renderer) for child in ax.texts if child.get_text()]
     # Every roof as points along it on the screen: a label struck through by another roof
     # reads as that roof's.
-    lines = {roof: ax.transData.transform(np.column_stack([np.geomspace(xs[0], xs[1], 400),
-                                                           np.geomspace(ys[0], ys[1], 400)]))
-             for roof, xs, ys, *_ in [*compute, *slopes]}
+    lines = {
+        roof: ax.transData.transform(
+            np.column_stack([np.geomspace(xs[0], xs[1], 400), np.geomspace(ys[0], ys[1], 400)])
+        )
+        for roof, xs, ys, *_ in [*compute, *slopes]
+    }
     if slopes:
         (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
         per_decade_x = inside.width / math.log10(x1 / x0)
         per_decade_y = inside.height / math.log10(y1 / y0)
         angle = math.degrees(math.atan2(per_decade_y, per_decade_x))  # a slope of 1 in log-log
     for roof, xs, ys in slopes:
-        text = ax.annotate(_on_plot(roof), (xs[1], ys[1]), xytext=(0, 2), textcoords="offset points",
-                           rotation=angle, rotation_mode="anchor", fontsize=FONT_PT, color=COLOURS[roof.key],
-                           ha="right", va="bottom", annotation_clip=False)
+        text = ax.annotate(
+            _on_plot(roof),
+            (xs[1], ys[1]),
+            xytext=(0, 2),
+            textcoords="offset points",
+            rotation=angle,
+            rotation_mode="anchor",
+            fontsize=FONT_PT,
+            color=COLOURS[roof.key],
+            ha="right",
+            va="bottom",
+            annotation_clip=False,
+        )
         spots = [(max(xs[0], xs[1] / 10 ** (k / 4)), above) for k in range(1, 21) for above in (True, False)]
         others = [points for other, points in lines.items() if other is not roof]
         _take_a_free_spot(text, spots, renderer, inside, taken, others, ha="right", slope=(xs, ys))
@@ -277,8 +361,12 @@ def text_outline(text, renderer) -> np.ndarray:
         box = text_box(text, renderer)
     finally:
         text.set_rotation(angle)
-    anchor = np.array([{"left": box.x0, "right": box.x1}.get(text.get_ha(), (box.x0 + box.x1) / 2),
-                       {"bottom": box.y0, "top": box.y1}.get(text.get_va(), (box.y0 + box.y1) / 2)])
+    anchor = np.array(
+        [
+            {"left": box.x0, "right": box.x1}.get(text.get_ha(), (box.x0 + box.x1) / 2),
+            {"bottom": box.y0, "top": box.y1}.get(text.get_va(), (box.y0 + box.y1) / 2),
+        ]
+    )
     corners = np.array([[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]]) - anchor
     turn = math.radians(angle)
     rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
@@ -320,8 +408,10 @@ def _spread_right(ax, compute: list, renderer) -> list:
     kept within the axes' height."""
     if not compute:
         return []
-    texts = sorted(((item[3], ax.transData.transform((item[1][1], item[2][1]))[1]) for item in compute),
-                   key=lambda pair: pair[1])
+    texts = sorted(
+        ((item[3], ax.transData.transform((item[1][1], item[2][1]))[1]) for item in compute),
+        key=lambda pair: pair[1],
+    )
     inside = ax.get_window_extent(renderer)
     gap = max(text_box(text, renderer).height for text, _ in texts) + 1.0
     blocks = [[index] for index in range(len(texts))]
@@ -337,7 +427,7 @@ def _spread_right(ax, compute: list, renderer) -> list:
         merged = False
         for i in range(len(blocks) - 1):
             if start(blocks[i]) + gap * len(blocks[i]) > start(blocks[i + 1]):
-                blocks[i:i + 2] = [blocks[i] + blocks[i + 1]]
+                blocks[i : i + 2] = [blocks[i] + blocks[i + 1]]
                 merged = True
                 break
     to_points = 72.0 / ax.figure.dpi
@@ -356,9 +446,11 @@ def _take_a_free_spot(text, spots, renderer, inside, taken: list, lines: list, h
     for x, above in spots:
         _move(text, x, above, ha, slope)
         outline = text_outline(text, renderer)
-        crowding = (sum(outlines_overlap(outline, other) for other in taken)
-                    + sum(line_crosses(outline, points) for points in lines)
-                    + 2 * int(not _within(outline, inside)))
+        crowding = (
+            sum(outlines_overlap(outline, other) for other in taken)
+            + sum(line_crosses(outline, points) for points in lines)
+            + 2 * int(not _within(outline, inside))
+        )
         if crowding < best_crowding:
             best, best_crowding = (x, above), crowding
         if crowding == 0:
@@ -379,8 +471,12 @@ def _move(text, x: float, above: bool, ha: str, slope) -> None:
 
 
 def _within(outline: np.ndarray, box) -> bool:
-    return bool((outline[:, 0] >= box.x0).all() and (outline[:, 0] <= box.x1).all()
-                and (outline[:, 1] >= box.y0).all() and (outline[:, 1] <= box.y1).all())
+    return bool(
+        (outline[:, 0] >= box.x0).all()
+        and (outline[:, 0] <= box.x1).all()
+        and (outline[:, 1] >= box.y0).all()
+        and (outline[:, 1] <= box.y1).all()
+    )
 
 
 def _tag_point(model, kernel) -> tuple[float, float] | None:

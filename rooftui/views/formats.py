@@ -99,6 +99,6 @@ def json_safe(value: Any) -> Any:
 
 
 def approximate_mark(pipeline: str, fp16_approximate: bool) -> str:
-    """"~" after a pipeline whose FLOPs ncu counts approximately (FP16 on CUDA cores,
+    """ "~" after a pipeline whose FLOPs ncu counts approximately (FP16 on CUDA cores,
     ``rooftui.model.metrics.FP16_NOTE``), in every table that names the pipeline; else ""."""
     return "~" if fp16_approximate and pipeline == "fp16" else ""

@@ -8,7 +8,9 @@ HBM blue.
 from __future__ import annotations
 
 LEVEL_COLOURS: dict[str, tuple[int, int, int]] = {
-    "l1": (230, 60, 60), "l2": (60, 190, 80), "hbm": (60, 140, 230),
+    "l1": (230, 60, 60),
+    "l2": (60, 190, 80),
+    "hbm": (60, 140, 230),
 }
 
 

@@ -25,16 +25,50 @@ from rooftui.views.formats import approximate_mark, intensity, json_safe, percen
 from rooftui.views.text import distinct_labels, markup_escaped, plain, short_names
 
 CSV_COLUMNS = (
-    "id", "report", "device", "cc", "name", "demangled", "count", "launches", "time_s", "time_mean_s",
+    "id",
+    "report",
+    "device",
+    "cc",
+    "name",
+    "demangled",
+    "count",
+    "launches",
+    "time_s",
+    "time_mean_s",
     "time_source",
-    "flops", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor_fp64", "flops_tensor_tf32",
-    "flops_tensor_fp16", "flops_tensor_bf16", "flops_tensor_fp8", "ops_tensor_int8",
-    "flops_tensor", "bytes_l1", "bytes_l2", "bytes_hbm", "ai_l1", "ai_l2", "ai_hbm",
-    "flop_rate", "pipeline", "zero_ai", "zero_ai_launches", "fp16_approximate", "register_moves",
+    "flops",
+    "flops_fp64",
+    "flops_fp32",
+    "flops_fp16",
+    "flops_tensor_fp64",
+    "flops_tensor_tf32",
+    "flops_tensor_fp16",
+    "flops_tensor_bf16",
+    "flops_tensor_fp8",
+    "ops_tensor_int8",
+    "flops_tensor",
+    "bytes_l1",
+    "bytes_l2",
+    "bytes_hbm",
+    "ai_l1",
+    "ai_l2",
+    "ai_hbm",
+    "flop_rate",
+    "pipeline",
+    "zero_ai",
+    "zero_ai_launches",
+    "fp16_approximate",
+    "register_moves",
     "phase",
-    "phase_inferred", "nvtx",
-    "bound", "roof_fraction", "bound_l1", "bound_l2", "bound_hbm",
-    "rank", "communication",  # last, so that earlier columns keep their places
+    "phase_inferred",
+    "nvtx",
+    "bound",
+    "roof_fraction",
+    "bound_l1",
+    "bound_l2",
+    "bound_hbm",
+    "rank",
+    "communication",  # last, so that earlier columns keep their places
     "flops_partial",
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
     "bound_reason",  # why bound is blank ("" where it is given)
@@ -48,27 +82,40 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
     labels = distinct_labels(rows["name"].astype(str).unique(), 0)
     for row in rows.to_dict("records"):
         entry = {
-            "id": row.get("id"), "name": row["name"], "label": labels[str(row["name"])],
+            "id": row.get("id"),
+            "name": row["name"],
+            "label": labels[str(row["name"])],
             "demangled": row.get("demangled"),
-            "device": row.get("device"), "report": row.get("report"),
-            "rank": row.get("rank") or None, "communication": row.get("communication"),
+            "device": row.get("device"),
+            "report": row.get("report"),
+            "rank": row.get("rank") or None,
+            "communication": row.get("communication"),
             "time_s": row["time_s"],
-            "flops": {"fp64": row["flops_fp64"], "fp32": row["flops_fp32"], "fp16": row["flops_fp16"],
-                      "tensor": row["flops_tensor"],
-                      "by_pipeline": {p: row[flop_column(p)] for p in FLOAT_PIPELINES},
-                      "tensor_int8_ops": row["ops_tensor_int8"]},
+            "flops": {
+                "fp64": row["flops_fp64"],
+                "fp32": row["flops_fp32"],
+                "fp16": row["flops_fp16"],
+                "tensor": row["flops_tensor"],
+                "by_pipeline": {p: row[flop_column(p)] for p in FLOAT_PIPELINES},
+                "tensor_int8_ops": row["ops_tensor_int8"],
+            },
             "bytes": {level: row[f"bytes_{level}"] for level in LEVELS},
             "ai": {level: row[f"ai_{level}"] for level in LEVELS},
-            "flop_rate": row["flop_rate"], "time_source": row.get("time_source"),
+            "flop_rate": row["flop_rate"],
+            "time_source": row.get("time_source"),
             "launches": row["count"] if "count" in row else row.get("launches", 1),
-            "pipeline": row["pipeline"], "zero_ai": row["zero_ai"],
+            "pipeline": row["pipeline"],
+            "zero_ai": row["zero_ai"],
             "fp16_approximate": row["fp16_approximate"],
             "register_moves": row.get("register_moves"),
-            "phase": row.get("phase") or None, "phase_inferred": row.get("phase_inferred"),
+            "phase": row.get("phase") or None,
+            "phase_inferred": row.get("phase_inferred"),
             "nvtx": row.get("nvtx"),
-            "bound": row.get("bound"), "roof_fraction": row.get("roof_fraction"),
+            "bound": row.get("bound"),
+            "roof_fraction": row.get("roof_fraction"),
             "bound_reason": row.get("bound_reason") or None,
-            "flops_partial": bool(row.get("flops_partial", False)), "provenance": provenance(row),
+            "flops_partial": bool(row.get("flops_partial", False)),
+            "provenance": provenance(row),
         }
         if "count" in row:
             entry["count"] = row["count"]
@@ -82,8 +129,10 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
         "device": {"name": first.device.name, "cc": first.device.cc},
         "devices": [{"name": name, "cc": c.device.cc} for name, c in run.ceilings_by_device.items()],
         "ceilings": [c.to_dict() for c in first.ceilings],  # the first GPU's, as before
-        "ceilings_by_device": {name: [c.to_dict() for c in ceilings.ceilings]
-                               for name, ceilings in run.ceilings_by_device.items()},
+        "ceilings_by_device": {
+            name: [c.to_dict() for c in ceilings.ceilings]
+            for name, ceilings in run.ceilings_by_device.items()
+        },
         "missing_roofs": [miss.to_dict() for miss in run.missing_roofs],
         "kernels": kernels,
         "summary": {
@@ -123,15 +172,34 @@ def _several_ranks(run: Run) -> bool:
 
 def _render_ranks(run: Run, console: Console) -> None:
     """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
-    table = Table(title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
-                  box=None, header_style="bold", title_justify="left")
-    for title in ("rank", "device", "kernels", "time", "zero-AI time", "NCCL kernels", "NCCL time",
-                  "communication"):
+    table = Table(
+        title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
+        box=None,
+        header_style="bold",
+        title_justify="left",
+    )
+    for title in (
+        "rank",
+        "device",
+        "kernels",
+        "time",
+        "zero-AI time",
+        "NCCL kernels",
+        "NCCL time",
+        "communication",
+    ):
         table.add_column(title, justify="left" if title in ("rank", "device") else "right")
     for row in per_rank(run.kernels, _sidecar(run)).to_dict("records"):
-        table.add_row(row["rank"] or "?", plain(row["device"]), str(row["kernels"]), seconds(row["time_s"]),
-                      percent(row["zero_ai_time_share"]), str(row["communication_kernels"]),
-                      seconds(row["communication_time_s"]), percent(row["communication_time_share"]))
+        table.add_row(
+            row["rank"] or "?",
+            plain(row["device"]),
+            str(row["kernels"]),
+            seconds(row["time_s"]),
+            percent(row["zero_ai_time_share"]),
+            str(row["communication_kernels"]),
+            seconds(row["communication_time_s"]),
+            percent(row["communication_time_share"]),
+        )
     console.print(table)
 
 
@@ -174,17 +242,24 @@ def with_labels(rows: pd.DataFrame) -> pd.DataFrame:
     return rows.assign(label=names.map(distinct_labels(names.unique(), 0)))
 
 
-_SHORT_PIPE = {"tensor_fp64": "TC FP64", "tensor_tf32": "TC TF32", "tensor_fp16": "TC FP16",
-               "tensor_bf16": "TC BF16", "tensor_fp8": "TC FP8", "tensor_int8": "TC INT8",
-               "tensor_uncounted": "TC (uncounted)"}
+_SHORT_PIPE = {
+    "tensor_fp64": "TC FP64",
+    "tensor_tf32": "TC TF32",
+    "tensor_fp16": "TC FP16",
+    "tensor_bf16": "TC BF16",
+    "tensor_fp8": "TC FP8",
+    "tensor_int8": "TC INT8",
+    "tensor_uncounted": "TC (uncounted)",
+}
 
 
 def short_pipeline(pipeline: str) -> str:
     return _SHORT_PIPE.get(pipeline, PIPELINE_LABELS.get(pipeline, pipeline))
 
 
-def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
-                 per_name: bool = False) -> None:
+def render_table(
+    run: Run, rows: pd.DataFrame, console: Console, grouped: bool, per_name: bool = False
+) -> None:
     """The kernel table in the console's width, then Table III and the ceilings used.
     Every column but the name is as wide as its longest cell, so no number is ever
     cut; the name gets the rest of the width (and no more than its longest)."""
@@ -210,10 +285,17 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
             cells.append(str(row["count"]))
         whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
         share = row["time_s"] / whole if whole else float("nan")
-        cells += [seconds(row["time_s"]).replace(" ", ""), f"{100 * share:.0f}%" if share == share else "",
-                  si(row["flop_rate"], "").replace(" ", "") + (PARTIAL_MARK * bool(row.get("flops_partial"))),
-                  intensity(row["ai_l1"]),
-                  intensity(row["ai_l2"]), intensity(row["ai_hbm"]), plain(pipe), plain(phase), plain(bound)]
+        cells += [
+            seconds(row["time_s"]).replace(" ", ""),
+            f"{100 * share:.0f}%" if share == share else "",
+            si(row["flop_rate"], "").replace(" ", "") + (PARTIAL_MARK * bool(row.get("flops_partial"))),
+            intensity(row["ai_l1"]),
+            intensity(row["ai_l2"]),
+            intensity(row["ai_hbm"]),
+            plain(pipe),
+            plain(phase),
+            plain(bound),
+        ]
         lines.append(cells)
     titles = ["kernel", *(["rank"] if ranked else []), *(["n"] if grouped else []), *titles]
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
@@ -222,20 +304,32 @@ def render_table(run: Run, rows: pd.DataFrame, console: Console, grouped: bool,
     shown = short_names(rows["name"], name_width)  # the operator, types and tile, told apart
     for line, name in zip(lines, rows["name"]):
         line[0] = Text(shown[name])
-    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False,
-                  collapse_padding=True, padding=(0, 1, 0, 0))
+    table = Table(
+        box=None,
+        pad_edge=False,
+        header_style="bold",
+        show_edge=False,
+        collapse_padding=True,
+        padding=(0, 1, 0, 0),
+    )
     table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
     for title, width in zip(titles[1:], widths[1:]):
-        table.add_column(title, justify="left" if title in ("pipe", "phase", "bound") else "right",
-                         no_wrap=True, width=width)
+        table.add_column(
+            title,
+            justify="left" if title in ("pipe", "phase", "bound") else "right",
+            no_wrap=True,
+            width=width,
+        )
     for cells in lines:
         table.add_row(*cells)
     console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
-        "[dim]" + ("%rank: share of the row's rank's kernel time; " if ranked else "")
+        "[dim]"
+        + ("%rank: share of the row's rank's kernel time; " if ranked else "")
         + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         f"approximate); FLOP/s {PARTIAL_MARK}: partial, some FLOPs not collected (notes say which); "
-        "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]")
+        "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]"
+    )
     if grouped:
         _render_mixed_groups(rows, console, shown)
     _render_table3(run, console, per_name)
@@ -249,8 +343,9 @@ def _render_mixed_groups(rows: pd.DataFrame, console: Console, shown: dict[str, 
     zero, count = zero_ai.launches(rows), zero_ai.launch_counts(rows)
     for name, n, m in zip(rows["name"], zero, count):
         if 0 < n < m:
-            console.print(f"[dim]{markup_escaped(shown[name])}: zero-AI launches "
-                          f"{zero_ai.share_text(n, m)}[/dim]")
+            console.print(
+                f"[dim]{markup_escaped(shown[name])}: zero-AI launches {zero_ai.share_text(n, m)}[/dim]"
+            )
 
 
 def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
@@ -260,16 +355,23 @@ def _render_table3(run: Run, console: Console, per_name: bool = False) -> None:
     for title in ("phase", "launches", "zero-AI", "share", "time", "zero-AI time", "share"):
         table.add_column(title, justify="left" if title == "phase" else "right")
     for row in table_iii(run, per_name).to_dict("records"):
-        table.add_row(plain(phase_label(row["phase"])), str(row["kernels"]), str(row["zero_ai"]),
-                      percent(row["zero_ai_share"]), seconds(row["time_s"]),
-                      seconds(row["zero_ai_time_s"]), percent(row["zero_ai_time_share"]))
+        table.add_row(
+            plain(phase_label(row["phase"])),
+            str(row["kernels"]),
+            str(row["zero_ai"]),
+            percent(row["zero_ai_share"]),
+            seconds(row["time_s"]),
+            seconds(row["zero_ai_time_s"]),
+            percent(row["zero_ai_time_share"]),
+        )
     console.print(table)
-    console.print(f"[dim]{zero_ai.tally(run.kernels).text()} (integer Tensor work is never "
-                  "zero-AI)[/dim]")
+    console.print(f"[dim]{zero_ai.tally(run.kernels).text()} (integer Tensor work is never zero-AI)[/dim]")
     unknown = zero_ai.unknown_launches(run.kernels)
     if unknown:
-        console.print(f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "
-                      "counter is missing from the report (see the note); not counted above[/yellow]")
+        console.print(
+            f"[yellow]zero-AI unknown for {unknown} launches: no work counted, but a FLOP "
+            "counter is missing from the report (see the note); not counted above[/yellow]"
+        )
 
 
 def _render_ceilings(run: Run, console: Console) -> None:
@@ -281,8 +383,7 @@ def _render_ceilings(run: Run, console: Console) -> None:
             by_source.setdefault(source_text(c), []).append(f"{c.label} {si(c.value, c.unit)}")
         parts = [f"{', '.join(roofs)} [dim]({source})[/dim]" for source, roofs in by_source.items()]
         cc = "" if device.endswith(f"(cc {ceilings.device.cc})") else f" (cc {ceilings.device.cc})"
-        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)}{cc}: "
-                      + "; ".join(parts))
+        console.print(f"[bold]Ceilings[/bold] {markup_escaped(device)}{cc}: " + "; ".join(parts))
         for c in ceilings.ceilings:
             if c.caveat:
                 console.print(f"[yellow]{markup_escaped(c.name)}:[/yellow] {markup_escaped(c.caveat)}")

@@ -38,15 +38,17 @@ def tmux_option(name: str) -> str | None:
     import subprocess
 
     try:
-        done = subprocess.run(["tmux", "show-options", "-gv", name], capture_output=True, text=True,
-                              timeout=0.5, check=False)
+        done = subprocess.run(
+            ["tmux", "show-options", "-gv", name], capture_output=True, text=True, timeout=0.5, check=False
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def clipboard_message(name: str, environ: Mapping[str, str],
-                      option: Callable[[str], str | None] = tmux_option) -> str:
+def clipboard_message(
+    name: str, environ: Mapping[str, str], option: Callable[[str], str | None] = tmux_option
+) -> str:
     """What ``y`` tells the user after sending ``name`` by OSC 52, which no terminal
     acknowledges: that it was sent, and inside tmux whether tmux passes it on (only with
     ``set-clipboard on``, or ``allow-passthrough on`` for the wrapped copy; tmux's
@@ -57,5 +59,7 @@ def clipboard_message(name: str, environ: Mapping[str, str],
     if clipboard == "on" or passthrough in ("on", "all"):
         return f"sent to the clipboard by OSC 52 through tmux: {name}"
     said = f"set-clipboard is {clipboard}" if clipboard else "its set-clipboard is unknown"
-    return (f"sent by OSC 52, but tmux passes it on only with set-clipboard on ({said}; "
-            f"tmux set -g set-clipboard on): {name}")
+    return (
+        f"sent by OSC 52, but tmux passes it on only with set-clipboard on ({said}; "
+        f"tmux set -g set-clipboard on): {name}"
+    )

@@ -39,10 +39,29 @@ def printable(text: object) -> str:
 
 # One ASCII character for each non-ASCII one rooftui prints, so that a table keeps its
 # columns when folded after layout (``ascii_fold``).
-_ASCII_ONE_FOR_ONE = str.maketrans({
-    "µ": "u", "–": "-", "—": "-", "·": "/", "×": "x", "…": "~", "▲": "^", "▼": "v", "→": ">",
-    "Δ": "d", "○": "o", "●": "*", "≥": ">", "≤": "<", "±": "+", "°": "o", "’": "'", "“": '"', "”": '"',
-})
+_ASCII_ONE_FOR_ONE = str.maketrans(
+    {
+        "µ": "u",
+        "–": "-",
+        "—": "-",
+        "·": "/",
+        "×": "x",
+        "…": "~",
+        "▲": "^",
+        "▼": "v",
+        "→": ">",
+        "Δ": "d",
+        "○": "o",
+        "●": "*",
+        "≥": ">",
+        "≤": "<",
+        "±": "+",
+        "°": "o",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+    }
+)
 
 
 def ascii_fold(text: str) -> str:
@@ -59,30 +78,77 @@ def shorten(text: str, width: int, ellipsis: str = "…") -> str:
     if len(text) <= width:
         return text
     if width <= len(ellipsis):
-        return ellipsis[:max(width, 0)]
+        return ellipsis[: max(width, 0)]
     return text[: width - len(ellipsis)] + ellipsis
 
 
 # What a person recognises in a kernel name (``kernel_label``). The names are as
 # rooftui.model.names.short_name leaves them: no return type, namespaces or casts.
 # PyTorch's launch wrappers and the metadata around an operator: never what a user says.
-_WRAPPERS = frozenset({
-    "elementwise_kernel", "vectorized_elementwise_kernel", "unrolled_elementwise_kernel",
-    "gpu_kernel_impl", "gpu_kernel_impl_nocast", "gpu_kernel_with_scalars", "multi_tensor_apply_kernel",
-    "reduce_kernel", "ReduceOp", "func_wrapper_t", "BinaryFunctor", "BUnaryFunctor", "AUnaryFunctor",
-    "UnaryFunctor", "Kernel", "Kernel2", "ImplicitGemmMultistage", "ImplicitGemmPipelined",
-    "TensorListMetadata", "TensorListScalarListMetadata", "OpaqueType", "unsigned", "signed", "const",
-})
+_WRAPPERS = frozenset(
+    {
+        "elementwise_kernel",
+        "vectorized_elementwise_kernel",
+        "unrolled_elementwise_kernel",
+        "gpu_kernel_impl",
+        "gpu_kernel_impl_nocast",
+        "gpu_kernel_with_scalars",
+        "multi_tensor_apply_kernel",
+        "reduce_kernel",
+        "ReduceOp",
+        "func_wrapper_t",
+        "BinaryFunctor",
+        "BUnaryFunctor",
+        "AUnaryFunctor",
+        "UnaryFunctor",
+        "Kernel",
+        "Kernel2",
+        "ImplicitGemmMultistage",
+        "ImplicitGemmPipelined",
+        "TensorListMetadata",
+        "TensorListScalarListMetadata",
+        "OpaqueType",
+        "unsigned",
+        "signed",
+        "const",
+    }
+)
 # Element types, shown as the operator's template arguments: "direct_copy_kernel_cuda<float>".
-_DTYPES = frozenset({
-    "float", "double", "half", "Half", "__half", "__half2", "half_t", "BFloat16", "__nv_bfloat16",
-    "__nv_bfloat162", "bfloat16_t", "tfloat32_t", "float2", "int", "long", "bool", "short", "int8_t",
-    "uint8_t", "int32_t", "int64_t", "float_e4m3_t", "float_e5m2_t", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
-})
+_DTYPES = frozenset(
+    {
+        "float",
+        "double",
+        "half",
+        "Half",
+        "__half",
+        "__half2",
+        "half_t",
+        "BFloat16",
+        "__nv_bfloat16",
+        "__nv_bfloat162",
+        "bfloat16_t",
+        "tfloat32_t",
+        "float2",
+        "int",
+        "long",
+        "bool",
+        "short",
+        "int8_t",
+        "uint8_t",
+        "int32_t",
+        "int64_t",
+        "float_e4m3_t",
+        "float_e5m2_t",
+        "__nv_fp8_e4m3",
+        "__nv_fp8_e5m2",
+    }
+)
 # A wrapper named where it tells two kernels apart, in the word PyTorch's sources use for it.
 _WRAPPER_WORDS = {
-    "elementwise_kernel": "elementwise", "vectorized_elementwise_kernel": "vectorized",
-    "unrolled_elementwise_kernel": "unrolled", "multi_tensor_apply_kernel": "multi_tensor",
+    "elementwise_kernel": "elementwise",
+    "vectorized_elementwise_kernel": "vectorized",
+    "unrolled_elementwise_kernel": "unrolled",
+    "multi_tensor_apply_kernel": "multi_tensor",
     "reduce_kernel": "reduce",
 }
 _LAMBDA = re.compile(r"(?:::| )?\[lambda\(([^)]*)\) \(instance \d+\)\]")
@@ -90,7 +156,8 @@ _INDEX_LAMBDA = re.compile(r"\(TensorIteratorBase &, const T1 &\)::\[lambda\(int
 _PARAMETERS = re.compile(r"(?<=[\w>])\([^()]*\)")
 _NOISE_ARGUMENTS = re.compile(
     r",\s*(?:array<char \*, \d+>|(?:Trivial)?OffsetCalculator<[^<>]*>|LoadWithCast<\d+>|StoreWithCast<\d+>"
-    r"|LoadWithoutCast|StoreWithoutCast)")
+    r"|LoadWithoutCast|StoreWithoutCast)"
+)
 # cuDNN/cuBLAS (xmma) and CUTLASS kernels say everything in one word: the launch details
 # go first, then the layouts and variants (kept where two kernels differ only there).
 _XMMA = re.compile(r"xmma|cutlass")
@@ -98,7 +165,8 @@ _XMMA_BOILERPLATE = re.compile(r"_(?:execute|kernel__5x_(?:cudnn|cublas)|warpgro
 _XMMA_DETAIL = re.compile(
     r"_(?:implicit_gemm|indexed|wo_smem|nhwckrsc|nchwkcrs|nhwc|nchw|stage\d+|warpsize\d+x\d+x\d+"
     r"|warpgroupsize\d+x\d+x\d+|tensor\d+x\d+x\d+|t\dr\ds\d|align[ac]?\d+|ffma|strided|unity_stride"
-    r"|optimized|tensorop|segment_k_(?:on|off)|split_k)(?=_|$)")
+    r"|optimized|tensorop|segment_k_(?:on|off)|split_k)(?=_|$)"
+)
 _CONV_DIRECTION = re.compile(r"(Fprop|Dgrad|Wgrad)")
 _CUTLASS_PARTS = re.compile(r"Iterator|ThreadMap|Shape|Array|Policy|Epilogue|Swizzle")
 _GEMM_SHAPE = re.compile(r"GemmShape<(\d+), (\d+), (\d+)>")
@@ -204,8 +272,9 @@ def distinct_labels(names: Iterable[str], width: int) -> dict[str, str]:
         alike: dict[str, list[str]] = {}
         for name, text in labels.items():
             alike.setdefault(text, []).append(name)
-        confused = [name for group in alike.values() if len(group) > 1 for name in group
-                    if 0 <= detail[name] < 4]
+        confused = [
+            name for group in alike.values() if len(group) > 1 for name in group if 0 <= detail[name] < 4
+        ]
         if not confused:
             break
         for name in confused:

@@ -28,8 +28,9 @@ def main() -> None:
 
     torch.manual_seed(0)
     device = torch.device("cuda")
-    model = deeplabv3_resnet50(weights=None, weights_backbone=None, num_classes=args.classes,
-                               aux_loss=False).to(device)
+    model = deeplabv3_resnet50(
+        weights=None, weights_backbone=None, num_classes=args.classes, aux_loss=False
+    ).to(device)
     model.train()
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
     amp = args.precision == "amp"

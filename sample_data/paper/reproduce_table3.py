@@ -25,10 +25,20 @@ from rooftui.analysis.summary import zero_ai_table
 
 # (configuration, its directories, the authors' CSV per directory, published zero-AI of launches)
 CONFIGURATIONS = (
-    ("PyTorch fp32-O1-Adam", "mlperf-deepcam/PT-fp32-O1-Adam-{}-*", ("fw", "bw", "opt"),
-     "mlperf-deepcam/CSVs/fp32-O1-Adam-{}.csv", (1046, 5081)),
-    ("TensorFlow fp16-batch2-fwbw-amp", "climate-seg-benchmark/TF-fp16-batch2-{}-amp-*", ("fwbw",),
-     "climate-seg-benchmark/CSVs/fp16-batch2-{}-amp.csv", (2137, 5129)),
+    (
+        "PyTorch fp32-O1-Adam",
+        "mlperf-deepcam/PT-fp32-O1-Adam-{}-*",
+        ("fw", "bw", "opt"),
+        "mlperf-deepcam/CSVs/fp32-O1-Adam-{}.csv",
+        (1046, 5081),
+    ),
+    (
+        "TensorFlow fp16-batch2-fwbw-amp",
+        "climate-seg-benchmark/TF-fp16-batch2-{}-amp-*",
+        ("fwbw",),
+        "climate-seg-benchmark/CSVs/fp16-batch2-{}-amp.csv",
+        (2137, 5129),
+    ),
 )
 _SASS = "sm__sass_thread_inst_executed_op_{}_pred_on.sum"
 COMPARED = ("launches", "flops_fp32", "flops_fp16", "flops_tensor_fp16", "bytes_l1", "bytes_l2", "bytes_hbm")
@@ -36,17 +46,21 @@ COMPARED = ("launches", "flops_fp32", "flops_fp16", "flops_tensor_fp16", "bytes_
 
 def authors_columns(table: pd.DataFrame) -> pd.DataFrame:
     """The authors' CSV in rooftui's columns, by their formulas (postprocess-PT.ipynb)."""
+
     def counter(op: str) -> pd.Series:
         return table[_SASS.format(op)]
 
-    return pd.DataFrame({
-        "launches": table["Count"],
-        "flops_fp32": counter("fadd") + counter("fmul") + 2 * counter("ffma"),
-        "flops_fp16": counter("hadd") + counter("hmul") + 2 * counter("hfma"),
-        "flops_tensor_fp16": 512 * table["sm__inst_executed_pipe_tensor.sum"],
-        "bytes_l1": table["l1tex__t_bytes.sum"], "bytes_l2": table["lts__t_bytes.sum"],
-        "bytes_hbm": table["dram__bytes.sum"],
-    })
+    return pd.DataFrame(
+        {
+            "launches": table["Count"],
+            "flops_fp32": counter("fadd") + counter("fmul") + 2 * counter("ffma"),
+            "flops_fp16": counter("hadd") + counter("hmul") + 2 * counter("hfma"),
+            "flops_tensor_fp16": 512 * table["sm__inst_executed_pipe_tensor.sum"],
+            "bytes_l1": table["l1tex__t_bytes.sum"],
+            "bytes_l2": table["lts__t_bytes.sum"],
+            "bytes_hbm": table["dram__bytes.sum"],
+        }
+    )
 
 
 def compare_with_authors(directory: Path, authors_csv: Path) -> list[str]:
@@ -59,8 +73,9 @@ def compare_with_authors(directory: Path, authors_csv: Path) -> list[str]:
     for name in ours.index.intersection(theirs.index):
         for column in COMPARED:
             if ours.loc[name, column] != theirs.loc[name, column]:
-                problems.append(f"{name[:60]}: {column} {ours.loc[name, column]} != "
-                                f"{theirs.loc[name, column]}")
+                problems.append(
+                    f"{name[:60]}: {column} {ours.loc[name, column]} != {theirs.loc[name, column]}"
+                )
     return problems
 
 
@@ -82,16 +97,26 @@ def main(clone: Path) -> int:
         by_name, by_launch = table_iii(directories)
         found = (int(by_name["zero_ai"]), int(by_name["kernels"]))
         ok &= found == published
-        print(f"{title}: {found[0]} zero-AI of {found[1]} launches per kernel name "
-              f"(published {published[0]} of {published[1]}); per launch "
-              + ("not available (the runs launch kernels in different orders)" if by_launch is None
-                 else f"{int(by_launch['zero_ai'])} of {int(by_launch['kernels'])}"))
+        print(
+            f"{title}: {found[0]} zero-AI of {found[1]} launches per kernel name "
+            f"(published {published[0]} of {published[1]}); per launch "
+            + (
+                "not available (the runs launch kernels in different orders)"
+                if by_launch is None
+                else f"{int(by_launch['zero_ai'])} of {int(by_launch['kernels'])}"
+            )
+        )
         for directory, part in zip(directories, parts):
             problems = compare_with_authors(directory, clone / csv_pattern.format(part))
             ok &= not problems
-            print(f"  {directory.name}: " + ("every kernel's FP32, FP16, Tensor FLOPs and "
-                                             "L1/L2/HBM bytes equal the authors' CSV" if not problems
-                                             else f"{len(problems)} differences"))
+            print(
+                f"  {directory.name}: "
+                + (
+                    "every kernel's FP32, FP16, Tensor FLOPs and L1/L2/HBM bytes equal the authors' CSV"
+                    if not problems
+                    else f"{len(problems)} differences"
+                )
+            )
             for line in problems[:20]:
                 print("    " + line)
     return 0 if ok else 1

@@ -14,8 +14,15 @@ def test_the_figure_names_every_bar_of_the_budget_and_the_speed_of_light(tmp_pat
     done = run_cli("advise", "--figure", path, "--format", "json")
     assert done.returncode == 0, done.stderr
     svg = path.read_text()
-    labels = ("measured step", "GPU idle / host-bound", "not collected", "launch floors",
-              "speed-of-light step", "322 µs", "1.38 ms")
+    labels = (
+        "measured step",
+        "GPU idle / host-bound",
+        "not collected",
+        "launch floors",
+        "speed-of-light step",
+        "322 µs",
+        "1.38 ms",
+    )
     for label in labels:
         assert label in svg, label
 

@@ -21,7 +21,16 @@ def test_a_subcommand_prefix_completes_to_the_subcommands():
 def test_nothing_typed_offers_every_subcommand_and_report_files():
     offered = complete("rooftui ")
     assert [value for kind, value in offered if kind == "plain"] == [
-        "open", "summary", "plot", "diff", "advise", "timeline", "measure", "profile", "metrics"]
+        "open",
+        "summary",
+        "plot",
+        "diff",
+        "advise",
+        "timeline",
+        "measure",
+        "profile",
+        "metrics",
+    ]
     assert ("file", "") in offered
 
 

@@ -108,13 +108,17 @@ def test_every_hint_in_an_error_message_names_an_option_of_the_command():
         if commands is None:
             wrong.append(f"{relative}: no commands listed for this module ({text!r})")
             continue
-        wrong += [f"{relative}: {option} is not an option of `rooftui {command}` ({text!r})"
-                  for command in commands if option not in _options_of(command)]
+        wrong += [
+            f"{relative}: {option} is not an option of `rooftui {command}` ({text!r})"
+            for command in commands
+            if option not in _options_of(command)
+        ]
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.parametrize("flag", ["--ceilings", "--phase", "--no-infer-phases", "--skip-invalid",
-                                  "--gpu", "--arch", "--fp16-rule"])
+@pytest.mark.parametrize(
+    "flag", ["--ceilings", "--phase", "--no-infer-phases", "--skip-invalid", "--gpu", "--arch", "--fp16-rule"]
+)
 def test_a_report_option_is_the_same_option_on_every_command_that_loads_reports(flag):
     declared = set()
     for name in REPORT_COMMANDS:
@@ -186,8 +190,13 @@ def _compared_runs(monkeypatch):
 def test_compare_keeps_ceilings(monkeypatch):
     captured = _compared_runs(monkeypatch)
     ceilings = SAMPLE / "h200_ceilings.json"
-    result = run_cli(SAMPLE / "deepcam_fp32.raw-base.csv.xz", SAMPLE / "deepcam_amp.raw-base.csv.xz",
-                        "--compare", "--ceilings", ceilings)
+    result = run_cli(
+        SAMPLE / "deepcam_fp32.raw-base.csv.xz",
+        SAMPLE / "deepcam_amp.raw-base.csv.xz",
+        "--compare",
+        "--ceilings",
+        ceilings,
+    )
     assert result.returncode == 0, result.stderr
     [(run_a, run_b)] = captured
     for run in (run_a, run_b):
@@ -199,7 +208,12 @@ def test_compare_with_a_trace_says_it_has_no_timeline_instead_of_dropping_it(mon
     _compared_runs(monkeypatch)
     trace = ROOT / "sample_data" / "timeline"
     trace = next(trace.glob("*.json*"))
-    result = run_cli(SAMPLE / "deepcam_fp32.raw-base.csv.xz", SAMPLE / "deepcam_amp.raw-base.csv.xz",
-                        "--compare", "--trace", trace)
+    result = run_cli(
+        SAMPLE / "deepcam_fp32.raw-base.csv.xz",
+        SAMPLE / "deepcam_amp.raw-base.csv.xz",
+        "--compare",
+        "--trace",
+        trace,
+    )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "--trace" in result.stderr and "no timeline" in result.stderr

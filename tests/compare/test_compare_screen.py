@@ -58,8 +58,13 @@ async def test_letters_switch_the_list(comparison):
     app = CompareApp(comparison)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        for key, view in [("o", "operations"), ("a", "only-a"), ("b", "only-b"), ("t", "totals"),
-                          ("m", "matched")]:
+        for key, view in [
+            ("o", "operations"),
+            ("a", "only-a"),
+            ("b", "only-b"),
+            ("t", "totals"),
+            ("m", "matched"),
+        ]:
             await pilot.press("t" if key == "m" else "m", key)
             await pilot.pause()
             assert app.screen.query_one(ContentSwitcher).current == view, key

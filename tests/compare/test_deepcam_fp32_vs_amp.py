@@ -18,10 +18,14 @@ from tests.compare.conftest import AMP, FP32
 from tests.conftest import run_cli
 
 GOLDEN = Path(__file__).with_name("golden_fp32_vs_amp.json")
-WGRAD_TF32 = ("sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize64x64x32_"
-              "warpgroupsize1x1x1_g1_execute_segment_k_on_kernel__5x_cudnn")
-WGRAD_F16 = ("sm90_xmma_wgrad_indexed_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize64x64x64_"
-             "warpgroupsize1x1x1_g1_execute_segment_k_on_kernel__5x_cudnn")
+WGRAD_TF32 = (
+    "sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize64x64x32_"
+    "warpgroupsize1x1x1_g1_execute_segment_k_on_kernel__5x_cudnn"
+)
+WGRAD_F16 = (
+    "sm90_xmma_wgrad_indexed_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize64x64x64_"
+    "warpgroupsize1x1x1_g1_execute_segment_k_on_kernel__5x_cudnn"
+)
 
 
 def conv_time(run, direction: str, phase: str) -> float:
@@ -31,10 +35,12 @@ def conv_time(run, direction: str, phase: str) -> float:
     return float(kernels.loc[(keys == f"conv {direction}") & (kernels["phase"] == phase), "time_s"].sum())
 
 
-@pytest.mark.parametrize("direction, phase", [("fprop", "forward"), ("dgrad", "backward"),
-                                              ("wgrad", "backward")])
+@pytest.mark.parametrize(
+    "direction, phase", [("fprop", "forward"), ("dgrad", "backward"), ("wgrad", "backward")]
+)
 def test_convolutions_move_from_tf32_to_fp16_tensor_cores_and_get_faster(
-        comparison, fp32_run, amp_run, direction, phase):
+    comparison, fp32_run, amp_run, direction, phase
+):
     ops = comparison.operations.set_index(["phase", "operation"])
     row = ops.loc[(phase, f"conv {direction}")]
     assert (row["pipeline_a"], row["pipeline_b"]) == ("tensor_tf32", "tensor_fp16")
@@ -45,9 +51,10 @@ def test_convolutions_move_from_tf32_to_fp16_tensor_cores_and_get_faster(
 
 def test_the_three_convolution_directions_in_numbers(comparison):
     ops = comparison.operations.set_index(["phase", "operation"])
-    times = {op: (ops.loc[(phase, op), "time_s_a"] * 1e6, ops.loc[(phase, op), "time_s_b"] * 1e6)
-             for phase, op in [("forward", "conv fprop"), ("backward", "conv dgrad"),
-                               ("backward", "conv wgrad")]}
+    times = {
+        op: (ops.loc[(phase, op), "time_s_a"] * 1e6, ops.loc[(phase, op), "time_s_b"] * 1e6)
+        for phase, op in [("forward", "conv fprop"), ("backward", "conv dgrad"), ("backward", "conv wgrad")]
+    }
     # µs per training step, summed from gpu__time_duration.sum of the reports.
     assert times["conv fprop"] == pytest.approx((130.496, 80.224), abs=1e-3)
     assert times["conv dgrad"] == pytest.approx((153.024, 65.440), abs=1e-3)
@@ -84,7 +91,11 @@ def test_totals_per_phase_pipeline_and_table3_side_by_side(comparison):
     table3 = comparison.zero_ai.set_index("phase")
     assert list(table3.index) == ["forward", "backward", "optimizer", "all"]
     assert table3.loc["all", ["kernels_a", "zero_ai_a", "kernels_b", "zero_ai_b"]].tolist() == [
-        153, 40, 179, 34]
+        153,
+        40,
+        179,
+        34,
+    ]
     assert table3.loc["backward", ["zero_ai_a", "zero_ai_b"]].tolist() == [18, 7]
     pipelines = comparison.pipelines.set_index("pipeline")
     assert math.isnan(pipelines.loc["tensor_tf32", "time_s_b"])  # no TF32 left under AMP
@@ -101,8 +112,18 @@ def test_diff_prints_the_convolution_shift_in_80_columns():
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     wgrad = next(line for line in lines if "conv wgrad" in line)
-    assert wgrad.split() == ["backward", "conv", "wgrad", "13→12", "268µs", "219µs", "-18%", "TC", "TF32→TC",
-                             "FP16"]
+    assert wgrad.split() == [
+        "backward",
+        "conv",
+        "wgrad",
+        "13→12",
+        "268µs",
+        "219µs",
+        "-18%",
+        "TC",
+        "TF32→TC",
+        "FP16",
+    ]
     assert "GPU time 1.58 ms → 1.38 ms (-13%)" in result.stdout
     assert "Zero-AI launches (Table III)" in result.stdout
 
@@ -144,8 +165,11 @@ def _same(expected, actual, where="$") -> list[str]:
             return [f"{where}: {len(expected)} items, now {len(actual)}"]
         return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in _same(e, a, f"{where}[{i}]")]
     if isinstance(expected, float) or isinstance(actual, float):
-        if isinstance(expected, (int, float)) and isinstance(actual, (int, float)) and \
-                math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-15):
+        if (
+            isinstance(expected, (int, float))
+            and isinstance(actual, (int, float))
+            and math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-15)
+        ):
             return []
     elif expected == actual:
         return []
@@ -169,7 +193,8 @@ def test_golden_comparison_notices_a_changed_number(comparison):
     doc["matched"][0]["b"]["time_s"] *= 1.001
     assert _same(json.loads(GOLDEN.read_text()), doc) == [
         f"$.matched[0].b.time_s: {json.loads(GOLDEN.read_text())['matched'][0]['b']['time_s']!r} -> "
-        f"{doc['matched'][0]['b']['time_s']!r}"]
+        f"{doc['matched'][0]['b']['time_s']!r}"
+    ]
 
 
 def test_json_says_how_each_pair_was_matched_and_what_changed(comparison):
@@ -177,8 +202,17 @@ def test_json_says_how_each_pair_was_matched_and_what_changed(comparison):
 
     doc = to_json(comparison)
     assert doc["schema"] == "rooftui.compare/1"
-    assert doc["matching"] == {"exact": 15, "parameters": 21, "operation": 17, "similar": 0, "by_aligned": 48,
-                               "by_name": 5, "aligned_launches": 128, "only_a": 8, "only_b": 20}
+    assert doc["matching"] == {
+        "exact": 15,
+        "parameters": 21,
+        "operation": 17,
+        "similar": 0,
+        "by_aligned": 48,
+        "by_name": 5,
+        "aligned_launches": 128,
+        "only_a": 8,
+        "only_b": 20,
+    }
     assert {p["how"] for p in doc["matched"]} == {"aligned", "name"}
     first = doc["matched"][0]
     assert first["change"]["pipeline"] == {"a": "tensor_tf32", "b": "tensor_fp16"}
@@ -189,11 +223,13 @@ def test_json_says_how_each_pair_was_matched_and_what_changed(comparison):
 
 
 def test_diff_without_tui_never_imports_textual():
-    code = ("import sys, contextlib, io\n"
-            "from rooftui.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    main(['diff', {str(FP32)!r}, {str(AMP)!r}, '--format', 'json'])\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'plotext')))\n")
+    code = (
+        "import sys, contextlib, io\n"
+        "from rooftui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['diff', {str(FP32)!r}, {str(AMP)!r}, '--format', 'json'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'plotext')))\n"
+    )
     result = run_cli_python(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

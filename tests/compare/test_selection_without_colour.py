@@ -15,7 +15,8 @@ def _legend(app) -> str:
 
 @pytest.mark.parametrize("ascii_mode, glyph", [(False, "◆"), (True, "@")])
 async def test_the_selected_arrow_ends_in_its_own_glyph_and_the_legend_names_it(
-        comparison, ascii_mode, glyph):
+    comparison, ascii_mode, glyph
+):
     style = "ascii" if ascii_mode else "unicode"
     assert glyph not in (A_MARKER[style], B_MARKER[style])
     app = CompareApp(comparison, ascii_mode=ascii_mode)

@@ -3,9 +3,24 @@
 from rooftui.analysis import grouped_kernels, load_run
 from tests.conftest import DEEPCAM, KNOWN
 
-COLUMNS = ["name", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor", "ops_tensor_int8",
-           "bytes_l1", "bytes_l2", "bytes_hbm", "time_s", "pipeline", "zero_ai", "phase",
-           "phase_inferred", "nvtx", "bound"]
+COLUMNS = [
+    "name",
+    "flops_fp64",
+    "flops_fp32",
+    "flops_fp16",
+    "flops_tensor",
+    "ops_tensor_int8",
+    "bytes_l1",
+    "bytes_l2",
+    "bytes_hbm",
+    "time_s",
+    "pipeline",
+    "zero_ai",
+    "phase",
+    "phase_inferred",
+    "nvtx",
+    "bound",
+]
 
 
 def table(path):

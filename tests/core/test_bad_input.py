@@ -55,9 +55,12 @@ def test_truncated_csv(tmp_path):
 
 
 def test_report_without_any_time_names_the_metric_and_the_command(tmp_path):
-    path = write(tmp_path, "nometrics.csv",
-                 '"ID","Kernel Name","CC","sm__throughput.avg.pct_of_peak_sustained_elapsed"\n'
-                 '"","","","%"\n"0","k(int)","9.0","12.5"\n')
+    path = write(
+        tmp_path,
+        "nometrics.csv",
+        '"ID","Kernel Name","CC","sm__throughput.avg.pct_of_peak_sustained_elapsed"\n'
+        '"","","","%"\n"0","k(int)","9.0","12.5"\n',
+    )
     assert_one_line_error(run_cli("summary", path), "gpu__time_duration.sum", "rooftui profile")
 
 

@@ -22,8 +22,13 @@ from tests.core.test_three_states import CUDA_CORES, FMA, TIME, write_raw
 A100 = ("NVIDIA A100-SXM4-80GB", "8.0")  # datasheet: FP32 19.5 TFLOP/s, HBM 2,039 GB/s
 # 10^6 FFMA = 2·10^6 FLOPs over 10^8 DRAM bytes: AI 0.02, so HBM allows 0.02 × 2.039e12 =
 # 40.8 GFLOP/s, far under the FP32 roof: HBM binds. No Tensor instruction issued: Tensor 0.
-STREAM = {**TIME, **CUDA_CORES, FMA.format("ffma"): 1e6, "dram__bytes.sum": 1e8,
-          "sm__inst_executed_pipe_tensor.sum": 0.0}
+STREAM = {
+    **TIME,
+    **CUDA_CORES,
+    FMA.format("ffma"): 1e6,
+    "dram__bytes.sum": 1e8,
+    "sm__inst_executed_pipe_tensor.sum": 0.0,
+}
 
 
 def test_a_launch_with_every_flop_counter_and_dram_bytes_is_hbm_bound(tmp_path):
@@ -56,8 +61,9 @@ def test_a_report_without_bytes_says_so(tmp_path):
 
 def test_a_level_with_bytes_but_no_roof_is_named(tmp_path):
     """L2 sectors collected, no L2 peak in the report, none on the datasheet: L2 might bind."""
-    path = write_raw(tmp_path / "a100_l2.csv", *A100,
-                     [("stream_kernel", {**STREAM, "lts__t_sectors.sum": 1e6})])
+    path = write_raw(
+        tmp_path / "a100_l2.csv", *A100, [("stream_kernel", {**STREAM, "lts__t_sectors.sum": 1e6})]
+    )
     row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
     assert row["bound"] == "" and row["bound_reason"].startswith("no L2 roof")
 

@@ -23,8 +23,22 @@ from tests.conftest import DEEPCAM, KNOWN, SAMPLES, run_cli
 AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
 BASE = KNOWN / "known_answer.raw-base.csv"
 MEASURED = SAMPLES / "ceilings" / "h200.json"
-H200_ROOFS = {"l1", "smem", "l2", "hbm", "fp64", "fp32", "fp16", "bf16", "tensor_fp16", "tensor_bf16",
-              "tensor_tf32", "tensor_fp8", "tensor_int8", "tensor_fp64"}
+H200_ROOFS = {
+    "l1",
+    "smem",
+    "l2",
+    "hbm",
+    "fp64",
+    "fp32",
+    "fp16",
+    "bf16",
+    "tensor_fp16",
+    "tensor_bf16",
+    "tensor_tf32",
+    "tensor_fp8",
+    "tensor_int8",
+    "tensor_fp64",
+}
 
 
 def measured_file() -> dict:
@@ -46,7 +60,8 @@ def test_the_bundled_h200_ceilings_are_the_measured_file_read_as_package_data():
     assert bundled is not None and bundled.origin == "rooftui/data/ceilings/nvidia-h200_cc9.0.json"
     doc = measured_file()
     assert {roof_key(c): c.value for c in bundled.ceilings} == {
-        c.get("level") or c["precision"]: c["value"] for c in doc["ceilings"]}
+        c.get("level") or c["precision"]: c["value"] for c in doc["ceilings"]
+    }
     assert bundled.measured_at == when_measured(doc) == "2026-11-29T15:34:42+00:00"
     assert find_bundled("NVIDIA H100 80GB HBM3", "9.0") is None
     assert find_bundled("NVIDIA H200", "10.0") is None  # keyed by compute capability too
@@ -66,8 +81,12 @@ def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so(
 def test_deepcam_without_ceilings_binds_kernels_exactly_as_the_bundled_sample():
     ours = load_run([AMP]).kernels
     sample = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings())).kernels
-    columns = ["bound", "roof_fraction", *(f"bound_{lvl}" for lvl in LEVELS),
-               *(f"roof_{lvl}" for lvl in LEVELS)]
+    columns = [
+        "bound",
+        "roof_fraction",
+        *(f"bound_{lvl}" for lvl in LEVELS),
+        *(f"roof_{lvl}" for lvl in LEVELS),
+    ]
     pd.testing.assert_frame_equal(ours[columns], sample[columns])
     assert (ours["bound"] != "").all()
     # the flip the issue saw without measured roofs: most kernels were L2-bound
@@ -87,12 +106,22 @@ def test_summary_says_the_roofs_are_bundled_and_when_they_were_measured():
 
 def fake_saved(hbm: float, measured_at: str = "2026-12-01T08:00:00+00:00") -> dict:
     """What `rooftui measure` would have saved: only an HBM and an FP64 roof."""
-    return {"schema": "rooftui.ceilings/1", "device": {"name": "NVIDIA H200", "cc": "9.0"},
-            "source": "rooftui measure 0.1.0", "measured_at": measured_at,
-            "ceilings": [{"name": "HBM", "kind": "bandwidth", "level": "hbm", "value": hbm,
-                          "method": "empirical"},
-                         {"name": "FP64 FMA", "kind": "compute", "precision": "fp64", "value": 3.0e13,
-                          "method": "empirical"}]}
+    return {
+        "schema": "rooftui.ceilings/1",
+        "device": {"name": "NVIDIA H200", "cc": "9.0"},
+        "source": "rooftui measure 0.1.0",
+        "measured_at": measured_at,
+        "ceilings": [
+            {"name": "HBM", "kind": "bandwidth", "level": "hbm", "value": hbm, "method": "empirical"},
+            {
+                "name": "FP64 FMA",
+                "kind": "compute",
+                "precision": "fp64",
+                "value": 3.0e13,
+                "method": "empirical",
+            },
+        ],
+    }
 
 
 def test_after_a_measure_save_the_same_load_picks_the_saved_file_up():
@@ -148,6 +177,7 @@ def test_measure_saves_its_file_in_the_user_data_dir_and_still_writes_out(tmp_pa
 
 # --- report peaks no kernel can reach, held against rooftui measure on the H200 -----
 
+
 def test_report_peaks_compared_with_the_measured_h200():
     """ncu's peaks × clocks (the known-answer report with rooftui's metrics, its --set
     roofline twin) against sample_data/ceilings/h200.json: the tag-stage byte peaks
@@ -171,7 +201,8 @@ def test_report_peaks_compared_with_the_measured_h200():
     assert l2_peak == pytest.approx(15.4e12, rel=0.005)
     assert measured.bandwidth("l2").value / l2_peak == pytest.approx(0.58, abs=0.01)
     hbm_peak = median(roofline, "dram__bytes.sum.peak_sustained") * median(
-        roofline, "dram__cycles_elapsed.avg.per_second")
+        roofline, "dram__cycles_elapsed.avg.per_second"
+    )
     assert measured.bandwidth("hbm").value / hbm_peak == pytest.approx(0.947, abs=0.01)
     peaks = load_run([BASE], LoadOptions(find_measured=False)).ceilings
     assert peaks.bandwidth("l2").value == pytest.approx(l2_peak)
@@ -191,6 +222,7 @@ def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source():
 
 
 # --- a missing roof is said, and a bound at it is unknown -----------------------------
+
 
 def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently():
     run = load_run([AMP], LoadOptions(find_measured=False))
@@ -225,8 +257,9 @@ def test_summary_text_and_json_say_each_missing_roof(tmp_path):
     assert message in text.stdout and message in text.stderr
     assert "L1 (report peak, unreachable): ncu's l1tex__t_bytes peak" in text.stdout
     doc = json.loads(run_cli("summary", path, "--format", "json").stdout)
-    assert doc["missing_roofs"] == [{"device": "NVIDIA H100 80GB HBM3", "kind": "bandwidth", "roof": "l2",
-                                     "message": message}]
+    assert doc["missing_roofs"] == [
+        {"device": "NVIDIA H100 80GB HBM3", "kind": "bandwidth", "roof": "l2", "message": message}
+    ]
     assert {k["bound"] for k in doc["kernels"]} == {""}
     l1 = next(c for c in doc["ceilings"] if c.get("level") == "l1")
     assert (l1["source"], l1["name"]) == ("report", "L1 (report peak, unreachable)")

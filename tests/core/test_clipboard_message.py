@@ -19,10 +19,13 @@ def test_outside_tmux_it_says_sent_by_osc52_not_copied():
 
 
 def test_in_tmux_with_default_settings_it_says_tmux_drops_it_and_how_to_fix_it():
-    message = clipboard_message(NAME, {"TMUX": "/tmp/tmux-0/default,1,0"},
-                                tmux(set_clipboard="external", allow_passthrough="off"))
-    assert message == (f"sent by OSC 52, but tmux passes it on only with set-clipboard on (set-clipboard is "
-                       f"external; tmux set -g set-clipboard on): {NAME}")
+    message = clipboard_message(
+        NAME, {"TMUX": "/tmp/tmux-0/default,1,0"}, tmux(set_clipboard="external", allow_passthrough="off")
+    )
+    assert message == (
+        f"sent by OSC 52, but tmux passes it on only with set-clipboard on (set-clipboard is "
+        f"external; tmux set -g set-clipboard on): {NAME}"
+    )
 
 
 def test_in_tmux_with_set_clipboard_on_or_passthrough_it_says_sent_through_tmux():

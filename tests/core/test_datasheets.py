@@ -28,13 +28,21 @@ def test_h100_pcie_gets_the_pcie_datasheet_not_the_sxm_one():
     assert sxm["fp32"] == 67 * T and sxm["tensor_fp16"] == 989.4 * T and sxm["hbm"] == 3.35e12
 
 
-@pytest.mark.parametrize(("name", "bandwidth"), [
-    ("NVIDIA A100-PCIE-40GB", 1555e9), ("NVIDIA A100-SXM4-40GB", 1555e9),
-    ("NVIDIA A100 80GB PCIe", 1935e9), ("NVIDIA A100-SXM4-80GB", 2039e9),
-    ("A100-SXM4-40GB", 1555e9),  # older drivers print no "NVIDIA"
-    ("Tesla V100-SXM2-16GB", 900e9), ("Tesla T4", 320e9), ("NVIDIA A40", 696e9),
-    ("NVIDIA L4", 300e9), ("NVIDIA H200", 4.8e12),
-])
+@pytest.mark.parametrize(
+    ("name", "bandwidth"),
+    [
+        ("NVIDIA A100-PCIE-40GB", 1555e9),
+        ("NVIDIA A100-SXM4-40GB", 1555e9),
+        ("NVIDIA A100 80GB PCIe", 1935e9),
+        ("NVIDIA A100-SXM4-80GB", 2039e9),
+        ("A100-SXM4-40GB", 1555e9),  # older drivers print no "NVIDIA"
+        ("Tesla V100-SXM2-16GB", 900e9),
+        ("Tesla T4", 320e9),
+        ("NVIDIA A40", 696e9),
+        ("NVIDIA L4", 300e9),
+        ("NVIDIA H200", 4.8e12),
+    ],
+)
 def test_memory_bandwidth_follows_form_factor_and_memory_size(name, bandwidth):
     assert _peaks(name)["hbm"] == bandwidth
 
@@ -46,15 +54,23 @@ def test_gh200_is_not_an_h200_and_gets_no_dram_roof_it_cannot_name():
     assert "hbm" not in peaks and peaks["fp64"] == 34 * T
 
 
-@pytest.mark.parametrize("name", ["NVIDIA H100", "NVIDIA H20", "NVIDIA A100", "NVIDIA A10G",
-                                  "NVIDIA GeForce RTX 3080", "NVIDIA H100 PCIe 2"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "NVIDIA H100",
+        "NVIDIA H20",
+        "NVIDIA A100",
+        "NVIDIA A10G",
+        "NVIDIA GeForce RTX 3080",
+        "NVIDIA H100 PCIe 2",
+    ],
+)
 def test_a_model_not_in_the_table_gets_no_datasheet_roofs_and_is_told(name):
     assert spec_ceilings(name) is None
     notes: list[str] = []
     import pandas as pd
 
-    chosen = choose_ceilings(pd.DataFrame({"x": [1.0]}), name, "9.0", None, find_measured=False,
-                             notes=notes)
+    chosen = choose_ceilings(pd.DataFrame({"x": [1.0]}), name, "9.0", None, find_measured=False, notes=notes)
     assert not chosen.ceilings
     assert any(note.startswith(f"no datasheet row for {name!r}") for note in notes)
 
@@ -62,8 +78,9 @@ def test_a_model_not_in_the_table_gets_no_datasheet_roofs_and_is_told(name):
 def test_the_matched_row_is_named_where_the_ceilings_are_shown():
     import pandas as pd
 
-    chosen = choose_ceilings(pd.DataFrame({"x": [1.0]}), "NVIDIA A100-PCIE-40GB", "8.0", None,
-                             find_measured=False)
+    chosen = choose_ceilings(
+        pd.DataFrame({"x": [1.0]}), "NVIDIA A100-PCIE-40GB", "8.0", None, find_measured=False
+    )
     hbm = chosen.bandwidth("hbm")
     assert hbm is not None and source_text(hbm) == "datasheet NVIDIA A100 PCIe 40GB"
     assert hbm.to_dict()["datasheet_source"].startswith("NVIDIA A100 Tensor Core GPU datasheet")

@@ -22,12 +22,20 @@ print("heavy:", ",".join(heavy) or "none", file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["metrics", "--arch", "sm_90"],
-                                  ["summary", "--help"], ["plot", "--help"], ["open", "--help"]],
-                         ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["--version"],
+        ["metrics", "--arch", "sm_90"],
+        ["summary", "--help"],
+        ["plot", "--help"],
+        ["open", "--help"],
+    ],
+    ids=" ".join,
+)
 def test_commands_without_data_import_no_pandas_numpy_or_textual(args):
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
-                          cwd=ROOT)
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "heavy: none"
 
@@ -58,8 +66,12 @@ main(sys.argv[1:])
 def test_report_readers_start_before_pandas_is_imported(command):
     """The .ncu-rep reader processes read while the command imports pandas."""
     reports = [KNOWN / "known_answer.ncu-rep"] * (2 if command == "diff" else 1)
-    done = subprocess.run([sys.executable, "-c", SPY, command, *map(str, reports), "--no-cache",
-                           "--format", "csv"], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", SPY, command, *map(str, reports), "--no-cache", "--format", "csv"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert "pandas before the readers: False" in done.stderr.splitlines()
 

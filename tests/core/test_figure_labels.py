@@ -58,8 +58,11 @@ def outlines(figure):
             outline = text_outline(text, renderer)
             # The slanted rectangle is matplotlib's own: its upright box is the window extent.
             box = text_box(text, renderer)
-            assert np.allclose([outline[:, 0].min(), outline[:, 1].min(), outline[:, 0].max(),
-                                outline[:, 1].max()], [box.x0, box.y0, box.x1, box.y1], atol=1.5)
+            assert np.allclose(
+                [outline[:, 0].min(), outline[:, 1].min(), outline[:, 0].max(), outline[:, 1].max()],
+                [box.x0, box.y0, box.x1, box.y1],
+                atol=1.5,
+            )
             kind = "tag" if text.get_text().isdigit() else "label"
             named.append((f"{number}: {kind} {text.get_text()!r}", outline))
     return named, renderer
@@ -75,10 +78,14 @@ def overlapping(named):
     return found
 
 
-@pytest.mark.parametrize("paths", [
-    [sample_paths()[0]],  # Tensor BF16 940 and FP16 899 are 0.02 decades apart
-    [KNOWN / "known_answer.raw-base.csv"],  # Tensor FP64 66.7 over FP32 65.7 read "FP62"
-], ids=["sample", "known_answer"])
+@pytest.mark.parametrize(
+    "paths",
+    [
+        [sample_paths()[0]],  # Tensor BF16 940 and FP16 899 are 0.02 decades apart
+        [KNOWN / "known_answer.raw-base.csv"],  # Tensor FP64 66.7 over FP32 65.7 read "FP62"
+    ],
+    ids=["sample", "known_answer"],
+)
 def test_no_label_overlaps_another_label_a_title_or_the_legend(paths):
     named, _ = outlines(figure_of(paths, ceilings=sample_ceilings()))
     labels = [name for name, _ in named if "label" in name]
@@ -103,8 +110,9 @@ def test_no_slope_label_is_struck_through_by_another_roof():
             if len(xs) < 2:
                 continue
             t = np.linspace(0, 1, 500)
-            points = ax.transData.transform(np.column_stack([
-                xs[0] * (xs[1] / xs[0]) ** t, ys[0] * (ys[1] / ys[0]) ** t]))
+            points = ax.transData.transform(
+                np.column_stack([xs[0] * (xs[1] / xs[0]) ** t, ys[0] * (ys[1] / ys[0]) ** t])
+            )
             # inside the slanted rectangle: on the inner side of its four edges
             inside = np.ones(len(points), dtype=bool)
             for i in range(4):

@@ -21,8 +21,20 @@ def test_summary_json_keeps_the_documented_keys(expected):
     assert doc["device"] == {"name": "NVIDIA H200", "cc": "9.0"}
     assert {"name", "kind", "value", "method"} <= set(doc["ceilings"][0])
     kernel = next(k for k in doc["kernels"] if k["name"] == "wmma_gemm")
-    assert {"id", "name", "demangled", "time_s", "flops", "bytes", "ai", "pipeline", "zero_ai",
-            "phase", "phase_inferred", "nvtx"} <= set(kernel)
+    assert {
+        "id",
+        "name",
+        "demangled",
+        "time_s",
+        "flops",
+        "bytes",
+        "ai",
+        "pipeline",
+        "zero_ai",
+        "phase",
+        "phase_inferred",
+        "nvtx",
+    } <= set(kernel)
     assert kernel["flops"]["tensor"] == 137_438_953_472
     assert set(kernel["flops"]) >= {"fp64", "fp32", "fp16", "tensor"}
     assert set(kernel["bytes"]) == set(kernel["ai"]) == {"l1", "l2", "hbm"}
@@ -46,10 +58,14 @@ def test_summary_table_fits_eighty_columns():
 
 
 def test_rooftui_ceilings_file_round_trips_and_takes_precedence(tmp_path):
-    ceilings = CeilingSet(Device("NVIDIA H200", "9.0", 132, {"sm": 1.98e9}), (
-        Ceiling("FP64 FMA", "compute", 6.5e13, "empirical", precision="fp64"),
-        Ceiling("HBM", "bandwidth", 4.4e12, "empirical", level="hbm", extra={"curve": [[1e9, 4.4e12]]}),
-    ), source="test")
+    ceilings = CeilingSet(
+        Device("NVIDIA H200", "9.0", 132, {"sm": 1.98e9}),
+        (
+            Ceiling("FP64 FMA", "compute", 6.5e13, "empirical", precision="fp64"),
+            Ceiling("HBM", "bandwidth", 4.4e12, "empirical", level="hbm", extra={"curve": [[1e9, 4.4e12]]}),
+        ),
+        source="test",
+    )
     path = tmp_path / "ceil.json"
     path.write_text(json.dumps(ceilings.to_dict()))
     loaded = load_ceilings(path)
@@ -68,11 +84,24 @@ def test_rooftui_ceilings_file_round_trips_and_takes_precedence(tmp_path):
 
 def test_ert_roofline_json_is_read(tmp_path):
     path = tmp_path / "roofline.json"
-    path.write_text(json.dumps({"empirical": {
-        "gbytes": {"data": [["L1", 12000.0], ["L2", 5500.0], ["DRAM", 4300.0]]},
-        "gflops": {"data": [["FP64 GFLOPs", 64000.0], ["Tensor BF16 GFLOPs", 940000.0],
-                            ["TF32 GFLOPs", 485000.0], ["INT8 Tensor GOPs", 1930000.0],
-                            ["FP32 GFLOPs", 65000.0]]}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "empirical": {
+                    "gbytes": {"data": [["L1", 12000.0], ["L2", 5500.0], ["DRAM", 4300.0]]},
+                    "gflops": {
+                        "data": [
+                            ["FP64 GFLOPs", 64000.0],
+                            ["Tensor BF16 GFLOPs", 940000.0],
+                            ["TF32 GFLOPs", 485000.0],
+                            ["INT8 Tensor GOPs", 1930000.0],
+                            ["FP32 GFLOPs", 65000.0],
+                        ]
+                    },
+                }
+            }
+        )
+    )
     ceilings = load_ceilings(path)
     assert ceilings.bandwidth("hbm").value == 4.3e12
     assert ceilings.bandwidth("l2").value == 5.5e12

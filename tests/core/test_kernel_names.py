@@ -24,11 +24,33 @@ WIDTHS = (17, 24, 32, 40)
 # The operator a person reads in each kind of name, written by hand from the names in
 # sample_data (PyTorch's functors and kernels, cuDNN's conv directions), first match wins.
 OPERATORS = (
-    "direct_copy_kernel_cuda", "float16_copy_kernel_cuda", "threshold_kernel_impl", "CUDAFunctor_add",
-    "MulFunctor", "FillFunctor", "launch_clamp_scalar", "reciprocal_kernel_cuda", "masked_scale_kernel",
-    "sum_functor", "MeanOps", "fprop", "dgrad", "wgrad", "nll_loss2d", "max_pool", "upsample_bilinear2d",
-    "multiplies", "plus", "divides", "Sqrt", "LerpFunctor", "cunn_SpatialSoftMax", "CatArrayBatchedCopy",
-    "nvjet", "fma_loop", "wmma_gemm",
+    "direct_copy_kernel_cuda",
+    "float16_copy_kernel_cuda",
+    "threshold_kernel_impl",
+    "CUDAFunctor_add",
+    "MulFunctor",
+    "FillFunctor",
+    "launch_clamp_scalar",
+    "reciprocal_kernel_cuda",
+    "masked_scale_kernel",
+    "sum_functor",
+    "MeanOps",
+    "fprop",
+    "dgrad",
+    "wgrad",
+    "nll_loss2d",
+    "max_pool",
+    "upsample_bilinear2d",
+    "multiplies",
+    "plus",
+    "divides",
+    "Sqrt",
+    "LerpFunctor",
+    "cunn_SpatialSoftMax",
+    "CatArrayBatchedCopy",
+    "nvjet",
+    "fma_loop",
+    "wmma_gemm",
 )
 
 CAST = (  # the example: a cast, shown at 200x60 as unrolled_elementwise_kernel‹di…

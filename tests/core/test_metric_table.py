@@ -5,10 +5,21 @@ import pytest
 from rooftui.model.metrics import architecture_for, required_metrics
 
 
-@pytest.mark.parametrize("cc, name", [("7.0", "Volta"), ("7.5", "Turing"), ("8.0", "Ampere"),
-                                      ("8.6", "Ampere"), ("8.9", "Ada"), ("9.0", "Hopper"),
-                                      ("10.0", "Blackwell"), ("12.0", "Blackwell"),
-                                      ("11.0", "Blackwell"), ("13.0", "Blackwell")])
+@pytest.mark.parametrize(
+    "cc, name",
+    [
+        ("7.0", "Volta"),
+        ("7.5", "Turing"),
+        ("8.0", "Ampere"),
+        ("8.6", "Ampere"),
+        ("8.9", "Ada"),
+        ("9.0", "Hopper"),
+        ("10.0", "Blackwell"),
+        ("12.0", "Blackwell"),
+        ("11.0", "Blackwell"),
+        ("13.0", "Blackwell"),
+    ],
+)
 def test_compute_capability_picks_its_architecture_or_the_newest_older_one(cc, name):
     assert architecture_for(cc).name == name
 

@@ -17,8 +17,11 @@ def test_a_note_is_its_sentence_and_keeps_its_kind_and_fix():
     again = pickle.loads(pickle.dumps(note))  # how notes cross the report cache and worker pipes
     assert (again, again.kind, again.fix) == (note, "phases_inferred", "--no-infer-phases")
     moved = prefixed("run.csv: ", note)
-    assert (moved, moved.kind, moved.fix) == ("run.csv: 88 launches ... inferred", "phases_inferred",
-                                              "--no-infer-phases")
+    assert (moved, moved.kind, moved.fix) == (
+        "run.csv: 88 launches ... inferred",
+        "phases_inferred",
+        "--no-infer-phases",
+    )
     assert kind_of("a plain string") == "other" and kind_of(prefixed("a: ", "plain")) == "report"
 
 
@@ -34,7 +37,10 @@ def test_summary_json_gives_each_notes_kind_text_and_fix(capsys):
     # The bundled AMP step: FP16 on CUDA cores (approximate, no SourceCounters to take the
     # register moves out) and 88 backward launches whose phase is inferred (README, docs/method.md).
     assert [note["kind"] for note in doc["notes_detail"]] == [
-        "fp16_approximate", "register_moves", "phases_inferred"]
+        "fp16_approximate",
+        "register_moves",
+        "phases_inferred",
+    ]
     assert [note["text"] for note in doc["notes_detail"]] == doc["notes"]
     assert doc["notes_detail"][2]["fix"] == "--no-infer-phases"
     assert doc["notes"][2].startswith("88 launches without an NVTX phase")

@@ -79,12 +79,16 @@ def test_group_keeps_kernels_of_different_namespaces_apart():
 
     run = load_run([KNOWN / "known_answer.raw-base.csv"])
     three = run.kernels.head(3).copy()
-    three["demangled"] = ["void cask_cudnn::computeOffsetsKernel<(bool)0>(cask_cudnn::Params)",
-                          "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::Params)",
-                          "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::Params)"]
+    three["demangled"] = [
+        "void cask_cudnn::computeOffsetsKernel<(bool)0>(cask_cudnn::Params)",
+        "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::Params)",
+        "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::Params)",
+    ]
     three["name"] = "computeOffsetsKernel"
     groups = group_by_name(three).set_index("name")
-    assert sorted(groups.index) == ["cask_cudnn::computeOffsetsKernel<0>",
-                                    "cudnn::gemm::computeOffsetsKernel"]
+    assert sorted(groups.index) == [
+        "cask_cudnn::computeOffsetsKernel<0>",
+        "cudnn::gemm::computeOffsetsKernel",
+    ]
     assert groups.loc["cudnn::gemm::computeOffsetsKernel", "count"] == 2
     assert groups.loc["cask_cudnn::computeOffsetsKernel<0>", "count"] == 1

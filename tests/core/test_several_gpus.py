@@ -79,8 +79,10 @@ def test_json_keeps_ceilings_for_the_first_gpu_and_adds_them_per_gpu(two_h200s):
     doc = json.loads(json.dumps(to_json(run, run.kernels)))
     assert doc["ceilings"] == doc["ceilings_by_device"]["NVIDIA H200 [device 0]"]
     assert list(doc["ceilings_by_device"]) == run.devices
-    hbm = {label: next(c["value"] for c in roofs if c.get("level") == "hbm")
-           for label, roofs in doc["ceilings_by_device"].items()}
+    hbm = {
+        label: next(c["value"] for c in roofs if c.get("level") == "hbm")
+        for label, roofs in doc["ceilings_by_device"].items()
+    }
     assert hbm == {"NVIDIA H200 [device 0]": file_hbm(GPU0), "NVIDIA H200 [device 1]": file_hbm(GPU1)}
     assert [d["name"] for d in doc["devices"]] == run.devices
 
@@ -96,7 +98,8 @@ def test_an_h100_and_an_h200_each_get_their_own_sources(tmp_path):
     both = run.kernels.set_index(["device", "name"])
     on_h200, on_h100 = both.loc[("NVIDIA H200", "daxpy")], both.loc[("NVIDIA H100 80GB HBM3", "daxpy")]
     assert on_h200["roof_hbm"] / on_h100["roof_hbm"] == pytest.approx(
-        h200.bandwidth("hbm").value / h100.bandwidth("hbm").value, rel=1e-12)
+        h200.bandwidth("hbm").value / h100.bandwidth("hbm").value, rel=1e-12
+    )
 
 
 def test_one_ceilings_file_still_applies_to_every_gpu(tmp_path):

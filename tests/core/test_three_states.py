@@ -24,17 +24,36 @@ from rooftui.analysis.load_options import LoadOptions
 from rooftui.views.summary import to_json
 
 FMA = "sm__sass_thread_inst_executed_op_{}_pred_on.sum"
-IDENTITY = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
-            "Block Size", "Grid Size", "Device", "CC"]
-UNITS = {"gpu__time_duration.sum": "nsecond", "sm__cycles_elapsed.avg": "cycle",
-         "sm__cycles_elapsed.avg.per_second": "cycle/nsecond", "dram__bytes.sum": "byte",
-         "lts__cycles_elapsed.avg.per_second": "cycle/nsecond",
-         "dram__cycles_elapsed.avg.per_second": "cycle/nsecond",
-         "dram__bytes.sum.peak_sustained": "byte/cycle", "lts__t_sectors.sum": "sector",
-         "lts__t_sectors.sum.peak_sustained": "sector/cycle", "l1tex__t_bytes.sum": "byte",
-         "l1tex__t_bytes.sum.peak_sustained": "byte/cycle",
-         "dram__bytes_op_read.sum": "byte", "dram__bytes_op_write.sum": "byte",
-         "device__attribute_display_name": "", FMA.format("ffma") + ".per_second": "inst/second"}
+IDENTITY = [
+    "ID",
+    "Process ID",
+    "Process Name",
+    "Host Name",
+    "Kernel Name",
+    "Context",
+    "Stream",
+    "Block Size",
+    "Grid Size",
+    "Device",
+    "CC",
+]
+UNITS = {
+    "gpu__time_duration.sum": "nsecond",
+    "sm__cycles_elapsed.avg": "cycle",
+    "sm__cycles_elapsed.avg.per_second": "cycle/nsecond",
+    "dram__bytes.sum": "byte",
+    "lts__cycles_elapsed.avg.per_second": "cycle/nsecond",
+    "dram__cycles_elapsed.avg.per_second": "cycle/nsecond",
+    "dram__bytes.sum.peak_sustained": "byte/cycle",
+    "lts__t_sectors.sum": "sector",
+    "lts__t_sectors.sum.peak_sustained": "sector/cycle",
+    "l1tex__t_bytes.sum": "byte",
+    "l1tex__t_bytes.sum.peak_sustained": "byte/cycle",
+    "dram__bytes_op_read.sum": "byte",
+    "dram__bytes_op_write.sum": "byte",
+    "device__attribute_display_name": "",
+    FMA.format("ffma") + ".per_second": "inst/second",
+}
 
 
 def write_raw(path: Path, device: str, cc: str, launches: list[tuple[str, dict[str, float]]]) -> Path:
@@ -45,22 +64,43 @@ def write_raw(path: Path, device: str, cc: str, launches: list[tuple[str, dict[s
         writer.writerow(IDENTITY + ["device__attribute_display_name", *metrics])
         writer.writerow([""] * len(IDENTITY) + [""] + [UNITS.get(m, "inst") for m in metrics])
         for i, (kernel, values) in enumerate(launches):
-            writer.writerow([str(i), "42", "app", "127.0.0.1", kernel, "1", "7", "(256, 1, 1)",
-                             "(1024, 1, 1)", "0", cc, device]
-                            + ["" if m not in values else f"{values[m]:.17g}" for m in metrics])
+            writer.writerow(
+                [
+                    str(i),
+                    "42",
+                    "app",
+                    "127.0.0.1",
+                    kernel,
+                    "1",
+                    "7",
+                    "(256, 1, 1)",
+                    "(1024, 1, 1)",
+                    "0",
+                    cc,
+                    device,
+                ]
+                + ["" if m not in values else f"{values[m]:.17g}" for m in metrics]
+            )
     return path
 
 
-TIME = {"gpu__time_duration.sum": 100_000.0, "sm__cycles_elapsed.avg": 141_000.0,
-        "sm__cycles_elapsed.avg.per_second": 1.41}
+TIME = {
+    "gpu__time_duration.sum": 100_000.0,
+    "sm__cycles_elapsed.avg": 141_000.0,
+    "sm__cycles_elapsed.avg.per_second": 1.41,
+}
 CUDA_CORES = {FMA.format(f"{p}{op}"): 0.0 for p in "dfh" for op in ("add", "mul", "fma")}
 
 
 def test_basic_set_on_a_v100_reads_not_collected_never_zero(tmp_path):
     """ncu's basic set holds no FLOP counter: no FLOP/s 0, no "none", no zero-AI; the
     Tensor pipelines a V100 lacks are not applicable, those it has not collected."""
-    path = write_raw(tmp_path / "v100_basic.csv", "Tesla V100-SXM2-16GB", "7.0",
-                     [("gemm_kernel", {**TIME, "dram__bytes.sum": 1e6})])
+    path = write_raw(
+        tmp_path / "v100_basic.csv",
+        "Tesla V100-SXM2-16GB",
+        "7.0",
+        [("gemm_kernel", {**TIME, "dram__bytes.sum": 1e6})],
+    )
     run = load_run([path], LoadOptions(find_measured=False))
     row = run.kernels.iloc[0]
     assert pd.isna(row["flops"]) and pd.isna(row["flop_rate"]) and pd.isna(row["ai_hbm"])
@@ -81,8 +121,12 @@ def test_a40_int4_kernel_with_its_tensor_pipe_busy_is_tensor_uncounted_not_zero_
     """The issue's A40 int4 kernel: every CUDA-core FLOP counter 0, no Tensor FLOP counter,
     the IMMA pipe 54% busy. Tensor work present, amount unknown."""
     busy = {"sm__pipe_tensor_op_imma_cycles_active.avg.pct_of_peak_sustained_active": 54.0}
-    path = write_raw(tmp_path / "a40_int4.csv", "NVIDIA A40", "8.6",
-                     [("cutlass_int4_gemm", {**TIME, **CUDA_CORES, **busy})])
+    path = write_raw(
+        tmp_path / "a40_int4.csv",
+        "NVIDIA A40",
+        "8.6",
+        [("cutlass_int4_gemm", {**TIME, **CUDA_CORES, **busy})],
+    )
     run = load_run([path], LoadOptions(find_measured=False))
     row = run.kernels.iloc[0]
     assert row["pipeline"] == "tensor_uncounted" and not row["zero_ai"]
@@ -102,8 +146,12 @@ def test_pipe_tensor_instructions_alone_leave_ampere_tensor_flops_blank_and_zero
     counter counts HFMA2 too): blank, not 0. A launch that issued none did no Tensor work."""
     hmma = {**TIME, **CUDA_CORES, FMA.format("hfma"): 4096.0, "sm__inst_executed_pipe_tensor.sum": 4096.0}
     idle = {**TIME, **CUDA_CORES, "sm__inst_executed_pipe_tensor.sum": 0.0}
-    path = write_raw(tmp_path / "a100.csv", "NVIDIA A100-SXM4-40GB", "8.0",
-                     [("volta_h884gemm", hmma), ("copy_kernel", idle)])
+    path = write_raw(
+        tmp_path / "a100.csv",
+        "NVIDIA A100-SXM4-40GB",
+        "8.0",
+        [("volta_h884gemm", hmma), ("copy_kernel", idle)],
+    )
     run = load_run([path], LoadOptions(find_measured=False))
     gemm, copy = run.kernels.iloc[0], run.kernels.iloc[1]
     assert pd.isna(gemm["flops_tensor_fp16"]) and gemm["flops_tensor_fp16_state"] == "not_collected"
@@ -118,8 +166,13 @@ def test_pipe_tensor_instructions_alone_leave_ampere_tensor_flops_blank_and_zero
 def test_an_instruction_mix_count_of_zero_proves_that_precision_did_no_work(tmp_path):
     """sm__sass_thread_inst_executed_op_fp32_pred_on.sum = 0 (InstructionStats) counts
     every FP32 instruction: FP32 FLOPs are 0 though fadd/fmul/ffma were not collected."""
-    values = {**TIME, FMA.format("dfma"): 1000.0, FMA.format("dadd"): 0.0, FMA.format("dmul"): 0.0,
-              "sm__sass_thread_inst_executed_op_fp32_pred_on.sum": 0.0}
+    values = {
+        **TIME,
+        FMA.format("dfma"): 1000.0,
+        FMA.format("dadd"): 0.0,
+        FMA.format("dmul"): 0.0,
+        "sm__sass_thread_inst_executed_op_fp32_pred_on.sum": 0.0,
+    }
     path = write_raw(tmp_path / "mix.csv", "Tesla V100-SXM2-16GB", "7.0", [("dgemm", values)])
     row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
     assert row["flops_fp32"] == 0 and row["flops_fp32_state"] == "known_zero"
@@ -152,9 +205,16 @@ FULL_SET_PEAKS = {
 def test_full_set_report_peaks_in_the_sm_spelling_give_every_roof_and_a_bound(tmp_path):
     """FP32 peak = 64 FMA/clk/SM × 108 SMs × 2 × 1.41 GHz = 19.49 TFLOP/s (the datasheet's
     19.5); DRAM = its per-cycle peak × its clock; L2 = sectors' peak × 32 × L2 clock."""
-    values = {**TIME, **CUDA_CORES, FMA.format("ffma"): 1e8, "dram__bytes.sum": 4e8,
-              "lts__t_sectors.sum": 2e7, "l1tex__t_bytes.sum": 8e8,
-              "sm__inst_executed_pipe_tensor.sum": 0.0, **FULL_SET_PEAKS}
+    values = {
+        **TIME,
+        **CUDA_CORES,
+        FMA.format("ffma"): 1e8,
+        "dram__bytes.sum": 4e8,
+        "lts__t_sectors.sum": 2e7,
+        "l1tex__t_bytes.sum": 8e8,
+        "sm__inst_executed_pipe_tensor.sum": 0.0,
+        **FULL_SET_PEAKS,
+    }
     path = write_raw(tmp_path / "a100_full.csv", "NVIDIA A100-SXM4-40GB", "8.0", [("sgemm", values)])
     run = load_run([path], LoadOptions(find_measured=False))
     roofs = {c.precision or c.level: c for c in run.ceilings.ceilings}
@@ -182,8 +242,9 @@ def test_rate_derived_counts_are_whole_numbers(tmp_path):
 
 
 def test_reports_of_two_gpus_one_without_peaks_load_without_numpy_warnings(tmp_path):
-    with_peaks = write_raw(tmp_path / "a.csv", "NVIDIA A100-SXM4-40GB", "8.0",
-                           [("k", {**TIME, **CUDA_CORES, **FULL_SET_PEAKS})])
+    with_peaks = write_raw(
+        tmp_path / "a.csv", "NVIDIA A100-SXM4-40GB", "8.0", [("k", {**TIME, **CUDA_CORES, **FULL_SET_PEAKS})]
+    )
     without = write_raw(tmp_path / "b.csv", "Tesla V100-SXM2-16GB", "7.0", [("k", {**TIME, **CUDA_CORES})])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -210,8 +271,7 @@ def test_a_kernel_with_uncounted_tensor_work_has_no_binding_roof(tmp_path):
     """FP32 work counted beside Tensor work that is not: AI and FLOP/s are lower bounds,
     so no roof is named as binding (it would be a guess)."""
     busy = {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": 40.0}
-    values = {**TIME, **CUDA_CORES, FMA.format("ffma"): 1e6, "dram__bytes.sum": 1e6, **busy,
-              **FULL_SET_PEAKS}
+    values = {**TIME, **CUDA_CORES, FMA.format("ffma"): 1e6, "dram__bytes.sum": 1e6, **busy, **FULL_SET_PEAKS}
     path = write_raw(tmp_path / "mixed.csv", "NVIDIA A40", "8.6", [("fused_gemm_epilogue", values)])
     row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
     assert row["pipeline"] == "tensor_uncounted" and row["flops"] == 2e6 and row["flops_partial"]

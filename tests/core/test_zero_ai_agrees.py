@@ -24,11 +24,16 @@ from tests.conftest import DEEPCAM, KNOWN
 # The basic and roofline details CSVs are left out: they do not load today ("the last row
 # has 16 fields, the header 20"), a details-reader bug reported to the lead.
 NOT_LOADING = {"known_answer_basic.details.csv", "known_answer_roofline.details.csv"}
-SAMPLES = sorted(p for p in [*DEEPCAM.iterdir(), *KNOWN.iterdir()]
-                 if re.search(r"\.(csv|ncu-rep)(\.xz)?$", p.name) and p.name not in NOT_LOADING)
+SAMPLES = sorted(
+    p
+    for p in [*DEEPCAM.iterdir(), *KNOWN.iterdir()]
+    if re.search(r"\.(csv|ncu-rep)(\.xz)?$", p.name) and p.name not in NOT_LOADING
+)
 # ncu's counts of floating-point and Tensor Core work: a launch with all of them 0 did none
-WORK = re.compile(r"^smsp?__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred_on\.sum$"
-                  r"|^sm__ops_path_tensor_src_(fp16|bf16_dst_fp32|tf32_dst_fp32|fp64|fp8|int8)\.sum$")
+WORK = re.compile(
+    r"^smsp?__sass_thread_inst_executed_op_[dfh](add|mul|fma)_pred_on\.sum$"
+    r"|^sm__ops_path_tensor_src_(fp16|bf16_dst_fp32|tf32_dst_fp32|fp64|fp8|int8)\.sum$"
+)
 
 
 def test_every_sample_is_covered():
@@ -41,7 +46,7 @@ def counted_from_the_metrics(path) -> int | None:
     (None unless the report holds every CUDA-core counter and Tensor Core counts)."""
     # The report as load_run read it: from the report cache, which gives it back exactly
     # as read (tests/ingest/test_report_cache.py), so the report is parsed once per test.
-    (report,), = start_reading([path]).result()
+    ((report,),) = start_reading([path]).result()
     raw = report.kernels
     columns = [c for c in raw.columns if WORK.match(c)]
     if len(columns) < 9 + 6:  # 3 ops × 3 precisions on CUDA cores, 6 Tensor source types
@@ -146,11 +151,14 @@ def test_group_keeps_unknown_flops_unknown():
     assert groups["zero_ai"].isna().sum() == 10 and (groups["zero_ai_launches"] == 0).all()
     assert to_json(run, groups)["summary"]["zero_ai"] == 0
     assert to_json(run, groups)["summary"]["zero_ai_unknown"] == 10
-    assert all(k["zero_ai"] is (False if k["name"].startswith("wmma") else None)
-               for k in to_json(run, groups)["kernels"])
+    assert all(
+        k["zero_ai"] is (False if k["name"].startswith("wmma") else None)
+        for k in to_json(run, groups)["kernels"]
+    )
     # one launch unknown, one without work: not zero-AI, not "not zero-AI" either
-    two = run.kernels.head(2).assign(name="k", demangled="k()",
-                                     zero_ai=pd.array([pd.NA, True], dtype="boolean"))
+    two = run.kernels.head(2).assign(
+        name="k", demangled="k()", zero_ai=pd.array([pd.NA, True], dtype="boolean")
+    )
     from rooftui.analysis.grouping import group_by_name
 
     row = group_by_name(two).iloc[0]

@@ -34,8 +34,13 @@ def test_invocations_and_grouped_rows_tally_the_same_and_match_a_count_from_the_
     work = kernels[flop_columns + ["ops_tensor_int8"]]
     idle = (work.fillna(0) == 0).all(axis=1) & work.notna().any(axis=1)
     per_name = idle.groupby(kernels["name"]).agg(["sum", "count"])
-    expected = (int(idle.sum()), len(kernels), int((per_name["sum"] == per_name["count"]).sum()),
-                int(((per_name["sum"] > 0) & (per_name["sum"] < per_name["count"])).sum()), len(per_name))
+    expected = (
+        int(idle.sum()),
+        len(kernels),
+        int((per_name["sum"] == per_name["count"]).sum()),
+        int(((per_name["sum"] > 0) & (per_name["sum"] < per_name["count"])).sum()),
+        len(per_name),
+    )
     for rows in (kernels, grouped_kernels(run)):
         tally = zero_ai.tally(rows)
         got = (tally.launches, tally.all_launches, tally.kernels, tally.kernels_in_part, tally.all_kernels)

@@ -49,8 +49,24 @@ HOSTILE_NAMES = [
     "é ünïcode ✓ 名前",
     "x" * 300,
 ]
-HOSTILE_VALUES = ["-1", "-5e9", "inf", "-inf", "nan", "NaN", "1e400", "9" * 400, "abc", "",
-                  "n/a", "1,2,3", "0x10", " 12 ", "1e-400", "true"]
+HOSTILE_VALUES = [
+    "-1",
+    "-5e9",
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "1e400",
+    "9" * 400,
+    "abc",
+    "",
+    "n/a",
+    "1,2,3",
+    "0x10",
+    " 12 ",
+    "1e-400",
+    "true",
+]
 BOMB_BYTES = 3 << 20  # the runners set ROOFTUI_MAX_INPUT_BYTES below this
 TRACE_EVENT_LIMIT = 2000  # ROOFTUI_MAX_TRACE_EVENTS of the trace cases (their base has ~200)
 
@@ -106,17 +122,55 @@ def _trace() -> dict:
     ]
     t = 1_000_000.0
     for step in range(3):
-        events.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{step}",
-                       "pid": 1, "tid": 1, "ts": t, "dur": 900.0})
+        events.append(
+            {
+                "ph": "X",
+                "cat": "user_annotation",
+                "name": f"ProfilerStep#{step}",
+                "pid": 1,
+                "tid": 1,
+                "ts": t,
+                "dur": 900.0,
+            }
+        )
         for k in range(4):
             corr = step * 10 + k
-            events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
-                           "tid": 1, "ts": t + 10 + 100 * k, "dur": 5.0, "args": {"correlation": corr}})
-            events.append({"ph": "X", "cat": "kernel", "name": f"kernel_{k}", "pid": 0, "tid": 7,
-                           "ts": t + 20 + 100 * k, "dur": 60.0,
-                           "args": {"device": 0, "stream": 7, "correlation": corr}})
-        events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1,
-                       "tid": 1, "ts": t + 500, "dur": 300.0, "args": {"correlation": 999 + step}})
+            events.append(
+                {
+                    "ph": "X",
+                    "cat": "cuda_runtime",
+                    "name": "cudaLaunchKernel",
+                    "pid": 1,
+                    "tid": 1,
+                    "ts": t + 10 + 100 * k,
+                    "dur": 5.0,
+                    "args": {"correlation": corr},
+                }
+            )
+            events.append(
+                {
+                    "ph": "X",
+                    "cat": "kernel",
+                    "name": f"kernel_{k}",
+                    "pid": 0,
+                    "tid": 7,
+                    "ts": t + 20 + 100 * k,
+                    "dur": 60.0,
+                    "args": {"device": 0, "stream": 7, "correlation": corr},
+                }
+            )
+        events.append(
+            {
+                "ph": "X",
+                "cat": "cuda_runtime",
+                "name": "cudaStreamSynchronize",
+                "pid": 1,
+                "tid": 1,
+                "ts": t + 500,
+                "dur": 300.0,
+                "args": {"correlation": 999 + step},
+            }
+        )
         t += 1000.0
     return {"schemaVersion": 1, "traceEvents": events}
 
@@ -130,8 +184,9 @@ def _rows(data: bytes) -> list[list[str]]:
 
 def _write_rows(rows: list[list[str]], quote_all: bool = True) -> bytes:
     out = io.StringIO()
-    csv.writer(out, quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL,
-               lineterminator="\n").writerows(rows)
+    csv.writer(out, quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL, lineterminator="\n").writerows(
+        rows
+    )
     return out.getvalue().encode("utf-8")
 
 
@@ -247,7 +302,7 @@ def details_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
     if choice == 1:
         drop = rng.choice(["Kernel Name", "Metric Unit", "Metric Value", "ID"])
         j = header.index(drop)
-        return f"details-no-{drop}", _write_rows([row[:j] + row[j + 1:] for row in rows])
+        return f"details-no-{drop}", _write_rows([row[:j] + row[j + 1 :] for row in rows])
     if choice == 2:
         column = header.index("Metric Value")
         rows[rng.randrange(1, len(rows))][column] = rng.choice(HOSTILE_VALUES)
@@ -334,8 +389,22 @@ def _deep(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-JSON_VALUES = [0, -1, -1e300, True, False, None, "x", "\x1b]52;c;aGk=\x07", [], {}, 1e308,
-               [[1, 2]], {"a": 1}, "[/x]"]
+JSON_VALUES = [
+    0,
+    -1,
+    -1e300,
+    True,
+    False,
+    None,
+    "x",
+    "\x1b]52;c;aGk=\x07",
+    [],
+    {},
+    1e308,
+    [[1, 2]],
+    {"a": 1},
+    "[/x]",
+]
 
 
 def json_mutations(doc: dict, rng: random.Random, limit_bytes: int = 0) -> tuple[str, bytes]:
@@ -349,8 +418,9 @@ def json_mutations(doc: dict, rng: random.Random, limit_bytes: int = 0) -> tuple
             flipped[rng.randrange(len(flipped))] = rng.randrange(256)
         return "json-byte-flips", bytes(flipped)
     if choice == 2:
-        return "json-deep-nesting", (text[:-1] + ', "deep": ' + _deep(rng.choice([1000, 5000, 50000]))
-                                     + "}").encode()
+        return "json-deep-nesting", (
+            text[:-1] + ', "deep": ' + _deep(rng.choice([1000, 5000, 50000])) + "}"
+        ).encode()
     if choice == 3:
         copy = json.loads(text)
         if rng.random() < 0.5:  # a 400- or 5,000-digit integer, written by hand
@@ -395,13 +465,15 @@ def trace_mutations(rng: random.Random) -> tuple[str, bytes]:
         event["dur"] = rng.choice([-1e9, -1, 1e15, float("nan"), float("inf")])
         return "trace-bad-duration", json.dumps(doc).encode()
     if choice == 4:
-        event.setdefault("args", {})[rng.choice(["correlation", "stream", "device", "bytes"])] = \
-            rng.choice([2**63, "x", [], None, -(2**70)])
+        event.setdefault("args", {})[rng.choice(["correlation", "stream", "device", "bytes"])] = rng.choice(
+            [2**63, "x", [], None, -(2**70)]
+        )
         return "trace-bad-args", json.dumps(doc).encode()
     if choice == 5:
         text = json.dumps(doc)
-        return "trace-deep-nesting", text.replace('"traceEvents": [', '"traceEvents": [' +
-                                                  _deep(rng.choice([1000, 5000, 20000])) + ",", 1).encode()
+        return "trace-deep-nesting", text.replace(
+            '"traceEvents": [', '"traceEvents": [' + _deep(rng.choice([1000, 5000, 20000])) + ",", 1
+        ).encode()
     if choice == 6:
         event["name"] = rng.choice(HOSTILE_NAMES)
         return "trace-hostile-name", json.dumps(doc).encode()
@@ -471,8 +543,16 @@ ROUND_THREE_KINDS = ("sidecar", "structure", "profile-args")  # issue #25
 def cases(seed: int, count: int, kinds: tuple[str, ...] | None = None) -> Iterator[Case]:
     """``count`` cases from ``seed``, cycling over the input kinds."""
     rng = random.Random(seed)
-    every = ("raw-csv", "raw-csv-scaled", "details-csv", "ncu-rep", "ceilings", "ert", "trace",
-             *ROUND_THREE_KINDS)
+    every = (
+        "raw-csv",
+        "raw-csv-scaled",
+        "details-csv",
+        "ncu-rep",
+        "ceilings",
+        "ert",
+        "trace",
+        *ROUND_THREE_KINDS,
+    )
     chosen = kinds or every
     for index in range(count):
         kind = chosen[index % len(chosen)]
@@ -500,7 +580,7 @@ def sidecar_mutations(rng: random.Random) -> tuple[str, bytes, bool]:
     if choice == 2:
         column = rng.choice(["rank", "ncu_id", "name", "time_s"])
         at = header.index(column)
-        kept = [row[:at] + row[at + 1:] for row in rows]
+        kept = [row[:at] + row[at + 1 :] for row in rows]
         return f"sidecar-no-{column}", _write_rows(kept, quote_all=False), True
     if choice == 3:
         return "sidecar-empty", b"", True
@@ -539,7 +619,7 @@ def structure_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes, bo
         del rows[1]
         return "units-row-dropped", _write_rows(rows), True
     if choice == 3:
-        moved = [*rows[first:middle + 1], *rows[:first], *rows[middle + 1:]]
+        moved = [*rows[first : middle + 1], *rows[:first], *rows[middle + 1 :]]
         return "header-below-data", _write_rows(moved), True
     if choice == 4:
         text = base.rstrip(b"\n")
@@ -552,13 +632,18 @@ def structure_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes, bo
 
 
 def _cut_short_note(rng: random.Random) -> tuple[str, bytes]:
-    return rng.choice([
-        ("note-plain", b"stopped on a stall\nThis report holds only the kernels profiled before the stop.\n"),
-        ("note-escape", b"stopped \x1b]52;c;cm0gLXJmIH4=\x07 early\n"),
-        ("note-bomb", b"x" * BOMB_BYTES),
-        ("note-binary", bytes(range(256)) * 64),
-        ("note-empty", b""),
-    ])
+    return rng.choice(
+        [
+            (
+                "note-plain",
+                b"stopped on a stall\nThis report holds only the kernels profiled before the stop.\n",
+            ),
+            ("note-escape", b"stopped \x1b]52;c;cm0gLXJmIH4=\x07 early\n"),
+            ("note-bomb", b"x" * BOMB_BYTES),
+            ("note-binary", bytes(range(256)) * 64),
+            ("note-empty", b""),
+        ]
+    )
 
 
 PROFILE_OUTPUTS = ["afile/run", "", ".", "..", "out/", "r" * 300, "run", "nodir/run", "é\x1b[2J"]
@@ -587,8 +672,13 @@ def _profile_case(rng: random.Random) -> Case:
         argv += ["--ranks", ranks]
     env = {"SLURM_NTASKS": "1e8"} if command[0] == "srun" and rng.random() < 0.5 else {}
     files = {"afile": b"", "run.ncu.log/keep": b""}
-    return Case("profile-args", f"profile:{output[:12]!r}:{command[0]}:{(ranks or '')[:12]}",
-                files, [*argv, "--", *command], env=env)
+    return Case(
+        "profile-args",
+        f"profile:{output[:12]!r}:{command[0]}:{(ranks or '')[:12]}",
+        files,
+        [*argv, "--", *command],
+        env=env,
+    )
 
 
 def _round_three_case(kind: str, rng: random.Random) -> Case:
@@ -600,9 +690,14 @@ def _round_three_case(kind: str, rng: random.Random) -> Case:
         name, how, data = compress("run.raw.csv", data, rng)
         argv, exact = rng.choice(REPORT_COMMANDS)
         files = {"a": (name, data), "b": ("good.raw.csv", _raw_base())}
-        return Case(kind, label + how, {n: d for n, d in files.values()},
-                    [_fill(a, files) for a in argv], exact,
-                    must_fail=refuse or _must_fail(label, how))
+        return Case(
+            kind,
+            label + how,
+            {n: d for n, d in files.values()},
+            [_fill(a, files) for a in argv],
+            exact,
+            must_fail=refuse or _must_fail(label, how),
+        )
     label, data, refuse = sidecar_mutations(rng)
     files = {n: (MULTIGPU / n).read_bytes() for n in ("ddp.rank0.raw.csv.xz", "ddp.rank1.raw.csv.xz")}
     files["ddp.communication.csv"] = data
@@ -610,13 +705,20 @@ def _round_three_case(kind: str, rng: random.Random) -> Case:
         note, text = _cut_short_note(rng)
         files["ddp.rank1.cut-short.txt"] = text
         label += "+" + note
-    argv, exact = rng.choice([(["summary"], False), (["summary", "--format", "json"], True),
-                              (["summary", "--group"], False), (["summary", "--format", "csv"], True)])
+    argv, exact = rng.choice(
+        [
+            (["summary"], False),
+            (["summary", "--format", "json"], True),
+            (["summary", "--group"], False),
+            (["summary", "--format", "csv"], True),
+        ]
+    )
     reports = ["{dir}/ddp.rank0.raw.csv.xz", "{dir}/ddp.rank1.raw.csv.xz"]
     # the CSV of the kernel table has no per-rank rows: it does not read the sidecar
     uses_sidecar = "csv" not in argv
-    return Case(kind, label, files, [*argv[:1], *reports, *argv[1:]], exact,
-                must_fail=refuse and uses_sidecar)
+    return Case(
+        kind, label, files, [*argv[:1], *reports, *argv[1:]], exact, must_fail=refuse and uses_sidecar
+    )
 
 
 def _case(kind: str, rng: random.Random) -> Case:
@@ -636,25 +738,45 @@ def _case(kind: str, rng: random.Random) -> Case:
         name, how, data = compress(name, data, rng)
         argv, exact = rng.choice(REPORT_COMMANDS)
         files = {"a": (name, data), "b": ("good.raw.csv", good.read_bytes())}
-        return Case(kind, label + how, {n: d for n, d in files.values()},
-                    [_fill(a, files) for a in argv], exact, must_fail=_must_fail(label, how))
+        return Case(
+            kind,
+            label + how,
+            {n: d for n, d in files.values()},
+            [_fill(a, files) for a in argv],
+            exact,
+            must_fail=_must_fail(label, how),
+        )
     if kind in ("ceilings", "ert"):
         label, data = json_mutations(_ceilings() if kind == "ceilings" else _ert(), rng)
         name, how, data = compress("ceilings.json", data, rng)
         files = {"a": ("good.raw.csv", good.read_bytes()), "c": (name, data)}
-        argv = (["measure", "--show", "{c}"] if kind == "ceilings" and rng.random() < 0.5
-                else ["summary", "{a}", "--ceilings", "{c}"])
-        return Case(kind, label + how, {n: d for n, d in files.values()},
-                    [_fill(a, files) for a in argv], must_fail=_must_fail(label, how))
+        argv = (
+            ["measure", "--show", "{c}"]
+            if kind == "ceilings" and rng.random() < 0.5
+            else ["summary", "{a}", "--ceilings", "{c}"]
+        )
+        return Case(
+            kind,
+            label + how,
+            {n: d for n, d in files.values()},
+            [_fill(a, files) for a in argv],
+            must_fail=_must_fail(label, how),
+        )
     label, data = trace_mutations(rng)
     name, how, data = compress("trace.json", data, rng)
     if how and not how.startswith(".gz"):
         name = name.rsplit(".", 1)[0]  # traces are .json or .json.gz: keep the content odd
     files = {"t": (name, data)}
     argv, exact = rng.choice([(["timeline", "{t}"], False), (["timeline", "{t}", "--format", "json"], True)])
-    return Case(kind, label + how, {name: data}, [_fill(a, files) for a in argv], exact,
-                env={"ROOFTUI_MAX_TRACE_EVENTS": str(TRACE_EVENT_LIMIT)},
-                must_fail=_must_fail(label, how))
+    return Case(
+        kind,
+        label + how,
+        {name: data},
+        [_fill(a, files) for a in argv],
+        exact,
+        env={"ROOFTUI_MAX_TRACE_EVENTS": str(TRACE_EVENT_LIMIT)},
+        must_fail=_must_fail(label, how),
+    )
 
 
 # Damage rooftui must refuse whatever else the case does: a compressed stream cut

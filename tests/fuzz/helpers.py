@@ -30,8 +30,13 @@ class Result:
         return lines[0]
 
 
-def rooftui(folder: Path, *argv: str | Path, exact_stdout: bool = False,
-            env: dict[str, str] | None = None, files: dict[str, bytes] | None = None) -> Result:
+def rooftui(
+    folder: Path,
+    *argv: str | Path,
+    exact_stdout: bool = False,
+    env: dict[str, str] | None = None,
+    files: dict[str, bytes] | None = None,
+) -> Result:
     """``rooftui ARGV`` in this process on files already in ``folder`` (or ``files``), with
     every check of the fuzz runner (exit code, one line, no raw escapes, inputs unchanged,
     nothing left behind)."""

@@ -68,8 +68,15 @@ def run_in_process(case: Case, folder: Path) -> Outcome:
     out, err = io.StringIO(), io.StringIO()
     saved_env = dict(os.environ)
     saved_tempdir = tempfile.tempdir
-    os.environ.update({"ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
-                       "COLUMNS": "100", "XDG_CACHE_HOME": str(folder / "cache"), **case.env})
+    os.environ.update(
+        {
+            "ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT),
+            "NO_COLOR": "1",
+            "COLUMNS": "100",
+            "XDG_CACHE_HOME": str(folder / "cache"),
+            **case.env,
+        }
+    )
     tempfile.tempdir = str(folder / "tmp")
     # main() turns SIGTERM into an exception: keep this process's own handling.
     saved_signals = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGHUP)}
@@ -94,9 +101,15 @@ def run_in_process(case: Case, folder: Path) -> Outcome:
 def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcome:
     """The real ``python -m rooftui`` in a child process, with its peak memory."""
     argv, hashes = write_case(case, folder)
-    env = {**os.environ, "ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT), "NO_COLOR": "1",
-           "COLUMNS": "100", "TMPDIR": str(folder / "tmp"), "XDG_CACHE_HOME": str(folder / "cache"),
-           **case.env}
+    env = {
+        **os.environ,
+        "ROOFTUI_MAX_INPUT_BYTES": str(FUZZ_INPUT_LIMIT),
+        "NO_COLOR": "1",
+        "COLUMNS": "100",
+        "TMPDIR": str(folder / "tmp"),
+        "XDG_CACHE_HOME": str(folder / "cache"),
+        **case.env,
+    }
     root = Path(__file__).resolve().parents[2]
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
     # The peak RSS of a child forked from this (large) process would start at this
@@ -104,15 +117,22 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
     rss_file = folder / "peak_rss_kb.txt"
     timer_cmd = ["/usr/bin/time", "-f", "%M", "-o", str(rss_file)] if Path("/usr/bin/time").exists() else []
     started = time.perf_counter()
-    child = subprocess.Popen([*timer_cmd, sys.executable, "-m", "rooftui", *argv], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=env, cwd=folder, start_new_session=True)
+    child = subprocess.Popen(
+        [*timer_cmd, sys.executable, "-m", "rooftui", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=folder,
+        start_new_session=True,
+    )
     chunks: dict[str, bytes] = {}
 
     def drain(name: str, stream) -> None:
         chunks[name] = stream.read()
 
-    readers = [threading.Thread(target=drain, args=(n, s)) for n, s in
-               (("out", child.stdout), ("err", child.stderr))]
+    readers = [
+        threading.Thread(target=drain, args=(n, s)) for n, s in (("out", child.stdout), ("err", child.stderr))
+    ]
     for reader in readers:
         reader.start()
     timer = threading.Timer(timeout_s, os.killpg, (child.pid, signal.SIGKILL))  # the whole group
@@ -122,10 +142,14 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
     child.returncode = os.waitstatus_to_exitcode(status)
     for reader in readers:
         reader.join()
-    outcome = Outcome(case, child.returncode,
-                      chunks.get("out", b"").decode("utf-8", errors="replace"),
-                      chunks.get("err", b"").decode("utf-8", errors="replace"),
-                      time.perf_counter() - started, _peak_rss(rss_file, usage))
+    outcome = Outcome(
+        case,
+        child.returncode,
+        chunks.get("out", b"").decode("utf-8", errors="replace"),
+        chunks.get("err", b"").decode("utf-8", errors="replace"),
+        time.perf_counter() - started,
+        _peak_rss(rss_file, usage),
+    )
     if child.returncode == -9:
         outcome.problems.append(f"hang: killed after {timeout_s:.0f} s")
     check(outcome, folder, hashes)
@@ -171,8 +195,11 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
         problems.append("partial output after an error")
     # the user's folder: nothing new beside the inputs (a report, a wrapper, a .started mark)
     inputs = {path.relative_to(folder).parts[0] for path in hashes} | _PRESENT.pop(folder, set())
-    left += [p.name for p in folder.iterdir() if p.name not in inputs | {"out", "tmp", "cache"}
-             and not p.name.startswith(".rooftui-")]
+    left += [
+        p.name
+        for p in folder.iterdir()
+        if p.name not in inputs | {"out", "tmp", "cache"} and not p.name.startswith(".rooftui-")
+    ]
     if left:
         problems.append(f"files left behind: {', '.join(sorted(left))[:80]}")
 

@@ -38,25 +38,27 @@ def test_a_middle_row_with_one_field_too_many_is_refused(tmp_path):
     def add_a_cell(header, rows):
         rows[3].insert(5, "x")
 
-    assert_one_line_error(rooftui(tmp_path, "summary", edited_base(tmp_path, add_a_cell)),
-                          "line 4 has", "fields")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", edited_base(tmp_path, add_a_cell)), "line 4 has", "fields"
+    )
 
 
 def test_a_units_row_with_a_field_missing_is_refused(tmp_path):
     def shift_units(header, rows):
         del rows[1][3]
 
-    assert_one_line_error(rooftui(tmp_path, "summary", edited_base(tmp_path, shift_units, source=RAW_AUTO)),
-                          "line 2 has")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", edited_base(tmp_path, shift_units, source=RAW_AUTO)), "line 2 has"
+    )
 
 
 def test_a_raw_export_without_its_units_row_is_refused_not_read_as_base_units(tmp_path):
     def drop_units(header, rows):
         del rows[1]
 
-    line = assert_one_line_error(rooftui(tmp_path, "summary", edited_base(tmp_path, drop_units,
-                                                                          source=RAW_AUTO)),
-                                 "no units row")
+    line = assert_one_line_error(
+        rooftui(tmp_path, "summary", edited_base(tmp_path, drop_units, source=RAW_AUTO)), "no units row"
+    )
     assert "row of empty cells" in line  # how a hand-made table declares base units
 
 
@@ -81,8 +83,9 @@ def test_a_header_line_below_data_rows_is_refused_not_dropping_them(tmp_path):
     rows = base_rows()
     moved = [rows[2], rows[3], rows[0], rows[1], *rows[4:]]
     path = write_rows(tmp_path / "moved.csv", moved)
-    assert_one_line_error(rooftui(tmp_path, "summary", path), "line 1, above the header line",
-                          "row of the table")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", path), "line 1, above the header line", "row of the table"
+    )
 
 
 def test_the_header_repeated_inside_the_table_is_refused(tmp_path):
@@ -102,12 +105,17 @@ def test_a_details_kernel_missing_a_metric_row_in_the_middle_gets_a_note_and_a_b
     header = rows[0]
     ids = [r[header.index("ID")] for r in rows[1:]]
     middle = sorted(set(ids), key=ids.index)[1]
-    at = next(i for i, r in enumerate(rows) if r[header.index("ID")] == middle
-              and r[header.index("Metric Name")] == DRAM_READ)
+    at = next(
+        i
+        for i, r in enumerate(rows)
+        if r[header.index("ID")] == middle and r[header.index("Metric Name")] == DRAM_READ
+    )
     del rows[at]
     report = read_details_csv(write_rows(tmp_path / "d.csv", rows))
-    assert any(f"kernel ID {middle} lacks 1 of the first kernel's metric rows ({DRAM_READ})" in n
-               for n in report.notes), report.notes
+    assert any(
+        f"kernel ID {middle} lacks 1 of the first kernel's metric rows ({DRAM_READ})" in n
+        for n in report.notes
+    ), report.notes
     kernels = report.kernels.set_index("ncu_id")
     assert kernels[DRAM_READ].isna().tolist() == [i == int(middle) for i in kernels.index]
 
@@ -133,8 +141,9 @@ def test_a_cut_inside_the_last_field_says_so_and_names_the_right_page(tmp_path, 
     text = source.read_text().rstrip("\n")
     path = tmp_path / ("cut.csv")
     path.write_text(text[:-2])  # inside the last quoted field
-    line = assert_one_line_error(rooftui(tmp_path, "summary", path), "truncated",
-                                 "ends inside a quoted field")
+    line = assert_one_line_error(
+        rooftui(tmp_path, "summary", path), "truncated", "ends inside a quoted field"
+    )
     assert ("--page details" in line) == (source == DETAILS), line
     assert " of " not in line.split("—")[0] or "fields" not in line
 
@@ -143,5 +152,4 @@ def test_a_cut_inside_the_last_field_of_a_compressed_export_says_so(tmp_path):
     text = DETAILS.read_bytes().rstrip(b"\n")[:-2]
     path = tmp_path / "cut.details.csv.xz"
     path.write_bytes(lzma.compress(text))
-    assert_one_line_error(rooftui(tmp_path, "summary", path), "ends inside a quoted field",
-                          "--page details")
+    assert_one_line_error(rooftui(tmp_path, "summary", path), "ends inside a quoted field", "--page details")

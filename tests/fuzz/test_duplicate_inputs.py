@@ -55,8 +55,19 @@ def _prepare(tmp_path, how):
     raise AssertionError(how)
 
 
-@pytest.mark.parametrize("how", ["same-path", "relative-and-absolute", "copy", "symlink", "hard-link",
-                                 "xz-and-plain", "ncu-rep-and-its-export", "raw-and-raw-base"])
+@pytest.mark.parametrize(
+    "how",
+    [
+        "same-path",
+        "relative-and-absolute",
+        "copy",
+        "symlink",
+        "hard-link",
+        "xz-and-plain",
+        "ncu-rep-and-its-export",
+        "raw-and-raw-base",
+    ],
+)
 def test_the_same_report_given_twice_is_counted_once_with_a_note(tmp_path, monkeypatch, how):
     monkeypatch.chdir(tmp_path)
     alone, twice = _prepare(tmp_path, how)

@@ -28,13 +28,13 @@ def test_no_fuzz_case_reaches_the_last_resort_handler_or_breaks_a_rule(tmp_path)
         folder.mkdir()
         outcome = run_in_process(case, folder)
         if outcome.problems:
-            failures.append((index, case.kind, case.label, case.argv, outcome.problems,
-                             outcome.stderr[-300:]))
+            failures.append(
+                (index, case.kind, case.label, case.argv, outcome.problems, outcome.stderr[-300:])
+            )
     assert not failures, failures
 
 
-def test_an_unexpected_exception_is_one_line_exit_1_with_the_debug_hint(tmp_path, monkeypatch,
-                                                                        capsys):
+def test_an_unexpected_exception_is_one_line_exit_1_with_the_debug_hint(tmp_path, monkeypatch, capsys):
     import rooftui.analysis as analysis
     from rooftui.cli import main
 
@@ -61,9 +61,15 @@ def test_summary_on_a_terminal_prints_an_osc52_kernel_name_escaped(tmp_path):
     leader, follower = pty.openpty()
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120"}
     env.pop("NO_COLOR", None)
-    child = subprocess.Popen([sys.executable, "-m", "rooftui", "summary", str(path)],
-                             stdin=follower, stdout=follower, stderr=follower, env=env,
-                             cwd=BASE.parents[2], close_fds=True)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rooftui", "summary", str(path)],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        cwd=BASE.parents[2],
+        close_fds=True,
+    )
     os.close(follower)
     seen = b""
     while True:

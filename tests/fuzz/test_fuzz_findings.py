@@ -30,11 +30,12 @@ def test_an_export_without_the_id_column_names_the_column(tmp_path, source):
     # found as exit 1 (KeyError 'ID'): seed 300, details-no-ID
     rows = base_rows(source)
     j = rows[0].index("ID")
-    path = write_rows(tmp_path / "no-id.csv", [r[:j] + r[j + 1:] for r in rows])
+    path = write_rows(tmp_path / "no-id.csv", [r[:j] + r[j + 1 :] for r in rows])
     assert_one_line_error(rooftui(tmp_path, "summary", path), "no-id.csv", "without the ID column")
 
 
 # ---------------------------------------------------------------- .ncu-rep records
+
 
 def _records(data: bytes) -> list[tuple[int, int]]:
     """(offset, body length) of each record after the signature."""
@@ -69,8 +70,13 @@ def test_a_corrupt_ncu_rep_result_is_refused_not_shown_as_a_0_s_kernel(tmp_path)
     for at in (100, 5000, 12000):
         data[offset + 4 + at] ^= 0xFF
     (tmp_path / "flipped.ncu-rep").write_bytes(bytes(data))
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "flipped.ncu-rep"),
-                          "flipped.ncu-rep", "corrupt", "kernel ID 1 ", "no 0 s kernel")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", tmp_path / "flipped.ncu-rep"),
+        "flipped.ncu-rep",
+        "corrupt",
+        "kernel ID 1 ",
+        "no 0 s kernel",
+    )
 
 
 def test_an_ncu_rep_cut_between_two_results_of_one_block_says_truncated(tmp_path):
@@ -78,15 +84,21 @@ def test_an_ncu_rep_cut_between_two_results_of_one_block_says_truncated(tmp_path
     data = REPORT.read_bytes()
     records = _records(data)
     (h1, _), (r1, n1), (h2, _), (r2, n2) = records[15:19]
-    merged = (data[:h1] + _block_header(0, 2, 8 + n1 + n2) + data[r1:r1 + 4 + n1]
-              + data[r2:r2 + 4 + n2] + data[r2 + 4 + n2:])
+    merged = (
+        data[:h1]
+        + _block_header(0, 2, 8 + n1 + n2)
+        + data[r1 : r1 + 4 + n1]
+        + data[r2 : r2 + 4 + n2]
+        + data[r2 + 4 + n2 :]
+    )
     (tmp_path / "whole.ncu-rep").write_bytes(merged)
     assert rooftui(tmp_path, "summary", tmp_path / "whole.ncu-rep").code == 0
     cut = len(data[:h1] + _block_header(0, 2, 8 + n1 + n2)) + 4 + n1
     (tmp_path / "whole.ncu-rep").unlink()
     (tmp_path / "cut.ncu-rep").write_bytes(merged[:cut])
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "cut.ncu-rep",
-                          "truncated", "1 more record")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "cut.ncu-rep", "truncated", "1 more record"
+    )
 
 
 def test_fewer_launches_read_than_the_blocks_hold_is_refused(tmp_path):
@@ -117,8 +129,13 @@ def test_a_live_run_csv_cut_at_a_row_boundary_says_truncated(tmp_path, source):
     last_id = f'"{14}"'
     cut = "".join(line for line in lines if not line.startswith(last_id))  # ID 14's rows gone
     (tmp_path / "cut.csv").write_text(LIVE_LOG + cut)
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "cut.csv",
-                          "truncated", "up to ID 14", "ends at ID 13")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", tmp_path / "cut.csv"),
+        "cut.csv",
+        "truncated",
+        "up to ID 14",
+        "ends at ID 13",
+    )
 
 
 @pytest.mark.parametrize("source", [BASE, DETAILS], ids=["raw", "details"])
@@ -126,12 +143,14 @@ def test_a_csv_cut_right_after_its_header_does_not_blame_the_filters_alone(tmp_p
     header_lines = 1
     lines = source.read_text().splitlines(keepends=True)
     (tmp_path / "cut.csv").write_text("".join(lines[:header_lines]))
-    line = assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "cut.csv",
-                                 "no kernels", "cut short")
+    line = assert_one_line_error(
+        rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "cut.csv", "no kernels", "cut short"
+    )
     assert "copy it whole" in line
 
 
 # ---------------------------------------------------------------- trace bombs
+
 
 def _trace_file(tmp_path, extra_events=(), **top_level) -> object:
     from tests.fuzz.generators import _trace
@@ -144,18 +163,36 @@ def _trace_file(tmp_path, extra_events=(), **top_level) -> object:
 
 
 def _kernel(i: int, name: str = "k") -> dict:
-    return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": 1000 + i, "dur": 1,
-            "args": {"device": 0, "stream": 7, "correlation": 10_000 + i}}
+    return {
+        "ph": "X",
+        "cat": "kernel",
+        "name": name,
+        "pid": 0,
+        "tid": 7,
+        "ts": 1000 + i,
+        "dur": 1,
+        "args": {"device": 0, "stream": 7, "correlation": 10_000 + i},
+    }
 
 
 def test_a_trace_with_more_events_than_the_limit_stops_with_one_line(tmp_path):
     path = _trace_file(tmp_path, [_kernel(i) for i in range(500)])
     line = assert_one_line_error(
         rooftui(tmp_path, "timeline", path, env={"ROOFTUI_MAX_TRACE_EVENTS": "400"}),
-        "t.json", "more than 400 trace events", "ROOFTUI_MAX_TRACE_EVENTS")
+        "t.json",
+        "more than 400 trace events",
+        "ROOFTUI_MAX_TRACE_EVENTS",
+    )
     assert "Traceback" not in line
-    raised = rooftui(tmp_path, "timeline", path, "--format", "json", exact_stdout=True,
-                     env={"ROOFTUI_MAX_TRACE_EVENTS": "100000"})
+    raised = rooftui(
+        tmp_path,
+        "timeline",
+        path,
+        "--format",
+        "json",
+        exact_stdout=True,
+        env={"ROOFTUI_MAX_TRACE_EVENTS": "100000"},
+    )
     assert raised.code == 0, raised.err
 
 
@@ -163,8 +200,9 @@ def test_flow_and_instant_events_do_not_count_against_the_limit(tmp_path):
     from tests.fuzz.generators import _trace
 
     kept = sum(e.get("ph") in ("X", "M") for e in _trace()["traceEvents"])
-    flows = [{"ph": "s", "cat": "ac2g", "name": "f", "id": i, "pid": 0, "tid": 1, "ts": i}
-             for i in range(300)]
+    flows = [
+        {"ph": "s", "cat": "ac2g", "name": "f", "id": i, "pid": 0, "tid": 1, "ts": i} for i in range(300)
+    ]
     path = _trace_file(tmp_path, flows)
     result = rooftui(tmp_path, "timeline", path, env={"ROOFTUI_MAX_TRACE_EVENTS": str(kept)})
     assert result.code == 0, result.err
@@ -175,8 +213,9 @@ def test_a_trace_of_distinct_giant_names_stops_at_the_name_limit(tmp_path, monke
 
     monkeypatch.setattr(kineto, "MAX_NAME_CHARS", 10_000)
     path = _trace_file(tmp_path, [_kernel(i, f"{i}" + "n" * 200) for i in range(100)])
-    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
-                          "distinct event names or 10,000 characters of names")
+    assert_one_line_error(
+        rooftui(tmp_path, "timeline", path), "t.json", "distinct event names or 10,000 characters of names"
+    )
 
 
 @pytest.mark.parametrize("where", ["tid", "thread name"])
@@ -185,11 +224,23 @@ def test_giant_thread_ids_and_names_count_against_the_name_limit(tmp_path, monke
 
     monkeypatch.setattr(kineto, "MAX_NAME_CHARS", 10_000)
     if where == "tid":
-        events = [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": f"{i}" + "t" * 200,
-                   "ts": 1000 + i, "dur": 1} for i in range(100)]
+        events = [
+            {
+                "ph": "X",
+                "cat": "cpu_op",
+                "name": "aten::add",
+                "pid": 1,
+                "tid": f"{i}" + "t" * 200,
+                "ts": 1000 + i,
+                "dur": 1,
+            }
+            for i in range(100)
+        ]
     else:
-        events = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": i,
-                   "args": {"name": "n" * 200}} for i in range(100)]
+        events = [
+            {"ph": "M", "name": "thread_name", "pid": 1, "tid": i, "args": {"name": "n" * 200}}
+            for i in range(100)
+        ]
     path = _trace_file(tmp_path, events)
     assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json", "10,000 characters of names")
 
@@ -199,8 +250,7 @@ def test_a_trace_of_many_distinct_short_names_stops_at_the_name_count(tmp_path, 
 
     monkeypatch.setattr(kineto, "MAX_NAMES", 150)
     path = _trace_file(tmp_path, [_kernel(i, f"k{i}") for i in range(200)])
-    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
-                          "more than 150 distinct event names")
+    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json", "more than 150 distinct event names")
 
 
 def test_one_giant_event_stops_at_the_value_limit(tmp_path, monkeypatch):
@@ -210,8 +260,9 @@ def test_one_giant_event_stops_at_the_value_limit(tmp_path, monkeypatch):
     giant = _kernel(0)
     giant["args"]["Input Dims"] = [[1.5] * 300_000]  # longer than one read of the stream
     path = _trace_file(tmp_path, [giant])
-    assert_one_line_error(rooftui(tmp_path, "timeline", path), "t.json",
-                          "a single value runs past 50,000 characters")
+    assert_one_line_error(
+        rooftui(tmp_path, "timeline", path), "t.json", "a single value runs past 50,000 characters"
+    )
 
 
 def test_top_level_values_besides_the_events_are_bounded_in_all(tmp_path, monkeypatch):
@@ -241,8 +292,10 @@ def test_a_400_digit_device_name_loads_without_looking_up_a_file_too_long(tmp_pa
 
 # ---------------------------------------------------------------- compressed: end-of-stream marker
 
-@pytest.mark.parametrize("suffix,compress", [(".xz", lzma.compress), (".gz", gzip.compress),
-                                             (".bz2", bz2.compress)])
+
+@pytest.mark.parametrize(
+    "suffix,compress", [(".xz", lzma.compress), (".gz", gzip.compress), (".bz2", bz2.compress)]
+)
 @pytest.mark.parametrize("drop", [1, 4, 9])
 def test_a_compressed_report_missing_its_last_bytes_says_truncated(tmp_path, suffix, compress, drop):
     # Cut where the content itself is whole (after a whole .ncu-rep block, which the
@@ -251,5 +304,6 @@ def test_a_compressed_report_missing_its_last_bytes_says_truncated(tmp_path, suf
     whole_blocks = data[: _records(data)[-2][0]]  # up to the last result's block header
     packed = compress(whole_blocks)
     (tmp_path / f"r.ncu-rep{suffix}").write_bytes(packed[:-drop])
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / f"r.ncu-rep{suffix}"),
-                          f"r.ncu-rep{suffix}", "truncated")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", tmp_path / f"r.ncu-rep{suffix}"), f"r.ncu-rep{suffix}", "truncated"
+    )

@@ -109,8 +109,9 @@ def test_measure_show_escapes_ceiling_and_device_names(tmp_path):
 # ---------------------------------------------------------------- tracebacks become one line
 
 
-@pytest.mark.parametrize("suffix,compress", [(".xz", lzma.compress), (".gz", gzip.compress),
-                                             (".bz2", bz2.compress)])
+@pytest.mark.parametrize(
+    "suffix,compress", [(".xz", lzma.compress), (".gz", gzip.compress), (".bz2", bz2.compress)]
+)
 def test_a_truncated_compressed_csv_says_truncated_on_one_line(tmp_path, suffix, compress):
     packed = compress(BASE.read_bytes())
     path = tmp_path / f"cut.csv{suffix}"
@@ -130,8 +131,9 @@ def test_a_duplicated_header_is_refused(tmp_path):
         for row in rows:
             row.insert(5, row[4])
 
-    assert_one_line_error(rooftui(tmp_path, "summary", edited_base(tmp_path, edit)),
-                          "column 'Kernel Name' twice")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", edited_base(tmp_path, edit)), "column 'Kernel Name' twice"
+    )
 
 
 def test_a_prof_line_inside_the_table_is_refused(tmp_path):
@@ -154,8 +156,7 @@ def test_odd_cc_and_400_digit_stream_are_left_blank_with_notes(tmp_path):
         rows[2][header.index("CC")] = "9.0.1"
         rows[3][header.index("Stream")] = "9" * 400
 
-    result = rooftui(tmp_path, "summary", edited_base(tmp_path, edit), "--format", "json",
-                     exact_stdout=True)
+    result = rooftui(tmp_path, "summary", edited_base(tmp_path, edit), "--format", "json", exact_stdout=True)
     assert_clean(result)
     assert "CC: 1 value(s)" in result.err and "stream: 1 value(s)" in result.err
 
@@ -168,7 +169,7 @@ def test_a_details_export_without_kernel_name_or_unit_names_the_column(tmp_path)
     rows = base_rows(DETAILS)
     for column in ("Kernel Name", "Metric Unit"):
         j = rows[0].index(column)
-        path = write_rows(tmp_path / f"no-{column[:6]}.csv", [r[:j] + r[j + 1:] for r in rows])
+        path = write_rows(tmp_path / f"no-{column[:6]}.csv", [r[:j] + r[j + 1 :] for r in rows])
         assert_one_line_error(rooftui(tmp_path, "summary", path), f"without the {column} column")
 
 
@@ -185,18 +186,21 @@ def test_a_field_over_128_kib_loads(tmp_path):
     assert_clean(result)
 
 
-@pytest.mark.parametrize("text", [
-    '{"schema": "rooftui.ceilings/1", "ceilings": ' + "[" * 1000 + "]" * 1000 + "}",
-    '{"schema": "rooftui.ceilings/1", "ceilings": [{"kind": "bandwidth", "level": "hbm", "value": '
-    + "9" * 5000 + "}]}",
-    '{"schema": "rooftui.ceilings/1", "device": [], "ceilings": []}',
-    '{"schema": "rooftui.ceilings/1", "ceilings": [{"kind": "compute", "precision": 7, "value": 1}]}',
-    '{"empirical": {"gbytes": {"data": [["L1"]]}, "gflops": {"data": 5}}}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"schema": "rooftui.ceilings/1", "ceilings": ' + "[" * 1000 + "]" * 1000 + "}",
+        '{"schema": "rooftui.ceilings/1", "ceilings": [{"kind": "bandwidth", "level": "hbm", "value": '
+        + "9" * 5000
+        + "}]}",
+        '{"schema": "rooftui.ceilings/1", "device": [], "ceilings": []}',
+        '{"schema": "rooftui.ceilings/1", "ceilings": [{"kind": "compute", "precision": 7, "value": 1}]}',
+        '{"empirical": {"gbytes": {"data": [["L1"]]}, "gflops": {"data": 5}}}',
+    ],
+)
 def test_malformed_ceilings_are_one_line(tmp_path, text):
     (tmp_path / "c.json").write_text(text)
-    assert_one_line_error(rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "c.json"),
-                          "c.json")
+    assert_one_line_error(rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "c.json"), "c.json")
     assert_one_line_error(rooftui(tmp_path, "measure", "--show", tmp_path / "c.json"), "c.json")
 
 
@@ -204,12 +208,14 @@ def test_malformed_ceilings_are_one_line(tmp_path, text):
 def test_zero_negative_nan_boolean_and_string_ceilings_are_refused(tmp_path, value):
     text = CEILINGS.read_text().replace("32136010680579.445", str(value), 1)
     (tmp_path / "c.json").write_text(text)
-    assert_one_line_error(rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "c.json"),
-                          "ceilings[0].value")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "c.json"), "ceilings[0].value"
+    )
     ert = json.loads((CEILINGS.parent / "h200.roofline.json").read_text())
     (tmp_path / "ert.json").write_text(json.dumps(ert).replace("32136.010680579446", str(value), 1))
-    assert_one_line_error(rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "ert.json"),
-                          "empirical.gbytes.data[0][1]")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "ert.json"), "empirical.gbytes.data[0][1]"
+    )
 
 
 def test_measure_show_on_non_utf8_and_non_positive_curves_is_one_line(tmp_path):
@@ -230,15 +236,17 @@ def _trace_with(tmp_path, change):
     return tmp_path / "t.json"
 
 
-@pytest.mark.parametrize("field,value", [("name", 7), ("name", None), ("ts", 2**63),
-                                         ("dur", 2**64), ("dur", -1e9), ("dur", 1e15)])
+@pytest.mark.parametrize(
+    "field,value", [("name", 7), ("name", None), ("ts", 2**63), ("dur", 2**64), ("dur", -1e9), ("dur", 1e15)]
+)
 def test_trace_events_with_bad_fields_are_skipped(tmp_path, field, value):
     def change(events):
         kernels = [e for e in events if e.get("cat") == "kernel"]
         kernels[0][field] = value
 
-    result = rooftui(tmp_path, "timeline", _trace_with(tmp_path, change), "--format", "json",
-                     exact_stdout=True)
+    result = rooftui(
+        tmp_path, "timeline", _trace_with(tmp_path, change), "--format", "json", exact_stdout=True
+    )
     assert_clean(result)
     doc = json.loads(result.out)
     shares = [v for k, v in _walk(doc) if "idle_share" in k]
@@ -318,15 +326,15 @@ def test_a_duplicated_row_is_refused_not_counted_twice(tmp_path):
     def edit(header, rows):
         rows.insert(5, list(rows[5]))
 
-    assert_one_line_error(rooftui(tmp_path, "summary", edited_base(tmp_path, edit)),
-                          "appears in more than one row")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", edited_base(tmp_path, edit)), "appears in more than one row"
+    )
 
 
 def test_a_details_export_cut_at_a_row_boundary_says_truncated(tmp_path):
     lines = DETAILS.read_text().splitlines(keepends=True)
     (tmp_path / "cut.csv").write_text("".join(lines[:-3]))
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "truncated",
-                          "metric rows")
+    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.csv"), "truncated", "metric rows")
 
 
 def test_a_raw_export_missing_rows_in_the_middle_says_so(tmp_path):
@@ -346,8 +354,7 @@ def test_an_ncu_rep_cut_right_after_a_record_header_says_truncated(tmp_path):
         offset += 4 + struct.unpack_from("<I", data, offset)[0]
     # the last record is a result; the one before it is its header
     (tmp_path / "cut.ncu-rep").write_bytes(data[: offsets[-1]])
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "truncated",
-                          "announces")
+    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "truncated", "announces")
 
 
 # ---------------------------------------------------------------- memory and time
@@ -356,8 +363,11 @@ def test_an_ncu_rep_cut_right_after_a_record_header_says_truncated(tmp_path):
 def test_a_csv_decompression_bomb_stops_at_the_cap(tmp_path):
     bomb = lzma.compress(BASE.read_bytes() + b"\n" * (8 << 20))
     (tmp_path / "bomb.csv.xz").write_bytes(bomb)
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "bomb.csv.xz"),
-                          "more than 2,097,152 bytes", "ROOFTUI_MAX_INPUT_BYTES")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", tmp_path / "bomb.csv.xz"),
+        "more than 2,097,152 bytes",
+        "ROOFTUI_MAX_INPUT_BYTES",
+    )
 
 
 def test_a_line_without_newline_stops_at_the_line_cap(tmp_path, monkeypatch):
@@ -373,15 +383,19 @@ def test_a_line_without_newline_stops_at_the_line_cap(tmp_path, monkeypatch):
 
 def test_a_ceilings_whitespace_bomb_stops_at_the_cap(tmp_path):
     (tmp_path / "c.json.gz").write_bytes(gzip.compress(b" " * (6 << 20) + b"{}"))
-    assert_one_line_error(rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "c.json.gz"),
-                          "more than")
+    assert_one_line_error(
+        rooftui(tmp_path, "summary", BASE, "--ceilings", tmp_path / "c.json.gz"), "more than"
+    )
 
 
 def test_an_ncu_rep_of_empty_records_stops_at_the_record_cap(tmp_path):
     (tmp_path / "bomb.ncu-rep.xz").write_bytes(lzma.compress(b"NVR\0" + b"\0" * (4 * 1_100_000)))
-    assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "bomb.ncu-rep.xz",
-                                  env={"ROOFTUI_MAX_INPUT_BYTES": str(8 << 20)}),
-                          "more than 1,000,000 records")
+    assert_one_line_error(
+        rooftui(
+            tmp_path, "summary", tmp_path / "bomb.ncu-rep.xz", env={"ROOFTUI_MAX_INPUT_BYTES": str(8 << 20)}
+        ),
+        "more than 1,000,000 records",
+    )
 
 
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero", "/proc/self/status"])
@@ -389,8 +403,12 @@ def test_pipes_devices_and_proc_files_are_refused_up_front(tmp_path, special):
     if special == "fifo":
         special = tmp_path / "pipe.csv"
         os.mkfifo(special)
-    for argv in (["summary", special], ["measure", "--show", special], ["timeline", special],
-                 ["summary", BASE, "--ceilings", special]):
+    for argv in (
+        ["summary", special],
+        ["measure", "--show", special],
+        ["timeline", special],
+        ["summary", BASE, "--ceilings", special],
+    ):
         assert_one_line_error(rooftui(tmp_path, *argv), "not a regular file")
 
 
@@ -424,18 +442,27 @@ def test_plot_never_writes_over_its_input(tmp_path):
     assert path.read_bytes() == BASE.read_bytes()
 
 
-@pytest.mark.parametrize("target,words", [("{dir}/missing/x.csv", "no such folder"),
-                                          ("/dev/full", "no space left")])
+@pytest.mark.parametrize(
+    "target,words", [("{dir}/missing/x.csv", "no such folder"), ("/dev/full", "no space left")]
+)
 def test_plot_into_a_missing_folder_or_a_full_device_is_one_line(tmp_path, target, words):
     shutil.copy(BASE, tmp_path / "in.csv")
-    assert_one_line_error(rooftui(tmp_path, "plot", tmp_path / "in.csv", "--csv",
-                                  target.replace("{dir}", str(tmp_path))), words)
+    assert_one_line_error(
+        rooftui(tmp_path, "plot", tmp_path / "in.csv", "--csv", target.replace("{dir}", str(tmp_path))), words
+    )
 
 
 def test_plot_writes_all_outputs_or_none(tmp_path):
     shutil.copy(BASE, tmp_path / "in.csv")
-    result = rooftui(tmp_path, "plot", tmp_path / "in.csv", "--svg", tmp_path / "out" / "a.svg",
-                     "--csv", tmp_path / "missing" / "b.csv")
+    result = rooftui(
+        tmp_path,
+        "plot",
+        tmp_path / "in.csv",
+        "--svg",
+        tmp_path / "out" / "a.svg",
+        "--csv",
+        tmp_path / "missing" / "b.csv",
+    )
     assert result.code == 2 and not list((tmp_path / "out").iterdir())
 
 
@@ -453,12 +480,15 @@ def test_svg_text_is_made_valid_xml(tmp_path):
 # ---------------------------------------------------------------- misleading messages
 
 
-@pytest.mark.parametrize("change", [
-    lambda data: b"\xef\xbb\xbf" + data,  # a UTF-8 BOM
-    lambda data: data.rstrip(b"\n"),  # no final newline
-    lambda data: data + b"==PROF== Disconnected from process 548\n",  # a trailing ncu line
-    lambda data: data.replace(b"\n", b"\r\n"),  # CRLF
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: b"\xef\xbb\xbf" + data,  # a UTF-8 BOM
+        lambda data: data.rstrip(b"\n"),  # no final newline
+        lambda data: data + b"==PROF== Disconnected from process 548\n",  # a trailing ncu line
+        lambda data: data.replace(b"\n", b"\r\n"),  # CRLF
+    ],
+)
 def test_harmless_variations_of_an_export_load_whole(tmp_path, change):
     (tmp_path / "v.csv").write_bytes(change(BASE.read_bytes()))
     result = rooftui(tmp_path, "summary", tmp_path / "v.csv", "--format", "json", exact_stdout=True)
@@ -478,16 +508,15 @@ def _many_launches(source, copies: int) -> bytes:
     launches = len({row[id_column] for row in body})
     for copy in range(copies):
         for row in body:
-            out.append([*row[:id_column], str(int(row[id_column]) + copy * launches),
-                        *row[id_column + 1:]])
+            out.append([*row[:id_column], str(int(row[id_column]) + copy * launches), *row[id_column + 1 :]])
     return "".join(",".join(f'"{cell}"' for cell in row) + "\n" for row in out).encode()
 
 
-@pytest.mark.parametrize("name,source,copies", [("a.raw.csv.xz", BASE, 30),
-                                                ("a.details.csv.gz", DETAILS, 30),
-                                                ("a.ncu-rep.bz2", REPORT, 0)])
-def test_a_compressed_input_is_decompressed_whole_once_per_load(tmp_path, monkeypatch, name,
-                                                                 source, copies):
+@pytest.mark.parametrize(
+    "name,source,copies",
+    [("a.raw.csv.xz", BASE, 30), ("a.details.csv.gz", DETAILS, 30), ("a.ncu-rep.bz2", REPORT, 0)],
+)
+def test_a_compressed_input_is_decompressed_whole_once_per_load(tmp_path, monkeypatch, name, source, copies):
     """Sniffing decompresses only the head; the whole file passes once (#14 item 2)."""
     import rooftui.ingest.files as files
     from rooftui.ingest import read_report

@@ -33,8 +33,9 @@ def _ddp(folder: Path, sidecar: bytes | None) -> list[Path]:
 
 
 def test_the_real_communication_sidecar_still_adds_its_nccl_times(tmp_path):
-    result = rooftui(tmp_path, "summary", "--format", "json", *_ddp(tmp_path, GOOD_SIDECAR),
-                     exact_stdout=True)
+    result = rooftui(
+        tmp_path, "summary", "--format", "json", *_ddp(tmp_path, GOOD_SIDECAR), exact_stdout=True
+    )
     assert result.code == 0, result.err
     ranks = {row["rank"]: row for row in json.loads(result.out)["ranks"]}
     sidecar_rows = GOOD_SIDECAR.decode().splitlines()[1:]
@@ -43,18 +44,21 @@ def test_the_real_communication_sidecar_still_adds_its_nccl_times(tmp_path):
     assert ranks["0"]["communication_kernels"] == len(rank0)
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    (b"rank,ncu_id,name,time_s\n0,1,nccl,-4.99\n", ("line 2", "time_s")),
-    (b"rank,ncu_id,name,time_s\n0,1,nccl,inf\n", ("line 2", "time_s")),
-    (b"rank,ncu_id,name,time_s\n0,1,nccl,fast\n", ("line 2", "time_s")),
-    (b"rank,ncu_id,name,time_s\nx,1,nccl,1e-5\n", ("line 2", "rank")),
-    (b"rank,ncu_id\n0,1\n", ("no name, time_s column",)),
-    (b"", ("empty",)),
-    (b'rank,ncu_id,name,time_s\n0,1,"nccl,1e-5\n', ("line 2",)),
-    (GOOD_SIDECAR.replace(b",true,", b",true,x,", 1), ("line 2", "fields")),
-], ids=["negative", "inf", "text", "rank", "column", "empty", "quote", "fields"])
-def test_a_damaged_communication_sidecar_is_one_line_not_a_crash_or_a_wrong_share(
-        tmp_path, content, words):
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"rank,ncu_id,name,time_s\n0,1,nccl,-4.99\n", ("line 2", "time_s")),
+        (b"rank,ncu_id,name,time_s\n0,1,nccl,inf\n", ("line 2", "time_s")),
+        (b"rank,ncu_id,name,time_s\n0,1,nccl,fast\n", ("line 2", "time_s")),
+        (b"rank,ncu_id,name,time_s\nx,1,nccl,1e-5\n", ("line 2", "rank")),
+        (b"rank,ncu_id\n0,1\n", ("no name, time_s column",)),
+        (b"", ("empty",)),
+        (b'rank,ncu_id,name,time_s\n0,1,"nccl,1e-5\n', ("line 2",)),
+        (GOOD_SIDECAR.replace(b",true,", b",true,x,", 1), ("line 2", "fields")),
+    ],
+    ids=["negative", "inf", "text", "rank", "column", "empty", "quote", "fields"],
+)
+def test_a_damaged_communication_sidecar_is_one_line_not_a_crash_or_a_wrong_share(tmp_path, content, words):
     result = rooftui(tmp_path, "summary", *_ddp(tmp_path, content))
     assert_one_line_error(result, "ddp.communication.csv", *words)
 
@@ -116,23 +120,27 @@ def _cached(tmp_path: Path) -> tuple[ReportCache, Path, Path]:
 
 def _rewrite_header(entry: Path, edit) -> None:
     blob = entry.read_bytes()
-    body = blob[len(MAGIC) + 4:]
+    body = blob[len(MAGIC) + 4 :]
     length = int.from_bytes(body[:8], "little")
-    header = json.loads(body[8:8 + length])
+    header = json.loads(body[8 : 8 + length])
     header = edit(header)
     new_header = json.dumps(header).encode()
-    new_body = len(new_header).to_bytes(8, "little") + new_header + body[8 + length:]
+    new_body = len(new_header).to_bytes(8, "little") + new_header + body[8 + length :]
     entry.write_bytes(MAGIC + zlib.crc32(new_body).to_bytes(4, "little") + new_body)
 
 
-@pytest.mark.parametrize("edit", [
-    lambda h: {**h, "rows": "x"},
-    lambda h: {**h, "rows": 10**15},
-    lambda h: {**h, "notes": 5},
-    lambda h: {**h, "exact": "yes"},
-    lambda h: {**h, "columns": [5]},
-    lambda h: [h],
-], ids=["rows-text", "rows-huge", "notes", "exact", "column", "list"])
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda h: {**h, "rows": "x"},
+        lambda h: {**h, "rows": 10**15},
+        lambda h: {**h, "notes": 5},
+        lambda h: {**h, "exact": "yes"},
+        lambda h: {**h, "columns": [5]},
+        lambda h: [h],
+    ],
+    ids=["rows-text", "rows-huge", "notes", "exact", "column", "list"],
+)
 def test_a_cache_entry_with_a_valid_crc_and_a_bad_header_is_read_anew(tmp_path, edit):
     store, report, entry = _cached(tmp_path)
     _rewrite_header(entry, edit)
@@ -164,8 +172,11 @@ def test_a_damaged_entry_in_a_read_only_cache_is_skipped(tmp_path, monkeypatch):
 def test_eviction_goes_on_when_an_entry_cannot_be_deleted(tmp_path, monkeypatch):
     store, report, entry = _cached(tmp_path)
     store.max_bytes = 1
-    monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: (_ for _ in ()).throw(
-        PermissionError(13, "Permission denied")))
+    monkeypatch.setattr(
+        Path,
+        "unlink",
+        lambda self, missing_ok=False: (_ for _ in ()).throw(PermissionError(13, "Permission denied")),
+    )
     store.evict()
     assert entry.exists()
 

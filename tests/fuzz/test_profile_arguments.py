@@ -13,17 +13,22 @@ from rooftui.profile.launchers import parse_ranks, split_launcher
 from tests.fuzz.helpers import assert_one_line_error, rooftui
 
 
-@pytest.mark.parametrize(("output", "words"), [
-    ("afile/run", ("afile", "not a folder")),
-    ("", ("empty report name",)),
-    (".", ("names a folder",)),
-    ("out/", ("names a folder",)),
-    ("r" * 300, ("300 bytes",)),
-    ("run", ("run.ncu.log", "is a folder")),
-    ("nodir/run", ("nodir", "no such file")),
-], ids=["under-a-file", "empty", "dot", "slash", "300-chars", "log-is-a-folder", "no-folder"])
+@pytest.mark.parametrize(
+    ("output", "words"),
+    [
+        ("afile/run", ("afile", "not a folder")),
+        ("", ("empty report name",)),
+        (".", ("names a folder",)),
+        ("out/", ("names a folder",)),
+        ("r" * 300, ("300 bytes",)),
+        ("run", ("run.ncu.log", "is a folder")),
+        ("nodir/run", ("nodir", "no such file")),
+    ],
+    ids=["under-a-file", "empty", "dot", "slash", "300-chars", "log-is-a-folder", "no-folder"],
+)
 def test_profile_refuses_an_output_name_it_cannot_write_before_running_anything(
-        tmp_path, monkeypatch, output, words):
+    tmp_path, monkeypatch, output, words
+):
     (tmp_path / "afile").write_text("")
     (tmp_path / "run.ncu.log").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -36,14 +41,22 @@ def test_profile_refuses_an_output_name_it_cannot_write_before_running_anything(
     assert not (tmp_path / "ncu-ran").exists()
 
 
-@pytest.mark.parametrize(("command", "environ", "words"), [
-    ("torchrun --nproc_per_node 100000000 t.py", {}, ("--nproc_per_node", "more than")),
-    ("mpirun -np 1e8 a", {}, ("-np 1e8", "not a whole number")),
-    ("mpirun -N 100 -H " + ",".join(f"h{i}" for i in range(2000)) + " a", {}, ("2000 hosts", "more than")),
-    ("srun --nodes 100000 --ntasks-per-node 8 a", {}, ("--nodes 100000", "more than")),
-    ("srun a", {"SLURM_NTASKS": "1e8"}, ("$SLURM_NTASKS", "not a whole number")),
-    ("srun -n" + "9" * 5000 + " a", {}, ("--ntasks", "more than")),
-], ids=["nproc", "np-1e8", "2000-hosts", "srun-nodes", "slurm-ntasks", "5000-digits"])
+@pytest.mark.parametrize(
+    ("command", "environ", "words"),
+    [
+        ("torchrun --nproc_per_node 100000000 t.py", {}, ("--nproc_per_node", "more than")),
+        ("mpirun -np 1e8 a", {}, ("-np 1e8", "not a whole number")),
+        (
+            "mpirun -N 100 -H " + ",".join(f"h{i}" for i in range(2000)) + " a",
+            {},
+            ("2000 hosts", "more than"),
+        ),
+        ("srun --nodes 100000 --ntasks-per-node 8 a", {}, ("--nodes 100000", "more than")),
+        ("srun a", {"SLURM_NTASKS": "1e8"}, ("$SLURM_NTASKS", "not a whole number")),
+        ("srun -n" + "9" * 5000 + " a", {}, ("--ntasks", "more than")),
+    ],
+    ids=["nproc", "np-1e8", "2000-hosts", "srun-nodes", "slurm-ntasks", "5000-digits"],
+)
 def test_a_rank_count_beyond_any_job_is_one_line_not_gigabytes(command, environ, words):
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with pytest.raises(RooftuiError) as caught:
@@ -69,8 +82,7 @@ def test_profile_checks_rank_counts_before_looking_for_ncu(tmp_path):
     assert_one_line_error(result, "-np 1e8")
 
 
-def test_stop_on_stall_escalates_to_sigkill_on_one_ncu_that_ignores_sigint_and_sigterm(
-        tmp_path, monkeypatch):
+def test_stop_on_stall_escalates_to_sigkill_on_one_ncu_that_ignores_sigint_and_sigterm(tmp_path, monkeypatch):
     import io
     import time
 
@@ -80,14 +92,17 @@ def test_stop_on_stall_escalates_to_sigkill_on_one_ncu_that_ignores_sigint_and_s
     stem = tmp_path / "run"
     ncu = tmp_path / "ncu"
     # a kernel name with an OSC 0 in it (from the profiled program), then a pass that never ends
-    ncu.write_text("#!/bin/sh\ntrap '' INT TERM\n"
-                   "printf '==PROF== Profiling \"k\\033]0;pwned\\007\" - 0: 0%%....' >> \"$1\"\n"
-                   "while :; do sleep 0.1; done\n")
+    ncu.write_text(
+        "#!/bin/sh\ntrap '' INT TERM\n"
+        'printf \'==PROF== Profiling "k\\033]0;pwned\\007" - 0: 0%%....\' >> "$1"\n'
+        "while :; do sleep 0.1; done\n"
+    )
     ncu.chmod(0o755)
     echo = io.StringIO()
     started = time.monotonic()
-    run = run_module.run_ncu([str(ncu), f"{stem}.ncu.log"], stem, echo=echo, stall_timeout=0.5,
-                             stop_on_stall=True)
+    run = run_module.run_ncu(
+        [str(ncu), f"{stem}.ncu.log"], stem, echo=echo, stall_timeout=0.5, stop_on_stall=True
+    )
     assert time.monotonic() - started < 20
     assert run.interrupted and run.stalled and run.returncode != 0
     shown = echo.getvalue()

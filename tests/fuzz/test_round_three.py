@@ -16,11 +16,12 @@ LONG = "x" * 300  # one name over the 255 bytes a file system allows
 
 def _huge(value):
     if isinstance(value, dict):
-        return {k: (1e308 if isinstance(v, (int, float)) and not isinstance(v, bool) else _huge(v))
-                for k, v in value.items()}
+        return {
+            k: (1e308 if isinstance(v, (int, float)) and not isinstance(v, bool) else _huge(v))
+            for k, v in value.items()
+        }
     if isinstance(value, list):
-        return [1e308 if isinstance(v, (int, float)) and not isinstance(v, bool) else _huge(v)
-                for v in value]
+        return [1e308 if isinstance(v, (int, float)) and not isinstance(v, bool) else _huge(v) for v in value]
     return value
 
 
@@ -49,8 +50,9 @@ def test_a_trace_whose_device_id_is_no_number_is_read(tmp_path):
 
 def test_a_trace_with_a_5000_digit_number_is_one_line(tmp_path):
     (tmp_path / "t.json").write_text(_trace_text(tmp_path, "9" * 5000))
-    assert_one_line_error(rooftui(tmp_path, "timeline", tmp_path / "t.json"),
-                          "t.json", "a number too long to read")
+    assert_one_line_error(
+        rooftui(tmp_path, "timeline", tmp_path / "t.json"), "t.json", "a number too long to read"
+    )
 
 
 @pytest.mark.parametrize("command", ["diff", "summary", "plot"])
@@ -71,8 +73,11 @@ def test_load_run_on_a_path_that_cannot_be_stat_ed_raises_an_input_error(tmp_pat
         load_run([str(tmp_path / LONG / "a.csv")])
 
 
-@pytest.mark.parametrize("argv", [["open", "{report}"], ["{report}"], ["profile", "--open", "--", "true"]],
-                         ids=["open", "default", "profile-open"])
+@pytest.mark.parametrize(
+    "argv",
+    [["open", "{report}"], ["{report}"], ["profile", "--open", "--", "true"]],
+    ids=["open", "default", "profile-open"],
+)
 def test_the_explorer_without_a_terminal_is_one_line_suggesting_a_text_command(tmp_path, argv):
     report = tmp_path / "r.csv"
     report.write_bytes(BASE.read_bytes())

@@ -15,8 +15,9 @@ import io
 from pathlib import Path
 
 DROPPED = ("Block Size", "Grid Size", "Device", "CC")
-PROLOGUE = ("step is 1\n==PROF== Connected to process 548 (./known_answer)\n"
-            "==PROF== Disconnected from process 548\n")
+PROLOGUE = (
+    "step is 1\n==PROF== Connected to process 548 (./known_answer)\n==PROF== Disconnected from process 548\n"
+)
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -45,8 +46,13 @@ def _write(path: Path, header: list[str], rows: list[list[str]], quoting: int = 
     return path
 
 
-def old_details(source: Path, target: Path, sm_spelling: bool = True,
-                quoting: int = csv.QUOTE_ALL, display_name: bool = False) -> Path:
+def old_details(
+    source: Path,
+    target: Path,
+    sm_spelling: bool = True,
+    quoting: int = csv.QUOTE_ALL,
+    display_name: bool = False,
+) -> Path:
     """The details export as ncu 2020.1 wrote it (``display_name``: with the device's name)."""
     header, rows = _old_header_and_rows(_rows(source))
     name, value = header.index("Metric Name"), header.index("Metric Value")

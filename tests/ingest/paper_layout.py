@@ -23,31 +23,55 @@ from pathlib import Path
 
 SASS = "sm__sass_thread_inst_executed_op_{}_pred_on.sum"
 METRICS = [
-    "dram__bytes.sum", "l1tex__t_bytes.sum", "lts__t_bytes.sum", "sm__cycles_elapsed.avg",
-    "sm__cycles_elapsed.avg.per_second", "sm__inst_executed_pipe_tensor.sum",
+    "dram__bytes.sum",
+    "l1tex__t_bytes.sum",
+    "lts__t_bytes.sum",
+    "sm__cycles_elapsed.avg",
+    "sm__cycles_elapsed.avg.per_second",
+    "sm__inst_executed_pipe_tensor.sum",
     *(SASS.format(op) for op in ("fadd", "ffma", "fmul", "hadd", "hfma", "hmul")),
 ]
-UNITS = {"dram__bytes.sum": "byte", "l1tex__t_bytes.sum": "byte", "lts__t_bytes.sum": "byte",
-         "sm__cycles_elapsed.avg": "cycle", "sm__cycles_elapsed.avg.per_second": "cycle/second"}
+UNITS = {
+    "dram__bytes.sum": "byte",
+    "l1tex__t_bytes.sum": "byte",
+    "lts__t_bytes.sum": "byte",
+    "sm__cycles_elapsed.avg": "cycle",
+    "sm__cycles_elapsed.avg.per_second": "cycle/second",
+}
 
-COPY = ("void at::native::legacy::elementwise_kernel<512, 1, at::native::copy_device_to_device"
-        "(at::TensorIterator&, bool)::{lambda(c10::Half)#1}>(int, at::native::copy_device_to_device"
-        "(at::TensorIterator&, bool)::{lambda(c10::Half)#1})")
+COPY = (
+    "void at::native::legacy::elementwise_kernel<512, 1, at::native::copy_device_to_device"
+    "(at::TensorIterator&, bool)::{lambda(c10::Half)#1}>(int, at::native::copy_device_to_device"
+    "(at::TensorIterator&, bool)::{lambda(c10::Half)#1})"
+)
 CONV = "volta_fp16_s884cudnn_fp16_256x64_ldg8_relu_f2f_exp_small_nhwc2nchw_tn_v1"
-BATCHNORM = ("void cudnn::detail::bn_fw_tr_1C11_kernel_NCHW<__half, float, 512, true, 1>"
-             "(cudnnTensorStruct, __half const*, cudnnTensorStruct, __half*, float const*, float)")
-RELU = ("void at::native::modern::vectorized_elementwise_kernel<4, at::native::threshold_kernel_impl"
-        "<c10::Half>(at::TensorIterator&, c10::Half, c10::Half)::{lambda(c10::Half, c10::Half)#1}, "
-        "at::detail::Array<char*, 3> >(int, at::detail::Array<char*, 3>)")
+BATCHNORM = (
+    "void cudnn::detail::bn_fw_tr_1C11_kernel_NCHW<__half, float, 512, true, 1>"
+    "(cudnnTensorStruct, __half const*, cudnnTensorStruct, __half*, float const*, float)"
+)
+RELU = (
+    "void at::native::modern::vectorized_elementwise_kernel<4, at::native::threshold_kernel_impl"
+    "<c10::Half>(at::TensorIterator&, c10::Half, c10::Half)::{lambda(c10::Half, c10::Half)#1}, "
+    "at::detail::Array<char*, 3> >(int, at::detail::Array<char*, 3>)"
+)
 
 
-def _launch(name, cycles, clock, tensor=0, fadd=0, ffma=0, fmul=0, hadd=0, hfma=0, hmul=0,
-            l1=0, l2=0, hbm=0):
-    return {"name": name, "sm__cycles_elapsed.avg": cycles, "sm__cycles_elapsed.avg.per_second": clock,
-            "sm__inst_executed_pipe_tensor.sum": tensor, SASS.format("fadd"): fadd,
-            SASS.format("ffma"): ffma, SASS.format("fmul"): fmul, SASS.format("hadd"): hadd,
-            SASS.format("hfma"): hfma, SASS.format("hmul"): hmul, "l1tex__t_bytes.sum": l1,
-            "lts__t_bytes.sum": l2, "dram__bytes.sum": hbm}
+def _launch(name, cycles, clock, tensor=0, fadd=0, ffma=0, fmul=0, hadd=0, hfma=0, hmul=0, l1=0, l2=0, hbm=0):
+    return {
+        "name": name,
+        "sm__cycles_elapsed.avg": cycles,
+        "sm__cycles_elapsed.avg.per_second": clock,
+        "sm__inst_executed_pipe_tensor.sum": tensor,
+        SASS.format("fadd"): fadd,
+        SASS.format("ffma"): ffma,
+        SASS.format("fmul"): fmul,
+        SASS.format("hadd"): hadd,
+        SASS.format("hfma"): hfma,
+        SASS.format("hmul"): hmul,
+        "l1tex__t_bytes.sum": l1,
+        "lts__t_bytes.sum": l2,
+        "dram__bytes.sum": hbm,
+    }
 
 
 # Seven launches. Zero FLOPs: both copies and the second batch-norm launch, so 3 of 7
@@ -80,15 +104,42 @@ def _run_file(path: Path, metric: str, order: list[int], prologue: list[str]) ->
     out = io.StringIO()
     out.write("".join(line + "\n" for line in prologue))
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
-    writer.writerow(["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time",
-                     "Context", "Stream", "Section Name", "Metric Name", "Metric Unit", "Metric Value"])
+    writer.writerow(
+        [
+            "ID",
+            "Process ID",
+            "Process Name",
+            "Host Name",
+            "Kernel Name",
+            "Kernel Time",
+            "Context",
+            "Stream",
+            "Section Name",
+            "Metric Name",
+            "Metric Unit",
+            "Metric Value",
+        ]
+    )
     for launch_id, index in enumerate(order):
         launch = LAUNCHES[index]
         value = launch[metric]
         text = f"{value:.2f}" if metric.startswith("sm__cycles") else str(int(value))
-        writer.writerow([launch_id, 54231, "python3.7", "127.0.0.1", launch["name"],
-                         "2020-Jun-10 01:58:21", 1, 7, "Command line profiler metrics", metric,
-                         UNITS.get(metric, "inst"), text])
+        writer.writerow(
+            [
+                launch_id,
+                54231,
+                "python3.7",
+                "127.0.0.1",
+                launch["name"],
+                "2020-Jun-10 01:58:21",
+                1,
+                7,
+                "Command line profiler metrics",
+                metric,
+                UNITS.get(metric, "inst"),
+                text,
+            ]
+        )
     path.write_text(out.getvalue())
 
 
@@ -103,9 +154,13 @@ def _authors_csv(path: Path) -> None:
 
 def write_clone(root: Path) -> Path:
     """A directory tree laid out like the paper's repository, as described above."""
-    prologue = ["Apex flag is True", "==PROF== Connected to process 54231 (python3.7)",
-                "step is 1", "1591779500.8857 REPORT: starting profiling",
-                "==PROF== Disconnected from process 54231"]
+    prologue = [
+        "Apex flag is True",
+        "==PROF== Connected to process 54231 (python3.7)",
+        "step is 1",
+        "1591779500.8857 REPORT: starting profiling",
+        "==PROF== Disconnected from process 54231",
+    ]
     pt = root / "mlperf-deepcam" / "PT-fp32-O1-Adam-fw-1"
     pt.mkdir(parents=True)
     for metric in METRICS:
@@ -122,16 +177,23 @@ def write_clone(root: Path) -> Path:
     for metric in METRICS:
         order = list(range(len(LAUNCHES)))
         shuffle.shuffle(order)
-        _run_file(tf / f"out.fp16.lag1.train.{metric}", metric, order,
-                  ["2020-06-10 01:50:00.1: I tensorflow/core/...: Successfully opened CUDA library"] * 39
-                  + ["==PROF== Connected to process 18637"])
+        _run_file(
+            tf / f"out.fp16.lag1.train.{metric}",
+            metric,
+            order,
+            ["2020-06-10 01:50:00.1: I tensorflow/core/...: Successfully opened CUDA library"] * 39
+            + ["==PROF== Connected to process 18637"],
+        )
     _authors_csv(root / "climate-seg-benchmark" / "CSVs" / "fp16-batch2-fwbw-amp.csv")
     return root
 
 
 # FP64 work for the NERSC-layout file (the paper's runs did not collect it).
-FP64 = {SASS.format("dadd"): [0, 0, 7, 0, 0, 0, 0], SASS.format("dfma"): [0, 0, 1000, 0, 0, 3, 0],
-        SASS.format("dmul"): [0, 0, 11, 0, 0, 0, 0]}
+FP64 = {
+    SASS.format("dadd"): [0, 0, 7, 0, 0, 0, 0],
+    SASS.format("dfma"): [0, 0, 1000, 0, 0, 3, 0],
+    SASS.format("dmul"): [0, 0, 11, 0, 0, 0, 0],
+}
 
 
 def write_nersc_csv(path: Path) -> Path:
@@ -140,14 +202,42 @@ def write_nersc_csv(path: Path) -> Path:
     out = io.StringIO()
     out.write("==PROF== Connected to process 4242 (./gpp.x)\n==PROF== Disconnected from process 4242\n")
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
-    writer.writerow(["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time",
-                     "Context", "Stream", "Section Name", "Metric Name", "Metric Unit", "Metric Value"])
+    writer.writerow(
+        [
+            "ID",
+            "Process ID",
+            "Process Name",
+            "Host Name",
+            "Kernel Name",
+            "Kernel Time",
+            "Context",
+            "Stream",
+            "Section Name",
+            "Metric Name",
+            "Metric Unit",
+            "Metric Value",
+        ]
+    )
     for launch_id, launch in enumerate(LAUNCHES):
         values = {**launch, **{metric: FP64[metric][launch_id] for metric in FP64}}
         for metric in [*METRICS, *FP64]:
             value = values[metric]
             text = f"{value:,.2f}" if metric.startswith("sm__cycles") else f"{int(value):,}"
-            writer.writerow([launch_id, 4242, "gpp.x", "127.0.0.1", launch["name"], "2020-Jul-08 10:00:00",
-                             1, 7, "Command line profiler metrics", metric, UNITS.get(metric, "inst"), text])
+            writer.writerow(
+                [
+                    launch_id,
+                    4242,
+                    "gpp.x",
+                    "127.0.0.1",
+                    launch["name"],
+                    "2020-Jul-08 10:00:00",
+                    1,
+                    7,
+                    "Command line profiler metrics",
+                    metric,
+                    UNITS.get(metric, "inst"),
+                    text,
+                ]
+            )
     path.write_text(out.getvalue())
     return path

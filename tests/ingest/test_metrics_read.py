@@ -38,8 +38,9 @@ def test_keeping_every_metric_changes_no_number(report, monkeypatch):
     # rooftui never reads, such as the text of device__attribute_confidential_computing_mode)
     kept = set(used.reports[0].kernels.columns)
     unread = [c for c in everything.reports[0].kernels.columns if c not in kept]
-    assert used.notes == [note for note in everything.notes
-                          if not any(f": {column}: " in note for column in unread)]
+    assert used.notes == [
+        note for note in everything.notes if not any(f": {column}: " in note for column in unread)
+    ]
 
 
 def test_the_list_holds_each_formulas_counts_rates_and_peaks():
@@ -47,7 +48,10 @@ def test_the_list_holds_each_formulas_counts_rates_and_peaks():
     hopper = m.architecture_for("9.0")
     assert set(m.required_metrics(hopper)) <= read
     assert set(m.required_metrics(m.architecture_for("7.0"))) <= read  # Volta's x512 counter too
-    assert {"dram__bytes.sum.per_second", "lts__cycles_elapsed.avg",
-            "sm__ops_path_tensor_src_fp16.sum.per_cycle_elapsed"} <= read
+    assert {
+        "dram__bytes.sum.per_second",
+        "lts__cycles_elapsed.avg",
+        "sm__ops_path_tensor_src_fp16.sum.per_cycle_elapsed",
+    } <= read
     assert "dram__bytes_read.sum" in read  # the full set's DRAM bytes (metrics.BYTE_SOURCES)
     assert "launch__grid_size" not in read  # collected by the sample profiles, used by nothing

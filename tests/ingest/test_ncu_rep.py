@@ -72,8 +72,9 @@ def assert_same_metrics(ours: pd.DataFrame, csv: pd.DataFrame, units_row: pd.Ser
     """
     kept = [c for c in csv.columns if is_relevant_metric(c) and c != DISPLAY_NAME]
     # REGISTER_MOVES is rooftui's own count from the SASS (NaN here), not an ncu metric.
-    assert sorted(kept) == sorted(c for c in ours.columns if c not in IDENTITY_COLUMNS
-                                  and c != REGISTER_MOVES)
+    assert sorted(kept) == sorted(
+        c for c in ours.columns if c not in IDENTITY_COLUMNS and c != REGISTER_MOVES
+    )
     whole_columns = 0
     for name in kept:
         unit = units_row[name]
@@ -171,7 +172,12 @@ def test_nested_nvtx_ranges_read_outermost_first_across_domains():
         csv = pd.read_csv(handle, skiprows=[1], thousands=",", dtype={"CC": str})
     kernels = report.kernels
     assert list(kernels["nvtx"]) == [
-        "", "outer", "outer > inner", "outer > inner > dr", "outer > inner > third > dr"]
+        "",
+        "outer",
+        "outer > inner",
+        "outer > inner > dr",
+        "outer > inner > third > dr",
+    ]
     assert list(kernels["stream"]) == [7, 7, 13, 7, 7]
     assert kernels["grid"].iloc[1] == "(2, 3, 4)" and kernels["block"].iloc[1] == "(32, 2, 1)"
     assert_same_launches(kernels, csv)
@@ -259,9 +265,11 @@ def test_reader_garbage_output_is_an_input_error(tmp_path):
 
 
 def test_reader_skipping_a_damaged_record_is_an_input_error(tmp_path):
-    code = ("import sys; print('{\"columns\": [], \"units\": [], \"kernels\": []}'); "
-            "sys.stderr.write('[libprotobuf ERROR] Can\\'t parse message of type "
-            "\"NV.Profiler.Messages.ProfileResult\" because it is missing required fields')")
+    code = (
+        'import sys; print(\'{"columns": [], "units": [], "kernels": []}\'); '
+        "sys.stderr.write('[libprotobuf ERROR] Can\\'t parse message of type "
+        '"NV.Profiler.Messages.ProfileResult" because it is missing required fields\')'
+    )
     with pytest.raises(InputError, match="the report is corrupt"):
         _run_fake_worker(tmp_path, code)
 
@@ -275,8 +283,12 @@ def test_reader_exception_becomes_one_line(tmp_path):
 
 
 def test_worker_reads_only_the_metrics_rooftui_uses_and_sends_columns():
-    done = subprocess.run([*ncu_rep.WORKER, str(KNOWN / "known_answer.ncu-rep")],
-                          capture_output=True, env=ncu_rep._worker_env(), check=True)
+    done = subprocess.run(
+        [*ncu_rep.WORKER, str(KNOWN / "known_answer.ncu-rep")],
+        capture_output=True,
+        env=ncu_rep._worker_env(),
+        check=True,
+    )
     document = ncu_rep._unpickle_builtins(done.stdout)
     assert document["launches"] == 15
     assert document["metrics"] and all(is_relevant_metric(c) for c in document["metrics"])
@@ -286,8 +298,7 @@ def test_worker_reads_only_the_metrics_rooftui_uses_and_sends_columns():
 
 
 def test_reader_output_naming_a_class_is_refused(tmp_path):
-    code = ("import pickle, sys, collections; "
-            "sys.stdout.buffer.write(pickle.dumps(collections.OrderedDict()))")
+    code = "import pickle, sys, collections; sys.stdout.buffer.write(pickle.dumps(collections.OrderedDict()))"
     with pytest.raises(InputError, match="unreadable output .*unexpected type collections"):
         _run_fake_worker(tmp_path, code)
 
@@ -306,7 +317,10 @@ def test_ncu_report_missing_is_explained(tmp_path, monkeypatch):
     report = tmp_path / "a.ncu-rep"
     report.write_bytes(b"NVR\0")
     real_find_spec = ncu_rep.importlib.util.find_spec
-    monkeypatch.setattr(ncu_rep.importlib.util, "find_spec",
-                        lambda name: None if name == "ncu_report" else real_find_spec(name))
+    monkeypatch.setattr(
+        ncu_rep.importlib.util,
+        "find_spec",
+        lambda name: None if name == "ncu_report" else real_find_spec(name),
+    )
     with pytest.raises(InputError, match="pip install ncu-report"):
         read_ncu_rep(report)

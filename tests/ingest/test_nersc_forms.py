@@ -19,10 +19,14 @@ def _postprocess_by_name():
     out = {}
     for index, launch in enumerate(LAUNCHES):
         row = out.setdefault(launch["name"], {"fp64": 0, "fp32": 0, "l1": 0, "l2": 0, "hbm": 0})
-        row["fp64"] += (FP64[SASS.format("dadd")][index] + FP64[SASS.format("dmul")][index]
-                        + 2 * FP64[SASS.format("dfma")][index])
-        row["fp32"] += (launch[SASS.format("fadd")] + launch[SASS.format("fmul")]
-                        + 2 * launch[SASS.format("ffma")])
+        row["fp64"] += (
+            FP64[SASS.format("dadd")][index]
+            + FP64[SASS.format("dmul")][index]
+            + 2 * FP64[SASS.format("dfma")][index]
+        )
+        row["fp32"] += (
+            launch[SASS.format("fadd")] + launch[SASS.format("fmul")] + 2 * launch[SASS.format("ffma")]
+        )
         row["l1"] += launch["l1tex__t_bytes.sum"]
         row["l2"] += launch["lts__t_bytes.sum"]
         row["hbm"] += launch["dram__bytes.sum"]
@@ -31,14 +35,21 @@ def _postprocess_by_name():
 
 def test_nersc_csv_gives_postprocess_flops_and_bytes(tmp_path):
     run = load_run([write_nersc_csv(tmp_path / "output.csv")], LoadOptions(gpu="V100"))
-    ours = run.kernels.groupby("demangled")[["flops_fp64", "flops_fp32", "bytes_l1", "bytes_l2",
-                                            "bytes_hbm"]].sum()
+    ours = run.kernels.groupby("demangled")[
+        ["flops_fp64", "flops_fp32", "bytes_l1", "bytes_l2", "bytes_hbm"]
+    ].sum()
     for name, answer in _postprocess_by_name().items():
-        assert list(ours.loc[name]) == [answer["fp64"], answer["fp32"], answer["l1"], answer["l2"],
-                                        answer["hbm"]], name
+        assert list(ours.loc[name]) == [
+            answer["fp64"],
+            answer["fp32"],
+            answer["l1"],
+            answer["l2"],
+            answer["hbm"],
+        ], name
     for row, launch in zip(run.kernels.sort_values("ncu_id").itertuples(), LAUNCHES):
         assert row.time_s == pytest.approx(
-            launch["sm__cycles_elapsed.avg"] / launch["sm__cycles_elapsed.avg.per_second"], rel=1e-12)
+            launch["sm__cycles_elapsed.avg"] / launch["sm__cycles_elapsed.avg.per_second"], rel=1e-12
+        )
 
 
 def test_counts_stored_only_as_rates_come_back_through_clock_and_duration(expected):
@@ -48,16 +59,21 @@ def test_counts_stored_only_as_rates_come_back_through_clock_and_duration(expect
     roofline set has the same rates; without its cycle counts the FLOPs must come back
     from rate × clock × duration within 2% of the known answers."""
     raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels
-    raw = raw.drop(columns=[c for c in raw if c.endswith(("cycles_elapsed.avg", "cycles_elapsed.sum",
-                                                          "cycles_elapsed.max"))]).copy()
+    raw = raw.drop(
+        columns=[
+            c for c in raw if c.endswith(("cycles_elapsed.avg", "cycles_elapsed.sum", "cycles_elapsed.max"))
+        ]
+    ).copy()
     raw["report"], raw["id"] = "roofline", raw["ncu_id"]
     table, log = build_kernel_table(raw)
     rows = table.set_index("name")
     for name, answer in expected.items():
         for column in ("flops_fp64", "flops_fp32"):
             assert rows.loc[name, column] == pytest.approx(answer[column], rel=0.02, abs=1.0), name
-    assert ("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum = smsp__sass_thread_inst_executed_op_"
-            "dfma_pred_on.sum.per_cycle_elapsed × clock × duration") in log.derived
+    assert (
+        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum = smsp__sass_thread_inst_executed_op_"
+        "dfma_pred_on.sum.per_cycle_elapsed × clock × duration"
+    ) in log.derived
 
 
 def test_time_from_cycles_matches_gpu_time_duration_on_the_h200():
@@ -77,7 +93,8 @@ def test_json_says_where_time_came_from(tmp_path):
     run = load_run([write_nersc_csv(tmp_path / "output.csv")], LoadOptions(gpu="V100"))
     doc = json.loads(json.dumps(to_json(run, run.kernels)))
     assert {k["time_source"] for k in doc["kernels"]} == {
-        "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
+        "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
+    }
     assert any("no gpu__time_duration.sum" in note for note in doc["notes"])
 
 
@@ -87,8 +104,9 @@ def test_time_from_gpc_cycles_when_sm_cycles_are_absent_too():
     raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels.copy()
     raw["report"], raw["id"] = "roofline", raw["ncu_id"]
     measured, _ = build_kernel_table(raw)
-    derived, log = build_kernel_table(raw.drop(columns=["gpu__time_duration.sum", "sm__cycles_elapsed.avg",
-                                                       "smsp__cycles_elapsed.avg"]))
+    derived, log = build_kernel_table(
+        raw.drop(columns=["gpu__time_duration.sum", "sm__cycles_elapsed.avg", "smsp__cycles_elapsed.avg"])
+    )
     assert derived["time_s"].to_numpy() == pytest.approx(measured["time_s"].to_numpy(), rel=5e-3)
     assert log.time_sources == {"derived: gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second"}
 

@@ -30,7 +30,7 @@ def test_runs_that_disagree_on_a_metric_name_both_files(runs):
     l1 = (runs / "out.l1tex__t_bytes.sum").read_text().splitlines()
     l2 = (runs / "out.lts__t_bytes.sum").read_text().splitlines()
     header = next(i for i, line in enumerate(l1) if line.startswith('"ID"'))
-    rows = [line for pair in zip(l2[header + 1:], l1[header + 1:]) for line in pair]
+    rows = [line for pair in zip(l2[header + 1 :], l1[header + 1 :]) for line in pair]
     rows[1] = rows[1].replace('"4096"', '"4097"')
     (runs / "out.lts__t_bytes.sum").unlink()
     (runs / "out.both").write_text("\n".join(l1[: header + 1] + rows) + "\n")
@@ -47,8 +47,9 @@ def test_truncated_run_in_a_directory(runs):
 def test_summary_export_without_minimum_column(tmp_path):
     path = write_counts(tmp_path / "counts.csv")
     path.write_text(path.read_text().replace('"Minimum",', ""))
-    assert_one_line_error(run_cli("summary", path, write_times(tmp_path / "t.csv")), "counts.csv",
-                          "no Minimum column")
+    assert_one_line_error(
+        run_cli("summary", path, write_times(tmp_path / "t.csv")), "counts.csv", "no Minimum column"
+    )
 
 
 def test_summary_export_with_bad_invocations(tmp_path):
@@ -71,7 +72,6 @@ def test_gpu_and_arch_that_disagree(runs):
 
 def test_unknown_fp16_rule(runs):
     assert_one_line_error(run_cli("summary", runs, "--fp16-rule", "exact"), "--fp16-rule")
-
 
 
 def test_a_launch_whose_clock_reads_zero(runs):

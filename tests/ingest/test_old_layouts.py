@@ -11,8 +11,16 @@ from rooftui.notes import kind_of
 from tests.conftest import KNOWN, run_cli
 from tests.ingest.old_layouts import old_details, old_raw
 
-COMPARED = ["time_s", "flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor", "bytes_l1", "bytes_l2",
-            "bytes_hbm"]
+COMPARED = [
+    "time_s",
+    "flops_fp64",
+    "flops_fp32",
+    "flops_fp16",
+    "flops_tensor",
+    "bytes_l1",
+    "bytes_l2",
+    "bytes_hbm",
+]
 
 
 @pytest.fixture(scope="module")
@@ -20,12 +28,18 @@ def today():
     return load_run([KNOWN / "known_answer.details-base.csv"]).kernels.set_index("name")[COMPARED]
 
 
-@pytest.mark.parametrize("make, source", [
-    (lambda s, t: old_details(s, t), "known_answer.details-base.csv"),
-    (lambda s, t: old_details(s, t, sm_spelling=False, quoting=csv.QUOTE_MINIMAL),
-     "known_answer.details-base.csv"),
-    (old_raw, "known_answer.raw-base.csv"),
-], ids=["details-2020", "details-unquoted", "raw-2020"])
+@pytest.mark.parametrize(
+    "make, source",
+    [
+        (lambda s, t: old_details(s, t), "known_answer.details-base.csv"),
+        (
+            lambda s, t: old_details(s, t, sm_spelling=False, quoting=csv.QUOTE_MINIMAL),
+            "known_answer.details-base.csv",
+        ),
+        (old_raw, "known_answer.raw-base.csv"),
+    ],
+    ids=["details-2020", "details-unquoted", "raw-2020"],
+)
 def test_old_layout_with_gpu_option_gives_todays_numbers(make, source, tmp_path, today):
     path = make(KNOWN / source, tmp_path / "old.csv")
     run = load_run([path], LoadOptions(gpu="H200"))

@@ -31,8 +31,9 @@ from tests.ingest.paper_layout import (
 
 
 def _reproduce_module():
-    spec = importlib.util.spec_from_file_location("reproduce_table3",
-                                                  ROOT / "sample_data/paper/reproduce_table3.py")
+    spec = importlib.util.spec_from_file_location(
+        "reproduce_table3", ROOT / "sample_data/paper/reproduce_table3.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -61,13 +62,16 @@ def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_r
     for (_, row), launch in zip(kernels.iterrows(), LAUNCHES):
         # The paper's time: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second
         assert row["time_s"] == pytest.approx(
-            launch["sm__cycles_elapsed.avg"] / launch["sm__cycles_elapsed.avg.per_second"], rel=1e-12)
+            launch["sm__cycles_elapsed.avg"] / launch["sm__cycles_elapsed.avg.per_second"], rel=1e-12
+        )
         assert row["flops_tensor_fp16"] == 512 * launch["sm__inst_executed_pipe_tensor.sum"]
-        assert row["flops_fp32"] == (launch[SASS.format("fadd")] + launch[SASS.format("fmul")]
-                                     + 2 * launch[SASS.format("ffma")])
+        assert row["flops_fp32"] == (
+            launch[SASS.format("fadd")] + launch[SASS.format("fmul")] + 2 * launch[SASS.format("ffma")]
+        )
         assert row["bytes_hbm"] == launch["dram__bytes.sum"]
     assert set(kernels["time_source"]) == {
-        "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
+        "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
+    }
     assert set(kernels["device"]) == {"V100"} and set(kernels["cc"]) == {"7.0"}
     notes = "\n".join(run.notes)
     assert "joined by ID (kernel names agree at every ID)" in notes
@@ -125,7 +129,8 @@ def test_tensorflow_runs_in_different_orders_join_per_kernel_name(tensorflow_dir
         assert rows.loc[name, "bytes_l1"] == sums["l1tex__t_bytes.sum"]
         # The authors' per-name time: summed cycles over the mean clock
         assert rows.loc[name, "time_s"] == pytest.approx(
-            sums["sm__cycles_elapsed.avg"] / (sums["sm__cycles_elapsed.avg.per_second"] / sums["Count"]))
+            sums["sm__cycles_elapsed.avg"] / (sums["sm__cycles_elapsed.avg.per_second"] / sums["Count"])
+        )
     assert any("per-launch rows are not available" in note for note in run.notes)
     table = zero_ai_table(run.kernels).iloc[-1]
     assert (table["zero_ai"], table["kernels"]) == (PER_NAME_ZERO_AI, len(LAUNCHES))
@@ -136,8 +141,12 @@ def test_reproduction_script_agrees_with_the_authors_csvs(clone, pytorch_dir, te
     reproduce = _reproduce_module()
     pytorch_csv = clone / "mlperf-deepcam/CSVs/fp32-O1-Adam-fw.csv"
     assert reproduce.compare_with_authors(pytorch_dir, pytorch_csv) == []
-    assert reproduce.compare_with_authors(
-        tensorflow_dir, clone / "climate-seg-benchmark/CSVs/fp16-batch2-fwbw-amp.csv") == []
+    assert (
+        reproduce.compare_with_authors(
+            tensorflow_dir, clone / "climate-seg-benchmark/CSVs/fp16-batch2-fwbw-amp.csv"
+        )
+        == []
+    )
     by_name_row, by_launch_row = reproduce.table_iii([pytorch_dir])
     assert (by_name_row["zero_ai"], by_launch_row["zero_ai"]) == (PER_NAME_ZERO_AI, PER_LAUNCH_ZERO_AI)
     assert reproduce.table_iii([tensorflow_dir])[1] is None
@@ -154,13 +163,15 @@ def test_reproduction_script_reports_a_kernel_that_differs(clone, pytorch_dir, t
 
 
 def test_summary_of_the_directory_through_the_cli(pytorch_dir):
-    result = run_cli("summary", pytorch_dir, "--gpu", "V100", "--group", "--zero-ai-by", "name",
-                     "--format", "json")
+    result = run_cli(
+        "summary", pytorch_dir, "--gpu", "V100", "--group", "--zero-ai-by", "name", "--format", "json"
+    )
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert (doc["summary"]["zero_ai"], doc["summary"]["kernels"]) == (PER_NAME_ZERO_AI, len(LAUNCHES))
     assert {k["time_source"] for k in doc["kernels"]} == {
-        "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"}
+        "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
+    }
 
 
 def test_group_alone_counts_zero_ai_per_launch_and_says_so(pytorch_dir):
@@ -194,8 +205,9 @@ def test_json_says_which_fp16_rule_was_used(pytorch_dir):
     assert doc["fp16_rule"] == "paper"
     relu = next(k for k in doc["kernels"] if k["demangled"] == RELU)
     launch = next(launch for launch in LAUNCHES if launch["name"] == RELU)
-    assert relu["flops"]["fp16"] == (launch[SASS.format("hadd")] + launch[SASS.format("hmul")]
-                                     + 2 * launch[SASS.format("hfma")])
+    assert relu["flops"]["fp16"] == (
+        launch[SASS.format("hadd")] + launch[SASS.format("hmul")] + 2 * launch[SASS.format("hfma")]
+    )
 
 
 def test_rows_that_stand_for_several_launches_say_how_many(tensorflow_dir):

@@ -19,14 +19,17 @@ from rooftui.ingest.parallel import read_paths, start_reading
 from tests.conftest import KNOWN
 
 DATA = KNOWN.parents[1] / "tests" / "ingest" / "data"
-MIX = [KNOWN / "known_answer.ncu-rep", KNOWN / "known_answer.raw.csv",
-       DATA / "nested_nvtx.ncu-rep.xz", KNOWN / "known_answer.details-base.csv"]
+MIX = [
+    KNOWN / "known_answer.ncu-rep",
+    KNOWN / "known_answer.raw.csv",
+    DATA / "nested_nvtx.ncu-rep.xz",
+    KNOWN / "known_answer.details-base.csv",
+]
 
 
 def read_files(paths, **kwargs):
     """The reports of ``paths`` (files: one each), read together."""
     return [report for found in read_paths(paths, **kwargs) for report in found]
-
 
 
 def test_reports_read_together_equal_each_read_alone():
@@ -60,13 +63,14 @@ def test_the_first_bad_report_in_the_order_given_is_the_error(tmp_path):
 def test_ncu_rep_readers_start_before_pandas_is_imported(tmp_path):
     report = tmp_path / "a.ncu-rep"
     shutil.copy(KNOWN / "known_answer.ncu-rep", report)
-    code = ("import sys; from rooftui.ingest.parallel import start_reading; "
-            f"reading = start_reading([{str(report)!r}], cache=False); "
-            "assert 'pandas' not in sys.modules, 'pandas imported'; "
-            "assert reading._futures, 'no reader started'; "
-            "print(len(reading.result()[0][0].kernels))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=KNOWN.parents[1])
+    code = (
+        "import sys; from rooftui.ingest.parallel import start_reading; "
+        f"reading = start_reading([{str(report)!r}], cache=False); "
+        "assert 'pandas' not in sys.modules, 'pandas imported'; "
+        "assert reading._futures, 'no reader started'; "
+        "print(len(reading.result()[0][0].kernels))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=KNOWN.parents[1])
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "15"
 
@@ -109,13 +113,15 @@ def test_a_report_larger_than_the_memory_budget_is_still_read():
     assert small == ["both in"]
 
 
-@pytest.mark.parametrize(("cores", "workers", "reports", "children"), [
-    (8, 8, 2, 4),  # two readers at once: half the cores each
-    (8, 1, 2, 8),  # one reader at a time: all of them
-    (2, 8, 3, 1),  # more readers than cores: one child each
-])
-def test_each_reader_gets_its_share_of_the_cores(monkeypatch, tmp_path, cores, workers, reports,
-                                                children):
+@pytest.mark.parametrize(
+    ("cores", "workers", "reports", "children"),
+    [
+        (8, 8, 2, 4),  # two readers at once: half the cores each
+        (8, 1, 2, 8),  # one reader at a time: all of them
+        (2, 8, 3, 1),  # more readers than cores: one child each
+    ],
+)
+def test_each_reader_gets_its_share_of_the_cores(monkeypatch, tmp_path, cores, workers, reports, children):
     from rooftui.ingest import parallel
 
     given = []

@@ -34,10 +34,10 @@ def read_files(paths, **kwargs):
     return [report for found in read_paths(paths, **kwargs) for report in found]
 
 
-
 @pytest.fixture
 def no_reading(monkeypatch):
     """Make any actual read of a report fail the test."""
+
     def refuse(*args, **kwargs):
         raise AssertionError("the report was read again")
 
@@ -56,8 +56,12 @@ def test_reopened_report_comes_back_exactly_as_read(report, tmp_path, request):
     request.getfixturevalue("no_reading")
     (again,) = read_files([report])
     pd.testing.assert_frame_equal(again.kernels, first.kernels, check_exact=True)
-    assert (again.path, again.format, again.exact, again.notes) == \
-        (first.path, first.format, first.exact, first.notes)
+    assert (again.path, again.format, again.exact, again.notes) == (
+        first.path,
+        first.format,
+        first.exact,
+        first.notes,
+    )
 
 
 def test_options_act_on_the_cached_report_anew(tmp_path):

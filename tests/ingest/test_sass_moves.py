@@ -45,34 +45,42 @@ def static_moves(function):
     plain text matching: `HFMA2... -RZ, RZ` lines, and the loop's backward branch."""
     dump = lzma.decompress((MOVES / "register_moves.sass.xz").read_bytes()).decode()
     body = dump.split(f"Function : {function}\n", 1)[1].split("Function :", 1)[0]
-    moves = [int(a, 16) for a, text in re.findall(r"/\*([0-9a-f]{4})\*/\s+(.*?);", body)
-             if text.startswith("HFMA2") and "-RZ, RZ," in text]
+    moves = [
+        int(a, 16)
+        for a, text in re.findall(r"/\*([0-9a-f]{4})\*/\s+(.*?);", body)
+        if text.startswith("HFMA2") and "-RZ, RZ," in text
+    ]
     loop_start = int(re.search(r"@P0 BRA 0x([0-9a-f]+)", body).group(1), 16)
     return moves, loop_start
 
 
-@pytest.mark.parametrize("text, move", [
-    ("HFMA2.MMA R12, -RZ, RZ, 1.876953125, 0", True),
-    ("      HFMA2.MMA R0, -RZ, RZ, 0, 0 ;", True),
-    ("@P0 HFMA2.MMA R3, -RZ, RZ, 0, 5.9604644775390625e-08", True),
-    ("HFMA2 R7, R2, RZ.H0_H0, R9", True),
-    ("HFMA2.MMA R5, R5, R20.reuse, R21.reuse", False),
-    ("HFMA2 R37, R37, R20.reuse, R21.reuse", False),
-    ("HFMA2.BF16_V2 R1, R2, R3, -RZ", False),  # adds zero: still a multiply
-    ("FFMA R1, -RZ, RZ, R3", False),  # not half precision: ncu's hfma never saw it
-    ("MOV R1, 0x3f800000", False),
-])
+@pytest.mark.parametrize(
+    "text, move",
+    [
+        ("HFMA2.MMA R12, -RZ, RZ, 1.876953125, 0", True),
+        ("      HFMA2.MMA R0, -RZ, RZ, 0, 0 ;", True),
+        ("@P0 HFMA2.MMA R3, -RZ, RZ, 0, 5.9604644775390625e-08", True),
+        ("HFMA2 R7, R2, RZ.H0_H0, R9", True),
+        ("HFMA2.MMA R5, R5, R20.reuse, R21.reuse", False),
+        ("HFMA2 R37, R37, R20.reuse, R21.reuse", False),
+        ("HFMA2.BF16_V2 R1, R2, R3, -RZ", False),  # adds zero: still a multiply
+        ("FFMA R1, -RZ, RZ, R3", False),  # not half precision: ncu's hfma never saw it
+        ("MOV R1, 0x3f800000", False),
+    ],
+)
 def test_an_hfma2_with_a_zero_multiplicand_is_a_move(text, move):
     assert is_register_move(text) is move
 
 
-@pytest.mark.parametrize("kernel, function", [
-    ("moves_fp32", "_Z10moves_fp32ffPf"),
-    ("moves_fp64", "_Z10moves_fp64ddPd"),
-    ("moves_and_math", "_Z14moves_and_mathff7__half2S_PfPS_"),
-])
-def test_moves_counted_from_the_report_are_the_dumps_moves_times_the_threads(moves_report, kernel,
-                                                                             function):
+@pytest.mark.parametrize(
+    "kernel, function",
+    [
+        ("moves_fp32", "_Z10moves_fp32ffPf"),
+        ("moves_fp64", "_Z10moves_fp64ddPd"),
+        ("moves_and_math", "_Z14moves_and_mathff7__half2S_PfPS_"),
+    ],
+)
+def test_moves_counted_from_the_report_are_the_dumps_moves_times_the_threads(moves_report, kernel, function):
     moves, loop_start = static_moves(function)
     assert len(moves) == 9 and max(moves) < loop_start  # before the loop: once per thread
     assert moves_report[0][kernel]["register_moves"] == 9 * THREADS
@@ -115,8 +123,7 @@ def test_a_report_without_instruction_level_data_keeps_todays_rule_and_says_so()
     row = rows["fma_loop<float>"]
     assert row["register_moves"] != row["register_moves"]  # NaN: not known
     assert row["flops_fp16"] == 4 * THREADS  # one move a thread, 4 FLOPs each under the rule
-    assert any("no instruction-level data" in note and "SourceCounters" in note
-               for note in run.notes)
+    assert any("no instruction-level data" in note and "SourceCounters" in note for note in run.notes)
 
 
 def test_json_says_how_many_instructions_were_discarded_as_moves(moves_report):

@@ -65,20 +65,26 @@ def test_both_spellings_collected_on_the_h200_are_the_same_count():
         for other in others:
             assert (kernels[canonical] == kernels[other]).all(), (canonical, other)
     nonzero = [c for c in m.SPELLINGS if (kernels[c] > 0).any()]
-    assert {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-            "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
-            "sm__inst_executed_pipe_tensor.sum"} <= set(nonzero)
+    assert {
+        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+        "sm__inst_executed_pipe_tensor.sum",
+    } <= set(nonzero)
 
 
 def test_the_sm_spelling_alone_gives_the_same_flops_as_the_smsp_spelling(tmp_path, expected):
     rows = list(csv.reader(io.StringIO(SPELLINGS_FILE.read_text())))
     canonical = {c for c in m.SPELLINGS if c.startswith("smsp__")}
-    keep = [i for i, name in enumerate(rows[0]) if name.rsplit(".", 1)[0] + ".sum" not in canonical
-            and name not in canonical]
+    keep = [
+        i
+        for i, name in enumerate(rows[0])
+        if name.rsplit(".", 1)[0] + ".sum" not in canonical and name not in canonical
+    ]
     out = io.StringIO()
     csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(
-        [[row[i] for i in keep] for row in rows])
+        [[row[i] for i in keep] for row in rows]
+    )
     sm_only = tmp_path / "sm_only.csv"
     sm_only.write_text(out.getvalue())
     both = load_run([SPELLINGS_FILE]).kernels.set_index("name")[COMPARED]

@@ -30,8 +30,11 @@ from tests.conftest import KNOWN
 DATA = KNOWN.parents[1] / "tests" / "ingest" / "data"
 SOURCE_COUNTERS = KNOWN / "known_answer_sourcecounters.ncu-rep.xz"
 # Metrics whose ncu unit needs no scaling to rooftui's base unit (asserted below).
-CHECKED = {"gpu__time_duration.sum": "ns", "lts__t_bytes.sum": "byte",
-           "sm__cycles_elapsed.avg.per_second": "hz"}
+CHECKED = {
+    "gpu__time_duration.sum": "ns",
+    "lts__t_bytes.sum": "byte",
+    "sm__cycles_elapsed.avg.per_second": "hz",
+}
 
 # The plainest ncu_report loop: every launch's name and the CHECKED metrics.
 DIRECT = """
@@ -53,8 +56,9 @@ print(json.dumps(rows))
 
 
 def read_directly(path: Path) -> list[dict]:
-    done = subprocess.run([sys.executable, "-c", DIRECT, str(path), *CHECKED],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", DIRECT, str(path), *CHECKED], capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout)
 
 
@@ -68,8 +72,11 @@ def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
 
 def read_with(monkeypatch, path: Path, child_bytes: int, children: int = 1) -> pd.DataFrame:
     """Read by children only, each stopping once grown by ``child_bytes`` (0: no child)."""
-    monkeypatch.setattr(ncu_rep, "WORKER", [*ncu_rep.WORKER, "--child-bytes", str(child_bytes),
-                                            "--min-launches", "1", "--children-only"])
+    monkeypatch.setattr(
+        ncu_rep,
+        "WORKER",
+        [*ncu_rep.WORKER, "--child-bytes", str(child_bytes), "--min-launches", "1", "--children-only"],
+    )
     return ncu_rep.read_ncu_rep(path, children=children).kernels
 
 
@@ -109,11 +116,13 @@ def test_cached_and_parallel_reads_give_what_ncu_report_reads(monkeypatch):
 
 def test_parts_merge_as_if_read_in_one_go():
     def part(launches, columns):
-        return {"launches": launches,
-                "identity": {field: [f"{field}{i}" for i in range(launches)]
-                             for field in worker.IDENTITY_FIELDS},
-                "metrics": list(columns), "units": [unit for unit, _ in columns.values()],
-                "values": b"".join(array("d", values).tobytes() for _, values in columns.values())}
+        return {
+            "launches": launches,
+            "identity": {field: [f"{field}{i}" for i in range(launches)] for field in worker.IDENTITY_FIELDS},
+            "metrics": list(columns),
+            "units": [unit for unit, _ in columns.values()],
+            "values": b"".join(array("d", values).tobytes() for _, values in columns.values()),
+        }
 
     first = part(2, {"a": ("byte", [1.0, 2.0])})
     second = part(1, {"b": ("ns", [5.0]), "a": ("byte", [3.0])})
@@ -135,9 +144,11 @@ def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
 
 def test_a_reader_child_that_hangs_is_stopped_with_its_parent(tmp_path):
     child_pid = tmp_path / "child.pid"
-    code = ("import os, pathlib, time; from rooftui.ingest.forked import Child; "
-            f"child = Child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
-            "time.sleep(60))); child.read_some()")
+    code = (
+        "import os, pathlib, time; from rooftui.ingest.forked import Child; "
+        f"child = Child(lambda: (pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())), "
+        "time.sleep(60))); child.read_some()"
+    )
     with pytest.raises(InputError, match="took more than 2 s"):
         _run_fake_worker(tmp_path, code, timeout_s=2)
     pid = int(child_pid.read_text())
@@ -190,13 +201,33 @@ print(json.dumps([[child.given for child in children], document["launches"], doc
 """
 
 
-def read_in_children(child_bytes: int, min_launches: int, at_once: int = 1, thread: str = "",
-                     here_first: bool = False, growth: str = "",
-                     report: Path = KNOWN / "known_answer.ncu-rep") -> tuple[list, int, bool]:
-    done = subprocess.run([sys.executable, "-c", COUNT_CHILDREN, str(report), str(child_bytes),
-                           thread, str(min_launches), str(at_once),
-                           "here first" if here_first else "children only", growth],
-                          capture_output=True, text=True, check=True, env=ncu_rep._worker_env())
+def read_in_children(
+    child_bytes: int,
+    min_launches: int,
+    at_once: int = 1,
+    thread: str = "",
+    here_first: bool = False,
+    growth: str = "",
+    report: Path = KNOWN / "known_answer.ncu-rep",
+) -> tuple[list, int, bool]:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            COUNT_CHILDREN,
+            str(report),
+            str(child_bytes),
+            thread,
+            str(min_launches),
+            str(at_once),
+            "here first" if here_first else "children only",
+            growth,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=ncu_rep._worker_env(),
+    )
     return tuple(json.loads(done.stdout))
 
 
@@ -204,15 +235,17 @@ needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="
 
 
 @needs_proc
-@pytest.mark.parametrize(("child_bytes", "thread", "min_launches", "children"), [
-    (1, "", 1, [[i, 15, 1] if i == 0 else [i, i + 1, 1] for i in range(15)]),
-    # however much a child grew, it reads its minimum first
-    (1, "", 4, [[0, 15, 4], [4, 8, 4], [8, 12, 4], [12, 15, 3]]),
-    (1 << 30, "", 1, [[0, 15, 15]]),
-    (1, "with a thread", 1, []),  # forking a process with threads could deadlock: none forked
-])
-def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, min_launches,
-                                                                children):
+@pytest.mark.parametrize(
+    ("child_bytes", "thread", "min_launches", "children"),
+    [
+        (1, "", 1, [[i, 15, 1] if i == 0 else [i, i + 1, 1] for i in range(15)]),
+        # however much a child grew, it reads its minimum first
+        (1, "", 4, [[0, 15, 4], [4, 8, 4], [8, 12, 4], [12, 15, 3]]),
+        (1 << 30, "", 1, [[0, 15, 15]]),
+        (1, "with a thread", 1, []),  # forking a process with threads could deadlock: none forked
+    ],
+)
+def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, min_launches, children):
     assert read_in_children(child_bytes, min_launches, thread=thread) == (children, 15, True)
 
 
@@ -237,8 +270,7 @@ def test_children_read_on_from_the_launches_read_before_forking():
     # 4 MB for 15 launches, each look at the memory 1 MB more: the second launch read
     # here has taken half the budget (past the quarter allowed before 8 launches), so
     # two children share the other 2 MB from launch 2 on, and each stops at its first
-    forked, launches, same = read_in_children(4 << 20, 1, at_once=2, here_first=True,
-                                              growth="1 MB a look")
+    forked, launches, same = read_in_children(4 << 20, 1, at_once=2, here_first=True, growth="1 MB a look")
     assert forked[:2] == [[2, 9, 1], [9, 15, 1]]
     read = sorted((start, start + count) for start, _, count in forked)
     assert [start for start, _ in read[1:]] == [stop for _, stop in read[:-1]]
@@ -259,11 +291,27 @@ def test_a_report_with_instruction_level_data_is_read_by_one_child_at_a_time(tmp
 @needs_proc
 def test_more_children_at_once_than_launches_or_cores_read_the_same():
     # one core, 32 children asked for: at most MAX_CHILDREN_AT_ONCE at once
-    code = COUNT_CHILDREN.replace("document = ", "import os; os.sched_setaffinity(0, {min("
-                                  "os.sched_getaffinity(0))})\ndocument = ", 1)
-    done = subprocess.run([sys.executable, "-c", code, str(KNOWN / "known_answer.ncu-rep"), "1", "",
-                           "1", "32", "children only", ""], capture_output=True, text=True, check=True,
-                          env=ncu_rep._worker_env())
+    code = COUNT_CHILDREN.replace(
+        "document = ", "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\ndocument = ", 1
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(KNOWN / "known_answer.ncu-rep"),
+            "1",
+            "",
+            "1",
+            "32",
+            "children only",
+            "",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=ncu_rep._worker_env(),
+    )
     forked, launches, same = json.loads(done.stdout)
     assert len(forked) == 15 and launches == 15 and same  # at most 4 at once, 15 children
 
@@ -311,10 +359,13 @@ sys.exit(w.main(["--child-bytes", "1", "--min-launches", "1", "--children", "2",
 
 
 @needs_proc
-@pytest.mark.parametrize(("how", "message"), [
-    ("raises", "reader failed on it (ZeroDivisionError: division by zero)"),
-    ("is killed", "crashed with SIGSEGV) — re-copy"),
-])
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("raises", "reader failed on it (ZeroDivisionError: division by zero)"),
+        ("is killed", "crashed with SIGSEGV) — re-copy"),
+    ],
+)
 def test_a_failing_child_stops_the_others_and_is_one_line(tmp_path, how, message):
     report = tmp_path / "r.ncu-rep"
     shutil.copy(KNOWN / "known_answer.ncu-rep", report)
@@ -332,8 +383,9 @@ def test_a_report_its_record_check_refuses_stops_the_reader_started_beside_it(mo
     half.write_bytes(data[: len(data) // 2])
     started = []
     real_start = ncu_rep._start_worker
-    monkeypatch.setattr(ncu_rep, "_start_worker",
-                        lambda *args: started.append(real_start(*args)) or started[-1])
+    monkeypatch.setattr(
+        ncu_rep, "_start_worker", lambda *args: started.append(real_start(*args)) or started[-1]
+    )
     with pytest.raises(InputError, match=r"the report is truncated \(.* bytes; it ends inside"):
         ncu_rep.read_ncu_rep(half)
     assert len(started) == 1 and started[0].returncode is not None  # started, then stopped and reaped

@@ -41,8 +41,9 @@ def test_two_kernels_of_100_launches_load_as_two_groups_of_100(files):
     saxpy = groups.loc["saxpy"]
     assert saxpy["flops_fp32"] == INVOCATIONS * (2 * _average(SAXPY, FFMA) + _average(SAXPY, FADD))
     assert saxpy["bytes_l1"] == 32 * INVOCATIONS * _average(SAXPY, "l1tex__t_sectors.sum")
-    assert saxpy["bytes_hbm"] == 32 * INVOCATIONS * (_average(SAXPY, "dram__sectors_read.sum")
-                                                    + _average(SAXPY, "dram__sectors_write.sum"))
+    assert saxpy["bytes_hbm"] == 32 * INVOCATIONS * (
+        _average(SAXPY, "dram__sectors_read.sum") + _average(SAXPY, "dram__sectors_write.sum")
+    )
     assert saxpy["time_s"] == pytest.approx(INVOCATIONS * TIMES[SAXPY][3] * 1e-9, rel=1e-12)
     assert groups.loc["copy_f32", "zero_ai"] and not saxpy["zero_ai"]
     notes = "\n".join(run.notes)
@@ -90,12 +91,17 @@ def test_time_file_of_other_kernels_is_refused_naming_both_files(tmp_path):
 def test_two_launch_shapes_of_one_kernel_add_up_and_keep_the_extremes(tmp_path):
     """The time file lists kernels in another order, so the files join per kernel name:
     saxpy's two shapes become one row of 200 launches."""
-    run = load_run([write_counts(tmp_path / "c.csv", second_shape=True),
-                    write_times(tmp_path / "t.csv", second_shape=True)])
+    run = load_run(
+        [
+            write_counts(tmp_path / "c.csv", second_shape=True),
+            write_times(tmp_path / "t.csv", second_shape=True),
+        ]
+    )
     saxpy = run.kernels.set_index("demangled").loc[SAXPY]
     assert saxpy["launches"] == 2 * INVOCATIONS
-    assert saxpy["bytes_l1"] == 32 * INVOCATIONS * (_average(SAXPY, "l1tex__t_sectors.sum")
-                                                    + SMALL["l1tex__t_sectors.sum"][3])
+    assert saxpy["bytes_l1"] == 32 * INVOCATIONS * (
+        _average(SAXPY, "l1tex__t_sectors.sum") + SMALL["l1tex__t_sectors.sum"][3]
+    )
     assert saxpy["time_s"] == pytest.approx(INVOCATIONS * (TIMES[SAXPY][3] + SMALL_TIME[3]) * 1e-9)
     raw = run.reports[0].kernels.set_index("kernel_name").loc[SAXPY]
     assert raw["gpu__time_duration.sum.min_per_launch"] == SMALL_TIME[1]

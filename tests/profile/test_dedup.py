@@ -96,8 +96,10 @@ def test_ncus_log_names_each_profiled_launch_so_a_radix_sort_with_changing_count
     probe = real_probe()
     functions = [function_name(row[probe.column("Kernel Name")]) for row in probe.rows]
     # ncu's own log of that probe names the same functions (cut to 29 characters and "...")
-    assert all(f.startswith(cut.removesuffix("...")) for f, cut in zip(functions, logged(
-        "transformer4_probe.ncu.log"), strict=True))
+    assert all(
+        f.startswith(cut.removesuffix("..."))
+        for f, cut in zip(functions, logged("transformer4_probe.ncu.log"), strict=True)
+    )
     plan = dedup.plan(probe, functions)
     names = logged("transformer4_full2.ncu.log")
     where = {(launch.function, launch.invocation): launch for launch in plan.launches}
@@ -110,8 +112,9 @@ def test_ncus_log_names_each_profiled_launch_so_a_radix_sort_with_changing_count
     full = dedup.Export(header, [""] * len(header), rows)
     assigned = dedup.assign_from_log(plan, names, full)
     assert len(assigned) == len(names) == 81
-    onesweep = [launch.index for launch in plan.launches
-                if launch.function == "DeviceRadixSortOnesweepKernel"]
+    onesweep = [
+        launch.index for launch in plan.launches if launch.function == "DeviceRadixSortOnesweepKernel"
+    ]
     assert onesweep == list(range(152, 160))
     assert {i for i in assigned if i in onesweep} == {153, 154, 155, 156}  # invocations 2-5
     sort = next(g for g in plan.signatures if 154 in g.members)
@@ -127,9 +130,16 @@ def _export(header: list[str], rows: list[list[str]]) -> dedup.Export:
 
 NVTX = "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg"
 PROBE_HEADER = ["ID", "Kernel Name", NVTX, *dedup.PROBE_METRICS]
-FULL_HEADER = ["ID", "Kernel Name", NVTX, m.TIME, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-               "dram__bytes.sum",
-               *dedup.LAUNCH, *dedup.SIGNATURE_COUNTERS]
+FULL_HEADER = [
+    "ID",
+    "Kernel Name",
+    NVTX,
+    m.TIME,
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "dram__bytes.sum",
+    *dedup.LAUNCH,
+    *dedup.SIGNATURE_COUNTERS,
+]
 
 
 def _probe_row(i: int, name: str, nvtx: str, time: str, inst: str) -> list[str]:
@@ -138,14 +148,17 @@ def _probe_row(i: int, name: str, nvtx: str, time: str, inst: str) -> list[str]:
 
 def synthetic() -> tuple[dedup.Plan, dedup.Export]:
     # gemm: two products (1000 and 3000 instructions) twice; relu twice
-    probe = _export(PROBE_HEADER, [
-        _probe_row(0, "gemm", "forward", "10", "1000"),
-        _probe_row(1, "gemm", "forward", "30", "3000"),
-        _probe_row(2, "relu", "forward", "5", "50"),
-        _probe_row(3, "gemm", "backward", "11", "1000"),
-        _probe_row(4, "gemm", "backward", "31", "3000.5"),
-        _probe_row(5, "relu", "backward", "6", "50"),
-    ])
+    probe = _export(
+        PROBE_HEADER,
+        [
+            _probe_row(0, "gemm", "forward", "10", "1000"),
+            _probe_row(1, "gemm", "forward", "30", "3000"),
+            _probe_row(2, "relu", "forward", "5", "50"),
+            _probe_row(3, "gemm", "backward", "11", "1000"),
+            _probe_row(4, "gemm", "backward", "31", "3000.5"),
+            _probe_row(5, "relu", "backward", "6", "50"),
+        ],
+    )
     return dedup.plan(probe), probe
 
 
@@ -155,13 +168,20 @@ def test_a_later_launch_of_the_same_work_inherits_its_twins_counters_with_its_ow
     assert plan.runs[0].predicted(plan.launches) == [0, 2]
     # each function's 2nd launch: gemm's is the 3000 product, relu's comes along (a self-check)
     assert plan.runs[1].predicted(plan.launches) == [1, 5]
-    run1 = _export(FULL_HEADER, [
-        ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
-        ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
-    ])
-    run2 = _export(FULL_HEADER, [
-        ["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
-        ["1", "relu", "backward", "8", "0", "520", "132", "384", "0", "50", "0"]])
+    run1 = _export(
+        FULL_HEADER,
+        [
+            ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
+            ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+        ],
+    )
+    run2 = _export(
+        FULL_HEADER,
+        [
+            ["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
+            ["1", "relu", "backward", "8", "0", "520", "132", "384", "0", "50", "0"],
+        ],
+    )
     sources: dedup.Sources = {}
     for run, export in zip(plan.runs, (run1, run2)):
         for i, r in dedup.assign_rows(plan, run, export).items():
@@ -182,17 +202,21 @@ def test_a_later_launch_of_the_same_work_inherits_its_twins_counters_with_its_ow
 def test_rows_in_an_unexpected_order_are_matched_to_signatures_by_their_counters():
     plan, _ = synthetic()
     # ncu profiled the relu before the gemm: not the predicted order
-    run1 = _export(FULL_HEADER, [
-        ["0", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
-        ["1", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
-    ])
+    run1 = _export(
+        FULL_HEADER,
+        [
+            ["0", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+            ["1", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
+        ],
+    )
     assert dedup.assign_rows(plan, plan.runs[0], run1) == {2: 0, 1: 1}
 
 
 def test_a_signature_no_run_profiled_is_blank_and_listed_missing_never_zero():
     plan, probe = synthetic()
-    run1 = _export(FULL_HEADER, [["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000",
-                                  "0"]])
+    run1 = _export(
+        FULL_HEADER, [["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"]]
+    )
     sources = {i: (run1, run1.rows[r]) for i, r in dedup.assign_rows(plan, plan.runs[0], run1).items()}
     merged = dedup.merge(plan, probe, run1, sources)
     relu = dict(zip(merged.export.header, merged.export.rows[2]))
@@ -202,10 +226,13 @@ def test_a_signature_no_run_profiled_is_blank_and_listed_missing_never_zero():
 
 def test_self_check_reports_how_far_a_launch_profiled_beside_its_twin_is():
     plan, _ = synthetic()
-    run = _export(FULL_HEADER, [
-        ["0", "gemm", "forward", "12", "64000", "4000", "132", "384", "0", "1000", "0"],
-        ["1", "gemm", "backward", "12", "64000", "4100", "132", "384", "0", "1000", "0"],
-    ])
+    run = _export(
+        FULL_HEADER,
+        [
+            ["0", "gemm", "forward", "12", "64000", "4000", "132", "384", "0", "1000", "0"],
+            ["1", "gemm", "backward", "12", "64000", "4100", "132", "384", "0", "1000", "0"],
+        ],
+    )
     sources = {0: (run, run.rows[0]), 3: (run, run.rows[1])}
     check = dedup.self_check(plan, sources, dedup.checked_counters(list(FULL_HEADER)))
     assert check.pairs == 1
@@ -218,22 +245,32 @@ RANK_HEADER = ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME, "dram__by
 
 
 def test_a_rank_timed_alone_takes_the_first_ranks_counters_launch_by_launch_with_its_own_times():
-    rank0 = _export(RANK_HEADER, [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"],
-                                  ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "7", "512"]])
-    rank1 = _export(["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
-                    [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "120"],
-                     ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "9"]])
+    rank0 = _export(
+        RANK_HEADER,
+        [
+            ["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"],
+            ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "7", "512"],
+        ],
+    )
+    rank1 = _export(
+        ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
+        [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "120"], ["1", "relu", "(64, 1, 1)", "(128, 1, 1)", "9"]],
+    )
     merged, reason = dedup.rank_from_twin(rank0, rank1, "0")
     assert reason is None
     rows = [dict(zip(merged.header, row)) for row in merged.rows]
     assert [(r[m.TIME], r["dram__bytes.sum"], r["rooftui__counters_from"]) for r in rows] == [
-        ("120", "4096", "rank 0:0"), ("9", "512", "rank 0:1")]
+        ("120", "4096", "rank 0:0"),
+        ("9", "512", "rank 0:1"),
+    ]
 
 
 def test_a_rank_that_ran_other_kernels_keeps_its_times_and_no_counters():
     rank0 = _export(RANK_HEADER, [["0", "gemm", "(132, 1, 1)", "(384, 1, 1)", "100", "4096"]])
-    rank1 = _export(["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
-                    [["0", "gemm", "(128, 1, 1)", "(384, 1, 1)", "120"]])
+    rank1 = _export(
+        ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME],
+        [["0", "gemm", "(128, 1, 1)", "(384, 1, 1)", "120"]],
+    )
     merged, reason = dedup.rank_from_twin(rank0, rank1, "0")
     assert reason is not None and reason.startswith("launch 0 is 'gemm'")
     row = dict(zip(merged.header, merged.rows[0]))

@@ -39,22 +39,39 @@ def _write(path, header, rows):
         writer.writerows(rows)
 
 
-def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(tmp_path, fake_bin, fake_ncu,
-                                                                            fake_nvidia_smi):
+def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
-    probe = [_probe_row(0, "gemm", "forward", "10", "1000"), _probe_row(1, "gemm", "forward", "30", "3000"),
-             _probe_row(2, "relu", "forward", "5", "50"), _probe_row(3, "gemm", "backward", "11", "1000"),
-             _probe_row(4, "gemm", "backward", "31", "3000"), _probe_row(5, "relu", "backward", "6", "50")]
+    probe = [
+        _probe_row(0, "gemm", "forward", "10", "1000"),
+        _probe_row(1, "gemm", "forward", "30", "3000"),
+        _probe_row(2, "relu", "forward", "5", "50"),
+        _probe_row(3, "gemm", "backward", "11", "1000"),
+        _probe_row(4, "gemm", "backward", "31", "3000"),
+        _probe_row(5, "relu", "backward", "6", "50"),
+    ]
     _write(tmp_path / "step.probe.demangled.csv", PROBE_HEADER, probe)
     _write(tmp_path / "step.probe.function.csv", PROBE_HEADER, probe)
-    _write(tmp_path / "step.demangled.csv", FULL_HEADER, [
-        ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
-        ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"]])
-    _write(tmp_path / "step.full2.demangled.csv", FULL_HEADER, [
-        ["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"]])
-    done = run_rooftui(["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--", "python3",
-                        "step.py"], tmp_path, rooftui_env(fake_bin))
+    _write(
+        tmp_path / "step.demangled.csv",
+        FULL_HEADER,
+        [
+            ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
+            ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+        ],
+    )
+    _write(
+        tmp_path / "step.full2.demangled.csv",
+        FULL_HEADER,
+        [["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"]],
+    )
+    done = run_rooftui(
+        ["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py"],
+        tmp_path,
+        rooftui_env(fake_bin),
+    )
     assert done.returncode == 0, done.stderr
     runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
     profiled = [argv for argv in runs if "--import" not in argv]
@@ -69,29 +86,46 @@ def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(tmp_pa
         table = list(csv.DictReader(handle))[1:]
     assert [row["ID"] for row in table] == ["0", "1", "2", "3", "4", "5"]
     assert [row["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] for row in table] == [
-        "64000", "192000", "0", "64000", "192000", "0"]
+        "64000",
+        "192000",
+        "0",
+        "64000",
+        "192000",
+        "0",
+    ]
     assert [row["gpu__time_duration.sum"] for row in table] == ["10", "30", "5", "11", "31", "6"]
     assert [row["rooftui__hfma2_register_moves"] for row in table] == ["0"] * 6  # no HFMA2: none
     sidecar = json.loads((tmp_path / "step.signatures.json").read_text())
     assert [(s["id"], s["profiled"], s["counters_from"]) for s in sidecar["launches"]] == [
-        (0, True, 0), (1, True, 1), (2, True, 2), (3, False, 0), (4, False, 1), (5, False, 2)]
+        (0, True, 0),
+        (1, True, 1),
+        (2, True, 2),
+        (3, False, 0),
+        (4, False, 1),
+        (5, False, 2),
+    ]
     assert "3 launches profiled in full, 3 given their twin's counters" in done.stderr
     assert "self-check: no launch was profiled beside its twin" in done.stderr
 
 
-def test_launch_filters_profile_every_matching_launch_as_before(tmp_path, fake_bin, fake_ncu,
-                                                                 fake_nvidia_smi):
+def test_launch_filters_profile_every_matching_launch_as_before(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
-    done = run_rooftui(["profile", "--dedup", "-k", "gemm", "-o", "step", "--", "python3", "step.py"],
-                       tmp_path, rooftui_env(fake_bin))
+    done = run_rooftui(
+        ["profile", "--dedup", "-k", "gemm", "-o", "step", "--", "python3", "step.py"],
+        tmp_path,
+        rooftui_env(fake_bin),
+    )
     assert "every matching launch is profiled in full (as --exhaustive)" in done.stderr
     runs = (fake_bin / "runs.txt").read_text().splitlines()
     assert "--kernel-id" not in runs[0] and "step.probe" not in runs[0]
 
 
-def test_without_dedup_every_launch_is_profiled_in_one_run_as_before(tmp_path, fake_bin, fake_ncu,
-                                                                      fake_nvidia_smi):
+def test_without_dedup_every_launch_is_profiled_in_one_run_as_before(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
     run_rooftui(["profile", "-o", "step", "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))

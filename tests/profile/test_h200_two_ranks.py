@@ -109,10 +109,10 @@ def test_readme_numbers_are_the_runs_wall_times_and_shares():
     for line in "\n".join((MULTIGPU / name).read_text() for name in outputs).splitlines():
         if match := re.match(r"WALL (\d+) ms rc=(\d+): (.*)", line):
             walls[match[3]] = (int(match[1]) / 1000, int(match[2]))
-    rooftui_2, = [v for k, v in walls.items() if "rooftui profile" in k and "torchrun" in k]
-    rooftui_1, = [v for k, v in walls.items() if "rooftui profile" in k and "torchrun" not in k]
-    bare, = [v for k, v in walls.items() if k.startswith("timeout -k 10 150 ncu")]
-    plain_2, = [v for k, v in walls.items() if k.startswith("torchrun")]
+    (rooftui_2,) = [v for k, v in walls.items() if "rooftui profile" in k and "torchrun" in k]
+    (rooftui_1,) = [v for k, v in walls.items() if "rooftui profile" in k and "torchrun" not in k]
+    (bare,) = [v for k, v in walls.items() if k.startswith("timeout -k 10 150 ncu")]
+    (plain_2,) = [v for k, v in walls.items() if k.startswith("torchrun")]
     assert rooftui_2[1] == rooftui_1[1] == 0 and bare[1] == 124  # 124: timeout killed it
     readme = (REPO / "docs" / "multi-gpu.md").read_text()  # the numbers moved there from README.md
     for seconds in (rooftui_2[0], rooftui_1[0], plain_2[0]):
@@ -125,7 +125,10 @@ def test_the_bare_ncu_run_hung_in_the_first_all_reduce_after_302_kernels():
     log = read_log("bare_ncu.ncu.log")
     assert len(log.kernels) == 302 and set(log.passes) == {8} and log.slow_warning
     assert sum(name.startswith("ncclDevKernel_Broadcast") for name in log.kernels) == 4
-    started = [line for line in (MULTIGPU / "bare_ncu.ncu.log").read_text().splitlines()
-               if line.startswith("==PROF== Profiling")]
+    started = [
+        line
+        for line in (MULTIGPU / "bare_ncu.ncu.log").read_text().splitlines()
+        if line.startswith("==PROF== Profiling")
+    ]
     assert len(started) == 303 and '"ncclDevKernel_AllReduce_Sum_f..." - 302:' in started[-1]
     assert "302 kernels profiled over both ranks" in (REPO / "docs" / "multi-gpu.md").read_text()

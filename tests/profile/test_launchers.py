@@ -35,8 +35,18 @@ def test_mpirun_puts_the_wrapper_after_its_options_including_two_valued_mca():
     job = split_launcher(["mpirun", "-np", "2", "--mca", "btl", "self", "--oversubscribe", "python", "x.py"])
     assert job is not None and job.launcher == "mpirun"
     assert job.program == ["python", "x.py"]
-    assert job.wrapped(Path("/w.sh")) == ["mpirun", "-np", "2", "--mca", "btl", "self", "--oversubscribe",
-                                          "/w.sh", "python", "x.py"]
+    assert job.wrapped(Path("/w.sh")) == [
+        "mpirun",
+        "-np",
+        "2",
+        "--mca",
+        "btl",
+        "self",
+        "--oversubscribe",
+        "/w.sh",
+        "python",
+        "x.py",
+    ]
     assert job.planned_ranks({})[0] == (0, 1)
 
 
@@ -53,24 +63,27 @@ def _planned(command: list[str], **environ: str) -> tuple[int, ...] | None:
     return job.planned_ranks(environ)[0]
 
 
-@pytest.mark.parametrize(("command", "environ", "ranks"), [
-    # torchrun on one node of several: RANK = node rank x nproc_per_node + LOCAL_RANK
-    (["torchrun", "--nnodes", "2", "--node_rank", "1", "--nproc_per_node", "4"], {}, (4, 5, 6, 7)),
-    (["torchrun", "--nnodes=2:2", "--node-rank=0", "--nproc-per-node=2"], {}, (0, 1)),
-    (["torchrun", "--nnodes", "2", "--nproc_per_node", "4", "--rdzv-backend", "c10d"], {}, None),
-    (["torchrun", "--nnodes", "1:4", "--nproc_per_node", "4"], {}, None),  # elastic
-    (["torchrun", "--nproc_per_node", "gpu"], {}, None),
-    # Open MPI -N / MPICH -ppn per node, times the hosts listed
-    (["mpirun", "-N", "4", "-H", "a:4,b:4"], {}, tuple(range(8))),
-    (["mpiexec", "-ppn", "2", "-hosts", "n1,n2,n3"], {}, tuple(range(6))),
-    (["mpirun", "--hostfile", "hosts.txt"], {}, None),
-    # srun: --ntasks, --nodes x --ntasks-per-node, one-letter values attached, the allocation's count
-    (["srun", "-N2", "-n8"], {}, tuple(range(8))),
-    (["srun", "--nodes=2-2", "--ntasks-per-node=4"], {}, tuple(range(8))),
-    (["srun", "--gpus-per-task", "1"], {"SLURM_NTASKS": "16"}, tuple(range(16))),
-    (["srun", "-N", "2"], {"SLURM_NTASKS": "16"}, None),  # its own -N changes the allocation's layout
-    (["srun", "--nodes", "2-4", "--ntasks-per-node", "4"], {}, None),
-])
+@pytest.mark.parametrize(
+    ("command", "environ", "ranks"),
+    [
+        # torchrun on one node of several: RANK = node rank x nproc_per_node + LOCAL_RANK
+        (["torchrun", "--nnodes", "2", "--node_rank", "1", "--nproc_per_node", "4"], {}, (4, 5, 6, 7)),
+        (["torchrun", "--nnodes=2:2", "--node-rank=0", "--nproc-per-node=2"], {}, (0, 1)),
+        (["torchrun", "--nnodes", "2", "--nproc_per_node", "4", "--rdzv-backend", "c10d"], {}, None),
+        (["torchrun", "--nnodes", "1:4", "--nproc_per_node", "4"], {}, None),  # elastic
+        (["torchrun", "--nproc_per_node", "gpu"], {}, None),
+        # Open MPI -N / MPICH -ppn per node, times the hosts listed
+        (["mpirun", "-N", "4", "-H", "a:4,b:4"], {}, tuple(range(8))),
+        (["mpiexec", "-ppn", "2", "-hosts", "n1,n2,n3"], {}, tuple(range(6))),
+        (["mpirun", "--hostfile", "hosts.txt"], {}, None),
+        # srun: --ntasks, --nodes x --ntasks-per-node, one-letter values attached, the allocation's count
+        (["srun", "-N2", "-n8"], {}, tuple(range(8))),
+        (["srun", "--nodes=2-2", "--ntasks-per-node=4"], {}, tuple(range(8))),
+        (["srun", "--gpus-per-task", "1"], {"SLURM_NTASKS": "16"}, tuple(range(16))),
+        (["srun", "-N", "2"], {"SLURM_NTASKS": "16"}, None),  # its own -N changes the allocation's layout
+        (["srun", "--nodes", "2-4", "--ntasks-per-node", "4"], {}, None),
+    ],
+)
 def test_the_ranks_a_launcher_starts_across_nodes(command, environ, ranks):
     assert _planned(command, **environ) == ranks
 
@@ -101,13 +114,16 @@ def test_the_wrapper_runs_ncu_only_for_the_listed_ranks(tmp_path: Path, variable
     outputs = {}
     for rank in (0, 1, 2):
         env = {"PATH": "/usr/bin:/bin", variable: str(rank)}
-        done = subprocess.run([str(wrapper), "echo", "program"], env=env, capture_output=True, text=True,
-                              check=True)
+        done = subprocess.run(
+            [str(wrapper), "echo", "program"], env=env, capture_output=True, text=True, check=True
+        )
         outputs[rank] = done.stdout.strip()
     assert outputs[1] == "program"  # not listed: the program alone
     for rank in (0, 2):
-        assert outputs[rank] == (f"ncu --metrics a,b --log-file {tmp_path / 'job'}.rank{rank}.ncu.log"
-                                 f" -o {tmp_path / 'job'}.rank{rank} echo program")
+        assert outputs[rank] == (
+            f"ncu --metrics a,b --log-file {tmp_path / 'job'}.rank{rank}.ncu.log"
+            f" -o {tmp_path / 'job'}.rank{rank} echo program"
+        )
 
 
 def test_nccl_is_left_out_of_the_counter_run_and_alone_in_the_time_run():
@@ -127,10 +143,15 @@ def test_the_exclusion_regex_matches_what_ncu_would_filter():
 
 
 def test_the_communication_share_per_rank_by_hand():
-    compute = [KernelTime("0", 1, "gemm", 3e-3), KernelTime("0", 2, "relu", 1e-3),
-               KernelTime("1", 1, "gemm", 2e-3)]
-    comm = [KernelTime("0", 7, "ncclDevKernel_AllReduce", 1e-3),
-            KernelTime("1", 7, "ncclDevKernel_AllReduce", 2e-3)]
+    compute = [
+        KernelTime("0", 1, "gemm", 3e-3),
+        KernelTime("0", 2, "relu", 1e-3),
+        KernelTime("1", 1, "gemm", 2e-3),
+    ]
+    comm = [
+        KernelTime("0", 7, "ncclDevKernel_AllReduce", 1e-3),
+        KernelTime("1", 7, "ncclDevKernel_AllReduce", 2e-3),
+    ]
     shares = {s.rank: s for s in rank_shares(compute, comm)}
     assert shares["0"].comm_share == pytest.approx(1 / 5)  # 1 ms of 3 + 1 + 1 ms
     assert shares["1"].comm_share == pytest.approx(2 / 4)

@@ -250,10 +250,14 @@ def test_a_report_cut_short_is_noted_wherever_it_is_opened_until_profiled_again(
     env = rooftui_env(fake_bin)
     opened = run_rooftui(["summary", "r.ncu-rep"], tmp_path, env)
     assert opened.returncode == 0, opened.stderr
-    assert ("note: r.ncu-rep is partial, cut short: interrupted (Ctrl-C) (r.cut-short.txt): it"
-            " holds only the kernels profiled before the stop") in opened.stderr
-    fake_ncu(f"cp '{KNOWN_ANSWER_REPORT}' \"$out.ncu-rep\"\n"
-             "echo '==PROF== Profiling \"daxpy\" - 0: 0%....50%....100% - 7 passes' >> \"$log\"\n")
+    assert (
+        "note: r.ncu-rep is partial, cut short: interrupted (Ctrl-C) (r.cut-short.txt): it"
+        " holds only the kernels profiled before the stop"
+    ) in opened.stderr
+    fake_ncu(
+        f"cp '{KNOWN_ANSWER_REPORT}' \"$out.ncu-rep\"\n"
+        'echo \'==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes\' >> "$log"\n'
+    )
     again = run_rooftui(["profile", "--arch", "sm_90", "--force", "-o", "r", "./app"], tmp_path, env)
     assert again.returncode == 0, again.stderr
     assert not (tmp_path / "r.cut-short.txt").exists() and "partial" not in again.stderr

@@ -118,8 +118,27 @@ def _counter_calls(fake_bin: Path) -> list[str]:
 def test_srun_over_two_nodes_profiles_every_rank_of_both(tmp_path, fake_bin, fake_ncu):
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "srun")
     env["FAKE_RANKS"] = "4"  # what srun -N 2 --ntasks-per-node 2 starts
-    done = run_rooftui(["profile", "--arch", "sm_90", "--comm", "skip", "-o", "job", "--", "srun", "-N", "2",
-                        "--ntasks-per-node", "2", "sh", "train.sh"], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--comm",
+            "skip",
+            "-o",
+            "job",
+            "--",
+            "srun",
+            "-N",
+            "2",
+            "--ntasks-per-node",
+            "2",
+            "sh",
+            "train.sh",
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 0, done.stderr
     assert "ranks 0-3 from --nodes 2 --ntasks-per-node 2, 4 runs of the job" in done.stderr
     assert _counter_calls(fake_bin) == ["rank=0", "rank=1", "rank=2", "rank=3"]
@@ -129,8 +148,25 @@ def test_srun_over_two_nodes_profiles_every_rank_of_both(tmp_path, fake_bin, fak
 def test_mpirun_with_no_rank_count_learns_the_ranks_from_its_first_run(tmp_path, fake_bin, fake_ncu):
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "mpirun")
     env["FAKE_RANKS"] = "3"  # a hostfile's slots, say: nothing on the command line tells
-    done = run_rooftui(["profile", "--arch", "sm_90", "--comm", "skip", "-o", "job", "--", "mpirun",
-                        "--hostfile", "hosts.txt", "sh", "train.sh"], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--comm",
+            "skip",
+            "-o",
+            "job",
+            "--",
+            "mpirun",
+            "--hostfile",
+            "hosts.txt",
+            "sh",
+            "train.sh",
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 0, done.stderr
     assert "ranks not known from the options (mpirun's options name no -np" in done.stderr
     assert "the job started ranks 0-2 (mpirun's options name no -np" in done.stderr
@@ -142,8 +178,25 @@ def test_mpirun_with_no_rank_count_learns_the_ranks_from_its_first_run(tmp_path,
 def test_a_job_starting_more_ranks_than_its_options_say_has_every_rank_profiled(tmp_path, fake_bin, fake_ncu):
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "srun")
     env["FAKE_RANKS"] = "3"
-    done = run_rooftui(["profile", "--arch", "sm_90", "--comm", "skip", "-o", "job", "--", "srun", "-n", "2",
-                        "sh", "train.sh"], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--comm",
+            "skip",
+            "-o",
+            "job",
+            "--",
+            "srun",
+            "-n",
+            "2",
+            "sh",
+            "train.sh",
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 0, done.stderr
     assert "the job started ranks 0-2 (the options said 0-1): profiling each, 3 runs" in done.stderr
     assert _counter_calls(fake_bin) == ["rank=0", "rank=1", "rank=2"]
@@ -151,8 +204,24 @@ def test_a_job_starting_more_ranks_than_its_options_say_has_every_rank_profiled(
 
 def test_ranks_the_job_never_starts_are_one_line_and_exit_2(tmp_path, fake_bin, fake_ncu):
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
-    done = run_rooftui(["profile", "--arch", "sm_90", "--ranks", "5", "-o", "job", "--", "torchrun",
-                        "--nproc_per_node", "2", "train.sh"], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--ranks",
+            "5",
+            "-o",
+            "job",
+            "--",
+            "torchrun",
+            "--nproc_per_node",
+            "2",
+            "train.sh",
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 2
     assert "--ranks 5: the job started no such rank (it started ranks 0-1)" in done.stderr
     assert "Traceback" not in done.stderr
@@ -160,8 +229,27 @@ def test_ranks_the_job_never_starts_are_one_line_and_exit_2(tmp_path, fake_bin, 
 
 def test_ranks_profiles_only_the_listed_rank(tmp_path, fake_bin, fake_ncu):
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "mpirun")
-    done = run_rooftui(["profile", "--arch", "sm_90", "--ranks", "1", "--comm", "skip", "-o", "job", "--",
-                        "mpirun", "-np", "3", "sh", "train.sh"], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--ranks",
+            "1",
+            "--comm",
+            "skip",
+            "-o",
+            "job",
+            "--",
+            "mpirun",
+            "-np",
+            "3",
+            "sh",
+            "train.sh",
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 0, done.stderr
     calls = (fake_bin / "calls.txt").read_text().splitlines()
     assert calls == ["rank=1 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum"]
@@ -187,9 +275,26 @@ echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
 printf '==PROF== Profiling "ncclDevKernel_AllReduce_Sum_f32" - 1: 0%%....' >> "$log"
 exec sleep 60
 """)
-    done = run_rooftui_process(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
-                                "-o", "job", "--", "torchrun", "--nproc_per_node", "1", "train.sh"],
-                               work, env, timeout=50)
+    done = run_rooftui_process(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--stall-timeout",
+            "1",
+            "--stop-on-stall",
+            "-o",
+            "job",
+            "--",
+            "torchrun",
+            "--nproc_per_node",
+            "1",
+            "train.sh",
+        ],
+        work,
+        env,
+        timeout=50,
+    )
     assert done.returncode == 130, done.stderr
     stuck = "no kernel finished for 1 s, stuck profiling rank 0: ncclDevKernel_AllReduce_Sum_f32"
     assert stuck in done.stderr
@@ -208,39 +313,80 @@ sleep 3
 echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
 cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
 """)
-    done = run_rooftui_process(["profile", "--arch", "sm_90", "--stall-timeout", "1", "--stop-on-stall",
-                                "--comm", "skip", "-o", "job", "--", "torchrun", "--nproc_per_node", "1",
-                                "train.sh"], work, env, timeout=50)
+    done = run_rooftui_process(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "--stall-timeout",
+            "1",
+            "--stop-on-stall",
+            "--comm",
+            "skip",
+            "-o",
+            "job",
+            "--",
+            "torchrun",
+            "--nproc_per_node",
+            "1",
+            "train.sh",
+        ],
+        work,
+        env,
+        timeout=50,
+    )
     assert done.returncode == 0, done.stderr
     assert "no kernel finished" not in done.stderr
 
 
 # --dedup: rank 0's export has a counter, rank 1's only its time (its own, 4 ms).
-RANK0 = (r"""printf '"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum","""
-         r""""dram__bytes.sum"\n"""
-         r""""","","","","ns","byte"\n"0","daxpy","(8, 1, 1)","(256, 1, 1)","3,000,000","4,096"\n'""")
-RANK1 = (r"""printf '"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum"\n"""
-         r""""","","","","ns"\n"0","daxpy","(8, 1, 1)","(256, 1, 1)","4,000,000"\n'""")
-DEDUP_NCU = JOB_NCU.replace("    *) k=daxpy; t=3,000,000 ;;",
-                            f"    *rank0*) {RANK0}; exit 0 ;;\n    *) {RANK1}; exit 0 ;;").replace(
+RANK0 = (
+    r"""printf '"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum","""
+    r""""dram__bytes.sum"\n"""
+    r""""","","","","ns","byte"\n"0","daxpy","(8, 1, 1)","(256, 1, 1)","3,000,000","4,096"\n'"""
+)
+RANK1 = (
+    r"""printf '"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum"\n"""
+    r""""","","","","ns"\n"0","daxpy","(8, 1, 1)","(256, 1, 1)","4,000,000"\n'"""
+)
+DEDUP_NCU = JOB_NCU.replace(
+    "    *) k=daxpy; t=3,000,000 ;;", f"    *rank0*) {RANK0}; exit 0 ;;\n    *) {RANK1}; exit 0 ;;"
+).replace(
     'echo "rank=$rank filter=$kname metrics=${metrics%%,*}"',
-    'echo "rank=$rank filter=$kname metrics=$metrics"')
+    'echo "rank=$rank filter=$kname metrics=$metrics"',
+)
 assert DEDUP_NCU.count("exit 0 ;;") == 3 and "metrics=$metrics" in DEDUP_NCU
 
 
 def test_dedup_profiles_one_rank_with_the_whole_list_and_times_the_others(tmp_path, fake_bin, fake_ncu):
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
     fake_ncu(DEDUP_NCU)
-    done = run_rooftui(["profile", "--dedup", "--arch", "sm_90", "-o", "job", "--", "torchrun",
-                        "--nproc_per_node", "2", "train.sh"], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--dedup",
+            "--arch",
+            "sm_90",
+            "-o",
+            "job",
+            "--",
+            "torchrun",
+            "--nproc_per_node",
+            "2",
+            "train.sh",
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 0, done.stderr
     counter_runs = [c for c in (fake_bin / "calls.txt").read_text().splitlines() if "(?!nccl)" in c]
     assert counter_runs[0].startswith("rank=0") and len(counter_runs[0].split("metrics=")[1].split(",")) > 20
     assert counter_runs[1] == "rank=1 filter=regex:^(?!nccl) metrics=gpu__time_duration.sum"
     with open(work / "job.rank1.raw.csv", newline="") as handle:
         rank1 = list(csv.DictReader(handle))[1:]
-    assert [(r["gpu__time_duration.sum"], r["dram__bytes.sum"], r["rooftui__counters_from"])
-            for r in rank1] == [("4,000,000", "4,096", "rank 0:0")]
+    assert [
+        (r["gpu__time_duration.sum"], r["dram__bytes.sum"], r["rooftui__counters_from"]) for r in rank1
+    ] == [("4,000,000", "4,096", "rank 0:0")]
     assert "rank 1: its own times, rank 0's counters launch by launch" in done.stderr
 
 
@@ -249,9 +395,26 @@ def test_a_failed_launched_job_leaves_no_scratch_file_in_the_users_folder(tmp_pa
     # folder beside the reports, removed however the run ends (here: ncu fails on every rank)
     work, env = _setup(tmp_path, fake_bin, fake_ncu, "torchrun")
     fake_ncu("echo '==ERROR== something went wrong' >> \"$log\"\nexit 3\n")
-    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "job", "--", "torchrun", "--nproc_per_node",
-                        "2", *_program("torchrun")], work, env)
+    done = run_rooftui(
+        [
+            "profile",
+            "--arch",
+            "sm_90",
+            "-o",
+            "job",
+            "--",
+            "torchrun",
+            "--nproc_per_node",
+            "2",
+            *_program("torchrun"),
+        ],
+        work,
+        env,
+    )
     assert done.returncode == 2, done.stderr
-    left = sorted(p.name for p in work.iterdir() if p.name.endswith((".started", ".sh"))
-                  or p.name.startswith(".rooftui-"))
+    left = sorted(
+        p.name
+        for p in work.iterdir()
+        if p.name.endswith((".started", ".sh")) or p.name.startswith(".rooftui-")
+    )
     assert left == ["train.sh"], left

@@ -25,15 +25,18 @@ def test_nccl_kernels_are_communication():
 
 
 def test_per_rank_shares_by_hand(tmp_path):
-    table = pd.DataFrame({
-        "rank": ["0", "0", "0", "1"],
-        "device": ["NVIDIA H200"] * 4,
-        "time_s": [3e-3, 1e-3, 1e-3, 4e-3],
-        "zero_ai": pd.array([False, True, pd.NA, False], dtype="boolean"),
-        "communication": [False, False, True, False],
-    })
-    sidecar = pd.DataFrame({"rank": ["1"], "ncu_id": [9], "name": ["ncclDevKernel_AllReduce"],
-                            "time_s": [1e-3]})
+    table = pd.DataFrame(
+        {
+            "rank": ["0", "0", "0", "1"],
+            "device": ["NVIDIA H200"] * 4,
+            "time_s": [3e-3, 1e-3, 1e-3, 4e-3],
+            "zero_ai": pd.array([False, True, pd.NA, False], dtype="boolean"),
+            "communication": [False, False, True, False],
+        }
+    )
+    sidecar = pd.DataFrame(
+        {"rank": ["1"], "ncu_id": [9], "name": ["ncclDevKernel_AllReduce"], "time_s": [1e-3]}
+    )
     rows = {r["rank"]: r for r in per_rank(table, sidecar).to_dict("records")}
     # rank 0: 5 ms in all; zero-AI 1 ms (the NA launch is unknown, not counted); NCCL 1 ms
     assert rows["0"]["time_s"] == pytest.approx(5e-3)
@@ -53,10 +56,14 @@ def test_summary_of_two_rank_reports_has_a_rank_column_and_a_per_rank_section(tm
         shutil.copy(KNOWN_ANSWER_REPORT, tmp_path / f"job.rank{rank}.ncu-rep")
     (tmp_path / "job.communication.csv").write_text(
         "rank,ncu_id,name,time_s,communication,time_source\n"
-        "1,0,ncclDevKernel_AllReduce_Sum_f32,0.002,true,measured (gpu__time_duration.sum)\n")
+        "1,0,ncclDevKernel_AllReduce_Sum_f32,0.002,true,measured (gpu__time_duration.sum)\n"
+    )
     assert len(communication_sidecar([str(tmp_path / "job.rank0.ncu-rep")])) == 1
-    done = run_rooftui(["summary", "--format", "json", "job.rank0.ncu-rep", "job.rank1.ncu-rep"],
-                       tmp_path, rooftui_env(fake_bin))
+    done = run_rooftui(
+        ["summary", "--format", "json", "job.rank0.ncu-rep", "job.rank1.ncu-rep"],
+        tmp_path,
+        rooftui_env(fake_bin),
+    )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert {k["rank"] for k in doc["kernels"]} == {"0", "1"}

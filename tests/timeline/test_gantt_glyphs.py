@@ -62,7 +62,7 @@ async def test_at_80_columns_each_lane_is_one_line(naive_analysis, ascii_mode):
     first = next(i for i, line in enumerate(lines) if line.startswith(f" {'ranges':>11} "))
     # one lane per line, in order, each starting with its label (was: the ranges' names
     # cut with "..." ran past the edge and wrapped onto a line of their own)
-    assert [line[1:12].strip() for line in lines[first:first + len(labels)]] == labels
+    assert [line[1:12].strip() for line in lines[first : first + len(labels)]] == labels
     tick = ":" if ascii_mode else "┆"
     assert lines[first + len(labels)].strip().startswith(f"{tick}0.0 ms")
     if ascii_mode:

@@ -133,4 +133,5 @@ def test_naive_shows_each_problem_it_was_built_with(naive_analysis):
     """make_traces.py's naive pipeline: GPU idle behind data loading that runs serially
     with compute, a launch-bound per-parameter Adam, pageable input copies, a blocking item()."""
     assert sorted(kinds(naive_analysis)) == sorted(
-        ["gpu_idle", "data_loading_overlap", "launch_bound", "pageable_copy", "blocking_copy"])
+        ["gpu_idle", "data_loading_overlap", "launch_bound", "pageable_copy", "blocking_copy"]
+    )

@@ -61,10 +61,21 @@ def where_it_stands(app) -> tuple:
     from rooftui.views.tui.widgets.kernel_table import KernelTable
 
     explorer, state = app.explorer, app.explorer.state
-    return (type(app.screen), state.grouped, state.spec, state.sort_column, state.sort_descending,
-            list(state.levels), set(state.hidden_pipelines), explorer.query_one(KernelTable).cursor_row,
-            type(app.focused), explorer.maximized, explorer.query_one(FilterBar).display,
-            explorer.query_one(DetailPane).display, app.return_code)
+    return (
+        type(app.screen),
+        state.grouped,
+        state.spec,
+        state.sort_column,
+        state.sort_descending,
+        list(state.levels),
+        set(state.hidden_pipelines),
+        explorer.query_one(KernelTable).cursor_row,
+        type(app.focused),
+        explorer.maximized,
+        explorer.query_one(FilterBar).display,
+        explorer.query_one(DetailPane).display,
+        app.return_code,
+    )
 
 
 async def run_in_turn(app, pilot, checks) -> None:

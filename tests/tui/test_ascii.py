@@ -95,8 +95,9 @@ def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments,
 
     set_terminal(monkeypatch, environ)
     made = []
-    monkeypatch.setattr(timeline_module, "run_timeline_app",
-                        lambda analysis, ascii_mode: made.append(ascii_mode))
+    monkeypatch.setattr(
+        timeline_module, "run_timeline_app", lambda analysis, ascii_mode: made.append(ascii_mode)
+    )
     main(["timeline", str(TRACE), "--tui", *arguments])
     assert made == [ascii_mode]
 

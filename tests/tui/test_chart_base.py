@@ -31,8 +31,9 @@ def comparison():
 
 
 @asynccontextmanager
-async def chart(kind: str, size: tuple[int, int], comparison, *, ascii_mode: bool = False
-                ) -> AsyncIterator[tuple[object, ChartCanvas]]:
+async def chart(
+    kind: str, size: tuple[int, int], comparison, *, ascii_mode: bool = False
+) -> AsyncIterator[tuple[object, ChartCanvas]]:
     """The explorer on the bundled sample, or the compare screen; (pilot, its chart)."""
     if kind == "roofline":
         from rooftui.views.tui.app import make_app
@@ -115,8 +116,9 @@ async def test_resizing_redraws_the_chart_with_the_ticks_of_the_new_plot_area(ki
             assert figure is not before
             # The same rule on both charts: the ticks are axis_ticks of the figure's ranges
             # over the plot area the axes leave at the chart's new size.
-            assert (figure.x_ticks, figure.y_ticks) == axis_ticks(figure.x_range, figure.y_range,
-                                                                  plot_cells(*canvas.size))
+            assert (figure.x_ticks, figure.y_ticks) == axis_ticks(
+                figure.x_range, figure.y_range, plot_cells(*canvas.size)
+            )
             labels_seen.add(len(figure.x_ticks))
         assert len(labels_seen) > 1  # the widths do cross a change of tick step
 
@@ -149,8 +151,14 @@ async def test_no_color_leaves_only_greys_on_both_charts(kind, comparison, monke
         return r == g == b
 
     def chart_colours(app, canvas) -> list:
-        return [c for row in shown_on_screen(app, canvas) for segment in row if segment.style
-                for c in (segment.style.color, segment.style.bgcolor) if c is not None]
+        return [
+            c
+            for row in shown_on_screen(app, canvas)
+            for segment in row
+            if segment.style
+            for c in (segment.style.color, segment.style.bgcolor)
+            if c is not None
+        ]
 
     async with chart(kind, (100, 32), comparison) as (pilot, canvas):
         assert not all(is_grey(c) for c in chart_colours(pilot.app, canvas))

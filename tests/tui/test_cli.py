@@ -60,8 +60,16 @@ def test_plot_csv_never_loads_textual(tmp_path):
 def test_plot_screenshot_shows_the_filtered_view(tmp_path):
     svg, csv = tmp_path / "view.svg", tmp_path / "view.csv"
     rooftui(
-        "plot", str(SAMPLE), "--name", "batchnorm", "--screenshot", str(svg), "--csv", str(csv),
-        "--size", "120x36",
+        "plot",
+        str(SAMPLE),
+        "--name",
+        "batchnorm",
+        "--screenshot",
+        str(svg),
+        "--csv",
+        str(csv),
+        "--size",
+        "120x36",
     )
     text = svg.read_text()
     assert text.startswith("<svg")
@@ -101,6 +109,7 @@ def test_open_offers_ceilings_trace_and_ascii(capsys):
 
 # --- the roofline as a figure (matplotlib) ------------------------------------------
 
+
 def known_answer():
     from pathlib import Path
 
@@ -133,12 +142,22 @@ def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_le
     # The H200's measured ceilings bundled with rooftui (rooftui/data/ceilings:
     # L1 3.2136e13 B/s, L2 8.9843e12, HBM 4.5550e12, FP64 FMA 3.3306e13 FLOP/s, Tensor
     # TF32 4.8468e14): each value beside its line, and with its source in the legend.
-    for label in ("L1 32.1 TB/s", "L2 8.98 TB/s", "HBM 4.56 TB/s", "FP64 33.3 TFLOP/s",
-                  "Tensor TF32 485 TFLOP/s"):
+    for label in (
+        "L1 32.1 TB/s",
+        "L2 8.98 TB/s",
+        "HBM 4.56 TB/s",
+        "FP64 33.3 TFLOP/s",
+        "Tensor TF32 485 TFLOP/s",
+    ):
         assert text.count(label) == 2 and text.count(f"{label} (empirical)") == 1, label
     assert "roofs: bundled with rooftui, measured 20" in text  # where they came from, and when
-    for entry in ("kernels at L1 AI", "kernels at L2 AI", "kernels at HBM AI",
-                  "Arithmetic intensity (FLOP/byte)", "Performance (FLOP/s)"):
+    for entry in (
+        "kernels at L1 AI",
+        "kernels at L2 AI",
+        "kernels at HBM AI",
+        "Arithmetic intensity (FLOP/byte)",
+        "Performance (FLOP/s)",
+    ):
         assert entry in text
     # copy_f32 did no work; wmma_gemm_int8 did integer Tensor work: not zero-AI, no FLOP either
     assert "not plotted (no FLOP): 1 of 15 launches zero-AI (1 of 15 kernels)" in text

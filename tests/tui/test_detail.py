@@ -100,15 +100,20 @@ def test_the_hfma2_register_moves_of_a_kernel_are_in_its_details():
     run = load_run([SAMPLES / "register_moves" / "register_moves_sourcecounters.ncu-rep.xz"])
     rows = {row["name"]: row for _, row in run.kernels.iterrows()}
     text = rendered(run, rows["moves_fp32"], None, 100)
-    assert re.search(r"HFMA2\.MMA moves +9,437,184 thread instructions \(from the SASS\), not in the "
-                     r"FP16 FLOPs", text)
+    assert re.search(
+        r"HFMA2\.MMA moves +9,437,184 thread instructions \(from the SASS\), not in the "
+        r"FP16 FLOPs",
+        text,
+    )
     assert re.search(r"HFMA2\.MMA moves +0 thread instructions", rendered(run, rows["math_hfma2"], None, 100))
 
 
 def test_unknown_register_moves_are_said_where_fp16_flops_may_hold_them(loaded_run):
     # the sample has no SourceCounters data: its FP16 kernels may still count moves
     fp16 = loaded_run.grouped[loaded_run.grouped["flops_fp16"] > 0].iloc[0]
-    assert re.search(r"HFMA2\.MMA moves +unknown \(no SourceCounters data\): counted in FP16",
-                     rendered(loaded_run, fp16, None, 100))
+    assert re.search(
+        r"HFMA2\.MMA moves +unknown \(no SourceCounters data\): counted in FP16",
+        rendered(loaded_run, fp16, None, 100),
+    )
     no_fp16 = loaded_run.grouped[loaded_run.grouped["flops_fp16"].fillna(0) == 0].iloc[0]
     assert "HFMA2.MMA" not in rendered(loaded_run, no_fp16, None, 100)

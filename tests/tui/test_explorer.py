@@ -160,8 +160,13 @@ async def question_mark_lists_every_key_that_works_and_escape_returns(app, pilot
 
 
 async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot) -> None:
-    for open_key, close_key in [("f1", "escape"), ("question_mark", "q"),
-                                ("question_mark", "question_mark"), ("s", "s"), ("s", "q")]:
+    for open_key, close_key in [
+        ("f1", "escape"),
+        ("question_mark", "q"),
+        ("question_mark", "question_mark"),
+        ("s", "s"),
+        ("s", "q"),
+    ]:
         await pilot.press(open_key)
         assert not isinstance(app.screen, ExplorerScreen), open_key
         await pilot.press(close_key)
@@ -235,30 +240,38 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await run_in_turn(app, pilot, [
-            opens_grouped_most_to_gain_first_with_totals,
-            navigation_keys_reach_both_ends,
-            brackets_sort_the_column_under_the_cursor_from_the_top_row,
-            slash_finds_n_and_shift_n_step_and_escape_returns,
-            enter_opens_the_details_and_d_closes_them,
-            t_does_nothing_without_a_trace,
-            shift_f_hides_and_shows_the_filter_bar,
-            g_switches_between_grouped_kernels_and_single_invocations,
-            number_keys_toggle_memory_levels_on_the_roofline,
-            z_zooms_the_roofline_and_back,
-            partial(export_to_a_missing_folder_says_so_and_escape_cancels, tmp_path=tmp_path),
-            every_close_key_of_help_and_summary_returns_to_the_explorer,
-        ])
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                opens_grouped_most_to_gain_first_with_totals,
+                navigation_keys_reach_both_ends,
+                brackets_sort_the_column_under_the_cursor_from_the_top_row,
+                slash_finds_n_and_shift_n_step_and_escape_returns,
+                enter_opens_the_details_and_d_closes_them,
+                t_does_nothing_without_a_trace,
+                shift_f_hides_and_shows_the_filter_bar,
+                g_switches_between_grouped_kernels_and_single_invocations,
+                number_keys_toggle_memory_levels_on_the_roofline,
+                z_zooms_the_roofline_and_back,
+                partial(export_to_a_missing_folder_says_so_and_escape_cancels, tmp_path=tmp_path),
+                every_close_key_of_help_and_summary_returns_to_the_explorer,
+            ],
+        )
 
 
 async def test_table_three_and_the_help_screen_come_back_where_they_started(sample_app):
     app = sample_app()
     async with app.run_test(size=(120, 60)) as pilot:  # room for all of Table III and every key
         await loaded(pilot)
-        await run_in_turn(app, pilot, [
-            s_shows_table_three_and_escape_returns,
-            question_mark_lists_every_key_that_works_and_escape_returns,
-        ])
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                s_shows_table_three_and_escape_returns,
+                question_mark_lists_every_key_that_works_and_escape_returns,
+            ],
+        )
 
 
 async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
@@ -378,13 +391,17 @@ async def test_the_filter_bar_filters_and_x_clears(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await run_in_turn(app, pilot, [
-            f_focuses_the_name_filter_and_typing_filters_table_and_roofline,
-            regex_filter_and_a_bad_regex_keeps_the_last_good_filter,
-            filter_bar_selects,
-            ai_range_at_a_chosen_level_and_top_n,
-            x_clears_every_filter,
-        ])
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                f_focuses_the_name_filter_and_typing_filters_table_and_roofline,
+                regex_filter_and_a_bad_regex_keeps_the_last_good_filter,
+                filter_bar_selects,
+                ai_range_at_a_chosen_level_and_top_n,
+                x_clears_every_filter,
+            ],
+        )
 
 
 async def test_p_chooses_which_compute_roofs_are_drawn(sample_app):

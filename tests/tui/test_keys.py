@@ -20,8 +20,11 @@ async def _open(pilot, keys: tuple[str, ...]) -> None:
 
 async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, pilot) -> None:
     # each screen is opened from the explorer and left back to it before the next
-    for keys, screen, where in [((), "ExplorerScreen", "explorer"), (("s",), "SummaryScreen", "summary"),
-                                (("t",), "TimelineScreen", "timeline")]:
+    for keys, screen, where in [
+        ((), "ExplorerScreen", "explorer"),
+        (("s",), "SummaryScreen", "summary"),
+        (("t",), "TimelineScreen", "timeline"),
+    ]:
         await _open(pilot, keys)
         assert type(app.screen).__name__ == screen
         await pilot.press("question_mark")
@@ -63,9 +66,15 @@ async def test_help_escape_and_q_on_the_screens_opened_from_the_explorer(sample_
     app = sample_app(trace=TRACE)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        await run_in_turn(app, pilot, [with_a_trace_help_lists_t_and_t_opens_the_timeline,
-                                       question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
-                                       q_on_a_screen_opened_from_the_explorer_goes_back])
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                with_a_trace_help_lists_t_and_t_opens_the_timeline,
+                question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
+                q_on_a_screen_opened_from_the_explorer_goes_back,
+            ],
+        )
 
 
 async def test_escape_on_the_explorer_stays_and_q_quits(sample_app):
@@ -177,12 +186,23 @@ async def test_y_copies_the_selected_kernels_full_name_with_osc_52(sample_app, m
 
 
 DIALOG_KEYS = [
-    ("p", "question_mark", {("compute roofs", "up down"), ("compute roofs", "space"),
-                            ("compute roofs", "enter"), ("compute roofs", "esc q"),
-                            ("compute roofs", "? f1")}),
+    (
+        "p",
+        "question_mark",
+        {
+            ("compute roofs", "up down"),
+            ("compute roofs", "space"),
+            ("compute roofs", "enter"),
+            ("compute roofs", "esc q"),
+            ("compute roofs", "? f1"),
+        },
+    ),
     # the export dialog's file name field types q and ?: F1 is help there
-    ("c", "f1", {("export", "enter"), ("export", "esc"), ("export", "f1"),
-                 ("export", "left right home end")}),
+    (
+        "c",
+        "f1",
+        {("export", "enter"), ("export", "esc"), ("export", "f1"), ("export", "left right home end")},
+    ),
 ]
 
 
@@ -210,8 +230,14 @@ async def test_the_keys_of_the_two_dialogs(sample_app):
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        await run_in_turn(app, pilot, [help_on_a_dialog_lists_the_keys_that_work_in_it,
-                                       q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing])
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                help_on_a_dialog_lists_the_keys_that_work_in_it,
+                q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing,
+            ],
+        )
 
 
 async def test_question_mark_in_the_export_field_is_part_of_the_name(sample_app, tmp_path):

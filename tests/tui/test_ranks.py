@@ -94,10 +94,16 @@ async def test_two_rank_reports_in_the_explorer():
     app = make_app(RANKS)
     async with app.run_test(size=(200, 60)) as pilot:
         await loaded(pilot)
-        await run_in_turn(app, pilot, [grouped_rows_keep_the_ranks_apart,
-                                       two_ranks_show_a_rank_column_with_each_ranks_launches,
-                                       rank_filter_keeps_only_that_ranks_rows_and_says_so,
-                                       v_shows_the_next_gpus_roofline_and_back])
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                grouped_rows_keep_the_ranks_apart,
+                two_ranks_show_a_rank_column_with_each_ranks_launches,
+                rank_filter_keeps_only_that_ranks_rows_and_says_so,
+                v_shows_the_next_gpus_roofline_and_back,
+            ],
+        )
 
 
 async def test_one_rank_has_no_rank_column_nor_rank_choice(sample_app):

@@ -43,8 +43,15 @@ def figure_for(view, grouped: bool, size: tuple[int, int]):
     positions = state.positions()
     frame = state.plot_rows(positions)
     # as the explorer's canvas builds it
-    return build_figure(frame, run.ceilings, pipelines=state.shown_pipelines(), cells=size,
-                        selected=state.rows(positions).iloc[0], zoom=True, headroom=EXPLORER_HEADROOM)
+    return build_figure(
+        frame,
+        run.ceilings,
+        pipelines=state.shown_pipelines(),
+        cells=size,
+        selected=state.rows(positions).iloc[0],
+        zoom=True,
+        headroom=EXPLORER_HEADROOM,
+    )
 
 
 def point_cells(figure, layout) -> set[tuple[int, int]]:
@@ -84,8 +91,11 @@ def assert_no_label_hides_anything(figure, layout, ascii_mode: bool) -> None:
             assert lines <= {label.series}, f"{label.text!r} covers the line of {lines - {label.series}}"
         if label.series != "tag":
             # On its line's row or the next one, never two rows away.
-            rows = {r for (r, c), owners in layout.line_series.items()
-                    if label.series in owners and label.col - 1 <= c <= label.col + len(label.text)}
+            rows = {
+                r
+                for (r, c), owners in layout.line_series.items()
+                if label.series in owners and label.col - 1 <= c <= label.col + len(label.text)
+            }
             assert rows & {label.row - 1, label.row, label.row + 1}, f"{label.text!r} is away from its line"
 
 

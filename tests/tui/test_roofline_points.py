@@ -139,8 +139,9 @@ def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings
         picture = model.roofline_picture(120, 19)
     assert view.device == first  # round and back
     # selecting a kernel of the other GPU in the table brings up that GPU's roofline
-    model.select(next(i for i, p in enumerate(model.positions)
-                      if device_labels(rows.iloc[[int(p)]])[0] != first))
+    model.select(
+        next(i for i, p in enumerate(model.positions) if device_labels(rows.iloc[[int(p)]])[0] != first)
+    )
     model.update_roofline()
     assert view.device != first
     # The two devices' HBM roofs really differ (the H200's measured ceilings ship with
@@ -203,8 +204,9 @@ def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     from rooftui.views.tui.roofline_view import must_say
     from tests.tui.synthetic import CEILINGS, kernel_table
 
-    without_l2 = CeilingSet(CEILINGS.device, tuple(c for c in CEILINGS.ceilings if c.level != "l2"),
-                            source="tests")
+    without_l2 = CeilingSet(
+        CEILINGS.device, tuple(c for c in CEILINGS.ceilings if c.level != "l2"), source="tests"
+    )
     figure = build_figure(kernel_table(repeat=2), without_l2, pipelines=["fp64", "fp32", "tensor_fp16"])
     assert figure.missing == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert "l2" not in {roof.key for roof in figure.roofs}

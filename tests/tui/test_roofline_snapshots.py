@@ -50,5 +50,6 @@ def test_zoomed_roofline(snap_compare_sizes):
     from rooftui.views.tui.app import make_app
 
     for name, path in INPUTS.items():
-        snap_compare_sizes(partial(make_app, [path]), SIZES, run_before=zoomed, after_resize=redrawn,
-                           prefix=f"{name}-")
+        snap_compare_sizes(
+            partial(make_app, [path]), SIZES, run_before=zoomed, after_resize=redrawn, prefix=f"{name}-"
+        )

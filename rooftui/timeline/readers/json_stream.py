@@ -139,8 +139,9 @@ def iter_array_items(
         raise JsonStreamError(f"a number too long to read ({first})") from None
 
 
-def _array_items(stream: TextIO, array_key: str, other_keys: dict[str, Any],
-                 chunk_chars: int) -> Iterator[Any]:
+def _array_items(
+    stream: TextIO, array_key: str, other_keys: dict[str, Any], chunk_chars: int
+) -> Iterator[Any]:
     decoder = json.JSONDecoder()
     buf = _Buffer(stream, chunk_chars)
     first = buf.skip_whitespace()

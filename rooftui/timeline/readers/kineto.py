@@ -77,8 +77,12 @@ class KinetoJsonReader:
                 what = "the trace is truncated" if err.truncated else "not a Kineto JSON trace"
                 raise InputError(f"{what}: {err}", path, _FIX) from None
             except _TraceTooLarge as err:
-                raise InputError(str(err), path, f"set {MAX_EVENTS_VARIABLE} to a larger number if "
-                                 "the trace is genuine (about 120 bytes of memory per event)") from None
+                raise InputError(
+                    str(err),
+                    path,
+                    f"set {MAX_EVENTS_VARIABLE} to a larger number if "
+                    "the trace is genuine (about 120 bytes of memory per event)",
+                ) from None
             except UnicodeDecodeError:
                 raise InputError("not a Kineto JSON trace: not UTF-8 text", path, _FIX) from None
 
@@ -129,9 +133,11 @@ def _read_events(stream: TextIO, source: str) -> Trace:
         nonlocal name_chars
         name_chars += len(text)
         if name_chars > MAX_NAME_CHARS or len(names) >= MAX_NAMES:
-            raise _TraceTooLarge(f"it has more than {MAX_NAMES:,} distinct event names or "
-                                 f"{MAX_NAME_CHARS:,} characters of names, rooftui's limit (a "
-                                 "damaged or generated trace)")
+            raise _TraceTooLarge(
+                f"it has more than {MAX_NAMES:,} distinct event names or "
+                f"{MAX_NAME_CHARS:,} characters of names, rooftui's limit (a "
+                "damaged or generated trace)"
+            )
         return text
 
     def intern(name: str) -> int:
@@ -165,8 +171,7 @@ def _read_events(stream: TextIO, source: str) -> Trace:
                 continue  # flows, instants, counters: nothing is kept of them
             kept += 1  # events that may take memory: rows, and metadata (thread/device names)
             if kept > limit:
-                raise _TraceTooLarge(f"holds more than {limit:,} trace events, rooftui's limit "
-                                     "for one trace")
+                raise _TraceTooLarge(f"holds more than {limit:,} trace events, rooftui's limit for one trace")
             if phase == "M":
                 _note_metadata(event, thread_id, thread_names, device_names, keep_text)
                 continue

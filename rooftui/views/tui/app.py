@@ -187,5 +187,4 @@ def make_app(
     PyTorch profiler trace of the same run, enables the timeline screen (``t``).
     ``options`` carries every report option of the CLI (it supersedes ``ceilings``).
     """
-    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run, trace=trace,
-                      options=options)
+    return RooftuiApp(paths, ceilings=ceilings, ascii_mode=ascii_mode, run=run, trace=trace, options=options)

@@ -175,8 +175,9 @@ def describe(
     # rooftui counted them from the SASS and took them out of the FP16 FLOPs above.
     moves = _number(row.get("register_moves"))
     if moves == moves:
-        work.append(("  HFMA2.MMA moves", f"{moves:,.0f} thread instructions (from the SASS), "
-                                          "not in the FP16 FLOPs"))
+        work.append(
+            ("  HFMA2.MMA moves", f"{moves:,.0f} thread instructions (from the SASS), not in the FP16 FLOPs")
+        )
     elif _number(row.get("flops_fp16")) > 0:
         work.append(("  HFMA2.MMA moves", "unknown (no SourceCounters data): counted in FP16"))
     int8 = _number(row.get("ops_tensor_int8"))
@@ -190,8 +191,16 @@ def describe(
     pipeline = str(row.get("pipeline", "none"))
     work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
     zero = row.get("zero_ai")
-    work.append(("zero AI", "unknown" if zero is None or pd.isna(zero)
-                 else "yes — no floating-point operation" if zero else "no"))
+    work.append(
+        (
+            "zero AI",
+            "unknown"
+            if zero is None or pd.isna(zero)
+            else "yes — no floating-point operation"
+            if zero
+            else "no",
+        )
+    )
     binding = str(row.get("bound", "–"))
     reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
     work.append(("binding roof", f"{binding} at {reached}"))

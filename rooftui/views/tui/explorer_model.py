@@ -316,8 +316,13 @@ class ExplorerModel:
         """Give the roofline the shown rows, levels, roofs and the selected kernel."""
         state = self.state
         self.roofline.show(
-            RooflineInputs(state.plot_rows(self.positions), state.run.ceilings, tuple(state.levels),
-                           tuple(state.shown_pipelines()), self.selected),
+            RooflineInputs(
+                state.plot_rows(self.positions),
+                state.run.ceilings,
+                tuple(state.levels),
+                tuple(state.shown_pipelines()),
+                self.selected,
+            ),
             ceilings_per_device(state.run.source),
         )
 

@@ -112,8 +112,12 @@ def plot_cells(width: int, height: int) -> tuple[int, int]:
 
 
 # The style of each kind of point ("{level}": the point's level); others are "point:{level}".
-POINT_STYLES = {"merged": "merged:{level}", "side-a": "compare-a", "chosen-a": "selected-line",
-                "chosen-b": "selected-line"}
+POINT_STYLES = {
+    "merged": "merged:{level}",
+    "side-a": "compare-a",
+    "chosen-a": "selected-line",
+    "chosen-b": "selected-line",
+}
 
 MARGIN_MIN = 7  # the y-axis title ("FLOP/s") and the axis column
 TALL = 16  # from this many rows: an axis line and the x title on its own row
@@ -215,8 +219,15 @@ class _Canvas:
 
     # --- lines ---------------------------------------------------------------------
 
-    def line(self, xs: tuple[float, float], ys: tuple[float, float], series: str,
-             pattern: str, char: str, style: str) -> None:
+    def line(
+        self,
+        xs: tuple[float, float],
+        ys: tuple[float, float],
+        series: str,
+        pattern: str,
+        char: str,
+        style: str,
+    ) -> None:
         """A straight segment in log space, dashed by ``pattern``."""
         sub_x, sub_y = (1, 1) if self.glyphs.ascii else (2, 4)
         x0, x1 = self.fx(xs[0]) * sub_x, self.fx(xs[1]) * sub_x
@@ -301,8 +312,16 @@ class _Canvas:
 
     def tag(self, tag: str, cells: list[tuple[int, int]], kernel) -> None:
         for row, col in cells:
-            for r, c in ((row, col + 1), (row, col - 1), (row - 1, col), (row + 1, col),
-                         (row - 1, col + 1), (row + 1, col + 1), (row - 1, col - 1), (row + 1, col - 1)):
+            for r, c in (
+                (row, col + 1),
+                (row, col - 1),
+                (row - 1, col),
+                (row + 1, col),
+                (row - 1, col + 1),
+                (row + 1, col + 1),
+                (row - 1, col - 1),
+                (row + 1, col - 1),
+            ):
                 if self.free(r, c, tag, "tag") and not self.layout.kinds[r][c]:
                     self.label(r, c, tag, "tag", "tag", kernel)
                     return
@@ -352,8 +371,10 @@ class _Canvas:
             reserved = max(self.left, self.width - len(title))
             for i, char in enumerate(title[: self.width - reserved]):
                 self.put(label_row, reserved + i, char, "title", "axis", "title")
-        placed = [(self.left + math.floor(min(self.fx(x), self.cols - 1)), label)
-                  for x, label in self.figure.x_ticks]
+        placed = [
+            (self.left + math.floor(min(self.fx(x), self.cols - 1)), label)
+            for x, label in self.figure.x_ticks
+        ]
         spans = [(c - len(label) // 2, label, c) for c, label in placed]
         spans = [span for span in spans if span[0] >= 0 and span[0] + len(span[1]) < reserved - 1]
         step = 1
@@ -398,8 +419,16 @@ def lay_out(
     layout = canvas.layout
     # Points first, so that lines pass behind them, and heaviest last, on top.
     on_top: dict[tuple[int, int], PointCell] = {}
-    order = {"merged": 0, "below": 1, "normal": 2, "heavy": 3, "side-a": 4, "side-b": 5,
-             "chosen-a": 6, "chosen-b": 7}
+    order = {
+        "merged": 0,
+        "below": 1,
+        "normal": 2,
+        "heavy": 3,
+        "side-a": 4,
+        "side-b": 5,
+        "chosen-a": 6,
+        "chosen-b": 7,
+    }
     for series in sorted(figure.points, key=lambda s: order[s.emphasis]):
         marker = glyphs.markers[series.emphasis][series.level]
         style = POINT_STYLES.get(series.emphasis, "point:{level}").format(level=series.level)
@@ -449,8 +478,10 @@ def lay_out(
         if roof.kind == "bandwidth" and canvas.slope_label(roof, texts):
             layout.labelled.add(roof.key)
     by_kernel: dict[object, list[tuple[int, int]]] = {}
-    for point in sorted(on_top.values(), key=lambda p: ("hbm", "l2", "l1").index(p.level)
-                        if p.level in ("hbm", "l2", "l1") else 3):
+    for point in sorted(
+        on_top.values(),
+        key=lambda p: ("hbm", "l2", "l1").index(p.level) if p.level in ("hbm", "l2", "l1") else 3,
+    ):
         by_kernel.setdefault(point.kernel, []).append((point.row, point.col))
     for kernel, tag in figure.tags.items():
         if kernel in by_kernel:
@@ -470,4 +501,3 @@ def nearest_in_order(
     if current in keys:
         return points[(keys.index(current) + step) % len(points)]
     return points[0] if step > 0 else points[-1]
-

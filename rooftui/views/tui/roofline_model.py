@@ -177,8 +177,11 @@ def short_name(roof: Roof) -> str:
 def _missing_roofs(ceilings: CeilingSet, levels, pipelines) -> list[str]:
     """What the analysis says is missing (``analysis.ceilings.missing_roofs``), for the
     levels and pipelines shown: the plot must say a roof is absent, not just omit it."""
-    return [miss.message for miss in missing_roofs(ceilings.device.name, ceilings, pipelines)
-            if miss.kind == "compute" or miss.roof in levels]
+    return [
+        miss.message
+        for miss in missing_roofs(ceilings.device.name, ceilings, pipelines)
+        if miss.kind == "compute" or miss.roof in levels
+    ]
 
 
 def plotted_rows(frame: pd.DataFrame) -> np.ndarray:

@@ -233,8 +233,9 @@ class RooflineView:
             ceilings = self.ceilings_by_device[self.device]
             if selected is not None and selected.name not in frame.index:
                 selected = None
-        return RooflineInputs(frame, ceilings, inputs.levels, inputs.pipelines,
-                              selected if with_selection else None)
+        return RooflineInputs(
+            frame, ceilings, inputs.levels, inputs.pipelines, selected if with_selection else None
+        )
 
     @property
     def title(self) -> str:
@@ -245,8 +246,9 @@ class RooflineView:
         title = f"GPU {which} of {len(self.devices)}: {printable(self.device)} (v: next GPU)"
         return ascii_safe(title) if self.ascii_mode else title
 
-    def plan(self, width: int, height: int, *, with_selection: bool = True
-             ) -> tuple[RooflineFigure, Layout] | None:
+    def plan(
+        self, width: int, height: int, *, with_selection: bool = True
+    ) -> tuple[RooflineFigure, Layout] | None:
         """The figure and its layout on ``width`` × ``height`` cells: a function of the
         inputs, the device and the size alone (without the selected kernel: moving the
         selection then keeps the layout)."""
@@ -254,14 +256,27 @@ class RooflineView:
         if inputs is None:
             return None
         # Zoomed, and little room above the top roof: rows are scarce at 80x24.
-        figure = build_figure(inputs.frame, inputs.ceilings, levels=inputs.levels,
-                              pipelines=list(inputs.pipelines), selected=inputs.selected,
-                              cells=plot_cells(width, height), zoom=True, headroom=EXPLORER_HEADROOM)
+        figure = build_figure(
+            inputs.frame,
+            inputs.ceilings,
+            levels=inputs.levels,
+            pipelines=list(inputs.pipelines),
+            selected=inputs.selected,
+            cells=plot_cells(width, height),
+            zoom=True,
+            headroom=EXPLORER_HEADROOM,
+        )
         return figure, self.lay_out(figure, width, height)
 
     def lay_out(self, figure: RooflineFigure, width: int, height: int) -> Layout:
-        return lay_out(figure, max(width, 20), max(height, 4), ascii_mode=self.ascii_mode,
-                       title=self.title, cursor=self.cursor)
+        return lay_out(
+            figure,
+            max(width, 20),
+            max(height, 4),
+            ascii_mode=self.ascii_mode,
+            title=self.title,
+            cursor=self.cursor,
+        )
 
     def draw(self, width: int, height: int) -> RooflineFigure | None:
         """Lay the roofline out on ``width`` × ``height`` cells and keep it (the figure
@@ -293,8 +308,9 @@ class RooflineView:
             if planned is None:
                 break
             figure, layout = planned
-            text, _ = legend(figure, unlabelled_roofs(figure, layout), grouped, width,
-                             ascii_mode=self.ascii_mode)
+            text, _ = legend(
+                figure, unlabelled_roofs(figure, layout), grouped, width, ascii_mode=self.ascii_mode
+            )
             if len(text.wrap(_CONSOLE, width)) <= tried:
                 rows = tried
                 break
@@ -308,8 +324,9 @@ class RooflineView:
         if self.draw(pane_width, pane_height - rows) is None:
             return None
         assert self.figure is not None and self.layout is not None
-        text, overflow = legend(self.figure, self.unlabelled, grouped, legend_width(pane_width), rows,
-                                ascii_mode=self.ascii_mode)
+        text, overflow = legend(
+            self.figure, self.unlabelled, grouped, legend_width(pane_width), rows, ascii_mode=self.ascii_mode
+        )
         return RooflinePicture(self.figure, self.layout, text, rows, overflow)
 
     # --- what the keys and the mouse do --------------------------------------------

@@ -63,11 +63,23 @@ COLUMNS = (
     Column("ai_l2", "AI L2", 8, partial(intensity_with_magnitude, missing=MISSING)),
     Column("ai_hbm", "AI HBM", 8, partial(intensity_with_magnitude, missing=MISSING)),
     # "FP16~": FP16 FLOPs ncu counts approximately, marked as `rooftui summary` marks them.
-    Column("pipeline", "pipeline", 11, lambda p, approximate: PIPELINE_LABELS.get(p, str(p))
-           + approximate_mark(p, approximate), right=False, also="fp16_approximate"),
+    Column(
+        "pipeline",
+        "pipeline",
+        11,
+        lambda p, approximate: PIPELINE_LABELS.get(p, str(p)) + approximate_mark(p, approximate),
+        right=False,
+        also="fp16_approximate",
+    ),
     # NCCL kernels move data between GPUs: "comm", not a zero-AI compute kernel.
-    Column("zero_ai", "0-AI", 4, lambda z, comm: "comm" if _is_true(comm) else "yes" if z else "",
-           right=False, also="communication"),
+    Column(
+        "zero_ai",
+        "0-AI",
+        4,
+        lambda z, comm: "comm" if _is_true(comm) else "yes" if z else "",
+        right=False,
+        also="communication",
+    ),
     Column("phase", "phase", 9, str, right=False),
 )
 

@@ -78,8 +78,16 @@ class CompareScreen(Screen[None]):
     ]
     HELP_WHERE = "compare"
 
-    def __init__(self, run_a: Run, run_b: Run, *, label_a: str = "A", label_b: str = "B",
-                 comparison: Comparison | None = None, ascii_mode: bool = False) -> None:
+    def __init__(
+        self,
+        run_a: Run,
+        run_b: Run,
+        *,
+        label_a: str = "A",
+        label_b: str = "B",
+        comparison: Comparison | None = None,
+        ascii_mode: bool = False,
+    ) -> None:
         super().__init__()
         self.comparison = comparison or compare_runs(run_a, run_b, label_a, label_b)
         self.ascii_mode = ascii_mode
@@ -128,31 +136,50 @@ class CompareScreen(Screen[None]):
         # Short cells first and the name last, so 80 columns show every number.
         table.add_columns(*self._cells("how", "time A", "time B", "Δt", "pipeline", "kernel (B)"))
         for row, pair in self.comparison.matched.iterrows():
-            table.add_row(*self._cells(
-                METHOD_WORDS[pair["method"]], time_text(pair["time_s_a"]), time_text(pair["time_s_b"]),
-                change(pair["time_ratio"]),
-                both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
-                self._names.get(pair["name_b"], "")), key=str(row))
+            table.add_row(
+                *self._cells(
+                    METHOD_WORDS[pair["method"]],
+                    time_text(pair["time_s_a"]),
+                    time_text(pair["time_s_b"]),
+                    change(pair["time_ratio"]),
+                    both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
+                    self._names.get(pair["name_b"], ""),
+                ),
+                key=str(row),
+            )
 
     def _fill_operations(self) -> None:
         table = self.query_one("#operations", DataTable)
         table.add_columns(*self._cells("phase", "n", "time A", "time B", "Δt", "pipeline", "operation"))
         for row, op in self.comparison.operations.iterrows():
-            table.add_row(*self._cells(
-                op["phase"], both(count_text(op["count_a"]), count_text(op["count_b"])),
-                time_text(op["time_s_a"]), time_text(op["time_s_b"]), change(op["time_ratio"]),
-                both(pipeline_text(op["pipeline_a"]), pipeline_text(op["pipeline_b"])), op["operation"]),
-                key=str(row))
+            table.add_row(
+                *self._cells(
+                    op["phase"],
+                    both(count_text(op["count_a"]), count_text(op["count_b"])),
+                    time_text(op["time_s_a"]),
+                    time_text(op["time_s_b"]),
+                    change(op["time_ratio"]),
+                    both(pipeline_text(op["pipeline_a"]), pipeline_text(op["pipeline_b"])),
+                    op["operation"],
+                ),
+                key=str(row),
+            )
 
     def _fill_one_side(self, side: str) -> None:
         frame = self.comparison.only_a if side == "a" else self.comparison.only_b
         table = self.query_one(f"#only-{side}", DataTable)
         table.add_columns("n", "time", "pipeline", "phase", "kernel")
         for row, kernel in frame.iterrows():
-            table.add_row(*self._cells(
-                count_text(kernel[f"count_{side}"]), time_text(kernel[f"time_s_{side}"]),
-                pipeline_text(kernel[f"pipeline_{side}"]), kernel[f"phase_{side}"],
-                self._names.get(kernel[f"name_{side}"], "")), key=str(row))
+            table.add_row(
+                *self._cells(
+                    count_text(kernel[f"count_{side}"]),
+                    time_text(kernel[f"time_s_{side}"]),
+                    pipeline_text(kernel[f"pipeline_{side}"]),
+                    kernel[f"phase_{side}"],
+                    self._names.get(kernel[f"name_{side}"], ""),
+                ),
+                key=str(row),
+            )
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -172,7 +199,8 @@ class CompareScreen(Screen[None]):
             op = self.comparison.operations.loc[row]
             matched = self.comparison.matched
             mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
-                (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"]))
+                (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"])
+            )
             rows = set(matched.index[mine])
         else:
             rows = set()
@@ -186,8 +214,9 @@ class CompareScreen(Screen[None]):
         if view == "operations":
             op = self.comparison.operations.loc[row]
             text.append(printable(f"{op['phase']} · {op['operation']}: "), style="bold")
-            text.append(f"{count_text(op['kernels_a']) or 0} kernels in A, "
-                        f"{count_text(op['kernels_b']) or 0} in B")
+            text.append(
+                f"{count_text(op['kernels_a']) or 0} kernels in A, {count_text(op['kernels_b']) or 0} in B"
+            )
         elif view in ("matched", "only-a", "only-b"):
             kernel = self.comparison.kernels.loc[row]
             if view == "matched":
@@ -245,16 +274,22 @@ class CompareScreen(Screen[None]):
         c = self.comparison
         total_a, total_b = c.total_time("a"), c.total_time("b")
         return Text.assemble(
-            ("A ", "bold"), f"{printable(c.label_a)} {seconds(total_a, missing=MISSING)} → ",
-            ("B ", "bold"), f"{printable(c.label_b)} {seconds(total_b, missing=MISSING)} ",
+            ("A ", "bold"),
+            f"{printable(c.label_a)} {seconds(total_a, missing=MISSING)} → ",
+            ("B ", "bold"),
+            f"{printable(c.label_b)} {seconds(total_b, missing=MISSING)} ",
             (f"({change(total_b / total_a if total_a else None)})", "bold"),
             f" · {len(c.matched)} matched · {len(c.only_a)} only A · {len(c.only_b)} only B",
         )
 
     def _show_views(self) -> None:
-        names = {"matched": f"matched {len(self.comparison.matched)}", "operations": "operations",
-                 "only-a": f"only A {len(self.comparison.only_a)}",
-                 "only-b": f"only B {len(self.comparison.only_b)}", "totals": "totals"}
+        names = {
+            "matched": f"matched {len(self.comparison.matched)}",
+            "operations": "operations",
+            "only-a": f"only A {len(self.comparison.only_a)}",
+            "only-b": f"only B {len(self.comparison.only_b)}",
+            "totals": "totals",
+        }
         text = Text()
         for view, key in VIEWS.items():
             style = "bold reverse" if view == self.view else "dim"
@@ -269,23 +304,34 @@ class CompareScreen(Screen[None]):
         style = "ascii" if self.ascii_mode else "unicode"
         text = Text()
         text.append(f"{A_MARKER[style]} A {printable(self.comparison.label_a)}  ", style=rgb(A_COLOUR))
-        text.append(f"{B_MARKER[style]} B {printable(self.comparison.label_b)}  ",
-                    style=rgb(LEVEL_COLOURS[canvas.level]))
+        text.append(
+            f"{B_MARKER[style]} B {printable(self.comparison.label_b)}  ",
+            style=rgb(LEVEL_COLOURS[canvas.level]),
+        )
         shown = overlay.heavy if overlay else 0
         text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
         if canvas.selected_rows:
-            text.append(f"  {canvas.markers['selected']} {len(canvas.selected_rows)} selected",
-                        style=rgb(SELECTED_COLOUR))
+            text.append(
+                f"  {canvas.markers['selected']} {len(canvas.selected_rows)} selected",
+                style=rgb(SELECTED_COLOUR),
+            )
         if overlay:
             roofs = [roof for roof in overlay.figure.roofs if roof.kind == "bandwidth"]
-            roofs += sorted((roof for roof in overlay.figure.roofs if roof.kind == "compute"),
-                            key=lambda roof: -roof.ys[0])
+            roofs += sorted(
+                (roof for roof in overlay.figure.roofs if roof.kind == "compute"),
+                key=lambda roof: -roof.ys[0],
+            )
             text.append("\n" + " · ".join(_short_roof(roof.label) for roof in roofs), style="dim")
         self.query_one("#compare-legend", Static).update(self._text(text))
 
     def _totals(self) -> RenderableType:
-        tables = Group(phase_totals(self.comparison), Text(), pipeline_totals(self.comparison), Text(),
-                       zero_ai_totals(self.comparison))
+        tables = Group(
+            phase_totals(self.comparison),
+            Text(),
+            pipeline_totals(self.comparison),
+            Text(),
+            zero_ai_totals(self.comparison),
+        )
         if not self.ascii_mode:
             return tables
         console = Console(width=120, file=io.StringIO(), color_system=None)
@@ -302,7 +348,7 @@ class CompareScreen(Screen[None]):
 
 
 def _short_roof(label: str) -> str:
-    """"Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
+    """ "Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
     return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
 
 
@@ -319,8 +365,10 @@ def _how(pair: pd.Series) -> str:
     if pair.get("how") == "aligned":
         rank = f", {int(pair['aligned'])} launches aligned"
     elif pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
-        rank = (f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
-                f"{int(pair['candidates_b'])} in B")
+        rank = (
+            f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
+            f"{int(pair['candidates_b'])} in B"
+        )
     rate_a, rate_b = (si(pair[f"flop_rate_{side}"], "FLOP/s", missing=MISSING) for side in "ab")
     return f"{what}{rank} · {rate_a} → {rate_b}"
 
@@ -329,9 +377,11 @@ class CompareApp(RooftuiBaseApp):
     """``rooftui diff A B --tui``: the compare screen on its own."""
 
     TITLE = "rooftui diff"
-    HELP_INTRO = ("rooftui diff — run A against run B on one roofline: each matched kernel is an "
-                  "arrow from its A point (hollow) to its B point (filled); the selected "
-                  "pair's B point is ◆ (@ in ASCII).")
+    HELP_INTRO = (
+        "rooftui diff — run A against run B on one roofline: each matched kernel is an "
+        "arrow from its A point (hollow) to its B point (filled); the selected "
+        "pair's B point is ◆ (@ in ASCII)."
+    )
 
     def __init__(self, comparison: Comparison, *, ascii_mode: bool = False) -> None:
         super().__init__(ascii_mode=ascii_mode)
@@ -339,4 +389,3 @@ class CompareApp(RooftuiBaseApp):
 
     def on_mount(self) -> None:
         self.push_screen(CompareScreen.of(self.comparison, ascii_mode=self.ascii_mode))
-

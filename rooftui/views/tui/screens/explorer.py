@@ -86,10 +86,14 @@ class ExplorerScreen(Screen):
         Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
         Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
         # The roofline's own keys, from anywhere on the screen (widgets/roofline.py).
-        Binding("full_stop", "step_point(1)", "next point on the roofline (left to right)",
-                show=False, key_display="."),
-        Binding("comma", "step_point(-1)", "previous point on the roofline",
-                show=False, key_display=","),
+        Binding(
+            "full_stop",
+            "step_point(1)",
+            "next point on the roofline (left to right)",
+            show=False,
+            key_display=".",
+        ),
+        Binding("comma", "step_point(-1)", "previous point on the roofline", show=False, key_display=","),
         Binding("v", "next_device", "next GPU's roofline (several GPUs)", show=False),
     ]
 
@@ -131,7 +135,8 @@ class ExplorerScreen(Screen):
         self.query_one("#loading-progress", ProgressBar).update(total=total, progress=done)
         # ``what`` names a file: printable, never markup (literal)
         self.query_one("#loading-text", Static).update(
-            literal(f"Loading reports… {what}".rstrip(), self.ascii_mode))
+            literal(f"Loading reports… {what}".rstrip(), self.ascii_mode)
+        )
 
     def show_error(self, error: str) -> None:
         # Shown while the app exits; the CLI then prints the error as one line.
@@ -196,8 +201,9 @@ class ExplorerScreen(Screen):
         """Set the whole view at once (``rooftui plot``); the filter bar shows ``spec``."""
         if self.model is None:
             return
-        self.model.configure(spec=spec, grouped=grouped, sort_column=sort_column,
-                             sort_descending=sort_descending)
+        self.model.configure(
+            spec=spec, grouped=grouped, sort_column=sort_column, sort_descending=sort_descending
+        )
         self.query_one(FilterBar).set_spec(spec)  # posts Changed, which refreshes the rows
         self.refresh_rows()
 
@@ -257,8 +263,9 @@ class ExplorerScreen(Screen):
             return
         self._drawn_inputs = self._roofline_inputs()
         self.model.update_roofline()
-        self.query_one(RooflinePane).redraw(grouped=self.model.state.grouped,
-                                            content=self.model.roofline_content())
+        self.query_one(RooflinePane).redraw(
+            grouped=self.model.state.grouped, content=self.model.roofline_content()
+        )
 
     @on(KernelTable.RowHighlighted)
     def _row_highlighted(self, message: KernelTable.RowHighlighted) -> None:
@@ -452,8 +459,9 @@ class ExplorerScreen(Screen):
                 model.hide_pipelines(hidden)
                 self.redraw_roofline()
 
-        self.app.push_screen(PipelinesScreen(model.state.present_pipelines(), model.state.hidden_pipelines),
-                             apply)
+        self.app.push_screen(
+            PipelinesScreen(model.state.present_pipelines(), model.state.hidden_pipelines), apply
+        )
 
     def action_toggle_detail(self) -> None:
         if self.model is not None:

@@ -280,8 +280,9 @@ class TimelineApp(RooftuiBaseApp):
     """``rooftui timeline TRACE --tui``: the Timeline screen on its own."""
 
     TITLE = "rooftui timeline"
-    HELP_INTRO = ("rooftui timeline — one training step as a Gantt chart, and the stalls a "
-                  "roofline cannot see.")
+    HELP_INTRO = (
+        "rooftui timeline — one training step as a Gantt chart, and the stalls a roofline cannot see."
+    )
 
     def __init__(self, trace_analysis: TimelineAnalysis, *, ascii_mode: bool = False) -> None:
         super().__init__(ascii_mode=ascii_mode)

@@ -65,8 +65,9 @@ def arrows_at(comparison: Comparison, level: str, count: int, also: Collection[i
     return arrows
 
 
-def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[int, int],
-                   selected: Collection[int] = ()) -> Overlay:
+def overlay_figure(
+    comparison: Comparison, level: str, count: int, cells: tuple[int, int], selected: Collection[int] = ()
+) -> Overlay:
     """Both sides' roofs at ``level`` and for the pipelines their arrows use, on shared axes.
 
     Arrows: the ``count`` heaviest matched kernels, and the ``selected`` rows wherever they rank.
@@ -74,17 +75,28 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
     arrows = arrows_at(comparison, level, count, selected)
     rows = comparison.kernels.loc[[a.row for a in arrows]]
     # One pseudo-kernel per arrow end, so that build_figure sizes the axes to fit them all.
-    ends = pd.DataFrame({
-        "flops": 1.0, "time_s": 1.0,
-        "flop_rate": [10 ** a.ya for a in arrows] + [10 ** a.yb for a in arrows],
-        f"ai_{level}": [10 ** a.xa for a in arrows] + [10 ** a.xb for a in arrows],
-    })
+    ends = pd.DataFrame(
+        {
+            "flops": 1.0,
+            "time_s": 1.0,
+            "flop_rate": [10**a.ya for a in arrows] + [10**a.yb for a in arrows],
+            f"ai_{level}": [10**a.xa for a in arrows] + [10**a.xb for a in arrows],
+        }
+    )
     figures = []
     for side in ("a", "b"):
         run = comparison.run_a if side == "a" else comparison.run_b
         pipelines = list(dict.fromkeys(rows[f"pipeline_{side}"].dropna())) or ["fp32"]
-        figures.append(build_figure(ends, _ceilings(run, rows, side), levels=(level,), pipelines=pipelines,
-                                    cells=cells, heavy_count=0))
+        figures.append(
+            build_figure(
+                ends,
+                _ceilings(run, rows, side),
+                levels=(level,),
+                pipelines=pipelines,
+                cells=cells,
+                heavy_count=0,
+            )
+        )
     fig_a, fig_b = figures
     x_range = (min(fig_a.x_range[0], fig_b.x_range[0]), max(fig_a.x_range[1], fig_b.x_range[1]))
     y_range = (min(fig_a.y_range[0], fig_b.y_range[0]), max(fig_a.y_range[1], fig_b.y_range[1]))
@@ -103,11 +115,24 @@ def overlay_figure(comparison: Comparison, level: str, count: int, cells: tuple[
                 # Short tags, drawn on the line: long ones hide the roofs close below them.
                 xs = (roof.xs[0], x_range[1])
                 tag = " · ".join(pipeline_text(key) for key in roof.key.split("+"))
-            roofs.append(dataclasses.replace(roof, xs=xs, tag=f"{side} {tag}" if tagged else tag,
-                                             label=f"{side} {roof.label}" if tagged else roof.label))
+            roofs.append(
+                dataclasses.replace(
+                    roof,
+                    xs=xs,
+                    tag=f"{side} {tag}" if tagged else tag,
+                    label=f"{side} {roof.label}" if tagged else roof.label,
+                )
+            )
     x_ticks, y_ticks = axis_ticks(x_range, y_range, cells)
-    figure = RooflineFigure(roofs=roofs, points=[], selected=[], x_range=x_range, y_range=y_range,
-                            x_ticks=x_ticks, y_ticks=y_ticks)
+    figure = RooflineFigure(
+        roofs=roofs,
+        points=[],
+        selected=[],
+        x_range=x_range,
+        y_range=y_range,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+    )
     return Overlay(figure, arrows, level, heavy=min(count, len(arrows)))
 
 
@@ -129,10 +154,16 @@ def with_arrows(overlay: Overlay, selected: Collection[int]) -> RooflineFigure:
         if not arrows:
             continue
         side_a, side_b = ("chosen-a", "chosen-b") if chosen else ("side-a", "side-b")
-        points.append(PointSeries(overlay.level, side_a, np.array([a.xa for a in arrows]),
-                                  np.array([a.ya for a in arrows])))
-        points.append(PointSeries(overlay.level, side_b, np.array([a.xb for a in arrows]),
-                                  np.array([a.yb for a in arrows])))
+        points.append(
+            PointSeries(
+                overlay.level, side_a, np.array([a.xa for a in arrows]), np.array([a.ya for a in arrows])
+            )
+        )
+        points.append(
+            PointSeries(
+                overlay.level, side_b, np.array([a.xb for a in arrows]), np.array([a.yb for a in arrows])
+            )
+        )
         segments += [Segment((a.xa, a.xb), (a.ya, a.yb), selected=chosen) for a in arrows]
     return dataclasses.replace(figure, points=points, segments=segments)
 
@@ -155,8 +186,9 @@ class CompareCanvas(ChartCanvas[Overlay]):
 
     def make_figure(self) -> Overlay:
         width, height = self.size
-        self.overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height),
-                                      self.selected_rows)
+        self.overlay = overlay_figure(
+            self.comparison, self.level, self.count, plot_cells(width, height), self.selected_rows
+        )
         figure = with_arrows(self.overlay, self.selected_rows)
         self.layout_ = lay_out(figure, max(width, 20), max(height, 4), ascii_mode=self.ascii_mode)
         return self.overlay

@@ -291,8 +291,9 @@ class KernelTable(ScrollView, can_focus=True):
         rows = [tuple(cell(c, i) for c in self.columns) for i in range(len(window))]
         if "name" in values:
             tags = [self.tags.get(int(position), "").ljust(TAG_WIDTH) for position in window]
-            rows = [(tag + self.shown_name(name), *row[1:])
-                    for tag, name, row in zip(tags, values["name"], rows)]
+            rows = [
+                (tag + self.shown_name(name), *row[1:]) for tag, name, row in zip(tags, values["name"], rows)
+            ]
         self._window = (start, stop, rows)
         return rows
 

@@ -226,8 +226,14 @@ class RooflinePane(Vertical):
         if legend_widget.styles.height is None or legend_widget.styles.height.value != rows:
             # The canvas gets the other rows; its resize draws again and comes back here.
             legend_widget.styles.height = rows
-        text, overflow = legend(view.figure, view.unlabelled, self.grouped, legend_width(self.size.width),
-                                rows, ascii_mode=self.ascii_mode)
+        text, overflow = legend(
+            view.figure,
+            view.unlabelled,
+            self.grouped,
+            legend_width(self.size.width),
+            rows,
+            ascii_mode=self.ascii_mode,
+        )
         legend_widget.update(text)
         if overflow != self.overflow:
             self.overflow = overflow
