@@ -89,3 +89,17 @@ def test_a_partial_launch_compute_bound_on_its_known_flops_alone_stays_compute_b
     row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
     assert row["flops_partial"] and row["bound"] == "FP32" and row["bound_reason"] == ""
     assert pd.isna(row["roof_fraction"])  # the roof of the full mix is unknown
+
+
+def test_the_detail_pane_says_why_a_kernel_has_no_binding_roof(tmp_path):
+    from rich.console import Console
+
+    from rooftui.views.tui.detail_text import describe
+
+    partial = {k: v for k, v in STREAM.items() if "hadd" not in k and "hmul" not in k}
+    path = write_raw(tmp_path / "a100_partial.csv", *A100, [("stream_kernel", partial)])
+    run = load_run([path], LoadOptions(find_measured=False))
+    console = Console(width=200, color_system=None, record=True)
+    console.print(describe(run.kernels.iloc[0], run.ceilings, None, False, 200))
+    line = next(line for line in console.export_text().splitlines() if "binding roof" in line)
+    assert "none: FLOP total partial (FP16 not collected)" in line, line

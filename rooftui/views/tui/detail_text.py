@@ -201,9 +201,13 @@ def describe(
             else "no",
         )
     )
-    binding = str(row.get("bound", "–"))
-    reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
-    work.append(("binding roof", f"{binding} at {reached}"))
+    binding = row.get("bound")
+    if isinstance(binding, str) and binding:
+        reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
+        work.append(("binding roof", f"{binding} at {reached}"))
+    else:  # blank, never a guess: say what is missing (analysis.roofline.bound_reasons)
+        reason = row.get("bound_reason")
+        work.append(("binding roof", f"none: {reason}" if isinstance(reason, str) and reason else MISSING))
 
     # The verdict, the binding roofs and headroom first: they are what the pane is opened for.
     parts: list[RenderableType] = [
