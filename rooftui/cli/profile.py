@@ -178,20 +178,24 @@ def profile(
     stem = report_stem(output, list(command), force)
     if job is not None:
         from rooftui.cli.profile_job import profile_launched_job
+        from rooftui.profile.launchers import remove_scratch
 
-        profile_launched_job(
-            ncu,
-            options,
-            stem,
-            job,
-            wanted_ranks,
-            comm,
-            force,
-            stall_timeout,
-            stop_on_stall,
-            open_tui,
-            deduplicate=deduplicate,
-        )
+        try:  # the rank wrapper and the .started marks go however the job ends
+            profile_launched_job(
+                ncu,
+                options,
+                stem,
+                job,
+                wanted_ranks,
+                comm,
+                force,
+                stall_timeout,
+                stop_on_stall,
+                open_tui,
+                deduplicate=deduplicate,
+            )
+        finally:
+            remove_scratch()
         return
     filtered = nvtx_include or kernel_name is not None or launch_skip is not None or launch_count is not None
     if deduplicate and filtered:

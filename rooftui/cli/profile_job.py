@@ -30,7 +30,6 @@ from rooftui.profile.launchers import (
     clear_started,
     describe,
     ranks_text,
-    remove_scratch,
     started_ranks,
 )
 from rooftui.profile.ncu import NcuOptions
@@ -105,28 +104,7 @@ def profile_launched_job(
     open_tui: bool,
     deduplicate: bool = False,
 ) -> None:
-    """Profile ``job`` rank by rank; the rank wrapper and marks are removed however it ends."""
-    try:
-        _profile_launched_job(
-            ncu, options, stem, job, ranks, comm, force, stall_timeout, stop_on_stall, open_tui, deduplicate
-        )
-    finally:
-        remove_scratch()
-
-
-def _profile_launched_job(
-    ncu: str,
-    options: NcuOptions,
-    stem: Path,
-    job: LaunchedJob,
-    ranks: tuple[int, ...] | None,
-    comm: str,
-    force: bool,
-    stall_timeout: float,
-    stop_on_stall: bool,
-    open_tui: bool,
-    deduplicate: bool = False,
-) -> None:
+    """Profile ``job`` rank by rank (the caller removes the rank wrapper and marks after)."""
     stderr = sys.stderr
     explicit = ranks is not None
     planned, source = (ranks, "--ranks") if explicit else job.planned_ranks(os.environ)

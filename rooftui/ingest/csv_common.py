@@ -14,6 +14,20 @@ from rooftui.errors import InputError
 from rooftui.ingest.files import compression, open_binary, open_text, tail_of
 from rooftui.ingest.validate import check_header, check_last_row
 
+# The identity columns that lead every launch of ncu's raw page, in its order.
+RAW_IDENTITY_COLUMNS = (
+    "ID",
+    "Process ID",
+    "Process Name",
+    "Host Name",
+    "Kernel Name",
+    "Context",
+    "Stream",
+    "Block Size",
+    "Grid Size",
+    "Device",
+    "CC",
+)
 # ncu's column -> rooftui's identity column (rooftui.ingest.report.IDENTITY_COLUMNS).
 IDENTITY_FROM_NCU = {
     "ID": "ncu_id",

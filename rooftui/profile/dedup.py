@@ -38,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rooftui.errors import RooftuiError
+from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
 from rooftui.model import metrics as m
 
 INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
@@ -346,19 +347,7 @@ def _identity(column: str) -> bool:
     )
 
 
-_IDENTITY = {
-    "ID",
-    "Process ID",
-    "Process Name",
-    "Host Name",
-    "Kernel Name",
-    "Context",
-    "Stream",
-    "Block Size",
-    "Grid Size",
-    "Device",
-    "CC",
-}
+_IDENTITY = set(RAW_IDENTITY_COLUMNS)
 
 
 def twins(plan_: Plan, sources: Sources) -> dict[int, int | None]:

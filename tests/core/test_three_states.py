@@ -21,22 +21,11 @@ import pytest
 
 from rooftui.analysis import load_run
 from rooftui.analysis.load_options import LoadOptions
+from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
 from rooftui.views.summary import to_json
 
 FMA = "sm__sass_thread_inst_executed_op_{}_pred_on.sum"
-IDENTITY = [
-    "ID",
-    "Process ID",
-    "Process Name",
-    "Host Name",
-    "Kernel Name",
-    "Context",
-    "Stream",
-    "Block Size",
-    "Grid Size",
-    "Device",
-    "CC",
-]
+IDENTITY = list(RAW_IDENTITY_COLUMNS)
 UNITS = {
     "gpu__time_duration.sum": "nsecond",
     "sm__cycles_elapsed.avg": "cycle",

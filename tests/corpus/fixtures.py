@@ -12,24 +12,10 @@ import csv
 import io
 from pathlib import Path
 
-DETAILS_HEADER = [
-    "ID",
-    "Process ID",
-    "Process Name",
-    "Host Name",
-    "Kernel Name",
-    "Context",
-    "Stream",
-    "Block Size",
-    "Grid Size",
-    "Device",
-    "CC",
-    "Section Name",
-    "Metric Name",
-    "Metric Unit",
-    "Metric Value",
-]
-RAW_IDENTITY = DETAILS_HEADER[:11]  # the raw page starts with the same identity columns
+from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
+
+DETAILS_HEADER = [*RAW_IDENTITY_COLUMNS, "Section Name", "Metric Name", "Metric Unit", "Metric Value"]
+RAW_IDENTITY = list(RAW_IDENTITY_COLUMNS)
 
 # The hand-written SGEMMs of AveryClapp/ESMM-Research (metrics.csv, A10G, cc 8.6), n = 1024:
 # the inner loop is n³ FFMA; the epilogue's alpha·acc one FMUL per element (n²).
