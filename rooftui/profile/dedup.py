@@ -19,13 +19,15 @@ benchmarks/results/2026-12-01-profile-dedup.md):
 - ``--kernel-id :::N`` profiles the N-th launch *of each kernel name* counted from the
   start of profiling (cudaProfilerStart), not of each launch configuration: ":::1"
   picked exactly the first launch of each of the step's 37 function names. One
-  --kernel-id is taken per run, so the full run profiles the invocation numbers in
-  ``invocations`` for every name; launches it profiles beyond the one needed per
-  signature are kept, and they are the self-check.
+  --kernel-id is taken per run, so the one full run profiles the same invocation
+  numbers of every name (``choose_invocations``); launches it profiles beyond the one
+  needed per signature are kept, and they are the self-check.
 
-Which full-run row belongs to which launch is read from the order of the rows when it
-is the order predicted from the probe; otherwise each row is matched to a signature by
-its name, launch configuration and instruction counts (collected in the full run too).
+Which full-run row belongs to which launch is read from ncu's log (it names each
+profiled launch by function and invocation under --kernel-id); failing that, from the
+order of the rows when it is the order predicted from the probe; otherwise each row is
+matched to a signature by its name, launch configuration and instruction counts
+(collected in the full run too).
 """
 
 from __future__ import annotations
@@ -172,20 +174,28 @@ def signatures(found: list[Launch], tolerance: float = TOLERANCE) -> list[Signat
     return groups
 
 
-def choose_invocations(
-    found: list[Launch], groups: list[Signature], start: tuple[int, ...] = ()
-) -> tuple[int, ...]:
-    """Invocation numbers, ``start`` and more, such that each of ``groups`` has a member
-    with one of them: greedily, the number that covers the most groups still uncovered."""
-    numbers = set(start)
-    while True:
-        uncovered = [g for g in groups if not any(found[i].invocation in numbers for i in g.members)]
-        if not uncovered:
-            return tuple(sorted(numbers))
+def choose_invocations(found: list[Launch], groups: list[Signature]) -> tuple[int, ...]:
+    """Invocation numbers such that each of ``groups`` has a member with one of them, chosen
+    to profile few launches. ncu takes one --kernel-id per run, whose invocation expression
+    applies to every function, so a number costs one launch of each function launched that
+    often: greedily the number that covers the most signatures still uncovered per launch it
+    adds (the smaller number on a tie), then any number the others made redundant is dropped,
+    the costliest first."""
+    cost = Counter(launch.invocation for launch in found)  # launches a number profiles
+    at = [{found[i].invocation for i in group.members} for group in groups]
+    numbers: set[int] = set()
+    uncovered = list(range(len(groups)))
+    while uncovered:
         votes: Counter[int] = Counter()
-        for group in uncovered:
-            votes.update({found[i].invocation for i in group.members})
-        numbers.add(min(votes, key=lambda n: (-votes[n], n)))
+        for g in uncovered:
+            votes.update(at[g])
+        best = max(votes, key=lambda n: (votes[n] / cost[n], -n))
+        numbers.add(best)
+        uncovered = [g for g in uncovered if best not in at[g]]
+    for n in sorted(numbers, key=lambda n: (-cost[n], -n)):
+        if all(invocations & (numbers - {n}) for invocations in at):
+            numbers.remove(n)
+    return tuple(sorted(numbers))
 
 
 def kernel_id(invocations: tuple[int, ...]) -> str:
@@ -217,7 +227,7 @@ class FullRun:
 class Plan:
     launches: list[Launch]
     signatures: list[Signature]
-    runs: list[FullRun]
+    run: FullRun  # the one run of the program with rooftui's whole list
 
 
 def plan(
@@ -226,18 +236,18 @@ def plan(
     tolerance: float = TOLERANCE,
     register_moves: bool = True,
 ) -> Plan:
-    """Signatures of the probed launches, and the full runs that cover each once.
+    """Signatures of the probed launches, and the one full run that covers each.
 
-    The first run profiles each function's first launch (``--kernel-id :::^(1)$``), the
-    start of a signature. A second run covers the signatures none of whose launches is a
-    function's first (a GEMM kernel doing several products), with the invocation numbers
-    they need, of every function: ncu 2025.3 ignores -k beside --kernel-id (seen on the
-    H200: the second run profiled 81 launches of 17 functions, not 7), and a kernel-id
-    with a name expression numbers launches in a way not yet checked. With
-    ``register_moves``, a run that profiles work whose probe shows Tensor-pipe
-    instructions (HFMA2 goes there) adds ncu's SourceCounters section, which tells
-    register moves from FP16 math (one more section in a run costs less than another run
-    of the program)."""
+    One run, not one per kind of launch: each run starts the program again, which costs
+    about as much as profiling 60 launches of the transformer step in full (15.9 s of
+    61.9 s, benchmarks/results/2026-12-01-profile-dedup.md), and the measured two-run
+    plan took 2.28x the every-launch profile. The run profiles the invocation numbers
+    ``choose_invocations`` picks, of every function: ncu 2025.3 takes one --kernel-id
+    per run and ignores -k beside it (seen on the H200: a second run profiled 81 launches
+    of 17 functions, not 7), so launches it profiles beyond one per signature are kept,
+    and they are the self-check. With ``register_moves``, the run adds ncu's
+    SourceCounters section, which tells HFMA2 register moves from FP16 math, when some
+    signature's probe shows Tensor-pipe instructions (HFMA2 is issued there)."""
     found = launches(probe, functions)
     if not found:
         raise RooftuiError(
@@ -245,17 +255,11 @@ def plan(
             fix="with --profile-from-start off the program must call cudaProfilerStart()",
         )
     groups = signatures(found, tolerance)
-    first = [g for g in groups if found[g.members[0]].invocation == 1]
-    runs = [FullRun((1,), source_counters=register_moves and any(may_have_hfma2(g) for g in first))]
-    later = [g for g in groups if found[g.members[0]].invocation != 1]
-    if later:
-        runs.append(
-            FullRun(
-                tuple(n for n in choose_invocations(found, later) if n != 1),
-                source_counters=register_moves and any(may_have_hfma2(g) for g in later),
-            )
-        )
-    return Plan(found, groups, runs)
+    run = FullRun(
+        choose_invocations(found, groups),
+        source_counters=register_moves and any(may_have_hfma2(g) for g in groups),
+    )
+    return Plan(found, groups, run)
 
 
 # Under --kernel-id ncu names each profiled launch "context:stream:function:invocation"

@@ -3,8 +3,8 @@ metric list on one launch per signature (rooftui.profile.dedup says how and why)
 
 Writes, beside each other:
   STEM.probe.ncu-rep     every launch: its time, launch configuration and signature counters
-  STEM.ncu-rep           each function's first launch, profiled in full (--kernel-id :::^(1)$)
-  STEM.full2.ncu-rep     if needed: launches that cover the other signatures
+  STEM.ncu-rep           the launches that cover every signature, profiled in full in one
+                         run of the program (--kernel-id :::^(1|4|...)$ of every function)
   STEM.raw.csv           every launch with full counters, its own time (what the summary reads)
   STEM.signatures.json   per launch: its signature, whether it was profiled, whose counters it has
 """
@@ -108,42 +108,32 @@ def profile_deduplicated(
         probe, [row[functions.column("Kernel Name")] for row in functions.rows], register_moves=register_moves
     )
 
-    sources: dedup.Sources = {}
-    moves_of: dict[int, float] = {}
-    exports: list[dedup.Export] = []
-    runs: list[dict] = []
-    for number, run in enumerate(plan.runs, start=1):
-        run_stem = stem if number == 1 else Path(f"{stem}.full{number}")
-        run_options = _full_options(options, run)
-        done = run_ncu(
-            ncu_argv(ncu, run_options, run_stem, command, force=force),
-            run_stem,
-            echo=echo,
-            stall_timeout=stall_timeout,
-            stop_on_stall=stop_on_stall,
-        )
-        report = check_run(done)
-        full = dedup.read_export(export_raw(ncu, report))
-        exports.append(full)
-        assigned = dedup.assign_rows(plan, run, full, logged=done.log.kernels)
-        for i, r in assigned.items():
-            sources[i] = (full, full.rows[r])  # a later run's row (with SourceCounters) wins
-        moves = read_register_moves(report, len(full.rows)) if run.source_counters else None
-        if moves is not None:
-            moves_of.update({i: moves[r] for i, r in assigned.items()})
-        runs.append(
-            {
-                "report": str(report),
-                "seconds": round(done.seconds, 2),
-                "passes": _passes(done),
-                "launches": len(full.rows),
-                "kernel_id": run_options.kernel_id,
-                "source_counters": run.source_counters,
-                "register_moves_read": moves is not None,
-            }
-        )
+    run_options = _full_options(options, plan.run)
+    done = run_ncu(
+        ncu_argv(ncu, run_options, stem, command, force=force),
+        stem,
+        echo=echo,
+        stall_timeout=stall_timeout,
+        stop_on_stall=stop_on_stall,
+    )
+    report = check_run(done)
+    full = dedup.read_export(export_raw(ncu, report))
+    assigned = dedup.assign_rows(plan, plan.run, full, logged=done.log.kernels)
+    sources: dedup.Sources = {i: (full, full.rows[r]) for i, r in assigned.items()}
+    moves = read_register_moves(report, len(full.rows)) if plan.run.source_counters else None
+    moves_of = {i: moves[r] for i, r in assigned.items()} if moves is not None else {}
+    run_info = {
+        "report": str(report),
+        "seconds": round(done.seconds, 2),
+        "passes": _passes(done),
+        "launches": len(full.rows),
+        "predicted": len(plan.run.predicted(plan.launches)),
+        "kernel_id": run_options.kernel_id,
+        "source_counters": plan.run.source_counters,
+        "register_moves_read": moves is not None,
+    }
     extra = {REGISTER_MOVES: moves_column(plan, moves_of)}
-    merged = dedup.merge(plan, probe, exports[0], sources, extra)
+    merged = dedup.merge(plan, probe, full, sources, extra)
     check = dedup.self_check(plan, sources, dedup.checked_counters(options.metrics))
 
     table = Path(f"{stem}{RAW_CSV_SUFFIX}")
@@ -170,7 +160,7 @@ def profile_deduplicated(
                     "within": list(dedup.SIGNATURE_COUNTERS),
                     "tolerance": dedup.TOLERANCE,
                 },
-                "full_runs": runs,
+                "full_run": run_info,
                 "table": str(table),
                 "self_check": {
                     "launches_compared": check.pairs,
@@ -207,17 +197,12 @@ def profile_deduplicated(
         f"{probe_run.seconds:.0f} s: {len(plan.signatures)} signatures (same name and launch "
         f"configuration, instruction counts within {dedup.TOLERANCE:.1%})",
     ]
-    for number, (run, info) in enumerate(zip(plan.runs, runs), start=1):
-        which = (
-            "each function's first launch"
-            if run.invocations == (1,)
-            else f"launches {','.join(map(str, run.invocations))} of each function"
-        )
-        which += ", with SourceCounters (HFMA2 register moves)" if run.source_counters else ""
-        lines.append(
-            f"rooftui: full run {number}: {info['launches']} launches ({which}), {info['passes']} "
-            f"replay passes each, in {info['seconds']:.0f} s: {info['report']}"
-        )
+    which = f"launches {','.join(map(str, plan.run.invocations))} of each function"
+    which += ", with SourceCounters (HFMA2 register moves)" if plan.run.source_counters else ""
+    lines.append(
+        f"rooftui: full run: {run_info['launches']} launches ({which}), {run_info['passes']} replay "
+        f"passes each, in {run_info['seconds']:.0f} s: {run_info['report']}"
+    )
     lines.append(
         f"rooftui: {profiled} launches profiled in full, {inherited} given their twin's counters "
         f"with their own time ({sidecar.name} says which, from which twin; --exhaustive profiles "

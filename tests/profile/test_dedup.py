@@ -45,20 +45,51 @@ def test_launches_of_a_repeated_elementwise_kernel_share_one_signature():
     assert len(gelu) == 1 and len(gelu[0].members) == 4  # forward GELU, once per block
 
 
-def test_the_runs_cover_every_signature_and_the_first_run_takes_each_functions_first_launch():
+def test_one_full_run_covers_every_signature_and_needs_each_invocation_number_it_asks_for():
     probe = real_probe()
-    plan = dedup.plan(probe)
-    first = plan.runs[0].predicted(plan.launches)
-    seen: set[str] = set()
-    expected = []
-    for launch in plan.launches:
-        if launch.function not in seen:
-            seen.add(launch.function)
-            expected.append(launch.index)
-    assert first == expected
-    covered = {i for run in plan.runs for i in run.predicted(plan.launches)}
-    assert all(covered & set(g.members) for g in plan.signatures)
-    assert 1 not in plan.runs[1].invocations and len(covered) < len(plan.launches)
+    functions = [function_name(row[probe.column("Kernel Name")]) for row in probe.rows]
+    plan = dedup.plan(probe, functions)
+    profiled = set(plan.run.predicted(plan.launches))
+    assert all(profiled & set(g.members) for g in plan.signatures)
+    # ncu's one --kernel-id a run: the same numbers of all 37 functions, 118 of the 175
+    # launches for the 59 signatures (the measured two runs took 37 + 81)
+    assert len({launch.function for launch in plan.launches}) == 37
+    assert (len(plan.signatures), len(profiled), len(plan.launches)) == (59, 118, 175)
+    for n in plan.run.invocations:  # none can go: each is some signature's only one
+        fewer = dedup.FullRun(tuple(k for k in plan.run.invocations if k != n))
+        kept = set(fewer.predicted(plan.launches))
+        assert not all(kept & set(g.members) for g in plan.signatures)
+    assert plan.run.source_counters  # Tensor-pipe work: HFMA2 register moves may be there
+
+
+def _launch(index: int, function: str, invocation: int, work: float) -> dedup.Launch:
+    return dedup.Launch(index, function, function, (function,), (work,), invocation)
+
+
+def test_invocation_numbers_are_chosen_by_launches_they_cost_not_by_how_early_they_come():
+    # a GEMM kernel alternating two products over 10 launches; an elementwise kernel with
+    # one signature launched 9 times. Asking for the GEMM's 2nd launch also takes the
+    # elementwise kernel's 2nd: 4 launches. Its 10th costs only itself: 3, the fewest
+    # that can hold three signatures.
+    found = [_launch(i, "gemm", i + 1, 1000.0 if i % 2 == 0 else 3000.0) for i in range(10)]
+    found += [_launch(10 + i, "relu", i + 1, 50.0) for i in range(9)]
+    groups = dedup.signatures(found)
+    assert len(groups) == 3
+    assert dedup.choose_invocations(found, groups) == (1, 10)
+
+
+def test_a_number_that_a_later_choice_covers_for_is_dropped():
+    # f: 10 launches, one product (x) at its 3rd and 9th; g: 3 launches, another (y) at its
+    # 3rd; h: 3 launches of one piece of work. After the 1st launches, the 9th covers x for
+    # one launch, then only the 3rd holds y, and it holds x too: the 9th is no longer needed
+    found = [_launch(i, "f", i + 1, 2.0 if i + 1 in (3, 9) else 1.0) for i in range(10)]
+    found += [_launch(10 + i, "g", i + 1, 20.0 if i == 2 else 10.0) for i in range(3)]
+    found += [_launch(13 + i, "h", i + 1, 30.0) for i in range(3)]
+    groups = dedup.signatures(found)
+    assert len(groups) == 5
+    chosen = dedup.choose_invocations(found, groups)
+    assert chosen == (1, 3)
+    assert len(dedup.FullRun(chosen).predicted(found)) == 6  # not 7 with the 9th
 
 
 def test_kernel_id_has_no_colon_for_ncu_to_split_on():
@@ -165,38 +196,31 @@ def synthetic() -> tuple[dedup.Plan, dedup.Export]:
 def test_a_later_launch_of_the_same_work_inherits_its_twins_counters_with_its_own_time_and_ranges():
     plan, probe = synthetic()
     assert [g.members for g in plan.signatures] == [[0, 3], [1, 4], [2, 5]]
-    assert plan.runs[0].predicted(plan.launches) == [0, 2]
-    # each function's 2nd launch: gemm's is the 3000 product, relu's comes along (a self-check)
-    assert plan.runs[1].predicted(plan.launches) == [1, 5]
-    run1 = _export(
+    # gemm's 1st and 4th launch, relu's 1st: its 2nd would cost a launch more
+    assert plan.run.invocations == (1, 4)
+    assert plan.run.predicted(plan.launches) == [0, 2, 4]
+    full = _export(
         FULL_HEADER,
         [
             ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
             ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+            ["2", "gemm", "backward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
         ],
     )
-    run2 = _export(
-        FULL_HEADER,
-        [
-            ["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
-            ["1", "relu", "backward", "8", "0", "520", "132", "384", "0", "50", "0"],
-        ],
-    )
-    sources: dedup.Sources = {}
-    for run, export in zip(plan.runs, (run1, run2)):
-        for i, r in dedup.assign_rows(plan, run, export).items():
-            sources[i] = (export, export.rows[r])
-    merged = dedup.merge(plan, probe, run1, sources)
+    sources: dedup.Sources = {
+        i: (full, full.rows[r]) for i, r in dedup.assign_rows(plan, plan.run, full).items()
+    }
+    merged = dedup.merge(plan, probe, full, sources)
     rows = {int(row[0]): dict(zip(merged.export.header, row)) for row in merged.export.rows}
     assert len(rows) == 6 and not merged.missing
-    backward_big = rows[4]
-    assert backward_big["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] == "192000"  # launch 1's
-    assert backward_big[m.TIME] == "31"  # its own, from the probe
-    assert backward_big[NVTX] == "backward"
-    assert backward_big["rooftui__counters_from"] == "1" and backward_big["rooftui__signature"] == "S2"
+    forward_big = rows[1]
+    assert forward_big["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] == "192000"  # launch 4's
+    assert forward_big[m.TIME] == "30"  # its own, from the probe
+    assert forward_big[NVTX] == "forward"
+    assert forward_big["rooftui__counters_from"] == "4" and forward_big["rooftui__signature"] == "S2"
     assert rows[0][m.TIME] == "10" and rows[0]["rooftui__counters_from"] == "own"
-    assert [s["profiled"] for s in merged.source] == [True, True, True, False, False, True]
-    assert rows[5]["dram__bytes.sum"] == "520"  # its own counters where it was profiled
+    assert [s["profiled"] for s in merged.source] == [True, False, True, False, True, False]
+    assert rows[5]["dram__bytes.sum"] == "512" and rows[5][NVTX] == "backward"  # relu's, own ranges
 
 
 def test_rows_in_an_unexpected_order_are_matched_to_signatures_by_their_counters():
@@ -209,7 +233,7 @@ def test_rows_in_an_unexpected_order_are_matched_to_signatures_by_their_counters
             ["1", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
         ],
     )
-    assert dedup.assign_rows(plan, plan.runs[0], run1) == {2: 0, 1: 1}
+    assert dedup.assign_rows(plan, plan.run, run1) == {2: 0, 1: 1}
 
 
 def test_a_signature_no_run_profiled_is_blank_and_listed_missing_never_zero():
@@ -217,7 +241,7 @@ def test_a_signature_no_run_profiled_is_blank_and_listed_missing_never_zero():
     run1 = _export(
         FULL_HEADER, [["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"]]
     )
-    sources = {i: (run1, run1.rows[r]) for i, r in dedup.assign_rows(plan, plan.runs[0], run1).items()}
+    sources = {i: (run1, run1.rows[r]) for i, r in dedup.assign_rows(plan, plan.run, run1).items()}
     merged = dedup.merge(plan, probe, run1, sources)
     relu = dict(zip(merged.export.header, merged.export.rows[2]))
     assert relu["dram__bytes.sum"] == "" and relu[m.TIME] == "5"

@@ -1,6 +1,6 @@
-"""`rooftui profile --dedup` through the real CLI with a fake ncu: the probe run, the
-full runs with the --kernel-id and -k that pick one launch per signature, the merged
-table and the sidecar that says which launch got whose counters."""
+"""`rooftui profile --dedup` through the real CLI with a fake ncu: the probe run, the one
+full run with the --kernel-id that picks the launches covering every signature, the
+merged table and the sidecar that says which launch got whose counters."""
 
 from __future__ import annotations
 
@@ -60,12 +60,8 @@ def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(
         [
             ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0"],
             ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+            ["2", "gemm", "backward", "33", "192000", "8192", "132", "384", "0", "3000", "0"],
         ],
-    )
-    _write(
-        tmp_path / "step.full2.demangled.csv",
-        FULL_HEADER,
-        [["0", "gemm", "forward", "33", "192000", "8192", "132", "384", "0", "3000", "0"]],
     )
     done = run_rooftui(
         ["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py"],
@@ -75,13 +71,14 @@ def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(
     assert done.returncode == 0, done.stderr
     runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
     profiled = [argv for argv in runs if "--import" not in argv]
-    assert len(profiled) == 3
-    probe_argv, first, second = profiled
+    assert len(profiled) == 2  # the program runs twice: the probe, then one full run
+    probe_argv, full = profiled
     assert probe_argv[probe_argv.index("--metrics") + 1].split(",")[0] == "gpu__time_duration.sum"
     assert "--kernel-id" not in probe_argv and probe_argv[-4:] == ["-o", "step.probe", "python3", "step.py"]
-    assert first[first.index("--kernel-id") + 1] == ":::^(1)$" and "--kernel-name" not in first
-    assert second[second.index("--kernel-id") + 1] == ":::^(2)$" and "--kernel-name" not in second
-    assert "--section" not in first  # the probe saw no Tensor-pipe instruction: no HFMA2
+    # gemm's 1st and 4th launch and relu's 1st (its 4th does not exist)
+    assert full[full.index("--kernel-id") + 1] == ":::^(1|4)$" and "--kernel-name" not in full
+    assert full[-4:] == ["-o", "step", "python3", "step.py"]
+    assert "--section" not in full  # the probe saw no Tensor-pipe instruction: no HFMA2
     with open(tmp_path / "step.raw.csv") as handle:
         table = list(csv.DictReader(handle))[1:]
     assert [row["ID"] for row in table] == ["0", "1", "2", "3", "4", "5"]
@@ -98,12 +95,13 @@ def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(
     sidecar = json.loads((tmp_path / "step.signatures.json").read_text())
     assert [(s["id"], s["profiled"], s["counters_from"]) for s in sidecar["launches"]] == [
         (0, True, 0),
-        (1, True, 1),
+        (1, False, 4),
         (2, True, 2),
         (3, False, 0),
-        (4, False, 1),
+        (4, True, 4),
         (5, False, 2),
     ]
+    assert sidecar["full_run"]["launches"] == sidecar["full_run"]["predicted"] == 3
     assert "3 launches profiled in full, 3 given their twin's counters" in done.stderr
     assert "self-check: no launch was profiled beside its twin" in done.stderr
 
