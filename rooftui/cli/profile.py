@@ -107,9 +107,10 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
     "deduplicate",
     default=False,
     show_default=True,
-    help="--dedup: probe every launch in one pass, profile one launch per signature of work with the"
-    " whole list and give the others their twin's counters with their own time (REPORT.raw.csv;"
-    " REPORT.signatures.json says which); --exhaustive: every launch with the whole list.",
+    help="--dedup: probe every launch in one pass, then in one more run of COMMAND profile with the"
+    " whole list the launches that cover each signature of work, and give the others their twin's"
+    " counters with their own time (REPORT.raw.csv; REPORT.signatures.json says which);"
+    " --exhaustive: every launch with the whole list.",
 )
 @click.option(
     "--no-register-moves",

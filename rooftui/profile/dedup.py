@@ -18,10 +18,14 @@ benchmarks/results/2026-12-01-profile-dedup.md):
   differ by under 1e-5 (GEMMs) or not at all (elementwise kernels).
 - ``--kernel-id :::N`` profiles the N-th launch *of each kernel name* counted from the
   start of profiling (cudaProfilerStart), not of each launch configuration: ":::1"
-  picked exactly the first launch of each of the step's 37 function names. One
-  --kernel-id is taken per run, so the one full run profiles the same invocation
-  numbers of every name (``choose_invocations``); launches it profiles beyond the one
-  needed per signature are kept, and they are the self-check.
+  picked exactly the first launch of each of the step's 37 function names. ncu takes one
+  --kernel-id per run (given two, it exits 1 before starting the program), so the one
+  full run profiles the same invocation numbers of every name (``choose_invocations``);
+  launches it profiles beyond the one needed per signature are kept, and they are the
+  self-check. Also seen (benchmarks/ncu_filters.cu, results in
+  benchmarks/results/2026-12-01-profile-dedup-onerun.md): --kernel-name-base demangled
+  numbers per demangled name, --filter-mode per-launch-config per launch configuration,
+  and a name expression in --kernel-id narrows the functions without renumbering.
 
 Which full-run row belongs to which launch is read from ncu's log (it names each
 profiled launch by function and invocation under --kernel-id); failing that, from the
