@@ -90,17 +90,15 @@ def profile_deduplicated(
     register_moves: bool = True,
     echo: TextIO | None = sys.stderr,
 ) -> DeduplicatedProfile:
-    """Probe every launch, profile one per signature in full, merge; ``options.metrics`` is
-    rooftui's full list for this GPU."""
+    """Probe every launch, then profile in full, in one more run, launches that cover every
+    signature, and merge; ``options.metrics`` is rooftui's full list for this GPU."""
+
+    def run_program(run_options: NcuOptions, run_stem: Path) -> NcuRun:
+        argv = ncu_argv(ncu, run_options, run_stem, command, force=force)
+        return run_ncu(argv, run_stem, echo=echo, stall_timeout=stall_timeout, stop_on_stall=stop_on_stall)
+
     probe_stem = Path(f"{stem}{PROBE_SUFFIX}")
-    probe_options = replace(options, metrics=dedup.PROBE_METRICS)
-    probe_run = run_ncu(
-        ncu_argv(ncu, probe_options, probe_stem, command, force=force),
-        probe_stem,
-        echo=echo,
-        stall_timeout=stall_timeout,
-        stop_on_stall=stop_on_stall,
-    )
+    probe_run = run_program(replace(options, metrics=dedup.PROBE_METRICS), probe_stem)
     probe_report = check_run(probe_run)
     probe = dedup.read_export(export_raw(ncu, probe_report))
     functions = dedup.read_export(export_raw(ncu, probe_report, "function"))
@@ -109,13 +107,7 @@ def profile_deduplicated(
     )
 
     run_options = _full_options(options, plan.run)
-    done = run_ncu(
-        ncu_argv(ncu, run_options, stem, command, force=force),
-        stem,
-        echo=echo,
-        stall_timeout=stall_timeout,
-        stop_on_stall=stop_on_stall,
-    )
+    done = run_program(run_options, stem)
     report = check_run(done)
     full = dedup.read_export(export_raw(ncu, report))
     assigned = dedup.assign_rows(plan, plan.run, full, logged=done.log.kernels)
