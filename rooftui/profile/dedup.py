@@ -19,7 +19,7 @@ benchmarks/results/2026-12-01-profile-dedup.md):
 - ``--kernel-id :::N`` profiles the N-th launch *of each kernel name* counted from the
   start of profiling (cudaProfilerStart), not of each launch configuration: ":::1"
   picked exactly the first launch of each of the step's 37 function names. ncu takes one
-  --kernel-id per run (given two, it exits 1 before starting the program), so the one
+  --kernel-id per run (given two, it exited 1 before starting the program), so the one
   full run profiles the same invocation numbers of every name (``choose_invocations``);
   launches it profiles beyond the one needed per signature are kept, and they are the
   self-check. Also seen (benchmarks/ncu_filters.cu, results in
