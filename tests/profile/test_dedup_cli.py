@@ -131,3 +131,53 @@ def test_without_dedup_every_launch_is_profiled_in_one_run_as_before(
     assert "--kernel-id" not in runs[0] and "step.probe" not in runs[0]
     # the whole list
     assert runs[0].split("\t")[1].startswith("gpu__time_duration.sum,sm__cycles_elapsed.avg")
+
+
+def _tensor_probe_row(i: int, name: str, nvtx: str, time: str, inst: str, tensor: str) -> list[str]:
+    return [*_probe_row(i, name, nvtx, time, inst)[:-1], tensor]
+
+
+def test_work_on_the_tensor_pipe_adds_source_counters_to_the_one_full_run_unless_told_not_to(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
+    # the layer norm's probe shows Tensor-pipe instructions (where HFMA2 goes): the full run
+    # asks for SourceCounters; the fake report cannot be read, so its moves stay blank
+    fake_ncu(FAKE)
+    fake_nvidia_smi("NVIDIA H200, 9.0")
+    probe = [
+        _tensor_probe_row(0, "layer_norm", "forward", "10", "1000", "32"),
+        _tensor_probe_row(1, "relu", "forward", "5", "50", "0"),
+        _tensor_probe_row(2, "layer_norm", "backward", "11", "1000", "32"),
+    ]
+    for base in ("demangled", "function"):
+        _write(tmp_path / f"step.probe.{base}.csv", PROBE_HEADER, probe)
+    _write(
+        tmp_path / "step.demangled.csv",
+        FULL_HEADER,
+        [
+            ["0", "layer_norm", "forward", "12", "6400", "4096", "132", "384", "0", "1000", "32"],
+            ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
+        ],
+    )
+    command = ["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--force"]
+    done = run_rooftui([*command, "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 0, done.stderr
+    runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
+    probe_argv, full = [argv for argv in runs if "--import" not in argv]
+    assert "--section" not in probe_argv
+    assert full[full.index("--section") + 1] == "SourceCounters"
+    assert full[full.index("--kernel-id") + 1] == ":::^(1)$"
+    with open(tmp_path / "step.raw.csv") as handle:
+        table = list(csv.DictReader(handle))[1:]
+    # the relu has no Tensor-pipe instruction, so no HFMA2: 0; the layer norm's: not collected
+    assert [row["rooftui__hfma2_register_moves"] for row in table] == ["", "0", ""]
+    assert "HFMA2 register moves not read for 2 launches" in done.stderr
+
+    (fake_bin / "runs.txt").unlink()
+    done = run_rooftui(
+        [*command, "--no-register-moves", "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin)
+    )
+    assert done.returncode == 0, done.stderr
+    runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
+    assert not any("--section" in argv for argv in runs)
+    assert "HFMA2 register moves not collected for 2 launches (--no-register-moves)" in done.stderr
