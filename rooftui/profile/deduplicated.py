@@ -107,6 +107,14 @@ def profile_deduplicated(
     )
 
     run_options = _full_options(options, plan.run)
+    if echo is not None:  # before the program's second run: a long wait can be cut short here
+        predicted = len(plan.run.predicted(plan.launches))
+        echo.write(
+            f"rooftui: probe: {len(plan.signatures)} signatures in {len(plan.launches)} launches; the "
+            f"full run profiles {predicted} of them with the whole list (--exhaustive: all "
+            f"{len(plan.launches)})\n"
+        )
+        echo.flush()
     done = run_program(run_options, stem)
     report = check_run(done)
     full = dedup.read_export(export_raw(ncu, report))

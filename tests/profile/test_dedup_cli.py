@@ -103,6 +103,9 @@ def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(
     ]
     assert sidecar["full_run"]["launches"] == sidecar["full_run"]["predicted"] == 3
     assert "3 launches profiled in full, 3 given their twin's counters" in done.stderr
+    # said before the program's second run starts
+    announced = "rooftui: probe: 3 signatures in 6 launches; the full run profiles 3 of them"
+    assert done.stderr.index(announced) < done.stderr.index("rooftui: full run: 3 launches")
     assert "self-check: no launch was profiled beside its twin" in done.stderr
 
 
