@@ -39,7 +39,7 @@ def _write(path, header, rows):
         writer.writerows(rows)
 
 
-def test_dedup_profile_probes_every_launch_and_profiles_one_per_signature(
+def test_dedup_profile_probes_every_launch_then_profiles_launches_covering_every_signature_in_one_run(
     tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
 ):
     fake_ncu(FAKE)
