@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rooftui.views.tui.compare_model import A_MARKER, B_MARKER
 from rooftui.views.tui.screens.compare import CompareApp
-from rooftui.views.tui.widgets.compare_chart import A_MARKER, B_MARKER, CompareCanvas
+from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 
 
 def _legend(app) -> str:
@@ -24,7 +25,7 @@ async def test_the_selected_arrow_ends_in_its_own_glyph_and_the_legend_names_it(
         await pilot.pause()
         canvas = app.screen.query_one(CompareCanvas)
         drawn = canvas.render().plain
-        assert len(canvas.selected_rows) == 1
+        assert len(app.screen.model.selected_pairs) == 1
         # One selected arrow drawn: its B end is the one glyph of that shape on the chart.
         assert drawn.count(glyph) == 1
         assert f"{glyph} 1 selected" in _legend(app)
