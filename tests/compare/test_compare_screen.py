@@ -74,6 +74,8 @@ async def test_keys_reach_the_model_and_the_chart_follows(comparison):
         # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
         assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
         assert len(canvas.overlay.arrows) == ARROWS
+        footer = screen_text(app).splitlines()[-1]
+        assert "? help" in footer and "both sides" in footer  # kept at 80 columns
         await pilot.press("down")
         await settled(pilot)
         second = int(comparison.matched.index[1])
