@@ -10,13 +10,8 @@ from textual.widgets import ContentSwitcher, DataTable
 from rooftui.views.tui.compare_model import ARROWS
 from rooftui.views.tui.screens.compare import CompareApp, CompareScreen, PairScreen
 from rooftui.views.tui.widgets.compare_chart import CompareCanvas
-
-
-def screen_text(app) -> str:
-    return "\n".join(
-        "".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()
-    )
-
+from tests.pilot_steps import pressing, settled
+from tests.tui.conftest import screen_text
 
 # One app through both sizes: the lists are filled again and the legend's rows chosen
 # again for the new size, so a resize draws what a fresh start draws.
@@ -26,21 +21,6 @@ each_size = pytest.mark.snapshots("80x24", "120x40")
 
 def compare_app(comparison, ascii_mode: bool = False):
     return lambda: CompareApp(comparison, ascii_mode=ascii_mode)
-
-
-async def settled(pilot) -> None:
-    """Wait until the lists are filled and the chart and legend drawn for the size."""
-    for _ in range(3):
-        await pilot.pause()
-
-
-def pressing(*keys: str):
-    async def run(pilot) -> None:
-        await settled(pilot)
-        await pilot.press(*keys)
-        await settled(pilot)
-
-    return run
 
 
 @each_size

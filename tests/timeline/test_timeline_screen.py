@@ -8,32 +8,14 @@ import pytest
 
 from rooftui.views.tui.screens.help import HelpScreen
 from rooftui.views.tui.screens.timeline import GanttView, TimelineScreen, make_timeline_app
+from tests.pilot_steps import pressing, settled
+from tests.tui.conftest import screen_text
 
 # One app through both sizes: the screen shares its rows out again on a resize, so a
 # resize draws what a fresh start draws.
 SIZES = [[(80, 24), (120, 40)]]
 each_size = pytest.mark.snapshots("80x24", "120x40")
 ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking .item() copy
-
-
-def screen_text(app) -> str:
-    return "\n".join(
-        "".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()
-    )
-
-
-async def settled(pilot) -> None:
-    for _ in range(2):
-        await pilot.pause()
-
-
-def pressing(*keys: str):
-    async def run(pilot) -> None:
-        await settled(pilot)
-        await pilot.press(*keys)
-        await settled(pilot)
-
-    return run
 
 
 @each_size
