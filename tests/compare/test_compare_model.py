@@ -15,7 +15,8 @@ import textwrap
 import pytest
 
 from rooftui.views.text import short_names
-from rooftui.views.tui.compare_model import LISTS, PAIR_LINES, CompareModel, roof_legend_text
+from rooftui.views.tui.compare_model import LISTS, PAIR_LINES, CompareModel
+from rooftui.views.tui.compare_overlay import roof_legend_text
 from tests.compare.conftest import AMP, FP32
 
 # The chart's pane (chart and legend) on the screen: (width, height), lists shown or zoomed.

@@ -120,7 +120,7 @@ async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):
 def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(comparison):
     import math
 
-    from rooftui.views.tui.compare_model import overlay_figure
+    from rooftui.views.tui.compare_overlay import overlay_figure
 
     overlay = overlay_figure(comparison, "hbm", 10, (70, 30))
     assert len(overlay.arrows) == 10
@@ -155,7 +155,7 @@ def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
 
 
 def test_the_compare_chart_is_laid_out_by_the_explorers_engine_one_arrow_per_pair(comparison):
-    from rooftui.views.tui.compare_model import overlay_figure, with_arrows
+    from rooftui.views.tui.compare_overlay import overlay_figure, with_arrows
     from rooftui.views.tui.roofline_layout import lay_out, plot_cells
 
     overlay = overlay_figure(comparison, "hbm", 10, plot_cells(100, 30))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rooftui.views.tui.compare_model import A_MARKER, B_MARKER
+from rooftui.views.tui.compare_overlay import A_MARKER, B_MARKER
 from rooftui.views.tui.screens.compare import CompareApp
 from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rooftui.views.tui.compare_model import CompareModel, ComparePicture, Overlay
+from rooftui.views.tui.compare_model import CompareModel
+from rooftui.views.tui.compare_overlay import ComparePicture, Overlay
 from rooftui.views.tui.roofline_layout import Layout
 from rooftui.views.tui.widgets.chart import ChartCanvas
 from rooftui.views.tui.widgets.roofline import layout_text
