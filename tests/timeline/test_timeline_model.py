@@ -146,3 +146,25 @@ def test_a_trace_without_findings_says_so(built_fixed):
     assert model.detail().plain == "No stalls found in this trace."
     assert model.zoom() == "no finding to zoom in on" and not model.zoomed
     assert model.rows(80, 24).lane_height > 1  # the rows an empty list leaves go to the lanes
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_findings_list_fits_the_width_with_names_shortened_not_cut(model, naive_analysis, width):
+    widths = model.column_widths(width)
+    assert sum(w + 2 for w in widths) + 2 <= width  # every column on screen, the last too
+    rows = model.finding_rows(width)
+    assert all(len(cell) <= w for row in rows for cell, w in zip(row, widths))
+    host_calls = [row[-1] for row in rows]
+    item = item_copy(naive_analysis)
+    whole = naive_analysis.findings[item].host_call
+    if len(whole) <= widths[-1]:
+        assert host_calls[item] == whole
+    else:  # shortened with an ellipsis, not cut off at the screen's edge
+        assert host_calls[item].endswith("…") and whole.startswith(host_calls[item][:-1])
+    assert [row[3] for row in rows] == [
+        "GPU idle",
+        "serial data loading",
+        "launch-bound",
+        "pageable copy",
+        "blocking copy",
+    ]

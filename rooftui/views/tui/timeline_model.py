@@ -56,6 +56,11 @@ RANGE_STYLES = (
     "black on steel_blue",
 )
 FINDING_COLUMNS = ("#", "cost/step", "%", "what", "range", "host call")
+RANGE_WIDTH = 28  # the most columns a finding's range takes in the list
+NAME_MIN = 12  # below this the range and host call columns are cut at the screen's edge
+# A table cell's padding (Textual's DataTable: one column each side) and the vertical
+# scroll bar's width: what the list's width loses besides its cells.
+CELL_PADDING, SCROLLBAR = 2, 2
 
 
 @dataclass(frozen=True)
@@ -238,9 +243,25 @@ class TimelineModel:
             return self.range_styles.get(kind[6:], RANGE_STYLES[0])
         return KIND_STYLES.get(kind, "")
 
-    def finding_rows(self) -> list[tuple[str, ...]]:
-        """The findings list: short cells, so that 80 columns show them all; the detail
-        under it has the rest."""
+    def column_widths(self, width: int) -> list[int]:
+        """The findings list's cell widths in ``width`` columns: the numbers and the kind
+        whole, the range (at most ``RANGE_WIDTH``) and the host call sharing what is left,
+        each at least ``NAME_MIN`` (the detail under the list has them whole)."""
+        rows = self._cells(RANGE_WIDTH, 10_000)
+        titles = FINDING_COLUMNS
+        widths = [max([len(title), *(len(row[i]) for row in rows)]) for i, title in enumerate(titles)]
+        left = width - sum(w + CELL_PADDING for w in widths[:-2]) - 2 * CELL_PADDING - SCROLLBAR
+        widths[-2] = max(NAME_MIN, min(widths[-2], left // 2))
+        widths[-1] = max(NAME_MIN, min(widths[-1], left - widths[-2]))
+        return widths
+
+    def finding_rows(self, width: int = 10_000) -> list[tuple[str, ...]]:
+        """The findings list's cells in a list ``width`` columns wide: short cells, the
+        range and host call shortened to their columns."""
+        widths = self.column_widths(width)
+        return self._cells(widths[-2], widths[-1])
+
+    def _cells(self, range_width: int, host_call_width: int) -> list[tuple[str, ...]]:
         more = "..." if self.ascii_mode else "…"
         rows = []
         for number, finding in enumerate(self.analysis.findings, start=1):
@@ -249,8 +270,8 @@ class TimelineModel:
                 seconds(finding.cost_per_step_s),
                 f"{finding.share_of_step:.0%}",
                 KIND_LABELS[finding.kind],
-                shorten(printable(finding.range), 28, more),
-                shorten(printable(finding.host_call or "—"), 40, more),
+                shorten(printable(finding.range), range_width, more),
+                shorten(printable(finding.host_call or "—"), host_call_width, more),
             )
             rows.append(tuple(ascii_safe(cell) if self.ascii_mode else cell for cell in cells))
         return rows

@@ -83,6 +83,7 @@ class TimelineScreen(Screen[None]):
         self.analysis = trace_analysis
         self.ascii_mode = ascii_mode
         self.model = TimelineModel(trace_analysis, ascii_mode=ascii_mode)
+        self._list_width = 0  # the width the findings list was last filled for
 
     # What tests read, as the model has it.
     @property
@@ -98,17 +99,29 @@ class TimelineScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#timeline-findings", DataTable)
-        table.add_columns(*FINDING_COLUMNS)
-        for number, cells in enumerate(self.model.finding_rows()):
-            # Text, not str: a DataTable reads a str cell as markup, and names come from traces.
-            table.add_row(*(Text(cell) for cell in cells), key=str(number))
-        table.focus()
+        self.query_one("#timeline-findings", DataTable).focus()
         self._show_detail()
         self._show_step()
 
     def on_resize(self) -> None:
+        self._fill_findings()
         self._share_rows()
+
+    def _fill_findings(self) -> None:
+        """The findings list for the screen's width: the host calls fitted to what is left."""
+        width = self.size.width
+        table = self.query_one("#timeline-findings", DataTable)
+        if table.columns and width == self._list_width:
+            return
+        self._list_width = width
+        table.clear(columns=True)
+        for title, cells in zip(FINDING_COLUMNS, self.model.column_widths(width)):
+            table.add_column(title, width=cells)
+        for number, row in enumerate(self.model.finding_rows(width)):
+            # Text, not str: a DataTable reads a str cell as markup, and names come from traces.
+            table.add_row(*(Text(cell) for cell in row), key=str(number))
+        if table.row_count:
+            table.move_cursor(row=self.model.cursor)
 
     def _share_rows(self) -> None:
         """Give each part the rows the model shares out at this size: taller lanes and a
