@@ -76,10 +76,14 @@ async def test_keys_reach_the_model_and_the_chart_follows(comparison):
         await pilot.press("up")  # the selection still moves with the chart alone
         await settled(pilot)
         assert screen.model.selected_pairs == {int(comparison.matched.index[0])}
+        await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
+        await settled(pilot)
         await pilot.press("z")
         await settled(pilot)
         matched = screen.query_one("#matched", DataTable)
         assert app.focused is matched and matched.cursor_row == 0
+        widths = screen.model.column_widths("matched", 120)
+        assert [column.width for column in matched.columns.values()] == widths  # filled for 120
         for key in ("l", "plus"):
             await pilot.press(key)
         await settled(pilot)

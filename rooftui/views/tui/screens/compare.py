@@ -116,8 +116,8 @@ class CompareScreen(Screen[None]):
     def _fill_lists(self) -> None:
         """Fill each list for its width: the names fitted to what the numbers leave."""
         width = self.query_one("#compare-lists").size.width
-        if width == self._list_width:
-            return
+        if width == self._list_width or not width:
+            return  # the same width, or hidden behind the zoomed chart: filled when shown
         self._list_width = width
         for view in LISTS:
             table = self.query_one(f"#{view}", DataTable)
@@ -212,6 +212,7 @@ class CompareScreen(Screen[None]):
             self.query_one(CompareCanvas).focus()  # the list is hidden: keys stay on the screen
         else:
             self._focus_list()
+            self.call_after_refresh(self._fill_lists)  # the terminal may have changed size meanwhile
         self.call_after_refresh(self._redraw)
 
     def _focus_list(self) -> None:
