@@ -48,7 +48,7 @@ def test_each_side_is_bound_by_its_own_gpu(v100_vs_h200):
 
 
 def test_overlay_shows_both_gpus_roofs_tagged_by_side(v100_vs_h200):
-    from rooftui.views.tui.widgets.compare_chart import overlay_figure
+    from rooftui.views.tui.compare_overlay import overlay_figure
 
     figure = overlay_figure(v100_vs_h200, "hbm", 10, (70, 20)).figure
     labels = sorted(roof.label for roof in figure.roofs if roof.kind == "bandwidth")

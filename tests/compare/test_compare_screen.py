@@ -1,150 +1,111 @@
-"""The compare screen on the DeepCAM FP32 vs AMP runs: snapshots, and what each key does (Pilot)."""
+"""The compare screen on the DeepCAM FP32 vs AMP runs: snapshots at 80x24 and 120x40, and
+the wiring of keys to ``CompareModel`` (Pilot); what the model shows is checked without an
+app in test_compare_model.py."""
 
 from __future__ import annotations
 
 import pytest
 from textual.widgets import ContentSwitcher, DataTable
 
-from rooftui.views.tui.screens.compare import CompareApp, CompareScreen
-from rooftui.views.tui.widgets.compare_chart import ARROWS, CompareCanvas
+from rooftui.views.tui.compare_model import ARROWS
+from rooftui.views.tui.screens.compare import CompareApp, CompareScreen, PairScreen
+from rooftui.views.tui.widgets.compare_chart import CompareCanvas
+from tests.pilot_steps import pressing, settled
+from tests.tui.conftest import screen_text
+
+# One app through both sizes: the lists are filled again and the legend's rows chosen
+# again for the new size, so a resize draws what a fresh start draws.
+SIZES = [[(80, 24), (120, 40)]]
+each_size = pytest.mark.snapshots("80x24", "120x40")
 
 
-def screen_text(app) -> str:
-    return "\n".join(
-        "".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()
-    )
+def compare_app(comparison, ascii_mode: bool = False):
+    return lambda: CompareApp(comparison, ascii_mode=ascii_mode)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
-def test_snapshot_opens_on_the_matched_kernels_and_their_arrows(snap_compare, comparison, size):
-    assert snap_compare(CompareApp(comparison), terminal_size=size)
+@each_size
+@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
+def test_snapshot_opens_on_the_matched_kernels_and_their_arrows(snap_compare_sizes, comparison, ascii_mode):
+    snap_compare_sizes(compare_app(comparison, ascii_mode), SIZES, settled, settled)
+
+
+@each_size
+def test_snapshot_zoomed_chart_with_every_roof_labelled(snap_compare_sizes, comparison):
+    snap_compare_sizes(compare_app(comparison), SIZES, pressing("z"), settled)
+
+
+@each_size
+def test_snapshot_enter_shows_the_pair_on_both_sides(snap_compare_sizes, comparison):
+    snap_compare_sizes(compare_app(comparison), SIZES, pressing("down", "enter"), settled)
 
 
 def test_snapshot_operations_at_l1(snap_compare, comparison):
+    # 160 columns: the lists and the chart side by side
     assert snap_compare(CompareApp(comparison), terminal_size=(160, 48), press=["o", "l"])
 
 
-async def test_opens_with_the_heaviest_pair_selected_and_described(comparison):
+async def test_keys_reach_the_model_and_the_chart_follows(comparison):
     app = CompareApp(comparison)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
         screen = app.screen
         assert isinstance(screen, CompareScreen)
         canvas = screen.query_one(CompareCanvas)
-        first = int(comparison.matched.index[0])
-        assert canvas.selected_rows == {first}
+        # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
+        assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
         assert len(canvas.overlay.arrows) == ARROWS
-        text = screen_text(app)
-        assert "A deepcam_fp32 1.58 ms → B deepcam_amp 1.38 ms (-13%)" in text
-        assert "same name but its parameters, 3 launches aligned" in text
-        assert "A sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32" in text
-        assert "B sm90_xmma_wgrad_indexed_implicit_gemm_f16f16_f16f32" in text
-
-
-async def test_down_selects_the_next_pair_and_its_arrow(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "? help" in footer and "both sides" in footer  # kept at 80 columns
         await pilot.press("down")
-        await pilot.pause()
-        second = comparison.matched.iloc[1]
-        canvas = app.screen.query_one(CompareCanvas)
-        assert canvas.selected_rows == {int(comparison.matched.index[1])}
-        assert f"same operation ({second['key']})" in screen_text(app)
+        await settled(pilot)
+        second = int(comparison.matched.index[1])
+        assert screen.model.selected_pairs == {second}
+        assert second in {a.row for a in canvas.overlay.arrows}
+        assert f"same operation ({comparison.matched.iloc[1]['key']})" in screen_text(app)
+        await pilot.press("enter")
+        await settled(pilot)
+        assert isinstance(app.screen, PairScreen)
+        assert "not in" not in screen_text(app) and "change" in screen_text(app)
+        await pilot.press("escape")
+        await settled(pilot)
+        assert app.screen is screen
+        # z z: the chart alone and back, the list keeping the focus and the row
+        await pilot.press("z")
+        await settled(pilot)
+        assert tuple(screen.query_one("#compare-chart").size) == (80, 18)
+        await pilot.press("up")  # the selection still moves with the chart alone
+        await settled(pilot)
+        assert screen.model.selected_pairs == {int(comparison.matched.index[0])}
+        await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
+        await settled(pilot)
+        await pilot.press("z")
+        await settled(pilot)
+        matched = screen.query_one("#matched", DataTable)
+        assert app.focused is matched and matched.cursor_row == 0
+        widths = screen.model.column_widths("matched", 120)
+        assert [column.width for column in matched.columns.values()] == widths  # filled for 120
+        for key in ("l", "plus"):
+            await pilot.press(key)
+        await settled(pilot)
+        assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS + 5)
 
 
-async def test_letters_switch_the_list(comparison):
-    # one app: each letter is pressed from another list, so each one switches
-    app = CompareApp(comparison)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        for key, view in [
-            ("o", "operations"),
-            ("a", "only-a"),
-            ("b", "only-b"),
-            ("t", "totals"),
-            ("m", "matched"),
-        ]:
-            await pilot.press("t" if key == "m" else "m", key)
-            await pilot.pause()
-            assert app.screen.query_one(ContentSwitcher).current == view, key
-            if view != "totals":
-                assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
-
-
-async def test_operations_list_leads_with_the_convolutions(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("o")
-        await pilot.pause()
-        table = app.screen.query_one("#operations", DataTable)
-        # cells are Text: a DataTable reads a str cell as markup, and names come from files
-        assert [str(table.get_row_at(i)[-1]) for i in range(3)] == ["conv wgrad", "conv dgrad", "conv fprop"]
-        cells = [str(cell) for cell in table.get_row_at(0)[2:6]]
-        assert cells == ["268µs", "219µs", "-18%", "TC TF32→TC FP16"]
-        assert "backward · conv wgrad: 5 kernels in A, 6 in B" in screen_text(app)
-        # Every matched pair of that operation is drawn in gold, whatever its rank by time.
-        matched = comparison.matched
-        wgrad = matched[(matched["operation_b"] == "conv wgrad") & (matched["phase_b"] == "backward")]
-        canvas = app.screen.query_one(CompareCanvas)
-        assert canvas.selected_rows == set(wgrad.index) and len(wgrad) >= 5
-        assert {a.row for a in canvas.overlay.arrows} >= set(wgrad.index)
-
-
-async def test_totals_show_table3_side_by_side(comparison):
+async def test_letters_switch_the_list_and_its_focus(comparison):
     app = CompareApp(comparison)
     async with app.run_test(size=(160, 60)) as pilot:
-        await pilot.pause()
-        await pilot.press("t")
-        await pilot.pause()
-        text = screen_text(app)
-        assert "Zero-AI launches (Table III)" in text
-        row = next(line for line in text.splitlines() if line.strip().startswith("all "))
-        assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.5%", "34", "19.0%", "6.1%"]
-
-
-async def test_l_cycles_the_memory_level_of_the_arrows(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        canvas = app.screen.query_one(CompareCanvas)
-        seen = []
-        for _ in range(3):
-            await pilot.press("l")
+        await settled(pilot)
+        views = [("o", "operations"), ("a", "only-a"), ("b", "only-b"), ("t", "totals"), ("m", "matched")]
+        for key, view in views:
+            await pilot.press(key)
             await pilot.pause()
-            seen.append((canvas.level, canvas.overlay.level))
-        assert seen == [("l1", "l1"), ("l2", "l2"), ("hbm", "hbm")]
-        await pilot.press("l")
-        await pilot.pause()
-        assert "10 heaviest matched at L1" in screen_text(app)
-
-
-async def test_plus_and_minus_change_how_many_arrows(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        canvas = app.screen.query_one(CompareCanvas)
-        await pilot.press("plus")
-        await pilot.pause()
-        assert len(canvas.overlay.arrows) == ARROWS + 5
-        await pilot.press("minus", "minus", "minus")
-        await pilot.pause()
-        assert len(canvas.overlay.arrows) == 4  # 15, 10, 5, then one by one
-        assert "4 heaviest matched at HBM" in screen_text(app)
-
-
-async def test_z_shows_the_chart_alone_and_back(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        lists = app.screen.query_one("#compare-lists")
-        await pilot.press("z")
-        await pilot.pause()
-        assert not lists.display
-        await pilot.press("z")
-        await pilot.pause()
-        assert lists.display
+            assert app.screen.query_one(ContentSwitcher).current == view, key
+            if view == "totals":
+                text = screen_text(app)
+                assert "Zero-AI launches (Table III)" in text
+                row = next(line for line in text.splitlines() if line.strip().startswith("all "))
+                assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.5%", "34", "19.0%", "6.1%"]
+            else:
+                assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
 
 
 async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):
@@ -160,20 +121,10 @@ async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):
         assert not app.is_running
 
 
-async def test_ascii_mode_draws_the_lists_and_chart_in_ascii(comparison):
-    app = CompareApp(comparison, ascii_mode=True)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        text = screen_text(app)
-        assert "TC TF32->TC FP16" in text and "o A deepcam_fp32  * B deepcam_amp" in text
-        chart = app.screen.query_one(CompareCanvas)
-        assert all(ord(ch) < 128 for ch in chart.render().plain)
-
-
 def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(comparison):
     import math
 
-    from rooftui.views.tui.widgets.compare_chart import overlay_figure
+    from rooftui.views.tui.compare_overlay import overlay_figure
 
     overlay = overlay_figure(comparison, "hbm", 10, (70, 30))
     assert len(overlay.arrows) == 10
@@ -208,8 +159,8 @@ def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
 
 
 def test_the_compare_chart_is_laid_out_by_the_explorers_engine_one_arrow_per_pair(comparison):
+    from rooftui.views.tui.compare_overlay import overlay_figure, with_arrows
     from rooftui.views.tui.roofline_layout import lay_out, plot_cells
-    from rooftui.views.tui.widgets.compare_chart import overlay_figure, with_arrows
 
     overlay = overlay_figure(comparison, "hbm", 10, plot_cells(100, 30))
     chosen = overlay.arrows[3].row

@@ -1,67 +1,72 @@
-"""The Timeline screen: snapshots of the real naive trace, and Pilot checks of what keys do."""
+"""The Timeline screen: snapshots of the real naive trace at 80x24 and 120x40, and the
+wiring of keys to ``TimelineModel`` (Pilot); what the model shows and how it shares the
+terminal's rows is checked without an app in test_timeline_model.py."""
 
 from __future__ import annotations
 
+import pytest
+
+from rooftui.views.tui.screens.help import HelpScreen
 from rooftui.views.tui.screens.timeline import GanttView, TimelineScreen, make_timeline_app
+from tests.pilot_steps import pressing, settled
+from tests.tui.conftest import screen_text
 
-SIZE = (100, 34)
-
-
-def screen_text(app) -> str:
-    return "\n".join(
-        "".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()
-    )
-
-
-def test_snapshot_naive_step(snap_compare, naive_analysis):
-    assert snap_compare(make_timeline_app(naive_analysis), terminal_size=SIZE)
+# One app through both sizes: the screen shares its rows out again on a resize, so a
+# resize draws what a fresh start draws.
+SIZES = [[(80, 24), (120, 40)]]
+each_size = pytest.mark.snapshots("80x24", "120x40")
+ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking .item() copy
 
 
-def test_snapshot_jump_to_the_item_copy(snap_compare, naive_analysis):
-    # the fifth finding is the blocking .item() copy; enter jumps to its costliest place
-    assert snap_compare(
-        make_timeline_app(naive_analysis), terminal_size=SIZE, press=["down", "down", "down", "down", "enter"]
-    )
+@each_size
+@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
+def test_snapshot_naive_step(snap_compare_sizes, naive_analysis, ascii_mode):
+    app = lambda: make_timeline_app(naive_analysis, ascii_mode=ascii_mode)  # noqa: E731
+    snap_compare_sizes(app, SIZES, settled, settled)
+
+
+@each_size
+def test_snapshot_z_zooms_in_on_the_selected_item_copy(snap_compare_sizes, naive_analysis):
+    # z on the finding, no enter first: the host waits in the item() sync while the GPU drains
+    # one app per size: the list scrolled to its fifth row at 24 rows stays scrolled on a resize
+    sizes = [[(80, 24)], [(120, 40)]]
+    snap_compare_sizes(lambda: make_timeline_app(naive_analysis), sizes, pressing(*ITEM_COPY, "z"), settled)
 
 
 def test_snapshot_fixed_step(snap_compare, fixed_analysis):
-    assert snap_compare(make_timeline_app(fixed_analysis), terminal_size=SIZE)
+    assert snap_compare(make_timeline_app(fixed_analysis), terminal_size=(120, 40))
 
 
-async def test_brackets_change_the_step(naive_analysis):
+async def test_keys_reach_the_model_and_the_screen_uses_its_rows(naive_analysis):
     app = make_timeline_app(naive_analysis)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot)
         screen = app.screen
         assert isinstance(screen, TimelineScreen)
-        assert "step 2 (1 of 4)" in screen_text(app)
+        gantt = screen.query_one(GanttView)
+        rows = screen.model.rows(120, 40)
+        assert gantt.size.height == rows.gantt and gantt.lane_height == rows.lane_height > 1
+        assert screen.query_one("#timeline-findings").size.height == rows.table
         await pilot.press("right_square_bracket", "right_square_bracket")
-        assert screen.step_index == 2
-        assert "step 4 (3 of 4)" in screen_text(app)
-        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
-        assert screen.step_index == 0  # clamped at the first step
-
-
-async def test_enter_jumps_to_the_findings_places_in_turn(naive_analysis):
-    item = next(i for i, f in enumerate(naive_analysis.findings) if f.kind == "blocking_copy")
-    places = naive_analysis.findings[item].places
-    app = make_timeline_app(naive_analysis)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press(*["down"] * item, "enter")
-        screen, gantt = app.screen, app.screen.query_one(GanttView)
-        assert gantt.marker == places[0]
-        assert naive_analysis.steps[screen.step_index].number == places[0].step
-        assert "aten::item > aten::_local_scalar_dense" in screen_text(app)
-        assert "▲" in screen_text(app)
-        await pilot.press("enter")
-        assert gantt.marker == places[1]
-        assert naive_analysis.steps[screen.step_index].number == places[1].step
+        assert screen.step_index == 2 and "step 4 (3 of 4)" in screen_text(app)
+        await pilot.press(*ITEM_COPY, "enter")
+        place = naive_analysis.findings[4].places[0]
+        assert gantt.marker == place and "aten::item > aten::_local_scalar_dense" in screen_text(app)
+        await pilot.press("z")
+        assert gantt.window is not None and "zoomed to" in screen_text(app)
+        await pilot.press("escape")  # out of the zoom, not off the screen
+        assert gantt.window is None and app.screen is screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = screen_text(app)
+        for key, does in [("enter", "costliest place"), ("up", "previous finding"), ("down", "next finding")]:
+            assert any(key in line and does in line for line in help_text.splitlines()), key
+        assert "zoom the Gantt in on the selected finding" in help_text
 
 
 async def test_escape_never_quits_the_standalone_app_and_q_does(fixed_analysis):
     app = make_timeline_app(fixed_analysis)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
@@ -69,31 +74,3 @@ async def test_escape_never_quits_the_standalone_app_and_q_does(fixed_analysis):
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
-
-
-def test_snapshot_zoom_on_the_item_copy(snap_compare, naive_analysis):
-    # zoomed in: the host waits in the item() sync while the GPU drains its queue
-    assert snap_compare(
-        make_timeline_app(naive_analysis),
-        terminal_size=SIZE,
-        press=["down", "down", "down", "down", "enter", "z"],
-    )
-
-
-async def test_z_zooms_in_on_the_marked_place_and_out_again(naive_analysis):
-    app = make_timeline_app(naive_analysis)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        gantt = app.screen.query_one(GanttView)
-        await pilot.press("z")  # nothing marked yet: stays on the whole step
-        assert gantt.window is None
-        await pilot.press("down", "down", "down", "down", "enter", "z")  # the item() copy
-        step = naive_analysis.steps[app.screen.step_index]
-        start, end = gantt.window
-        assert step.start <= start <= gantt.marker.start < gantt.marker.end <= end <= step.end
-        assert end - start < step.duration
-        assert "zoomed to" in screen_text(app)
-        await pilot.press("z")
-        assert gantt.window is None
-        await pilot.press("enter", "z", "right_square_bracket")  # a new step: whole step
-        assert gantt.window is None and gantt.marker is None

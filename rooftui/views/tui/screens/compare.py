@@ -1,30 +1,22 @@
 """The compare screen: two runs on one roofline, each matched kernel an arrow from A to B.
 
-``CompareScreen(run_a, run_b)`` is self-contained: any app can push it (the
-explorer's ``--compare``), and ``CompareApp`` wraps it for ``rooftui diff A B
---tui``. The matching and every number come from
-:func:`rooftui.analysis.compare.compare_runs`; this module only draws.
-
-The chart reuses the explorer's roofline geometry: ``build_figure`` for each
-side's roofs (against that side's own ceilings, so A may be a V100 and B an
-H200), with the explorer's colours and markers; ``CompareCanvas`` draws them and,
-on top, each of the heaviest matched kernels as a line from its A point (hollow
-marker) to its B point (filled marker) at one memory level.
-
-Moving through the matched list draws the pair in gold, its B point as the
-explorer's selected glyph (◆, ``@`` in ASCII) so it shows without colour too;
-through the operations list, every matched pair of that operation.
+A thin adapter: ``CompareModel`` (``compare_model.py``, no Textual) owns the state and
+says what each part shows; this screen binds keys to the model's methods and puts what
+they return into the widgets. ``CompareScreen(run_a, run_b)`` is self-contained: any app
+can push it (the explorer's ``--compare``), and ``CompareApp`` wraps it for ``rooftui diff
+A B --tui``. The matching and every number come from
+:func:`rooftui.analysis.compare.compare_runs`.
 
 Keys: ``m`` matched, ``o`` by operation, ``a`` only in A, ``b`` only in B,
-``t`` totals; ``l`` next memory level; ``+``/``-`` more/fewer arrows; ``z``
-the chart alone; ``escape`` goes back (out of the zoom, then the screen); ``?`` lists the keys.
+``t`` totals; ``enter`` a pair's numbers on both sides; ``l`` next memory level;
+``+``/``-`` more/fewer arrows; ``z`` the chart alone (the arrows still move the
+selection); ``escape`` goes back (out of the zoom, then the screen); ``?`` lists the keys.
 """
 
 from __future__ import annotations
 
 import io
 
-import pandas as pd
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 from textual import on
@@ -36,42 +28,37 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison, compare_runs
-from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.compare import (
-    METHOD_WORDS,
-    both,
-    change,
-    count_text,
-    phase_totals,
-    pipeline_text,
-    pipeline_totals,
-    time_text,
-    zero_ai_totals,
-)
-from rooftui.views.formats import seconds, si
-from rooftui.views.text import printable, short_names
+from rooftui.views.compare import phase_totals, pipeline_totals, zero_ai_totals
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
-from rooftui.views.tui.format import MISSING, ascii_safe, literal
-from rooftui.views.tui.roofline_layout import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
-from rooftui.views.tui.widgets.compare_chart import A_MARKER, B_MARKER, CompareCanvas
+from rooftui.views.tui.compare_model import LISTS, CompareModel
+from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 
-NAME_WIDTH = 32  # kernel names in the lists; the detail line under them has them whole
-WIDE = 140  # from this many columns, the table and the chart sit side by side
-VIEWS = {"matched": "m", "operations": "o", "only-a": "a", "only-b": "b", "totals": "t"}
+WIDE = 140  # from this many columns, the lists and the chart sit side by side
+
+
+class CompareList(DataTable[Text]):
+    """A list of the compare screen: a DataTable whose Enter the footer names."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "both sides", tooltip="the pair's numbers in A and B")]
 
 
 class CompareScreen(Screen[None]):
     """Run A against run B: matched kernels, operations, one-sided kernels, totals, overlay."""
 
     CSS_PATH = "compare.tcss"
+    # The footer keeps what the views line does not show, and `? help` at 80 columns.
     BINDINGS = [
-        Binding("m", "view('matched')", "matched"),
-        Binding("o", "view('operations')", "operations"),
-        Binding("a", "view('only-a')", "only A"),
-        Binding("b", "view('only-b')", "only B"),
-        Binding("t", "view('totals')", "totals"),
-        Binding("l", "next_level", "level"),
-        Binding("z", "zoom", "zoom chart"),
+        Binding("m", "view('matched')", "matched", show=False),
+        Binding("o", "view('operations')", "operations", show=False),
+        Binding("a", "view('only-a')", "only A", show=False),
+        Binding("b", "view('only-b')", "only B", show=False),
+        Binding("t", "view('totals')", "totals", show=False),
+        Binding("enter", "open_pair", "both sides", tooltip="the selected pair's numbers in A and B"),
+        Binding("up", "move(-1)", "previous row", show=False),
+        Binding("down", "move(1)", "next row", show=False),
+        Binding("l", "next_level", "level", tooltip="the arrows at the next memory level"),
+        Binding("z", "zoom", "zoom chart", tooltip="zoom chart: the chart alone, or back"),
         Binding("plus,equals_sign", "arrows(1)", "more arrows", key_display="+", show=False),
         Binding("minus", "arrows(-1)", "fewer arrows", key_display="-", show=False),
         Binding("escape", "close", "back", tooltip="back (out of the zoomed chart first)"),
@@ -91,10 +78,8 @@ class CompareScreen(Screen[None]):
         super().__init__()
         self.comparison = comparison or compare_runs(run_a, run_b, label_a, label_b)
         self.ascii_mode = ascii_mode
-        self.view = "matched"
-        kernels = self.comparison.kernels
-        names = [name for side in ("a", "b") for name in kernels[f"name_{side}"] if isinstance(name, str)]
-        self._names = short_names(names, NAME_WIDTH, "..." if ascii_mode else "…")
+        self.model = CompareModel(self.comparison, ascii_mode=ascii_mode)
+        self._list_width = 0  # the width the lists were last filled for
 
     @classmethod
     def of(cls, comparison: Comparison, *, ascii_mode: bool = False) -> CompareScreen:
@@ -102,227 +87,147 @@ class CompareScreen(Screen[None]):
         return cls(comparison.run_a, comparison.run_b, comparison=comparison, ascii_mode=ascii_mode)
 
     def compose(self) -> ComposeResult:
-        yield Static(self._text(self._summary()), id="compare-summary")
+        yield Static(id="compare-summary")
         yield Static(id="compare-views")
         with Horizontal(id="compare-body"):
             with ContentSwitcher(initial="matched", id="compare-lists"):
-                yield DataTable(id="matched", cursor_type="row", zebra_stripes=True)
-                yield DataTable(id="operations", cursor_type="row", zebra_stripes=True)
-                yield DataTable(id="only-a", cursor_type="row", zebra_stripes=True)
-                yield DataTable(id="only-b", cursor_type="row", zebra_stripes=True)
+                for view in LISTS:
+                    yield CompareList(id=view, cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="totals"):
                     yield Static(self._totals(), id="totals-tables")
             with Vertical(id="compare-chart"):
-                yield CompareCanvas(self.comparison, ascii_mode=self.ascii_mode, id="compare-canvas")
+                yield CompareCanvas(self.model, id="compare-canvas")
                 yield Static(id="compare-legend")
         yield Static(id="compare-detail")
         yield Footer()
 
     def on_mount(self) -> None:
-        self._fill_matched()
-        self._fill_operations()
-        self._fill_one_side("a")
-        self._fill_one_side("b")
-        self._show_views()
         self.query_one("#matched", DataTable).focus()
+        self._show_views()
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "wide")
+        self.query_one("#compare-summary", Static).update(self.model.summary_line(self.size.width - 2))
+        self.call_after_refresh(self._fill_lists)
+        self.call_after_refresh(self._redraw)
 
-    # -- tables ------------------------------------------------------------------------------
+    # -- lists --------------------------------------------------------------------------------
 
-    def _fill_matched(self) -> None:
-        table = self.query_one("#matched", DataTable)
-        # Short cells first and the name last, so 80 columns show every number.
-        table.add_columns(*self._cells("how", "time A", "time B", "Δt", "pipeline", "kernel (B)"))
-        for row, pair in self.comparison.matched.iterrows():
-            table.add_row(
-                *self._cells(
-                    METHOD_WORDS[pair["method"]],
-                    time_text(pair["time_s_a"]),
-                    time_text(pair["time_s_b"]),
-                    change(pair["time_ratio"]),
-                    both(pipeline_text(pair["pipeline_a"]), pipeline_text(pair["pipeline_b"])),
-                    self._names.get(pair["name_b"], ""),
-                ),
-                key=str(row),
-            )
-
-    def _fill_operations(self) -> None:
-        table = self.query_one("#operations", DataTable)
-        table.add_columns(*self._cells("phase", "n", "time A", "time B", "Δt", "pipeline", "operation"))
-        for row, op in self.comparison.operations.iterrows():
-            table.add_row(
-                *self._cells(
-                    op["phase"],
-                    both(count_text(op["count_a"]), count_text(op["count_b"])),
-                    time_text(op["time_s_a"]),
-                    time_text(op["time_s_b"]),
-                    change(op["time_ratio"]),
-                    both(pipeline_text(op["pipeline_a"]), pipeline_text(op["pipeline_b"])),
-                    op["operation"],
-                ),
-                key=str(row),
-            )
-
-    def _fill_one_side(self, side: str) -> None:
-        frame = self.comparison.only_a if side == "a" else self.comparison.only_b
-        table = self.query_one(f"#only-{side}", DataTable)
-        table.add_columns("n", "time", "pipeline", "phase", "kernel")
-        for row, kernel in frame.iterrows():
-            table.add_row(
-                *self._cells(
-                    count_text(kernel[f"count_{side}"]),
-                    time_text(kernel[f"time_s_{side}"]),
-                    pipeline_text(kernel[f"pipeline_{side}"]),
-                    kernel[f"phase_{side}"],
-                    self._names.get(kernel[f"name_{side}"], ""),
-                ),
-                key=str(row),
-            )
+    def _fill_lists(self) -> None:
+        """Fill each list for its width: the names fitted to what the numbers leave."""
+        width = self.query_one("#compare-lists").size.width
+        if width == self._list_width or not width:
+            return  # the same width, or hidden behind the zoomed chart: filled when shown
+        self._list_width = width
+        for view in LISTS:
+            table = self.query_one(f"#{view}", DataTable)
+            table.clear(columns=True)
+            for title, cell_width in zip(self.model.titles(view), self.model.column_widths(view, width)):
+                table.add_column(title, width=cell_width)
+            for label, cells in self.model.rows(view, width):
+                # Text, not str: a DataTable reads a str cell as markup, and names come from files.
+                table.add_row(*(Text(cell) for cell in cells), key=str(label))
+            if table.row_count:
+                table.move_cursor(row=self.model.cursors[view])
+        self._show_selection()
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key is None or event.row_key.value is None:
-            return
-        if event.data_table.id != self.view:
-            return  # every table highlights its first row when filled
-        row = int(event.row_key.value)
-        self._select(row)
-        self._show_detail(self.view, row)
+        if event.data_table.id != self.model.view:
+            return  # every list highlights its row when filled
+        self.model.select(event.cursor_row)
+        self._show_selection()
 
-    def _select(self, row: int) -> None:
-        """Gold arrows: the highlighted pair, or every pair of the highlighted operation."""
-        if self.view == "matched":
-            rows = {row}
-        elif self.view == "operations":
-            op = self.comparison.operations.loc[row]
-            matched = self.comparison.matched
-            mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
-                (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"])
-            )
-            rows = set(matched.index[mine])
-        else:
-            rows = set()
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == self.model.view:
+            self.action_open_pair()
+
+    def _show_selection(self) -> None:
+        self._redraw()
+        self.query_one("#compare-detail", Static).update(self.model.detail_line())
+
+    def _redraw(self) -> None:
+        """Give the legend the rows the model chooses for the chart's pane, and draw."""
+        pane = self.query_one("#compare-chart").size
         canvas = self.query_one(CompareCanvas)
-        if canvas.selected_rows != rows:
-            canvas.selected_rows = frozenset(rows)
+        if not pane.area:
+            return
+        rows = self.model.legend_rows(pane.width, pane.height)
+        legend = self.query_one("#compare-legend", Static)
+        if legend.styles.height is None or legend.styles.height.value != rows:
+            legend.styles.height = rows  # the canvas is resized, and draws again
+        if canvas.size.area:
             canvas.rebuild()
-
-    def _show_detail(self, view: str, row: int) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if view == "operations":
-            op = self.comparison.operations.loc[row]
-            text.append(printable(f"{op['phase']} · {op['operation']}: "), style="bold")
-            text.append(
-                f"{count_text(op['kernels_a']) or 0} kernels in A, {count_text(op['kernels_b']) or 0} in B"
-            )
-        elif view in ("matched", "only-a", "only-b"):
-            kernel = self.comparison.kernels.loc[row]
-            if view == "matched":
-                text.append(f"{_how(kernel)}\n", style="bold")
-            for side in ("a", "b"):
-                if isinstance(kernel[f"name_{side}"], str):
-                    text.append(f"{side.upper()} ", style="bold")
-                    text.append(printable(kernel[f"name_{side}"]) + "\n")
-        self.query_one("#compare-detail", Static).update(self._text(text))
 
     # -- keys ----------------------------------------------------------------------------------
 
     def action_view(self, view: str) -> None:
-        self.view = view
+        self.model.show_view(view)
         self.query_one(ContentSwitcher).current = view
-        widget = self.query_one(f"#{view}")
-        (widget if isinstance(widget, DataTable) else widget).focus()
-        key = None
-        if isinstance(widget, DataTable) and widget.row_count:
-            key = widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key.value
-        if key is not None:
-            row = int(key)
-            self._select(row)
-            self._show_detail(view, row)
-        else:
-            self._select(-1)
-            self.query_one("#compare-detail", Static).update("")
+        self._focus_list()
         self._show_views()
+        self._show_selection()
+
+    def action_move(self, step: int) -> None:
+        """Up/down while the chart is alone on the screen: the selection moves, the chart follows."""
+        view = self.model.view
+        if view not in LISTS:
+            return
+        self.model.select(self.model.cursors[view] + step)
+        table = self.query_one(f"#{view}", DataTable)
+        if table.row_count:
+            table.move_cursor(row=self.model.cursors[view])
+        self._show_selection()
+
+    def action_open_pair(self) -> None:
+        text = self.model.pair_detail()
+        if text is None:
+            self.notify("enter shows a kernel's numbers: on the matched or one-sided lists")
+            return
+        self.app.push_screen(PairScreen(text))
 
     def action_next_level(self) -> None:
-        canvas = self.query_one(CompareCanvas)
-        canvas.level = LEVELS[(LEVELS.index(canvas.level) + 1) % len(LEVELS)]
-        canvas.rebuild()
+        self.model.next_level()
+        self._redraw()
 
     def action_arrows(self, step: int) -> None:
-        """Five arrows more or fewer; one by one below five."""
-        canvas = self.query_one(CompareCanvas)
-        size = 5 if canvas.count + step >= 5 else 1
-        canvas.count = min(max(1, canvas.count + step * size), len(self.comparison.matched))
-        canvas.rebuild()
+        self.model.change_arrows(step)
+        self._redraw()
 
     def action_zoom(self) -> None:
-        """The chart alone, or back to list and chart."""
-        self.toggle_class("zoomed")
+        """The chart alone, or back to list and chart; the list keeps the focus."""
+        self.model.toggle_zoom()
+        self._show_zoom()
 
     def action_close(self) -> None:
-        if self.has_class("zoomed"):
-            self.remove_class("zoomed")
+        if self.model.escape():
+            self._show_zoom()
         else:
             go_back(self)
 
+    def _show_zoom(self) -> None:
+        self.set_class(self.model.zoomed, "zoomed")
+        if self.model.zoomed:
+            self.query_one(CompareCanvas).focus()  # the list is hidden: keys stay on the screen
+        else:
+            self._focus_list()
+            self.call_after_refresh(self._fill_lists)  # the terminal may have changed size meanwhile
+        self.call_after_refresh(self._redraw)
+
+    def _focus_list(self) -> None:
+        view = self.model.view
+        self.query_one(f"#{view}").focus()
+
     # -- text ----------------------------------------------------------------------------------
 
-    def _summary(self) -> Text:
-        c = self.comparison
-        total_a, total_b = c.total_time("a"), c.total_time("b")
-        return Text.assemble(
-            ("A ", "bold"),
-            f"{printable(c.label_a)} {seconds(total_a, missing=MISSING)} → ",
-            ("B ", "bold"),
-            f"{printable(c.label_b)} {seconds(total_b, missing=MISSING)} ",
-            (f"({change(total_b / total_a if total_a else None)})", "bold"),
-            f" · {len(c.matched)} matched · {len(c.only_a)} only A · {len(c.only_b)} only B",
-        )
-
     def _show_views(self) -> None:
-        names = {
-            "matched": f"matched {len(self.comparison.matched)}",
-            "operations": "operations",
-            "only-a": f"only A {len(self.comparison.only_a)}",
-            "only-b": f"only B {len(self.comparison.only_b)}",
-            "totals": "totals",
-        }
-        text = Text()
-        for view, key in VIEWS.items():
-            style = "bold reverse" if view == self.view else "dim"
-            text.append(f" {key} {names[view]} ", style=style)
-            text.append(" ")
-        self.query_one("#compare-views", Static).update(self._text(text))
+        self.query_one("#compare-views", Static).update(self.model.views_line())
 
     @on(CompareCanvas.Drawn)
     def _show_legend(self) -> None:
-        canvas = self.query_one(CompareCanvas)
-        overlay = canvas.overlay
-        style = "ascii" if self.ascii_mode else "unicode"
-        text = Text()
-        text.append(f"{A_MARKER[style]} A {printable(self.comparison.label_a)}  ", style=rgb(A_COLOUR))
-        text.append(
-            f"{B_MARKER[style]} B {printable(self.comparison.label_b)}  ",
-            style=rgb(LEVEL_COLOURS[canvas.level]),
-        )
-        shown = overlay.heavy if overlay else 0
-        text.append(f"{shown} heaviest matched at {LEVEL_LABELS[canvas.level]}", style="dim")
-        if canvas.selected_rows:
-            text.append(
-                f"  {canvas.markers['selected']} {len(canvas.selected_rows)} selected",
-                style=rgb(SELECTED_COLOUR),
-            )
-        if overlay:
-            roofs = [roof for roof in overlay.figure.roofs if roof.kind == "bandwidth"]
-            roofs += sorted(
-                (roof for roof in overlay.figure.roofs if roof.kind == "compute"),
-                key=lambda roof: -roof.ys[0],
-            )
-            text.append("\n" + " · ".join(_short_roof(roof.label) for roof in roofs), style="dim")
-        self.query_one("#compare-legend", Static).update(self._text(text))
+        width = self.query_one("#compare-chart").size.width
+        self.query_one("#compare-legend", Static).update(self.model.legend(width))
 
     def _totals(self) -> RenderableType:
         tables = Group(
@@ -339,38 +244,25 @@ class CompareScreen(Screen[None]):
             console.print(tables)
         return Text(ascii_safe(capture.get()))
 
-    def _cells(self, *cells: str) -> list[Text]:
-        # Text, not str: a DataTable reads a str cell as markup, and names come from files.
-        return [literal(cell, self.ascii_mode) for cell in cells]
 
-    def _text(self, text: Text) -> Text:
-        return Text(ascii_safe(text.plain)) if self.ascii_mode else text
+class PairScreen(Screen[None]):
+    """Enter on a pair: its numbers in A and in B, what changed, both names whole."""
 
+    DEFAULT_CSS = "#pair { padding: 0 1; }"
+    BINDINGS = [Binding("escape", "close", "back")]
+    HELP_WHERE = "compare pair"
 
-def _short_roof(label: str) -> str:
-    """ "Tensor FP16 989 TFLOP/s (spec)" -> "Tensor FP16 989T (spec)": the legend has one line."""
-    return label.replace("FLOP/s", "").replace(" T ", "T ").replace(" P ", "P ").replace(" G ", "G ")
+    def __init__(self, text: Text) -> None:
+        super().__init__()
+        self.text = text
 
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="pair"):
+            yield Static(self.text, id="pair-text")
+        yield Footer()
 
-def _how(pair: pd.Series) -> str:
-    if pair["method"] == "exact":
-        what = "same kernel name"
-    elif pair["method"] == "parameters":
-        what = "same name but its parameters"
-    elif pair["method"] == "similar":
-        what = f"similar name ({pair['key']})"
-    else:
-        what = f"same operation ({pair['key']})"
-    rank = ""
-    if pair.get("how") == "aligned":
-        rank = f", {int(pair['aligned'])} launches aligned"
-    elif pair["candidates_a"] > 1 or pair["candidates_b"] > 1:
-        rank = (
-            f", #{int(pair['rank'])} by time of {int(pair['candidates_a'])} in A and "
-            f"{int(pair['candidates_b'])} in B"
-        )
-    rate_a, rate_b = (si(pair[f"flop_rate_{side}"], "FLOP/s", missing=MISSING) for side in "ab")
-    return f"{what}{rank} · {rate_a} → {rate_b}"
+    def action_close(self) -> None:
+        self.dismiss()
 
 
 class CompareApp(RooftuiBaseApp):
@@ -388,4 +280,5 @@ class CompareApp(RooftuiBaseApp):
         self.comparison = comparison
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.push_screen(CompareScreen.of(self.comparison, ascii_mode=self.ascii_mode))
