@@ -72,6 +72,7 @@ CSV_COLUMNS = (
     "flops_partial",
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
     "bound_reason",  # why bound is blank ("" where it is given)
+    "bound_basis",  # what a bound rests on (analysis.capped_bounds.BASES; "" where none)
 )
 
 
@@ -114,6 +115,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bound": row.get("bound"),
             "roof_fraction": row.get("roof_fraction"),
             "bound_reason": row.get("bound_reason") or None,
+            "bound_basis": row.get("bound_basis") or None,
             "flops_partial": bool(row.get("flops_partial", False)),
             "provenance": provenance(row),
         }
