@@ -106,3 +106,21 @@ def test_a_complete_total_says_its_bound_rests_on_every_counter(tmp_path, units)
     }
     row = _load(tmp_path, [("stream", complete)]).kernels.iloc[0]
     assert not row["flops_partial"] and row["bound"] == "HBM" and row["bound_basis"] == "complete"
+
+
+def test_the_detail_pane_says_the_bound_rests_on_a_capped_total_and_ai_is_a_lower_bound(tmp_path, units):
+    import io
+
+    from rich.console import Console
+
+    from rooftui.views.tui.detail_text import describe
+
+    run = _load(tmp_path, [("stream", {**KERNEL, "dram__bytes.sum": 4e7})])
+    console = Console(record=True, width=200, file=io.StringIO())
+    console.print(describe(run.kernels.iloc[0], run.ceilings, None, False, 200))
+    text = " ".join(console.export_text().split())  # the titles wrap
+    assert "binding roof HBM at 19.6%" in text
+    assert "bound basis" in text and "partial FLOP total with the missing work capped" in text
+    assert "+ after AI: a lower bound (FLOP total partial)" in text
+    assert "HBM 0.05+ 2.04T" in text  # HBM AI: 2e6 FLOPs / 4e7 bytes, at least
+    assert "FLOPs (all) 2 MFLOP (partial: some not collected, see notes)" in text
