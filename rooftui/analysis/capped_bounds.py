@@ -29,8 +29,10 @@ from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
     CUDA_CORE_PIPELINES,
     FLOAT_PIPELINES,
+    LEVEL_LABELS,
     LEVELS,
     NOT_COLLECTED,
+    PIPELINE_LABELS,
     TENSOR_PIPELINES,
     UNCOUNTED,
     flop_column,
@@ -108,3 +110,42 @@ def capped_memory_bounds(
     level = slowest.where(binds, "")
     fraction = (longest / table["time_s"]).where(binds)
     return level, fraction
+
+
+def why_not_capped(table: pd.DataFrame, ceilings: CeilingSet) -> pd.Series:
+    """Per launch, why the caps could not decide a partial total's bound, in a few words
+    ("" where nothing is missing); the first reason that applies."""
+    reasons = pd.Series("", index=table.index, dtype=object)
+
+    def give(mask: pd.Series, reason: pd.Series | str) -> None:
+        todo = mask.fillna(False).astype(bool) & (reasons == "")
+        reasons[todo] = reason[todo] if isinstance(reason, pd.Series) else reason
+
+    for pipeline in (*CUDA_CORE_PIPELINES, *TENSOR_PIPELINES, "tensor_int8"):
+        missing = _missing(table, pipeline)
+        column = cap_column(pipeline)
+        no_cap = table[column].isna() if column in table else pd.Series(True, index=table.index)
+        label = PIPELINE_LABELS[pipeline]
+        give(missing & no_cap, f"the report holds no busy % or per-cycle peak to cap {label}")
+        if ceilings.compute(pipeline) is None:
+            give(missing, f"no {label} roof to time its cap at")
+    for level in LEVELS:
+        if ceilings.bandwidth(level) is None:
+            give(table[f"bytes_{level}"] > 0, f"no {LEVEL_LABELS[level]} roof for its bytes")
+    known, extra = compute_time_bounds(table, ceilings)
+    slowest = pd.concat(
+        [
+            table[f"bytes_{level}"].fillna(0.0) / bandwidth.value
+            for level in LEVELS
+            if (bandwidth := ceilings.bandwidth(level)) is not None
+        ]
+        or [pd.Series(0.0, index=table.index)],
+        axis=1,
+    ).max(axis=1)
+    text = (
+        "the missing work could take up to "
+        + (extra * 1e6).map(lambda us: f"{us:.3g}")
+        + " µs at its roofs, more than the memory time allows"
+    )
+    give(extra.notna() & (slowest < known + extra), text)
+    return reasons

@@ -23,7 +23,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rooftui.analysis.capped_bounds import CAPPED, COMPLETE, KNOWN_PART, capped_memory_bounds
+from rooftui.analysis.capped_bounds import (
+    CAPPED,
+    COMPLETE,
+    KNOWN_PART,
+    capped_memory_bounds,
+    why_not_capped,
+)
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
     FLOAT_PIPELINES,
@@ -169,10 +175,11 @@ def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) ->
             for row in table.index[table[states] == NOT_COLLECTED]:
                 missing[row].append(PIPELINE_LABELS[pipeline])
     named = missing.map(lambda labels: ", ".join(labels) or "some terms")
+    uncapped = why_not_capped(table, ceilings).map(lambda why: f"; not capped: {why}" if why else "")
     give(
         ~zero & _partial(table),
         "FLOP total partial (" + named + " not collected): the true AI is "
-        "at least the shown one, so whether a memory roof binds is unknown",
+        "at least the shown one, so whether a memory roof binds is unknown" + uncapped,
     )
     give(~zero & (table["flops"] > 0) & peak.isna(), "no compute roof for the pipelines it uses")
     for level in LEVELS:

@@ -88,6 +88,9 @@ def test_a_memory_time_under_the_capped_compute_time_leaves_the_bound_blank(tmp_
     row = _load(tmp_path, [("stream", {**KERNEL, "dram__bytes.sum": 3e7})]).kernels.iloc[0]
     assert row["bound"] == "" and row["bound_basis"] == "" and pd.isna(row["roof_fraction"])
     assert row["bound_reason"].startswith("FLOP total partial (FP16, Tensor")
+    assert row["bound_reason"].endswith(
+        "not capped: the missing work could take up to 16 µs at its roofs, more than the memory time allows"
+    )
 
 
 def test_without_the_busy_fractions_nothing_is_capped(tmp_path, units):
@@ -95,6 +98,9 @@ def test_without_the_busy_fractions_nothing_is_capped(tmp_path, units):
     row = _load(tmp_path, [("stream", {**plain, "dram__bytes.sum": 4e7})]).kernels.iloc[0]
     assert pd.isna(row["flops_cap_fp16"]) and row["bound"] == ""
     assert row["bound_reason"].startswith("FLOP total partial")
+    assert row["bound_reason"].endswith(
+        "not capped: the report holds no busy % or per-cycle peak to cap FP16"
+    )
 
 
 def test_a_complete_total_says_its_bound_rests_on_every_counter(tmp_path, units):
