@@ -130,3 +130,18 @@ def test_the_detail_pane_says_the_bound_rests_on_a_capped_total_and_ai_is_a_lowe
     assert "+ after AI: a lower bound (FLOP total partial)" in text
     assert "HBM 0.05+ 2.04T" in text  # HBM AI: 2e6 FLOPs / 4e7 bytes, at least
     assert "FLOPs (all) 2 MFLOP (partial: some not collected, see notes)" in text
+
+
+def test_the_text_table_marks_flop_rate_and_ai_of_a_partial_total_as_lower_bounds(tmp_path, units):
+    import io
+
+    from rich.console import Console
+
+    from rooftui.views.summary import render_table
+
+    run = _load(tmp_path, [("stream", {**KERNEL, "dram__bytes.sum": 4e7})])
+    console = Console(record=True, width=160, file=io.StringIO())
+    render_table(run, run.kernels, console, grouped=False)
+    text = " ".join(console.export_text().split())
+    assert "stream 100µs 100% 20G+ 0.05+ FP32 (none) HBM 20%" in text, text
+    assert "FLOP/s, AI +: lower bounds" in text
