@@ -145,3 +145,22 @@ def test_the_text_table_marks_flop_rate_and_ai_of_a_partial_total_as_lower_bound
     text = " ".join(console.export_text().split())
     assert "stream 100µs 100% 20G+ 0.05+ FP32 (none) HBM 20%" in text, text
     assert "FLOP/s, AI +: lower bounds" in text
+
+
+def test_a_group_sums_its_launches_caps_and_keeps_the_capped_bound(tmp_path, units):
+    from rooftui.analysis import grouped_kernels
+
+    launches = [
+        ("stream", {**KERNEL, "dram__bytes.sum": 4e7}),
+        ("stream", {**KERNEL, "dram__bytes.sum": 4e7}),
+    ]
+    run = _load(tmp_path, launches)
+    group = grouped_kernels(run).iloc[0]
+    assert group["count"] == 2
+    assert group["flops_cap_fp16"] == pytest.approx(2 * 0.12 * 141_000 * 128 * SMS * 4, rel=1e-12)
+    assert group["bound"] == "HBM" and group["bound_basis"] == "capped"
+    # one launch without the busy fractions: the sum has no cap, the group no bound
+    plain = {k: v for k, v in KERNEL.items() if k not in BUSY}
+    run = _load(tmp_path, [launches[0], ("stream", {**plain, "dram__bytes.sum": 4e7})])
+    group = grouped_kernels(run).iloc[0]
+    assert pd.isna(group["flops_cap_fp16"]) and group["bound"] == ""
