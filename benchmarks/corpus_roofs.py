@@ -10,6 +10,7 @@ a bound, and the reasons the others have none (``bound_reason``).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -43,7 +44,10 @@ def walk(corpus: Path) -> dict[str, Counter]:
             count[f"bytes_{level}"] = int(k[f"bytes_{level}"].notna().sum())
         if "bound_reason" in k:
             for reason, n in k.loc[k["bound"].fillna("") == "", "bound_reason"].value_counts().items():
-                count[f"why: {reason}"] += int(n)
+                count[f"why: {_reason_key(reason)}"] += int(n)
+        if "bound_basis" in k:
+            for basis, n in k.loc[k["bound"].fillna("") != "", "bound_basis"].value_counts().items():
+                count[f"basis: {basis}"] += int(n)
         roofs = "; ".join(
             sorted(
                 f"{c.precision or c.level}={c.source}"
@@ -58,6 +62,11 @@ def walk(corpus: Path) -> dict[str, Counter]:
         )
         by_set.setdefault(entry.get("set") or "?", Counter()).update(count)
     return by_set
+
+
+def _reason_key(reason: str) -> str:
+    """A reason without its numbers (the µs a cap could take), so like reasons count together."""
+    return re.sub(r"\d[\d.,e+-]* µs", "N µs", reason)
 
 
 def main() -> None:

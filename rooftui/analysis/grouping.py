@@ -10,11 +10,14 @@ from rooftui.model.columns import (
     BYTE_COLUMNS,
     FLOP_COLUMNS,
     LEVELS,
+    NOT_COLLECTED,
+    UNCOUNTED,
     WORK_COLUMNS,
     byte_source_column,
     flop_column,
     state_column,
 )
+from rooftui.model.flop_caps import CAPPED, cap_column
 from rooftui.model.frames import map_unique
 from rooftui.model.kernel_table import combine_states, dominant_pipeline, flops_partial
 from rooftui.model.names import qualified_name
@@ -78,6 +81,16 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     for column in WORK_COLUMNS:  # a sum is as known as its least-known launch
         if state_column(column) in kernels:
             out[state_column(column)] = grouped[state_column(column)].agg(combine_states)
+    # The caps of a sum (model.flop_caps): the sum of its launches' caps, unknown when a
+    # launch that lacks the pipeline's FLOPs has no cap.
+    for pipeline in CAPPED:
+        cap, state = cap_column(pipeline), state_column(flop_column(pipeline))
+        if cap in kernels and state in kernels:
+            uncapped = kernels[state].isin((NOT_COLLECTED, UNCOUNTED)) & kernels[cap].isna()
+            total = grouped[cap].sum(min_count=1)
+            out[cap] = total.where(
+                ~uncapped.groupby([kernels[k] for k in keys], sort=False, dropna=False).any()
+            )
     out["flops_partial"] = flops_partial(out) & out["flops"].notna()
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
     zero = zero_ai.group_columns(kernels, keys)

@@ -12,8 +12,10 @@ has an unknown bound (""): that level might bind it. So has a kernel whose FLOP
 total is partial (some applicable counter not collected, or Tensor work seen but not
 countable): its true AI is at least the known part's at every level, so a memory roof
 that seems to bind might not, and its compute roof is the unknown mix's; only one
-compute-bound on its known FLOPs alone stays compute-bound. Each blank bound says why
-in ``bound_reason`` (``bound_reasons``).
+compute-bound on its known FLOPs alone stays compute-bound, and one whose missing work
+the report caps may still be memory-bound (``capped_bounds``). Each blank bound says why
+in ``bound_reason`` (``bound_reasons``); each bound says what it rests on in
+``bound_basis`` (``capped_bounds.BASES``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis.capped_bounds import (
+    CAPPED,
+    COMPLETE,
+    KNOWN_PART,
+    capped_memory_bounds,
+    why_not_capped,
+)
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
     FLOAT_PIPELINES,
@@ -110,8 +119,6 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     bound[uncounted] = ""
     fraction[uncounted] = np.nan
     # A partial FLOP total: the true AI is higher by an unknown amount at every level,
-    # so neither "this memory roof binds" nor "this pipeline binds" is known.
-    # A partial FLOP total: the true AI is higher by an unknown amount at every level,
     # so "this memory roof binds" is unknown. Compute-bound on its known FLOPs alone at
     # every level with bytes is compute-bound whatever the rest (more FLOPs only take
     # longer): that bound stands, named by the pipeline with the most known FLOPs, and its
@@ -123,7 +130,17 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
         compute_anyway &= ~measured | (table[f"bound_{level}"] == "compute")
     bound[partial & ~compute_anyway] = ""
     fraction[partial] = np.nan
+    basis = pd.Series(np.where(bound != "", COMPLETE, ""), index=table.index, dtype=object)
+    basis[partial & (bound != "")] = KNOWN_PART
+    # The uncounted work capped by its pipes' busy cycles: a memory roof may bind anyway.
+    decidable = partial & (bound == "") & peak.notna()  # as a complete total would be
+    level, capped_fraction = capped_memory_bounds(table, ceilings, decidable)
+    won = level != ""
+    bound[won] = level[won].map(LEVEL_LABELS)
+    fraction[won] = capped_fraction[won]
+    basis[won] = CAPPED
     table["bound"] = bound
+    table["bound_basis"] = basis
     table["roof_fraction"] = fraction
     table["bound_reason"] = bound_reasons(table, ceilings, peak)
     return table
@@ -158,10 +175,11 @@ def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) ->
             for row in table.index[table[states] == NOT_COLLECTED]:
                 missing[row].append(PIPELINE_LABELS[pipeline])
     named = missing.map(lambda labels: ", ".join(labels) or "some terms")
+    uncapped = why_not_capped(table, ceilings).map(lambda why: f"; not capped: {why}" if why else "")
     give(
         ~zero & _partial(table),
         "FLOP total partial (" + named + " not collected): the true AI is "
-        "at least the shown one, so whether a memory roof binds is unknown",
+        "at least the shown one, so whether a memory roof binds is unknown" + uncapped,
     )
     give(~zero & (table["flops"] > 0) & peak.isna(), "no compute roof for the pipelines it uses")
     for level in LEVELS:

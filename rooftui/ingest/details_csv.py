@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -42,12 +43,23 @@ _LONG = ("Metric Name", "Metric Unit", "Metric Value")
 # `--print-metric-name name`. From ncu's section files (SpeedOfLight.section: "Duration" is
 # gpu__time_duration.sum in every version; MemoryWorkloadAnalysis.section: "Memory
 # Throughput" in byte/second is dram__bytes.sum.per_second, while the SOL "Memory
-# Throughput" of later versions is a percentage and is not read). Labels are matched with
-# their unit's kind, so a percentage never stands for a rate.
+# Throughput" of later versions is a percentage and is not read). SpeedOfLight's "Elapsed
+# Cycles" is gpc__cycles_elapsed.max and its "SM Frequency" gpc__cycles_elapsed.avg.per_second
+# (NVIDIA's forum answer "what is gpc__cycles_elapsed.max": ncu uses the GPC max; checked on
+# the H200 known answers, sample_data/known_answer/known_answer_basic.details.csv against its
+# raw export: 178,309 cycles and 1.97 GHz for the daxpy launch): their ratio is the time
+# (metrics.TIME_FROM_CYCLES) where "Duration" is missing. Labels are matched with their
+# unit's kind, so a percentage never stands for a rate.
 _FROM_LABEL = {
     ("Duration", "time"): "gpu__time_duration.sum",
+    ("Elapsed Cycles", "cycles"): "gpc__cycles_elapsed.max",
+    ("SM Frequency", "frequency"): "gpc__cycles_elapsed.avg.per_second",
     ("Memory Throughput", "byte rate"): "dram__bytes.sum.per_second",
 }
+_TIMES = (
+    ("gpu__time_duration.sum",),
+    ("gpc__cycles_elapsed.max", "gpc__cycles_elapsed.avg.per_second"),
+)
 DISPLAY_NAME_HINT = (
     "re-export it with metric names: `ncu --import REPORT.ncu-rep --csv --page raw "
     "--print-units base` (any ncu version), or profile again with `rooftui profile`"
@@ -136,8 +148,13 @@ def read_details_csv(path: Path) -> RawReport:
 def _unit_kind(unit: str) -> str:
     if units.nanoseconds_per(unit) is not None:
         return "time"
-    if unit.lower().replace(" ", "").startswith(("byte/", "kbyte/", "mbyte/", "gbyte/", "tbyte/")):
+    plain = unit.lower().replace(" ", "")
+    if plain.startswith(("byte/", "kbyte/", "mbyte/", "gbyte/", "tbyte/")):
         return "byte rate"
+    if plain in ("cycle", "kcycle", "mcycle", "gcycle"):
+        return "cycles"
+    if re.fullmatch(r"[kmgt]?hz|cycle/[num]?s(econd)?", plain):
+        return "frequency"
     return ""
 
 
@@ -149,10 +166,11 @@ def _from_display_names(long: pd.DataFrame, path: Path, notes: list[str]) -> pd.
         [_FROM_LABEL.get(key, "") for key in zip(long["Metric Name"], kinds)], index=long.index
     )
     found = long.assign(**{"Metric Name": renamed})[renamed != ""].drop_duplicates(["ID", "Metric Name"])
-    if not (found["Metric Name"] == "gpu__time_duration.sum").any():
+    present = set(found["Metric Name"])
+    if not any(present.issuperset(names) for names in _TIMES):
         raise InputError(
             'a details export of section labels ("Duration", "Elapsed Cycles" ...) '
-            'without a "Duration" rooftui can read',
+            'without a "Duration" (or "Elapsed Cycles" and "SM Frequency") rooftui can read',
             path,
             DISPLAY_NAME_HINT,
         )

@@ -31,6 +31,7 @@ from rooftui.model.columns import (
     flop_column,
     state_column,
 )
+from rooftui.model.flop_caps import CAPPED, cap_column, flop_caps
 from rooftui.model.frames import map_unique
 from rooftui.model.names import short_name
 
@@ -220,12 +221,14 @@ def kernel_rows(
     # the counters that would count it say by their absence.
     issued = metric_values(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
     pipe_busy = _any(raw, m.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
+    hmma, hfma2 = (_column(raw, name) for name in m.TENSOR_HMMA_LESS_HFMA2)
     active = _any(raw, m.TENSOR_MMA_ACTIVITY, "positive")
+    if hmma is not None and hfma2 is not None:
+        active |= (hmma - hfma2) > 0
     if arch is not None and arch.name in ("Volta", "Turing"):
         active |= pipe_busy  # no HFMA2 on the Tensor pipe there (metrics.TENSOR_ACTIVITY)
     # Zero proved by counts only (a percentage printed 0.000000 may be rounded).
-    counts = [name for name in m.TENSOR_PIPE_ACTIVITY if name.endswith((".sum", ".max"))]
-    no_tensor = ((issued == 0) | _any(raw, counts, "zero")) & ~active
+    no_tensor = ((issued == 0) | _any(raw, m.TENSOR_PIPE_ZERO_PROOF, "zero")) & ~active
     # Tensor work some counter did count explains the activity: the pipelines left blank
     # beside it are not collected, not "uncounted".
     counted = sum((v.fillna(0.0) for v in tensor_by_pipeline.values()), pd.Series(0.0, index=raw.index)) > 0
@@ -257,6 +260,8 @@ def kernel_rows(
         else False
     )
     log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
+    for column, cap in flop_caps(raw, out, arch, fp16_rule, cc).items():
+        out[column] = cap
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
@@ -430,7 +435,8 @@ def partial_note(kernels: pd.DataFrame) -> str | None:
 def provenance(row: dict[str, Any]) -> dict[str, Any]:
     """Where each quantity of one kernel-table row came from, for the JSON: per FLOP
     column its state (``columns.STATES``), per memory level what the bytes count
-    (``metrics.BYTE_SOURCES``; null when not collected), and the time source."""
+    (``metrics.BYTE_SOURCES``; null when not collected), the time source, and the caps
+    on the FLOPs of pipelines not counted (``flop_caps``; only those the report gives)."""
     flops = {}
     for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
         state = row.get(state_column(flop_column(pipeline)))
@@ -439,10 +445,13 @@ def provenance(row: dict[str, Any]) -> dict[str, Any]:
             if isinstance(state, str)
             else (NOT_COLLECTED if pd.isna(row.get(flop_column(pipeline))) else MEASURED)
         )
+    caps = {p: row.get(cap_column(p)) for p in CAPPED}
     return {
         "flops": flops,
         "bytes": {level: row.get(byte_source_column(level)) or None for level in LEVELS},
         "time": row.get("time_source") or None,
+        # the most FLOPs each missing pipeline could have done (model.flop_caps)
+        "flops_cap": {p: cap for p, cap in caps.items() if cap is not None and not pd.isna(cap)},
     }
 
 

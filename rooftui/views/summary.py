@@ -72,6 +72,7 @@ CSV_COLUMNS = (
     "flops_partial",
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
     "bound_reason",  # why bound is blank ("" where it is given)
+    "bound_basis",  # what a bound rests on (analysis.capped_bounds.BASES; "" where none)
 )
 
 
@@ -114,6 +115,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bound": row.get("bound"),
             "roof_fraction": row.get("roof_fraction"),
             "bound_reason": row.get("bound_reason") or None,
+            "bound_basis": row.get("bound_basis") or None,
             "flops_partial": bool(row.get("flops_partial", False)),
             "provenance": provenance(row),
         }
@@ -213,6 +215,11 @@ def table_iii(run: Run, per_name: bool = False) -> pd.DataFrame:
     return zero_ai_table(run.kernels, group_by_name(run.kernels))
 
 
+def _ai_cell(ai: float, partial: str) -> str:
+    """An AI for the text table, marked as a lower bound on a partial FLOP total."""
+    return intensity(ai) + (partial if ai == ai else "")
+
+
 def zero_ai_counted(run: Run, per_name: bool) -> str:
     """How Table III counted: "per launch", or "per kernel name" (asked for, or a per-name
     join of runs whose launches cannot be told apart)."""
@@ -283,15 +290,14 @@ def render_table(
             cells.append(str(row["rank"]))
         if grouped:
             cells.append(str(row["count"]))
+        partial = PARTIAL_MARK * bool(row.get("flops_partial"))  # FLOP/s and AI: lower bounds
         whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
         share = row["time_s"] / whole if whole else float("nan")
         cells += [
             seconds(row["time_s"]).replace(" ", ""),
             f"{100 * share:.0f}%" if share == share else "",
-            si(row["flop_rate"], "").replace(" ", "") + (PARTIAL_MARK * bool(row.get("flops_partial"))),
-            intensity(row["ai_l1"]),
-            intensity(row["ai_l2"]),
-            intensity(row["ai_hbm"]),
+            si(row["flop_rate"], "").replace(" ", "") + partial,
+            *(_ai_cell(row[f"ai_{level}"], partial) for level in LEVELS),
             plain(pipe),
             plain(phase),
             plain(bound),
@@ -327,7 +333,7 @@ def render_table(
         "[dim]"
         + ("%rank: share of the row's rank's kernel time; " if ranked else "")
         + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
-        f"approximate); FLOP/s {PARTIAL_MARK}: partial, some FLOPs not collected (notes say which); "
+        f"approximate); FLOP/s, AI {PARTIAL_MARK}: lower bounds, some FLOPs not collected (notes say which); "
         "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]"
     )
     if grouped:

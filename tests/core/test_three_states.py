@@ -258,8 +258,12 @@ def test_an_unnamed_gpu_prints_its_compute_capability_once(tmp_path):
 
 def test_a_kernel_with_uncounted_tensor_work_has_no_binding_roof(tmp_path):
     """FP32 work counted beside Tensor work that is not: AI and FLOP/s are lower bounds,
-    so no roof is named as binding (it would be a guess)."""
-    busy = {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": 40.0}
+    so no roof is named as binding (it would be a guess). op_hmma also counts HFMA2 on
+    sm_80+ (sample_data/hopper_hmma): the MMA instructions are op_hmma less its HFMA2 part."""
+    busy = {
+        "sm__inst_executed_pipe_tensor_op_hmma.sum": 1000.0,
+        "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum": 200.0,
+    }
     values = {**TIME, **CUDA_CORES, FMA.format("ffma"): 1e6, "dram__bytes.sum": 1e6, **busy, **FULL_SET_PEAKS}
     path = write_raw(tmp_path / "mixed.csv", "NVIDIA A40", "8.6", [("fused_gemm_epilogue", values)])
     row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]

@@ -372,6 +372,19 @@ def labelled_details(folder: Path) -> Path:
     )
 
 
+# SpeedOfLight's "Elapsed Cycles" and "SM Frequency" rows of _labelled_rows: the time
+# when "Duration" is missing, 52,136 cycles / 1.31 GHz.
+LABELLED_CYCLES_TIME_NS = 52_136 / 1.31
+
+
+def labelled_details_without_duration_row(folder: Path) -> Path:
+    """The section-label layout with its "Duration" row cut out (a SpeedOfLight section of
+    a version that printed cycles and clock only): the time is elapsed cycles / SM clock."""
+    rows = [OLD_DETAILS_HEADER]
+    rows += [r for r in _labelled_rows(0, "k", ("usecond", "1")) if r[9] != "Duration"]
+    return _text(folder, "labelled_details_without_duration_row.csv", _csv(rows))
+
+
 def labelled_details_without_duration(folder: Path) -> Path:
     """The same layout with only the launch statistics section (`--section LaunchStats`)."""
     rows = [OLD_DETAILS_HEADER]
@@ -383,6 +396,7 @@ FIXTURES = (
     sgemm_details,
     labelled_details,
     labelled_details_without_duration,
+    labelled_details_without_duration_row,
     failed_launch,
     every_launch_failed,
     failed_to_profile,

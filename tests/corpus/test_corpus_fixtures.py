@@ -125,6 +125,16 @@ def test_a_details_export_of_section_labels_reads_duration_and_says_what_is_not_
     assert run.kernels["flops_fp32"].isna().all() and run.kernels["bytes_hbm"].isna().all()
 
 
+def test_section_labels_without_duration_take_the_time_from_elapsed_cycles_and_sm_frequency(corpus):
+    run = load_run([corpus["labelled_details_without_duration_row"]], LoadOptions(no_cache=True))
+    row = run.kernels.iloc[0]
+    assert row["time_s"] * 1e9 == pytest.approx(fixtures.LABELLED_CYCLES_TIME_NS, rel=1e-12)
+    assert row["time_source"] == "derived: gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second"
+    note = next(n for n in run.notes if "section labels" in n)
+    assert "Elapsed Cycles as gpc__cycles_elapsed.max" in note
+    assert "SM Frequency as gpc__cycles_elapsed.avg.per_second" in note
+
+
 def test_a_details_export_of_section_labels_without_duration_is_refused_with_how_to_reexport(corpus):
     line = refusal(corpus["labelled_details_without_duration"])
     assert "section labels" in line and "--page raw" in line

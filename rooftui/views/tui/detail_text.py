@@ -12,8 +12,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from rooftui.analysis.capped_bounds import BASES, COMPLETE
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PIPELINE_LABELS
+from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PARTIAL_MARK, PIPELINE_LABELS
 from rooftui.model.metrics import BYTES
 from rooftui.views.formats import intensity_with_magnitude, percent, seconds, si
 from rooftui.views.text import printable
@@ -93,6 +94,12 @@ def _break_name(name: str, width: int) -> list[str]:
     return [*lines, name]
 
 
+def _is_partial(row: pd.Series) -> bool:
+    """The row's FLOP total is partial (``flops_partial``: a Python or numpy bool)."""
+    partial = row.get("flops_partial")
+    return isinstance(partial, (bool, np.bool_)) and bool(partial)
+
+
 def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Table:
     """Per memory level: AI, the roof that binds there, how close the kernel is, headroom."""
     table = Table(
@@ -111,13 +118,18 @@ def levels_table(row: pd.Series, ceilings: CeilingSet, ascii_mode: bool) -> Tabl
     compact = lambda value: si(value, missing=MISSING).replace(" ", "")  # noqa: E731  the units are in the title
     rate = _number(row.get("flop_rate"))
     times = "x" if ascii_mode else "×"
+    # On a partial FLOP total each AI is a lower bound (the true one is higher): marked.
+    lower = PARTIAL_MARK if _is_partial(row) else ""
+    if lower:
+        table.title = f"{table.title}; {lower} after AI: a lower bound (FLOP total partial)"
     for level in LEVELS:
         bandwidth = ceilings.bandwidth(level)
         roof = _number(row.get(f"roof_{level}"))
         headroom = roof / rate if rate > 0 and roof == roof else math.nan
         cells = (
             LEVEL_LABELS[level],
-            intensity_with_magnitude(_number(row.get(f"ai_{level}")), missing=MISSING),
+            intensity_with_magnitude(_number(row.get(f"ai_{level}")), missing=MISSING)
+            + (lower if row.get(f"ai_{level}") == row.get(f"ai_{level}") else ""),
             compact(bandwidth.value) if bandwidth else "–",
             compact(roof),
             _text_or_dash(row.get(f"bound_{level}")),
@@ -164,7 +176,7 @@ def describe(
     if grouped:
         work.append(("mean time", seconds(_number(row["time_mean_s"]), missing=MISSING)))
     work.append(("FLOP/s achieved", si(_number(row["flop_rate"]), "FLOP/s", missing=MISSING)))
-    partial = " (partial: some not collected, see notes)" if row.get("flops_partial") is True else ""
+    partial = " (partial: some not collected, see notes)" if _is_partial(row) else ""
     work.append(("FLOPs (all)", si(_number(row["flops"]), "FLOP", missing=MISSING) + partial))
     for column in FLOP_COLUMNS:
         value = _number(row.get(column))
@@ -205,6 +217,9 @@ def describe(
     if isinstance(binding, str) and binding:
         reached = percent(_number(row.get("roof_fraction")), missing=MISSING)
         work.append(("binding roof", f"{binding} at {reached}"))
+        basis = row.get("bound_basis")  # what it rests on (analysis.capped_bounds.BASES)
+        if isinstance(basis, str) and basis in BASES and basis != COMPLETE:
+            work.append(("bound basis", BASES[basis]))
     else:  # blank, never a guess: say what is missing (analysis.roofline.bound_reasons)
         reason = row.get("bound_reason")
         work.append(("binding roof", f"none: {reason}" if isinstance(reason, str) and reason else MISSING))
