@@ -4,11 +4,12 @@
 (``ncu --import R --csv --page raw --print-units base --metrics gpu__time_duration.sum``)
 and sums them per rank. That text comes from whatever ``--ncu`` names, so it is read as
 untrusted input (issue #25: an unexpected export crashed ``profile`` with exit 1): ncu's
-own ``==PROF==``/``==WARNING==`` lines above the table are skipped; a table without the
-ID, Kernel Name or time column, without its units row, with a row of another field count,
-a launch ID that is no whole number or a time that is negative or not finite is refused
-in one line naming the report; an empty or ``n/a`` time is a kernel ncu could not measure.
-The units row gives the time's unit (ncu 2025.3: "ns"); any unit of time is turned into seconds.
+own ``==PROF==``/``==WARNING==`` lines above the table are skipped (with nothing else, no
+kernel was exported); a table without the ID, Kernel Name or time column, without its
+units row, with a row of another field count, a launch ID that is no whole number or a
+time that is negative or not finite is refused in one line naming the report; an empty
+or ``n/a`` time is a kernel ncu could not measure. The units row gives the time's unit
+(ncu 2025.3: "ns"); any unit of time is turned into seconds.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def read_kernel_times(text: str, report: Path) -> list[tuple[int, str, float]]:
         raise _refusal(f"not CSV ({err})", report) from None
     start = next((i for i, row in enumerate(rows) if row and row[0] == "ID"), None)
     if start is None:
+        if all(not row or row[0].startswith("==") for row in rows):
+            return []  # only ncu's own lines: it exported no kernel
         raise _refusal('no header line starting with "ID"', report)
     header = rows[start]
     missing = [name for name in _NEEDED if name not in header]

@@ -75,5 +75,6 @@ def test_kernel_times_skip_ncus_log_lines_and_unmeasured_kernels_and_convert_the
     assert read_kernel_times(text, Path("r.ncu-rep")) == [(0, "daxpy", 0.003)]
     scaled = '"ID","Kernel Name","gpu__time_duration.sum","x"\n"","","usecond",""\n"7","k","2.5","y"\n'
     assert read_kernel_times(scaled, Path("r.ncu-rep")) == [(7, "k", 2.5e-6)]
+    assert read_kernel_times('==PROF== Profiling "k" - 0: 0%\n', Path("r.ncu-rep")) == []  # no kernel
     with pytest.raises(RooftuiError, match="r.ncu-rep: ncu's export"):
         read_kernel_times('"ID","Kernel Name","gpu__time_duration.sum"\n"3","k","1"\n', Path("r.ncu-rep"))
