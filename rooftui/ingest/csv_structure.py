@@ -44,11 +44,11 @@ from rooftui.errors import InputError
 from rooftui.ingest.validate import REEXPORT, TOOL_LINE
 
 # Cells (rows x columns kept) a reader holds from one CSV table; ROOFTUI_MAX_TABLE_CELLS
-# overrides it. 30 million: DeepCAM's AMP raw export keeps 88 columns of 181 launches
-# (sample_data/deepcam), so this is ~340,000 such launches, or 2.7 million rows of a details
-# export (11 columns kept, ~67 rows a launch: ~40,000 launches); peak memory at the bound is
-# in benchmarks/results/2026-12-01-hostile-input-round-three.md.
-DEFAULT_TABLE_CELLS = 30_000_000
+# overrides it. 10 million: a raw export keeps ~48 columns (sample_data/deepcam, deeplab),
+# so ~200,000 launches; a details export 12 columns of ~68 rows a launch, so ~12,000
+# launches. Peak memory of a whole export just under the bound, and of 1 GiB bombs, is in
+# benchmarks/results/2026-12-01-csv-bombs.md (under 1 GB each).
+DEFAULT_TABLE_CELLS = 10_000_000
 _CHUNK_ROWS = 20_000  # rows pandas parses at once
 
 
@@ -61,7 +61,7 @@ def table_cell_limit() -> int:
         return DEFAULT_TABLE_CELLS
 
 
-def read_table(handle: IO[str], path: Path, hint: str, **read_csv: Any) -> pd.DataFrame:
+def read_table(handle: IO[str] | io.TextIOBase, path: Path, hint: str, **read_csv: Any) -> pd.DataFrame:
     """``pandas.read_csv(handle, **read_csv)``, parsed a chunk of rows at a time and refused
     (InputError, one line) once the columns kept hold more than ``table_cell_limit()`` cells."""
     limit = table_cell_limit()
@@ -165,6 +165,7 @@ class StructureCheck:
                 # the common case, inline: one more metric row of the kernel being read
                 if (
                     len(record) == fields
+                    and kernels.name_at is not None  # details page: a kernel's rows share its ID
                     and record[id_at] == kernels.current
                     and self._rows > 1
                     and self._last is not None
@@ -207,7 +208,8 @@ class StructureCheck:
                 self.path,
                 "pass each export as its own file; " + REEXPORT,
             )
-        if self.kernels.current != launch:
+        # a raw-page launch has one row: its ID again, even in the next row, is a duplicate
+        if self.kernels.current != launch or self.kernels.name_at is None:
             if launch in self._seen:
                 raise InputError(
                     f"ID {_short(launch)} appears in more than one row (a duplicated "

@@ -52,10 +52,10 @@ def csv_bomb(kind: str, total_bytes: int) -> bytes:
             one_launch = [[body[0][0]] + [""] * (len(header) - 1)]
         top = [header, units]
     out = [packer.compress(b"".join(_row(r) for r in top))]
+    template = b"".join(_row(["\0", *row[1:]]) for row in one_launch)  # the ID filled in below
     launch, written = 0, 0
     while written < total_bytes:
-        fresh = "0" if kind == "raw-same-launch" else str(launch)
-        block = b"".join(_row([fresh, *row[1:]]) for row in one_launch)
+        block = template.replace(b"\0", b"0" if kind == "raw-same-launch" else str(launch).encode())
         out.append(packer.compress(block))
         written += len(block)
         launch += 1
