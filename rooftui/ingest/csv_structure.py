@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -41,6 +40,7 @@ from typing import IO, Any
 import pandas as pd
 
 from rooftui.errors import InputError
+from rooftui.ingest.files import limit_from_env
 from rooftui.ingest.validate import REEXPORT, TOOL_LINE
 
 # Cells (rows x columns kept) a reader holds from one CSV table; ROOFTUI_MAX_TABLE_CELLS
@@ -54,11 +54,7 @@ _CHUNK_ROWS = 20_000  # rows pandas parses at once
 
 def table_cell_limit() -> int:
     """The most cells (rows x columns kept) rooftui reads from one CSV table."""
-    text = os.environ.get("ROOFTUI_MAX_TABLE_CELLS", "")
-    try:
-        return max(1, int(text)) if text else DEFAULT_TABLE_CELLS
-    except ValueError:
-        return DEFAULT_TABLE_CELLS
+    return limit_from_env("ROOFTUI_MAX_TABLE_CELLS", DEFAULT_TABLE_CELLS)
 
 
 def read_table(handle: IO[str] | io.TextIOBase, path: Path, hint: str, **read_csv: Any) -> pd.DataFrame:
