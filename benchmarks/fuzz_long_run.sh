@@ -1,8 +1,8 @@
 #!/bin/sh
 # The long fuzz run of issue #25 on a shared machine: one worker at the lowest priority,
 # in chunks, each kept case by case in LOGDIR/*.jsonl (a run stopped midway keeps what it
-# did), until DEADLINE (a `date -d` time). Every tenth chunk runs through real
-# `python -m rooftui` subprocesses (with each case's peak memory), the rest in-process.
+# did), until DEADLINE (a `date -d` time). Chunks alternate: 300 cases in-process, then
+# 30 through real `python -m rooftui` subprocesses (with each case's peak memory).
 #
 #   sh benchmarks/fuzz_long_run.sh LOGDIR DEADLINE [FIRST_SEED]
 #   python benchmarks/fuzz_run.py --tally LOGDIR/*.jsonl      # the counts, per command
@@ -16,7 +16,7 @@ mkdir -p "$logdir"
 chunk=0
 while [ "$(date +%s)" -lt "$end" ]; do
   left=$((end - $(date +%s)))
-  if [ $((chunk % 10)) -eq 9 ]; then
+  if [ $((chunk % 2)) -eq 1 ]; then
     mode="--jobs 1"; cases=30; tag=sub
   else
     mode="--in-process"; cases=300; tag=in
