@@ -86,9 +86,12 @@ def diff(
 
     comparison = compare_runs(run_a, run_b, label_a or run_label(report_a), label_b or run_label(report_b))
     if tui:
+        from rooftui.cli.terminal import run_full_screen
         from rooftui.views.tui.screens.compare import CompareApp
 
-        CompareApp(comparison).run()
+        run_full_screen(
+            CompareApp(comparison), "diff --tui (the compare screen)", "`rooftui diff` without --tui"
+        )
         return
 
     from rooftui.views.compare import dumps_json, render, to_csv

@@ -81,4 +81,6 @@ def _open_compare(
     comparison = compare_runs(run_a, run_b, run_label(reports[0]), run_label(reports[1]))
     from rooftui.views.tui.screens.compare import CompareApp
 
-    CompareApp(comparison, ascii_mode=ascii_mode).run()
+    run_full_screen(
+        CompareApp(comparison, ascii_mode=ascii_mode), "the compare screen", "`rooftui diff BEFORE AFTER`"
+    )

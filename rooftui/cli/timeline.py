@@ -43,8 +43,10 @@ def timeline(trace: str, output_format: str, tui: bool, ascii_mode: bool | None)
         click.echo(f"rooftui: reading {printable(trace)} ({_size(trace) / 1e6:,.0f} MB)…", err=True)
     analysis = analyze_trace(trace)
     if tui:
+        from rooftui.cli.terminal import require_terminal
         from rooftui.views.tui.screens.timeline import run_timeline_app
 
+        require_terminal("timeline --tui (the timeline screen)", "`rooftui timeline TRACE` without --tui")
         run_timeline_app(analysis, ascii_mode=ascii_wanted(ascii_mode))
     elif output_format == "json":
         click.echo(json.dumps(analysis.to_json(), indent=2, ensure_ascii=False))

@@ -21,6 +21,12 @@ the line and the fix:
 - details page: every kernel has the same metric rows; one that lacks some gets a note
   naming them (its missing quantities are blank, not 0). A short *last* kernel is a
   cut, refused by ``validate.check_metric_counts``.
+
+``read_table`` is how the readers call pandas: in chunks of rows, so the parser holds one
+chunk's text, never the whole file's (read at once, pandas held ~2x a 1 GB export before any
+check could refuse it), and at most ``table_cell_limit()`` cells of the columns a reader
+keeps: a million-launch export under the 4 GiB input cap is refused in one line at that
+bound, before it is held in memory (issue #25).
 """
 
 from __future__ import annotations
@@ -29,10 +35,50 @@ import csv
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+
+import pandas as pd
 
 from rooftui.errors import InputError
+from rooftui.ingest.files import limit_from_env
 from rooftui.ingest.validate import REEXPORT, TOOL_LINE
+
+# Cells (rows x columns kept) a reader holds from one CSV table; ROOFTUI_MAX_TABLE_CELLS
+# overrides it. 10 million: a raw export keeps ~48 columns (sample_data/deepcam, deeplab),
+# so ~200,000 launches; a details export 12 columns of ~68 rows a launch, so ~12,000
+# launches. Peak memory of a whole export just under the bound, and of 1 GiB bombs, is in
+# benchmarks/results/2026-12-01-csv-bombs.md (under 1 GB each).
+DEFAULT_TABLE_CELLS = 10_000_000
+_CHUNK_ROWS = 20_000  # rows pandas parses at once
+
+
+def table_cell_limit() -> int:
+    """The most cells (rows x columns kept) rooftui reads from one CSV table."""
+    return limit_from_env("ROOFTUI_MAX_TABLE_CELLS", DEFAULT_TABLE_CELLS)
+
+
+def read_table(handle: IO[str] | io.TextIOBase, path: Path, hint: str, **read_csv: Any) -> pd.DataFrame:
+    """``pandas.read_csv(handle, **read_csv)``, parsed a chunk of rows at a time and refused
+    (InputError, one line) once the columns kept hold more than ``table_cell_limit()`` cells."""
+    limit = table_cell_limit()
+    chunks: list[pd.DataFrame] = []
+    cells = rows = 0
+    with pd.read_csv(handle, chunksize=_CHUNK_ROWS, **read_csv) as reader:
+        for chunk in reader:
+            cells += chunk.size
+            rows += len(chunk)
+            if cells > limit:
+                raise InputError(
+                    f"holds more than {limit:,} cells in the columns rooftui reads ({rows:,} rows so"
+                    " far), rooftui's limit for one table",
+                    path,
+                    "profile or export fewer launches (ncu --launch-count, -k), or set "
+                    "ROOFTUI_MAX_TABLE_CELLS to a larger number if the export is genuine; " + hint,
+                )
+            chunks.append(chunk)
+    if not chunks:  # pandas gives an empty chunk for a header alone: this is no table
+        raise InputError("no table under the header line", path, hint)
+    return chunks[0] if len(chunks) == 1 else pd.concat(chunks, ignore_index=True)
 
 
 class StructureCheck:
@@ -115,6 +161,7 @@ class StructureCheck:
                 # the common case, inline: one more metric row of the kernel being read
                 if (
                     len(record) == fields
+                    and kernels.name_at is not None  # details page: a kernel's rows share its ID
                     and record[id_at] == kernels.current
                     and self._rows > 1
                     and self._last is not None
@@ -157,7 +204,8 @@ class StructureCheck:
                 self.path,
                 "pass each export as its own file; " + REEXPORT,
             )
-        if self.kernels.current != launch:
+        # a raw-page launch has one row: its ID again, even in the next row, is a duplicate
+        if self.kernels.current != launch or self.kernels.name_at is None:
             if launch in self._seen:
                 raise InputError(
                     f"ID {_short(launch)} appears in more than one row (a duplicated "

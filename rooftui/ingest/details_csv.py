@@ -21,7 +21,7 @@ from rooftui.ingest.csv_common import (
     parse_nvtx,
     read_prologue,
 )
-from rooftui.ingest.csv_structure import StructureCheck
+from rooftui.ingest.csv_structure import StructureCheck, read_table
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import (
@@ -87,8 +87,14 @@ def read_details_csv(path: Path) -> RawReport:
     handle = structure.watch(open_text(path))
     try:
         with handle:
-            long = pd.read_csv(
-                handle, skiprows=list(range(skip)), usecols=wanted, dtype=str, keep_default_na=False
+            long = read_table(  # in chunks, bounded (rooftui.ingest.csv_structure)
+                handle,
+                path,
+                DETAILS_HINT,
+                skiprows=list(range(skip)),
+                usecols=wanted,
+                dtype=str,
+                keep_default_na=False,
             )
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
         check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"

@@ -70,13 +70,19 @@ def logical_name(path: Path) -> str:
     return path.stem if compression(path) else path.name
 
 
+def limit_from_env(variable: str, default: int) -> int:
+    """A limit a user may set in ``variable`` (a whole number of at least 1); ``default``
+    where it is unset or no whole number."""
+    text = os.environ.get(variable, "")
+    try:
+        return max(1, int(text)) if text else default
+    except ValueError:
+        return default
+
+
 def input_limit() -> int:
     """The most bytes (after decompression) rooftui reads from one input."""
-    text = os.environ.get("ROOFTUI_MAX_INPUT_BYTES", "")
-    try:
-        return max(1, int(text)) if text else DEFAULT_INPUT_LIMIT
-    except ValueError:
-        return DEFAULT_INPUT_LIMIT
+    return limit_from_env("ROOFTUI_MAX_INPUT_BYTES", DEFAULT_INPUT_LIMIT)
 
 
 def path_error(err: OSError, path: Path) -> InputError:

@@ -24,7 +24,7 @@ from rooftui.ingest.csv_common import (
     parse_nvtx,
     read_prologue,
 )
-from rooftui.ingest.csv_structure import StructureCheck
+from rooftui.ingest.csv_structure import StructureCheck, read_table
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
@@ -56,8 +56,10 @@ def read_raw_csv(path: Path) -> RawReport:
     handle = structure.watch(open_text(path))
     try:
         with handle:
-            frame = pd.read_csv(
+            frame = read_table(  # in chunks, bounded (rooftui.ingest.csv_structure)
                 handle,
+                path,
+                RAW_HINT,
                 skiprows=skip_rows,
                 usecols=wanted,
                 thousands=",",

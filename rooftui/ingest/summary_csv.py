@@ -25,6 +25,7 @@ from rooftui.ingest.csv_common import (
     check_last_line,
     read_prologue,
 )
+from rooftui.ingest.csv_structure import read_table
 from rooftui.ingest.files import open_text
 from rooftui.ingest.report import LAUNCHES, RawReport, is_relevant_metric
 from rooftui.model.frames import map_unique
@@ -52,7 +53,9 @@ def read_summary_csv(path: Path) -> RawReport:
     check_last_line(path, len(header))
     try:
         with open_text(path) as handle:
-            long = pd.read_csv(handle, skiprows=list(range(skip)), dtype=str, keep_default_na=False)
+            long = read_table(  # in chunks, bounded (rooftui.ingest.csv_structure)
+                handle, path, SUMMARY_HINT, skiprows=list(range(skip)), dtype=str, keep_default_na=False
+            )
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
         raise InputError(f"cannot parse the CSV ({str(err).strip()[:120]})", path, SUMMARY_HINT) from None
     if long.empty:

@@ -19,7 +19,6 @@ That is 2 runs of the job per profiled rank; ``--ranks`` picks fewer ranks.
 from __future__ import annotations
 
 import csv
-import io
 import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,17 +26,16 @@ from typing import TextIO
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.sidecars import CUT_SHORT_SUFFIX
-from rooftui.ingest.units import nanoseconds_per
 from rooftui.profile.launchers import LaunchedJob, clear_started, rank_wrapper_script, scratch_dir
 from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX, NcuOptions, ncu_arguments
 from rooftui.profile.run import NcuRun, run_ncu
+from rooftui.profile.time_export import TIME_METRIC, read_kernel_times
 
 NCCL_PREFIX = "nccl"
 # ncu's --kernel-name takes an ECMAScript regular expression after "regex:";
 # a negative look-ahead leaves out every kernel whose function name starts "nccl".
 NOT_NCCL = f"regex:^(?!{NCCL_PREFIX})"
 ONLY_NCCL = f"regex:^{NCCL_PREFIX}"
-TIME_METRIC = "gpu__time_duration.sum"
 COMM_SUFFIX = ".comm"  # the time-only run's reports: STEM.comm.rankN.ncu-rep
 
 
@@ -131,31 +129,14 @@ def kernel_times(ncu: str, report: Path, rank: str) -> list[KernelTime]:
         ],
         capture_output=True,
         text=True,
+        errors="replace",  # whatever --ncu printed, undecodable bytes included
         check=False,
     )
     if done.returncode != 0:
         reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
         raise RooftuiError(f"ncu could not export kernel times: {reason}", path=report)
-    rows = list(csv.DictReader(io.StringIO(done.stdout)))
-    # --print-units base prints a units row under the header: ncu 2025.3 gives "ns" for
-    # gpu__time_duration.sum; any time unit is turned into seconds, anything else refused.
-    unit = (rows[0].get(TIME_METRIC) or "").strip() if rows else ""
-    to_ns = nanoseconds_per(unit)
-    if rows and to_ns is None:
-        raise RooftuiError(
-            f"ncu exported {TIME_METRIC} in {unit!r}, not a unit of time",
-            path=report,
-            fix="check which ncu ran (--ncu): rooftui reads its --print-units base export",
-        )
-    times = []
-    for row in rows[1:]:
-        value = (row.get(TIME_METRIC) or "").replace(",", "")
-        try:
-            seconds = float(value) * (to_ns or 0.0) / 1e9
-        except ValueError:
-            continue  # a kernel ncu could not measure (empty or "n/a")
-        times.append(KernelTime(rank, int(row["ID"]), row["Kernel Name"], seconds))
-    return times
+    times = read_kernel_times(done.stdout, report)
+    return [KernelTime(rank, ncu_id, name, seconds) for ncu_id, name, seconds in times]
 
 
 def write_comm_csv(path: Path, times: list[KernelTime]) -> None:

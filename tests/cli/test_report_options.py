@@ -184,6 +184,7 @@ def _compared_runs(monkeypatch):
 
     monkeypatch.setattr("rooftui.analysis.compare.compare_runs", fake_compare)
     monkeypatch.setattr("rooftui.views.tui.screens.compare.CompareApp.run", lambda self: None)
+    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     return captured
 
 

@@ -144,6 +144,7 @@ def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(compariso
 
 
 def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
+    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     from click.testing import CliRunner
 
     from rooftui.cli.diff import diff

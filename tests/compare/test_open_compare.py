@@ -6,6 +6,7 @@ from tests.conftest import DEEPCAM
 
 
 def test_compare_flag_opens_the_compare_app_on_both_reports(monkeypatch):
+    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     from click.testing import CliRunner
 
     opened = []

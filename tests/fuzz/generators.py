@@ -80,6 +80,9 @@ class Case:
     exact_stdout: bool = False  # CSV/JSON output: names kept exactly, escapes included
     env: dict[str, str] = field(default_factory=dict)
     must_fail: bool = False  # damage rooftui can detect: loading it is silent damage
+    must_succeed: bool = False  # nothing wrong with the input: an error is a wrong refusal
+    setup: Callable[[Path], None] | None = None  # after the files are written (links, the cache)
+    check_stdout: Callable[[str], str | None] | None = None  # a problem with the output, or None
 
 
 # ---------------------------------------------------------------- bases
@@ -538,6 +541,7 @@ REPORT_COMMANDS = [
 
 
 ROUND_THREE_KINDS = ("sidecar", "structure", "profile-args")  # issue #25
+ROUND_FOUR_KINDS = ("cache", "duplicates")  # issue #25, tests/fuzz/cache_and_duplicates.py
 
 
 def cases(seed: int, count: int, kinds: tuple[str, ...] | None = None) -> Iterator[Case]:
@@ -552,6 +556,7 @@ def cases(seed: int, count: int, kinds: tuple[str, ...] | None = None) -> Iterat
         "ert",
         "trace",
         *ROUND_THREE_KINDS,
+        *ROUND_FOUR_KINDS,
     )
     chosen = kinds or every
     for index in range(count):
@@ -722,6 +727,10 @@ def _round_three_case(kind: str, rng: random.Random) -> Case:
 
 
 def _case(kind: str, rng: random.Random) -> Case:
+    if kind in ROUND_FOUR_KINDS:
+        from tests.fuzz.cache_and_duplicates import cache_case, duplicate_case
+
+        return cache_case(rng) if kind == "cache" else duplicate_case(rng)
     if kind in ROUND_THREE_KINDS:
         return _round_three_case(kind, rng)
     good = KNOWN / "known_answer.raw-base.csv"

@@ -49,14 +49,20 @@ def write_case(case: Case, folder: Path) -> tuple[list[str], dict[Path, str]]:
     """Write the case's files into ``folder``; its argv and the inputs' hashes."""
     (folder / "out").mkdir(parents=True, exist_ok=True)
     (folder / "tmp").mkdir(exist_ok=True)
-    _PRESENT[folder] = {p.name for p in folder.iterdir()}  # a test's own FIFOs and folders
     hashes = {}
     for name, data in case.files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)  # "run.ncu.log/keep": a folder where a file goes
         path.write_bytes(data)
         hashes[path] = hashlib.sha256(data).hexdigest()
+    if case.setup is not None:  # links, a damaged cache: part of the case, not left behind
+        case.setup(folder)
+    _PRESENT[folder] = {p.name for p in folder.iterdir()}  # a test's own FIFOs and folders
     return [a.replace("{dir}", str(folder)) for a in case.argv], hashes
+
+
+def _case_env(case: Case, folder: Path) -> dict[str, str]:
+    return {name: value.replace("{dir}", str(folder)) for name, value in case.env.items()}
 
 
 def run_in_process(case: Case, folder: Path) -> Outcome:
@@ -74,7 +80,7 @@ def run_in_process(case: Case, folder: Path) -> Outcome:
             "NO_COLOR": "1",
             "COLUMNS": "100",
             "XDG_CACHE_HOME": str(folder / "cache"),
-            **case.env,
+            **_case_env(case, folder),
         }
     )
     tempfile.tempdir = str(folder / "tmp")
@@ -108,7 +114,7 @@ def run_subprocess(case: Case, folder: Path, timeout_s: float = 120.0) -> Outcom
         "COLUMNS": "100",
         "TMPDIR": str(folder / "tmp"),
         "XDG_CACHE_HOME": str(folder / "cache"),
-        **case.env,
+        **_case_env(case, folder),
     }
     root = Path(__file__).resolve().parents[2]
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
@@ -174,6 +180,12 @@ def check(outcome: Outcome, folder: Path, hashes: dict[Path, str]) -> None:
         problems.append("traceback")
     if outcome.case.must_fail and code == 0:
         problems.append("silent damage: damage rooftui can detect loaded without an error")
+    if outcome.case.must_succeed and code != 0:
+        problems.append("wrong refusal: an input with nothing wrong was refused")
+    if outcome.case.check_stdout is not None and code == 0:
+        wrong = outcome.case.check_stdout(stdout)
+        if wrong:
+            problems.append(wrong)
     lines = [line for line in stderr.splitlines() if line.strip()]
     if code == 2 and len(lines) != 1:
         problems.append(f"error on {len(lines)} lines")

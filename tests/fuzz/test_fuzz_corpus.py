@@ -18,7 +18,8 @@ from tests.fuzz.helpers import BASE, edited_base, rooftui
 from tests.fuzz.runner import run_in_process
 
 SEED = 20261130
-CI_CASES = 50  # 5 per input kind (10 kinds with the sidecar, structure and profile-argument ones of #25)
+CI_CASES = 60  # 5 per input kind (12 kinds with the sidecar, structure, profile-argument, cache and
+# duplicate ones of #25)
 
 
 def test_no_fuzz_case_reaches_the_last_resort_handler_or_breaks_a_rule(tmp_path):
@@ -97,3 +98,33 @@ def test_the_fuzz_runner_would_see_a_raw_escape(tmp_path):
     check(outcome, tmp_path, {})
     assert outcome.problems == ["raw control character on stdout"]
     assert rooftui(tmp_path, "summary", BASE).problems == []
+
+
+def test_the_fuzz_runner_would_see_a_report_counted_twice_or_a_cache_error(tmp_path):
+    """The cache and duplicate cases' checks can fail: doubled totals, a missing note, an
+    error where nothing was wrong."""
+    import json
+
+    from tests.fuzz.cache_and_duplicates import RAW, _alone, _same_totals
+    from tests.fuzz.generators import Case
+    from tests.fuzz.runner import Outcome, check
+
+    alone = _alone(str(RAW))
+    doubled = {"summary": {**{k: alone[k] for k in ("table3",)}, "kernels": alone["kernels"] * 2}}
+    doubled["summary"]["time_s"] = alone["time_s"] * 2
+    once = {"summary": {k: alone[k] for k in ("kernels", "time_s", "table3")}, "notes": []}
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "out").mkdir()
+    said = []
+    for stdout, code in ((json.dumps(doubled), 0), (json.dumps(once), 0), ("", 2)):
+        case = Case(
+            "t", "t", {}, [], check_stdout=_same_totals(str(RAW), note="counted once"), must_succeed=True
+        )
+        outcome = Outcome(case, code, stdout, "x\n")
+        check(outcome, tmp_path, {})
+        said.append(outcome.problems)
+    assert said == [
+        ["silent damage: kernels differs from the report read alone"],
+        ["silent damage: no 'counted once' note"],
+        ["wrong refusal: an input with nothing wrong was refused"],
+    ]

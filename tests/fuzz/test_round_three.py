@@ -84,3 +84,28 @@ def test_the_explorer_without_a_terminal_is_one_line_suggesting_a_text_command(t
     argv = [str(report) if a == "{report}" else a for a in argv]
     line = assert_one_line_error(rooftui(tmp_path, *argv), "needs a terminal")
     assert "summary" in line
+
+
+@pytest.mark.parametrize(
+    ("screen", "text_form"),
+    [
+        ("diff-tui", "`rooftui diff` without --tui"),
+        ("compare", "`rooftui diff BEFORE AFTER`"),
+        ("timeline-tui", "`rooftui timeline TRACE` without --tui"),
+    ],
+)
+def test_the_compare_and_timeline_screens_without_a_terminal_are_one_line_naming_the_text_form(
+    tmp_path, screen, text_form
+):
+    from tests.fuzz.generators import _trace
+
+    report = tmp_path / "r.csv"
+    report.write_bytes(BASE.read_bytes())
+    (tmp_path / "t.json").write_text(json.dumps(_trace()))
+    argv = {
+        "diff-tui": ["diff", report, report, "--tui"],
+        "compare": [report, report, "--compare"],
+        "timeline-tui": ["timeline", tmp_path / "t.json", "--tui"],
+    }[screen]
+    line = assert_one_line_error(rooftui(tmp_path, *argv), "needs a terminal")
+    assert text_form in line

@@ -104,6 +104,7 @@ def test_the_headless_command_never_loads_textual(built_naive):
 
 
 def test_tui_flag_opens_the_timeline_app_on_the_analysis(monkeypatch, built_naive):
+    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     import rooftui.views.tui.screens.timeline as timeline_screen
     from rooftui.cli import main
 

@@ -89,6 +89,7 @@ async def test_an_ascii_checkbox_shows_a_space_when_unticked(sample_app):
 
 @ASCII_DECISIONS
 def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments, environ, ascii_mode):
+    monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     import rooftui.views.tui.screens.timeline as timeline_module
     from rooftui.cli import main
     from tests.tui.conftest import TRACE

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import re
 from pathlib import Path
 from typing import Any, TextIO
@@ -34,7 +33,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from rooftui.errors import InputError, reading
-from rooftui.ingest.files import check_readable, open_binary
+from rooftui.ingest.files import check_readable, limit_from_env, open_binary
 from rooftui.timeline.readers.json_stream import JsonStreamError, iter_array_items
 from rooftui.timeline.trace import (
     GpuKind,
@@ -104,11 +103,7 @@ MAX_NAME_CHARS = 64 << 20
 
 def max_trace_events() -> int:
     """The most events (rows and metadata) read from one trace: ``ROOFTUI_MAX_TRACE_EVENTS``."""
-    text = os.environ.get(MAX_EVENTS_VARIABLE, "")
-    try:
-        return max(1, int(text)) if text else DEFAULT_MAX_EVENTS
-    except ValueError:
-        return DEFAULT_MAX_EVENTS
+    return limit_from_env(MAX_EVENTS_VARIABLE, DEFAULT_MAX_EVENTS)
 
 
 class _TraceTooLarge(Exception):
