@@ -10,6 +10,16 @@ from pathlib import Path
 
 import pytest
 
+# Each pytest-xdist worker imports every test module (pytest rewrites its asserts first)
+# and rooftui, and many tests start `python -m rooftui`; with PYTHONDONTWRITEBYTECODE
+# set, none of that compiled code is kept and every worker and child process of every
+# run compiles it again: ~4 s of CPU per worker's collection alone
+# (benchmarks/results/2026-12-01-suite-cpu.md). The suite and the processes it starts
+# write the bytecode of the checkout's modules beside them, in __pycache__ (git ignores
+# it), as Python does by default; installed packages have theirs already.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
 KNOWN = SAMPLES / "known_answer"
