@@ -229,8 +229,14 @@ COLLECTED: list[pytest.Item] = []
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Every test collected, before -k or -m deselect any (tests/test_snapshot_files.py)."""
+    """Every test collected, before -k or -m deselect any (tests/test_snapshot_files.py);
+    then the tmux tests go first. They take the longest (a real terminal, keys at a
+    person's pace: ~16 s on a quiet machine) and spend it waiting: last in the order (as
+    tests/tui/test_tmux.py sorts), one kept a worker busy after the others had finished
+    (pytest-xdist hands tests out in this order); first, the other workers use the cores
+    meanwhile."""
     COLLECTED[:] = items
+    items.sort(key=lambda item: item.get_closest_marker("tmux") is None)  # stable: the rest keep their order
 
 
 def pytest_collection_finish(session):
