@@ -248,6 +248,72 @@ async def t_does_nothing_without_a_trace(app, pilot) -> None:
     assert isinstance(app.screen, ExplorerScreen)
 
 
+async def clicking_a_header_sorts_and_clicking_again_reverses(app, pilot) -> None:
+    table = app.explorer.query_one(KernelTable)
+    # %roof: in view at 100 columns (AI HBM, clicked here before, now scrolls).
+    roof = next(i for i, c in enumerate(COLUMNS) if c.key == "roof_fraction")
+    x = table.column_offset(roof) + 2
+    await pilot.click(KernelTable, offset=(x, 0))
+    assert app.explorer.state.sort_column == "roof_fraction" and app.explorer.state.sort_descending
+    fractions = app.explorer.rows["roof_fraction"].dropna().tolist()
+    assert fractions == sorted(fractions, reverse=True) and len(fractions) > 60
+    await pilot.click(KernelTable, offset=(x, 0))
+    assert not app.explorer.state.sort_descending
+    assert app.explorer.rows["roof_fraction"].dropna().tolist() == sorted(fractions)
+    await pilot.click(KernelTable, offset=(3, 3))  # the third row on screen
+    row = int(table.scroll_y) + 2
+    assert table.cursor_row == row
+    assert app.explorer.selected["name"] == shown_names(app)[row]
+    gain = next(i for i, c in enumerate(COLUMNS) if c.key == "gain_s")
+    await pilot.click(KernelTable, offset=(table.column_offset(gain) + 2, 0))  # by gain, as it was
+    await pilot.press("home")
+
+
+async def p_chooses_which_compute_roofs_are_drawn(app, pilot) -> None:
+    assert compute_roofs(app) == {"tensor_fp16", "fp16", "fp32", "fp64"}
+    await pilot.press("p")
+    assert isinstance(app.screen, PipelinesScreen)
+    assert app.screen.query_one(SelectionList).selected == [
+        "fp64",
+        "fp32",
+        "fp16",
+        "tensor_fp16",
+    ]
+    await pilot.press("end", "space", "enter")  # untick Tensor FP16
+    assert isinstance(app.screen, ExplorerScreen)
+    assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
+    await pilot.press("p", "space", "escape")  # cancelling changes nothing
+    assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
+    await pilot.press("p", "end", "space", "enter")  # ticked again, as it was
+    assert compute_roofs(app) == {"tensor_fp16", "fp16", "fp32", "fp64"}
+
+
+async def e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(app, pilot, folder) -> None:
+    svg, csv = folder / "view.svg", folder / "kernels.csv"
+    await pilot.press("e")
+    assert isinstance(app.screen, ExportScreen)
+    app.screen.query_one(Input).value = str(svg)
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.pause()
+    await pilot.press("f")
+    await type_text(pilot, "batchnorm")
+    await pilot.press("escape", "c")
+    app.screen.query_one(Input).value = str(csv)
+    await pilot.press("enter")
+    await pilot.pause()
+    shown = app.explorer.rows
+    await pilot.press("q")
+    await pilot.pause()
+    assert app.return_code == 0
+    text = svg.read_text()
+    assert text.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in text
+    exported = pd.read_csv(csv)
+    assert list(exported["name"]) == list(shown["name"]) and len(exported) == 3
+    assert list(exported["count"]) == list(shown["count"])
+    assert exported["time_s"].tolist() == pytest.approx(shown["time_s"].tolist())
+
+
 async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -268,8 +334,12 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
                 z_zooms_the_roofline_and_back,
                 partial(export_to_a_missing_folder_says_so_and_escape_cancels, tmp_path=tmp_path),
                 every_close_key_of_help_and_summary_returns_to_the_explorer,
+                clicking_a_header_sorts_and_clicking_again_reverses,
+                p_chooses_which_compute_roofs_are_drawn,
             ],
         )
+        # last, as it ends the app
+        await e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(app, pilot, tmp_path)
 
 
 async def test_table_three_and_the_help_screen_come_back_where_they_started(sample_app):
@@ -284,27 +354,6 @@ async def test_table_three_and_the_help_screen_come_back_where_they_started(samp
                 question_mark_lists_every_key_that_works_and_escape_returns,
             ],
         )
-
-
-async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        table = app.explorer.query_one(KernelTable)
-        # %roof: in view at 100 columns (AI HBM, clicked here before, now scrolls).
-        roof = next(i for i, c in enumerate(COLUMNS) if c.key == "roof_fraction")
-        x = table.column_offset(roof) + 2
-        await pilot.click(KernelTable, offset=(x, 0))
-        assert app.explorer.state.sort_column == "roof_fraction" and app.explorer.state.sort_descending
-        fractions = app.explorer.rows["roof_fraction"].dropna().tolist()
-        assert fractions == sorted(fractions, reverse=True) and len(fractions) > 60
-        await pilot.click(KernelTable, offset=(x, 0))
-        assert not app.explorer.state.sort_descending
-        assert app.explorer.rows["roof_fraction"].dropna().tolist() == sorted(fractions)
-        await pilot.click(KernelTable, offset=(3, 3))  # the third row on screen
-        row = int(table.scroll_y) + 2
-        assert table.cursor_row == row
-        assert app.explorer.selected["name"] == shown_names(app)[row]
 
 
 async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, pilot) -> None:
@@ -417,55 +466,6 @@ async def test_the_filter_bar_filters_and_x_clears(sample_app):
                 x_clears_every_filter,
             ],
         )
-
-
-async def test_p_chooses_which_compute_roofs_are_drawn(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        assert compute_roofs(app) == {"tensor_fp16", "fp16", "fp32", "fp64"}
-        await pilot.press("p")
-        assert isinstance(app.screen, PipelinesScreen)
-        assert app.screen.query_one(SelectionList).selected == [
-            "fp64",
-            "fp32",
-            "fp16",
-            "tensor_fp16",
-        ]
-        await pilot.press("end", "space", "enter")  # untick Tensor FP16
-        assert isinstance(app.screen, ExplorerScreen)
-        assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
-        await pilot.press("p", "space", "escape")  # cancelling changes nothing
-        assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
-
-
-async def test_e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(sample_app, tmp_path):
-    app = sample_app()
-    svg, csv = tmp_path / "view.svg", tmp_path / "kernels.csv"
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("e")
-        assert isinstance(app.screen, ExportScreen)
-        app.screen.query_one(Input).value = str(svg)
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.pause()
-        await pilot.press("f")
-        await type_text(pilot, "batchnorm")
-        await pilot.press("escape", "c")
-        app.screen.query_one(Input).value = str(csv)
-        await pilot.press("enter")
-        await pilot.pause()
-        shown = app.explorer.rows
-        await pilot.press("q")
-        await pilot.pause()
-    assert app.return_code == 0
-    text = svg.read_text()
-    assert text.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in text
-    exported = pd.read_csv(csv)
-    assert list(exported["name"]) == list(shown["name"]) and len(exported) == 3
-    assert list(exported["count"]) == list(shown["count"])
-    assert exported["time_s"].tolist() == pytest.approx(shown["time_s"].tolist())
 
 
 async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path):
