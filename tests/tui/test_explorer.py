@@ -507,25 +507,6 @@ async def test_ascii_mode_draws_every_character_in_ascii(sample_app):
         assert "73 kernels, 179 launches | 1.38 ms" in text
 
 
-async def test_on_a_narrow_terminal_details_cover_the_table_until_escape(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
-        await pilot.press("enter")
-        await pilot.pause()
-        assert not app.explorer.query_one("#main").display
-        assert isinstance(app.focused, DetailPane)
-        assert "roofs per level" in screen_text(app)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.explorer.query_one("#main").display
-        assert not app.explorer.query_one(DetailPane).display
-        assert isinstance(app.focused, KernelTable)
-        await pilot.press("f")
-        assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"
-
-
 async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, sample_run):
     """The UI stays live while the reports load; the worker only posts messages."""
     import threading
@@ -571,7 +552,7 @@ async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sa
         assert any("trace.json" in str(n.message) for n in app._notifications)
 
 
-async def test_resizing_the_terminal_redraws_the_roofline_for_the_new_size(sample_app):
+async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_cover_the_table(sample_app):
     # plotext's own log scale crashed on the first resize; ours re-plots log10 values.
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -586,3 +567,17 @@ async def test_resizing_the_terminal_redraws_the_roofline_for_the_new_size(sampl
             assert figure(app).x_range == small.x_range  # same data, same decades
             assert canvas.size.width == size[0]
         assert "73 kernels, 179 launches" in screen_text(app)
+        # back at 80x24, where it started: the details cover the table until escape
+        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.explorer.query_one("#main").display
+        assert isinstance(app.focused, DetailPane)
+        assert "roofs per level" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.explorer.query_one("#main").display
+        assert not app.explorer.query_one(DetailPane).display
+        assert isinstance(app.focused, KernelTable)
+        await pilot.press("f")
+        assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"
