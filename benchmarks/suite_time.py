@@ -49,9 +49,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--label", default="run")
     parser.add_argument("--read", type=Path, help="summarise this JUnit XML; run nothing")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE", "AFTER"),
+        help="two files of per-test CPU (cpu_per_test.py): their sums per directory; run nothing",
+    )
     options, pytest_args = parser.parse_known_args(argv)
     if options.read:
         summarise(read_junit(options.read))
+        return 0
+    if options.compare:
+        compare(*options.compare)
         return 0
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
@@ -90,6 +100,35 @@ def summarise(tests: list[tuple[str, float]]) -> None:
     print("slowest 30:")
     for test_id, seconds in sorted(tests, key=lambda t: -t[1])[:30]:
         print(f"  {seconds:6.2f} s  {kind_of(test_id):10}  {test_id}")
+
+
+def read_cpu(path: Path) -> dict[str, float]:
+    """Test id -> CPU seconds, from a file ``cpu_per_test.py`` wrote."""
+    seconds: dict[str, float] = {}
+    for line in path.read_text().splitlines():
+        test_id, _, value = line.rpartition("\t")
+        seconds[test_id] = float(value)
+    return seconds
+
+
+def compare(before_path: Path, after_path: Path) -> None:
+    """Per-test CPU of two runs summed per directory and per file that changed most."""
+    before, after = read_cpu(before_path), read_cpu(after_path)
+    print(f"tests: {len(before)} before, {len(after)} after")
+    print("| directory | before s | after s |")
+    print("|---|---|---|")
+    for name, part in (("directory", directory_of), ("file", lambda test_id: test_id.split("::")[0])):
+        sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for which, run in enumerate((before, after)):
+            for test_id, seconds in run.items():
+                sums[part(test_id)][which] += seconds
+        rows = sorted(sums.items(), key=lambda item: item[1][1] - item[1][0])
+        if name == "file":
+            print("\n| file (most changed) | before s | after s |\n|---|---|---|")
+            rows = rows[:12]
+        for key, (was, now) in rows if name == "file" else sorted(sums.items()):
+            print(f"| {key} | {was:.1f} | {now:.1f} |")
+    print(f"| all | {sum(before.values()):.1f} | {sum(after.values()):.1f} |")
 
 
 def print_table(what: str, seconds_of: dict[str, float], total: float, counts: dict | None = None) -> None:
