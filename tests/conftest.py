@@ -10,6 +10,16 @@ from pathlib import Path
 
 import pytest
 
+# Each pytest-xdist worker imports every test module (pytest rewrites its asserts first)
+# and rooftui, and many tests start `python -m rooftui`; with PYTHONDONTWRITEBYTECODE
+# set, none of that compiled code is kept and every worker and child process of every
+# run compiles it again: ~4 s of CPU per worker's collection alone
+# (benchmarks/results/2026-12-01-suite-cpu.md). The suite and the processes it starts
+# write the bytecode of the checkout's modules beside them, in __pycache__ (git ignores
+# it), as Python does by default; installed packages have theirs already.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
 KNOWN = SAMPLES / "known_answer"
@@ -219,8 +229,14 @@ COLLECTED: list[pytest.Item] = []
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Every test collected, before -k or -m deselect any (tests/test_snapshot_files.py)."""
+    """Every test collected, before -k or -m deselect any (tests/test_snapshot_files.py);
+    then the tmux tests go first. They take the longest (a real terminal, keys at a
+    person's pace: ~16 s on a quiet machine) and spend it waiting: last in the order (as
+    tests/tui/test_tmux.py sorts), one kept a worker busy after the others had finished
+    (pytest-xdist hands tests out in this order); first, the other workers use the cores
+    meanwhile."""
     COLLECTED[:] = items
+    items.sort(key=lambda item: item.get_closest_marker("tmux") is None)  # stable: the rest keep their order
 
 
 def pytest_collection_finish(session):

@@ -53,6 +53,20 @@ async def chart(
             yield pilot, app.screen.query_one(CompareCanvas)
 
 
+@pytest.fixture(scope="module")
+def drawn(comparison):
+    """Each chart as it first shows at 100x32, in colour and Unicode: its picture and the
+    segments the terminal shows in its region. Three tests read it: one app start per
+    chart instead of three (a start costs 0.5-1 s of CPU)."""
+    import asyncio
+
+    async def draw(kind: str) -> tuple[Text, list[list]]:
+        async with chart(kind, (100, 32), comparison) as (pilot, canvas):
+            return canvas.render(), shown_on_screen(pilot.app, canvas)
+
+    return {kind: asyncio.run(draw(kind)) for kind in CHARTS}
+
+
 def figure_of(canvas):
     """The ``RooflineFigure`` a chart drew last (the compare chart's is its overlay's)."""
     overlay = getattr(canvas, "overlay", None)
@@ -124,9 +138,8 @@ async def test_resizing_redraws_the_chart_with_the_ticks_of_the_new_plot_area(ki
 
 
 @pytest.mark.parametrize("kind", CHARTS)
-async def test_ascii_mode_draws_nothing_but_ascii_where_unicode_mode_draws_box_lines(kind, comparison):
-    async with chart(kind, (100, 32), comparison) as (_, canvas):
-        unicode_text = canvas.render().plain
+async def test_ascii_mode_draws_nothing_but_ascii_where_unicode_mode_draws_box_lines(kind, comparison, drawn):
+    unicode_text = drawn[kind][0].plain
     assert BOX_DRAWING & set(unicode_text)  # the axes, in box-drawing characters
     async with chart(kind, (100, 32), comparison, ascii_mode=True) as (_, canvas):
         ascii_text = canvas.render().plain
@@ -136,33 +149,31 @@ async def test_ascii_mode_draws_nothing_but_ascii_where_unicode_mode_draws_box_l
 
 
 @pytest.mark.parametrize("kind", CHARTS)
-async def test_both_charts_draw_hbm_and_the_selection_in_the_same_colours(kind, comparison):
-    async with chart(kind, (100, 32), comparison) as (_, canvas):
-        used = colours(canvas.render())
+def test_both_charts_draw_hbm_and_the_selection_in_the_same_colours(kind, drawn):
+    used = colours(drawn[kind][0])
     # HBM blue: the roofline's HBM points and slope, the compare chart's B points and HBM
     # roof; gold: the selected kernel, the selected pair's arrow.
     assert {LEVEL_COLOURS["hbm"], SELECTED_COLOUR} <= used
 
 
 @pytest.mark.parametrize("kind", CHARTS)
-async def test_no_color_leaves_only_greys_on_both_charts(kind, comparison, monkeypatch):
+async def test_no_color_leaves_only_greys_on_both_charts(kind, comparison, drawn, monkeypatch):
     def is_grey(colour) -> bool:
         r, g, b = colour.get_truecolor()
         return r == g == b
 
-    def chart_colours(app, canvas) -> list:
+    def chart_colours(rows: list[list]) -> list:
         return [
             c
-            for row in shown_on_screen(app, canvas)
+            for row in rows
             for segment in row
             if segment.style
             for c in (segment.style.color, segment.style.bgcolor)
             if c is not None
         ]
 
-    async with chart(kind, (100, 32), comparison) as (pilot, canvas):
-        assert not all(is_grey(c) for c in chart_colours(pilot.app, canvas))
+    assert not all(is_grey(c) for c in chart_colours(drawn[kind][1]))
     monkeypatch.setenv("NO_COLOR", "1")
     async with chart(kind, (100, 32), comparison) as (pilot, canvas):
-        shown = chart_colours(pilot.app, canvas)
+        shown = chart_colours(shown_on_screen(pilot.app, canvas))
         assert shown and all(is_grey(c) for c in shown)

@@ -121,9 +121,11 @@ def test_plot_png_is_a_roofline_figure_an_image_reader_opens(tmp_path, capsys):
 
     from rooftui.views.figure import COLOURS
 
-    png = tmp_path / "roofline.png"
-    rooftui("plot", str(SAMPLE), "--png", str(png))
-    assert f"wrote {png} (roofline figure)" in capsys.readouterr().out
+    png, svg = tmp_path / "roofline.png", tmp_path / "roofline.svg"
+    rooftui("plot", str(SAMPLE), "--png", str(png), "--svg", str(svg))  # both at once
+    out = capsys.readouterr().out
+    assert f"wrote {png} (roofline figure)" in out and f"wrote {svg} (roofline figure)" in out
+    assert svg.read_text().lstrip().startswith("<?xml")
     pixels = imread(png)  # floats in 0..1, RGBA
     assert pixels.shape == (1380, 2100, 4)  # 7 x 4.6 inches (a paper's width) at 300 dpi
     ink = (pixels[..., :3] < 0.9).any(axis=2)
@@ -179,20 +181,23 @@ def test_plot_figure_without_matplotlib_says_which_extra_to_install(tmp_path, ca
 
 
 def test_plot_figure_of_two_gpus_has_a_panel_per_gpu_each_with_its_own_roofs(tmp_path):
-    from matplotlib.image import imread
+    import re
 
     from tests.tui.test_roofline_points import two_gpu_reports
 
     reports = [str(p) for p in two_gpu_reports(tmp_path)]
-    svg, png = tmp_path / "two.svg", tmp_path / "two.png"
-    rooftui("plot", *reports, "--svg", str(svg), "--png", str(png))
+    svg = tmp_path / "two.svg"
+    rooftui("plot", *reports, "--svg", str(svg))
     text = svg.read_text()
     assert "NVIDIA H200" in text and "NVIDIA H100 80GB HBM3" in text
     # the H200 against its bundled measured ceilings; the second GPU against its
     # report's HBM peak, which was halved in its copy (the report says 4.81 TB/s)
     assert text.count("HBM 4.56 TB/s (empirical)") == 1 and text.count("HBM 2.41 TB/s (report)") == 1
     assert text.count("HBM 4.56 TB/s") == 2 and text.count("HBM 2.41 TB/s") == 2  # and beside each slope
-    assert imread(png).shape[:2] == (2760, 2100)  # two 7 x 4.6-inch panels, one above the other
+    # two 7 x 4.6-inch panels, one above the other (72 pt an inch; the same figure as a PNG is
+    # 300 pixels an inch: test_plot_png_is_a_roofline_figure_an_image_reader_opens)
+    size = re.search(r'<svg[^>]* width="([\d.]+)pt" height="([\d.]+)pt"', text)
+    assert size is not None and (float(size[1]), float(size[2])) == pytest.approx((7 * 72, 2 * 4.6 * 72))
 
 
 def test_plot_into_a_missing_folder_is_one_line_and_exit_2(tmp_path, capsys):

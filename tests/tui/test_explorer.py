@@ -22,7 +22,7 @@ from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.kernel_table import COLUMNS, KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import loaded, run_in_turn, screen_text
+from tests.tui.conftest import loaded, run_in_turn, screen_text, type_text
 
 SIZE = (100, 32)
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
@@ -75,8 +75,10 @@ async def navigation_keys_reach_both_ends(app, pilot) -> None:
         before, rows_shown = table.cursor_row, table.scrollable_content_region.height - 1
         await pilot.press(key)
         assert table.cursor_row == before + direction * rows_shown
-    await pilot.press("pageup", "pageup", "up")
-    assert table.cursor_row == 0
+    before = table.cursor_row
+    await pilot.press("up")
+    assert table.cursor_row == before - 1
+    await pilot.press("home")
 
 
 async def shift_f_hides_and_shows_the_filter_bar(app, pilot) -> None:
@@ -175,26 +177,34 @@ async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot
 
 
 async def brackets_sort_the_column_under_the_cursor_from_the_top_row(app, pilot) -> None:
+    # The order itself (both ways, every column) is the model's: test_explorer_model.py.
+    # `right`/`left` moving the column cursor are driven in test_table_numbers.py and the
+    # snapshots (table scrolled sideways; find, filter and sort by GFLOP/s).
     table = app.explorer.query_one(KernelTable)
-    await pilot.press("down", "down", "down")
-    # kernel -> gain -> %gain -> time -> %time -> bound -> %roof -> count -> GFLOP/s
-    await pilot.press(*["right"] * 8)
-    assert table.current_column.key == "flop_rate"
+    column_of = {column.key: i for i, column in enumerate(table.columns)}
+    await pilot.press("down", "down", "down", "right")
+    assert table.current_column.key == "gain_s"
+    table.cursor_column = column_of["flop_rate"]
     await pilot.press("right_square_bracket")
     rates = list(app.explorer.rows["flop_rate"])
     assert rates == sorted(rates, reverse=True) and "by GFLOP/s▼" in screen_text(app)
     assert table.cursor_row == 0 and app.explorer.selected["flop_rate"] == max(rates)
     await pilot.press("left_square_bracket")
     assert list(app.explorer.rows["flop_rate"]) == sorted(rates)
-    await pilot.press(*["left"] * 7, "right_square_bracket", "home", "left")  # by gain, as it was
+    table.cursor_column = column_of["gain_s"]
+    await pilot.press("right_square_bracket", "home", "left")  # by gain, as it was
     assert app.explorer.state.sort_column == "gain_s" and app.explorer.state.sort_descending
 
 
 async def slash_finds_n_and_shift_n_step_and_escape_returns(app, pilot) -> None:
+    # Where each find lands (first match, wrapping, from the cursor) is the model's:
+    # test_explorer_model.py; here, that `/`, typing, enter, n, N and escape reach it.
     table = app.explorer.query_one(KernelTable)
     everything = shown_names(app)
     matches = [i for i, name in enumerate(everything) if "batchnorm" in name.lower()]
-    await pilot.press("slash", *"BATCHNORM", "enter")
+    await pilot.press("slash")
+    await type_text(pilot, "BATCHNORM")
+    await pilot.press("enter")
     assert table.cursor_row == matches[0] and app.explorer.selected["name"] == everything[matches[0]]
     assert not app.explorer.query_one("#search").display and isinstance(app.focused, KernelTable)
     await pilot.press("n")
@@ -202,15 +212,17 @@ async def slash_finds_n_and_shift_n_step_and_escape_returns(app, pilot) -> None:
     await pilot.press("N", "N")  # backwards, wrapping to the last
     assert table.cursor_row == matches[2]
     assert shown_names(app) == everything and app.explorer.state.spec.is_empty
-    await pilot.press("end")
-    await pilot.press("slash", *"sm90_xmma")
+    await pilot.press("end", "slash")
+    await type_text(pilot, "sm90_xmma")
     assert table.cursor_row == next(i for i, n in enumerate(everything) if n.startswith("sm90_xmma"))
     await pilot.press("escape")  # a find abandoned: back where it started
     assert table.cursor_row == len(everything) - 1 and isinstance(app.focused, KernelTable)
     said: list[str] = []  # recorded: a toast may time out on a busy machine before it is read
     app.explorer.notify = lambda message, **options: said.append(message)
     try:
-        await pilot.press("home", "down", "slash", *"no_such_kernel", "enter")
+        await pilot.press("home", "down", "slash")
+        await type_text(pilot, "no_such_kernel")
+        await pilot.press("enter")
     finally:
         del app.explorer.notify
     assert table.cursor_row == 1
@@ -236,6 +248,72 @@ async def t_does_nothing_without_a_trace(app, pilot) -> None:
     assert isinstance(app.screen, ExplorerScreen)
 
 
+async def clicking_a_header_sorts_and_clicking_again_reverses(app, pilot) -> None:
+    table = app.explorer.query_one(KernelTable)
+    # %roof: in view at 100 columns (AI HBM, clicked here before, now scrolls).
+    roof = next(i for i, c in enumerate(COLUMNS) if c.key == "roof_fraction")
+    x = table.column_offset(roof) + 2
+    await pilot.click(KernelTable, offset=(x, 0))
+    assert app.explorer.state.sort_column == "roof_fraction" and app.explorer.state.sort_descending
+    fractions = app.explorer.rows["roof_fraction"].dropna().tolist()
+    assert fractions == sorted(fractions, reverse=True) and len(fractions) > 60
+    await pilot.click(KernelTable, offset=(x, 0))
+    assert not app.explorer.state.sort_descending
+    assert app.explorer.rows["roof_fraction"].dropna().tolist() == sorted(fractions)
+    await pilot.click(KernelTable, offset=(3, 3))  # the third row on screen
+    row = int(table.scroll_y) + 2
+    assert table.cursor_row == row
+    assert app.explorer.selected["name"] == shown_names(app)[row]
+    gain = next(i for i, c in enumerate(COLUMNS) if c.key == "gain_s")
+    await pilot.click(KernelTable, offset=(table.column_offset(gain) + 2, 0))  # by gain, as it was
+    await pilot.press("home")
+
+
+async def p_chooses_which_compute_roofs_are_drawn(app, pilot) -> None:
+    assert compute_roofs(app) == {"tensor_fp16", "fp16", "fp32", "fp64"}
+    await pilot.press("p")
+    assert isinstance(app.screen, PipelinesScreen)
+    assert app.screen.query_one(SelectionList).selected == [
+        "fp64",
+        "fp32",
+        "fp16",
+        "tensor_fp16",
+    ]
+    await pilot.press("end", "space", "enter")  # untick Tensor FP16
+    assert isinstance(app.screen, ExplorerScreen)
+    assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
+    await pilot.press("p", "space", "escape")  # cancelling changes nothing
+    assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
+    await pilot.press("p", "end", "space", "enter")  # ticked again, as it was
+    assert compute_roofs(app) == {"tensor_fp16", "fp16", "fp32", "fp64"}
+
+
+async def e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(app, pilot, folder) -> None:
+    svg, csv = folder / "view.svg", folder / "kernels.csv"
+    await pilot.press("e")
+    assert isinstance(app.screen, ExportScreen)
+    app.screen.query_one(Input).value = str(svg)
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.pause()
+    await pilot.press("f")
+    await type_text(pilot, "batchnorm")
+    await pilot.press("escape", "c")
+    app.screen.query_one(Input).value = str(csv)
+    await pilot.press("enter")
+    await pilot.pause()
+    shown = app.explorer.rows
+    await pilot.press("q")
+    await pilot.pause()
+    assert app.return_code == 0
+    text = svg.read_text()
+    assert text.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in text
+    exported = pd.read_csv(csv)
+    assert list(exported["name"]) == list(shown["name"]) and len(exported) == 3
+    assert list(exported["count"]) == list(shown["count"])
+    assert exported["time_s"].tolist() == pytest.approx(shown["time_s"].tolist())
+
+
 async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -256,8 +334,12 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
                 z_zooms_the_roofline_and_back,
                 partial(export_to_a_missing_folder_says_so_and_escape_cancels, tmp_path=tmp_path),
                 every_close_key_of_help_and_summary_returns_to_the_explorer,
+                clicking_a_header_sorts_and_clicking_again_reverses,
+                p_chooses_which_compute_roofs_are_drawn,
             ],
         )
+        # last, as it ends the app
+        await e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(app, pilot, tmp_path)
 
 
 async def test_table_three_and_the_help_screen_come_back_where_they_started(sample_app):
@@ -274,31 +356,10 @@ async def test_table_three_and_the_help_screen_come_back_where_they_started(samp
         )
 
 
-async def test_clicking_a_header_sorts_and_clicking_again_reverses(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        table = app.explorer.query_one(KernelTable)
-        # %roof: in view at 100 columns (AI HBM, clicked here before, now scrolls).
-        roof = next(i for i, c in enumerate(COLUMNS) if c.key == "roof_fraction")
-        x = table.column_offset(roof) + 2
-        await pilot.click(KernelTable, offset=(x, 0))
-        assert app.explorer.state.sort_column == "roof_fraction" and app.explorer.state.sort_descending
-        fractions = app.explorer.rows["roof_fraction"].dropna().tolist()
-        assert fractions == sorted(fractions, reverse=True) and len(fractions) > 60
-        await pilot.click(KernelTable, offset=(x, 0))
-        assert not app.explorer.state.sort_descending
-        assert app.explorer.rows["roof_fraction"].dropna().tolist() == sorted(fractions)
-        await pilot.click(KernelTable, offset=(3, 3))  # the third row on screen
-        row = int(table.scroll_y) + 2
-        assert table.cursor_row == row
-        assert app.explorer.selected["name"] == shown_names(app)[row]
-
-
 async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, pilot) -> None:
     await pilot.press("f")
     assert app.focused.id == "filter-name"
-    await pilot.press(*"BatchNorm")
+    await type_text(pilot, "BatchNorm")
     names = shown_names(app)
     assert len(names) == 3 and all(n.startswith("batchnorm_") for n in names)
     heavy = [s for s in figure(app).points if s.emphasis == "heavy" and s.level == "hbm"]
@@ -313,11 +374,12 @@ async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, p
 async def regex_filter_and_a_bad_regex_keeps_the_last_good_filter(app, pilot) -> None:
     bar = app.explorer.query_one(FilterBar)
     bar.query_one("#filter-regex", Checkbox).value = True
-    await pilot.press("f", *"^sm[89]0_xmma")
+    await pilot.press("f")
+    await type_text(pilot, "^sm[89]0_xmma")
     names = shown_names(app)
     assert len(names) == 16
     assert all(n.startswith(("sm80_xmma_", "sm90_xmma_")) for n in names)
-    await pilot.press("(")
+    await type_text(pilot, "(")
     assert shown_names(app) == names
     assert "regular expression" in str(bar.query_one("#filter-error").render())
     assert bar.has_class("-invalid")
@@ -357,17 +419,17 @@ async def ai_range_at_a_chosen_level_and_top_n(app, pilot) -> None:
     bar.query_one("#filter-level", Select).value = "l1"
     await pilot.pause()
     bar.query_one("#filter-ai-min", Input).focus()
-    await pilot.press("1", "0")
+    await type_text(pilot, "10")
     assert len(shown_names(app)) == 20 and app.explorer.rows["ai_l1"].min() >= 10
     bar.query_one("#filter-ai-max", Input).focus()
-    await pilot.press("1", "0", "0")
+    await type_text(pilot, "100")
     assert len(shown_names(app)) == 11 and app.explorer.rows["ai_l1"].max() <= 100
     await pilot.press("escape", "x")
     assert len(shown_names(app)) == 73
     bar.query_one("#filter-top", Input).focus()
-    await pilot.press("2")
+    await type_text(pilot, "2")
     assert len(shown_names(app)) == 2 and shown_names(app)[0].startswith(WGRAD)
-    await pilot.press("a")
+    await type_text(pilot, "a")
     error = str(bar.query_one("#filter-error").render())
     assert "top N must be a positive whole number" in error
     assert len(shown_names(app)) == 2
@@ -379,7 +441,9 @@ async def ai_range_at_a_chosen_level_and_top_n(app, pilot) -> None:
 async def x_clears_every_filter(app, pilot) -> None:
     app.explorer.query_one("#filter-zero-ai", Select).value = "only"
     await pilot.pause()
-    await pilot.press("f", *"vectorized", "escape")
+    await pilot.press("f")
+    await type_text(pilot, "vectorized")
+    await pilot.press("escape")
     assert len(shown_names(app)) == 4
     await pilot.press("x")
     assert len(shown_names(app)) == 73 and app.explorer.state.spec.is_empty
@@ -402,53 +466,6 @@ async def test_the_filter_bar_filters_and_x_clears(sample_app):
                 x_clears_every_filter,
             ],
         )
-
-
-async def test_p_chooses_which_compute_roofs_are_drawn(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        assert compute_roofs(app) == {"tensor_fp16", "fp16", "fp32", "fp64"}
-        await pilot.press("p")
-        assert isinstance(app.screen, PipelinesScreen)
-        assert app.screen.query_one(SelectionList).selected == [
-            "fp64",
-            "fp32",
-            "fp16",
-            "tensor_fp16",
-        ]
-        await pilot.press("end", "space", "enter")  # untick Tensor FP16
-        assert isinstance(app.screen, ExplorerScreen)
-        assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
-        await pilot.press("p", "space", "escape")  # cancelling changes nothing
-        assert compute_roofs(app) == {"fp16", "fp32", "fp64"}
-
-
-async def test_e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(sample_app, tmp_path):
-    app = sample_app()
-    svg, csv = tmp_path / "view.svg", tmp_path / "kernels.csv"
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("e")
-        assert isinstance(app.screen, ExportScreen)
-        app.screen.query_one(Input).value = str(svg)
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.pause()
-        await pilot.press("f", *"batchnorm", "escape", "c")
-        app.screen.query_one(Input).value = str(csv)
-        await pilot.press("enter")
-        await pilot.pause()
-        shown = app.explorer.rows
-        await pilot.press("q")
-        await pilot.pause()
-    assert app.return_code == 0
-    text = svg.read_text()
-    assert text.startswith("<svg") and "73&#160;kernels,&#160;179&#160;launches" in text
-    exported = pd.read_csv(csv)
-    assert list(exported["name"]) == list(shown["name"]) and len(exported) == 3
-    assert list(exported["count"]) == list(shown["count"])
-    assert exported["time_s"].tolist() == pytest.approx(shown["time_s"].tolist())
 
 
 async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path):
@@ -488,25 +505,6 @@ async def test_ascii_mode_draws_every_character_in_ascii(sample_app):
         text = screen_text(app)
         assert sorted({ch for ch in text if ord(ch) > 127}) == []
         assert "73 kernels, 179 launches | 1.38 ms" in text
-
-
-async def test_on_a_narrow_terminal_details_cover_the_table_until_escape(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
-        await pilot.press("enter")
-        await pilot.pause()
-        assert not app.explorer.query_one("#main").display
-        assert isinstance(app.focused, DetailPane)
-        assert "roofs per level" in screen_text(app)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.explorer.query_one("#main").display
-        assert not app.explorer.query_one(DetailPane).display
-        assert isinstance(app.focused, KernelTable)
-        await pilot.press("f")
-        assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"
 
 
 async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, sample_run):
@@ -554,7 +552,7 @@ async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sa
         assert any("trace.json" in str(n.message) for n in app._notifications)
 
 
-async def test_resizing_the_terminal_redraws_the_roofline_for_the_new_size(sample_app):
+async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_cover_the_table(sample_app):
     # plotext's own log scale crashed on the first resize; ours re-plots log10 values.
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -569,3 +567,17 @@ async def test_resizing_the_terminal_redraws_the_roofline_for_the_new_size(sampl
             assert figure(app).x_range == small.x_range  # same data, same decades
             assert canvas.size.width == size[0]
         assert "73 kernels, 179 launches" in screen_text(app)
+        # back at 80x24, where it started: the details cover the table until escape
+        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.explorer.query_one("#main").display
+        assert isinstance(app.focused, DetailPane)
+        assert "roofs per level" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.explorer.query_one("#main").display
+        assert not app.explorer.query_one(DetailPane).display
+        assert isinstance(app.focused, KernelTable)
+        await pilot.press("f")
+        assert app.explorer.query_one(FilterBar).display and app.focused.id == "filter-name"

@@ -4,6 +4,8 @@ screen. (The two small dialogs, compute roofs and export, print their keys in th
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from rooftui.views.tui.screens.explorer import ExplorerScreen
@@ -77,17 +79,6 @@ async def test_help_escape_and_q_on_the_screens_opened_from_the_explorer(sample_
         )
 
 
-async def test_escape_on_the_explorer_stays_and_q_quits(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        await pilot.press("escape", "escape")
-        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
-        await pilot.press("q")
-        await pilot.pause()
-    assert app.return_code == 0
-
-
 async def test_help_on_the_standalone_compare_screen(sample_run):
     from rooftui.analysis.compare import compare_runs
     from rooftui.views.tui.screens.compare import CompareApp, CompareScreen
@@ -119,70 +110,62 @@ async def test_help_on_the_standalone_timeline_screen():
         assert isinstance(app.screen, TimelineScreen)
 
 
-async def test_an_export_never_overwrites_without_asking(sample_app, tmp_path, monkeypatch):
+async def an_export_never_overwrites_without_asking(app, pilot, folder) -> None:
+    # the proposed names are in the working directory: the test runs in ``folder``
     from textual.widgets import Input
 
     from rooftui.views.tui.screens.export import ExportScreen
 
-    monkeypatch.chdir(tmp_path)
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        for key, default in [("e", "rooftui-view.svg"), ("c", "rooftui-kernels.csv")]:
-            (tmp_path / default).write_text("mine")
-            await pilot.press(key)
-            field = app.screen.query_one(Input)
-            assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
-            field.value = default
-            await pilot.press("enter")
-            assert isinstance(app.screen, ExportScreen), key  # asked, not written
-            error = str(app.screen.query_one("#export-error").render())
-            assert "exists: enter again to replace it" in error
-            assert (tmp_path / default).read_text() == "mine"
-            await pilot.press("escape")
-            assert isinstance(app.screen, ExplorerScreen)
-    assert (tmp_path / "rooftui-view.svg").read_text() == "mine"
-    assert (tmp_path / "rooftui-kernels.csv").read_text() == "mine"
+    for key, default in [("e", "rooftui-view.svg"), ("c", "rooftui-kernels.csv")]:
+        (folder / default).write_text("mine")
+        await pilot.press(key)
+        field = app.screen.query_one(Input)
+        assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
+        field.value = default
+        await pilot.press("enter")
+        assert isinstance(app.screen, ExportScreen), key  # asked, not written
+        error = str(app.screen.query_one("#export-error").render())
+        assert "exists: enter again to replace it" in error
+        assert (folder / default).read_text() == "mine"
+        await pilot.press("escape")
+        assert isinstance(app.screen, ExplorerScreen)
+    assert (folder / "rooftui-view.svg").read_text() == "mine"
+    assert (folder / "rooftui-kernels.csv").read_text() == "mine"
 
 
-async def test_enter_twice_on_an_existing_name_replaces_it(sample_app, tmp_path):
+async def enter_twice_on_an_existing_name_replaces_it(app, pilot, folder) -> None:
+    import pandas as pd
     from textual.widgets import Input
 
-    target = tmp_path / "kernels.csv"
+    target = folder / "kernels.csv"
     target.write_text("old")
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        await pilot.press("c")
-        app.screen.query_one(Input).value = str(target)
-        await pilot.press("enter", "enter")
-        await pilot.pause()
-    import pandas as pd
-
+    await pilot.press("c")
+    app.screen.query_one(Input).value = str(target)
+    await pilot.press("enter", "enter")
+    await pilot.pause()
     assert len(pd.read_csv(target)) == 73  # the 73 kernels replaced "old"
 
 
-@pytest.mark.parametrize("tmux", [False, True])
-async def test_y_copies_the_selected_kernels_full_name_with_osc_52(sample_app, monkeypatch, tmux):
+async def y_copies_the_selected_kernels_full_name_with_osc_52(app, pilot) -> None:
     import base64
 
-    if tmux:
-        monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
-    else:
-        monkeypatch.delenv("TMUX", raising=False)
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        written: list[str] = []
-        monkeypatch.setattr(app._driver, "write", written.append)
-        await pilot.press("down", "y")
-        name = app.explorer.selected["name"]
+    for tmux in (False, True):  # inside tmux, the sequence again, wrapped for tmux
+        with pytest.MonkeyPatch.context() as patch:
+            if tmux:
+                patch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
+            else:
+                patch.delenv("TMUX", raising=False)
+            written: list[str] = []
+            patch.setattr(app._driver, "write", written.append)
+            await pilot.press("down", "y")
+            name = app.explorer.selected["name"]
+            await pilot.press("up")
         assert app.clipboard == name and name.startswith("batchnorm_fwtr_nhwc_semiPersist<")
-    payload = base64.b64encode(name.encode()).decode()
-    osc = f"\x1b]52;c;{payload}\a"
-    sequences = [text for text in written if "52;c;" in text]
-    expected = [osc] + ([f"\x1bPtmux;\x1b\x1b]52;c;{payload}\a\x1b\\"] if tmux else [])
-    assert sequences == expected
+        payload = base64.b64encode(name.encode()).decode()
+        osc = f"\x1b]52;c;{payload}\a"
+        sequences = [text for text in written if "52;c;" in text]
+        expected = [osc] + ([f"\x1bPtmux;\x1b\x1b]52;c;{payload}\a\x1b\\"] if tmux else [])
+        assert sequences == expected, tmux
 
 
 DIALOG_KEYS = [
@@ -226,7 +209,9 @@ async def q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(app, pilot
     assert app.explorer.state.hidden_pipelines == hidden
 
 
-async def test_the_keys_of_the_two_dialogs(sample_app):
+async def test_dialogs_copying_and_exports_come_back_where_they_started(sample_app, tmp_path, monkeypatch):
+    # one app (run_in_turn: each check must leave the explorer as it found it)
+    monkeypatch.chdir(tmp_path)
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
@@ -236,24 +221,33 @@ async def test_the_keys_of_the_two_dialogs(sample_app):
             [
                 help_on_a_dialog_lists_the_keys_that_work_in_it,
                 q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing,
+                partial(an_export_never_overwrites_without_asking, folder=tmp_path),
+                partial(enter_twice_on_an_existing_name_replaces_it, folder=tmp_path),
+                question_mark_in_the_export_field_is_part_of_the_name,
+                y_copies_the_selected_kernels_full_name_with_osc_52,
+                partial(the_explorers_csv_is_summarys_csv_of_the_same_launches, folder=tmp_path),
             ],
         )
+        # last, as it ends the app: escape on the explorer stays, q quits
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
 
 
-async def test_question_mark_in_the_export_field_is_part_of_the_name(sample_app, tmp_path):
+async def question_mark_in_the_export_field_is_part_of_the_name(app, pilot) -> None:
     from textual.widgets import Input
 
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        await pilot.press("c")
-        field = app.screen.query_one(Input)
-        field.value = ""
-        await pilot.press("a", "question_mark", "q")
-        assert field.value == "a?q" and not isinstance(app.screen, HelpScreen)
+    await pilot.press("c")
+    field = app.screen.query_one(Input)
+    field.value = ""
+    await pilot.press("a", "question_mark", "q")
+    assert field.value == "a?q" and not isinstance(app.screen, HelpScreen)
+    await pilot.press("escape")
 
 
-async def test_the_explorers_csv_is_summarys_csv_of_the_same_launches(sample_app, tmp_path):
+async def the_explorers_csv_is_summarys_csv_of_the_same_launches(app, pilot, folder) -> None:
     import io
 
     import pandas as pd
@@ -263,14 +257,12 @@ async def test_the_explorers_csv_is_summarys_csv_of_the_same_launches(sample_app
     from rooftui.cli import cli
     from tests.tui.conftest import SAMPLE
 
-    target = tmp_path / "launches.csv"
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        await pilot.press("g", "c")  # single invocations, as summary lists them
-        app.screen.query_one(Input).value = str(target)
-        await pilot.press("enter")
-        await pilot.pause()
+    target = folder / "launches.csv"
+    await pilot.press("g", "c")  # single invocations, as summary lists them
+    app.screen.query_one(Input).value = str(target)
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("g")
     result = CliRunner().invoke(cli, ["summary", "--format", "csv", str(SAMPLE)])
     assert result.exit_code == 0
     summary = pd.read_csv(io.StringIO(result.stdout))
