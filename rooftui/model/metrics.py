@@ -511,6 +511,9 @@ def metrics_read() -> tuple[str, ...]:
     counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
     counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
     counts += list(BYTES.values())
+    from rooftui.model import instructions  # here: this module's __main__ runs without pandas
+
+    counts += instructions.instruction_counts()  # the instruction roofline's counts
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
     names += [term for sources in BYTE_SOURCES.values() for source in sources[1:] for term in source.terms]
@@ -522,7 +525,7 @@ def metrics_read() -> tuple[str, ...]:
         if term.startswith("derived__")
     ]
     names += [s.clock for sources in BYTE_SOURCES.values() for s in sources if s.clock]
-    names += report_peak_metrics()
+    names += [*report_peak_metrics(), instructions.ISSUE_PEAK]
     names += [n for pair in WORK_EVIDENCE.values() for n in pair]
     names += TENSOR_ACTIVITY
     for count in counts:
