@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from rooftui.ingest.measured_ceilings import find_bundled
 from rooftui.model import instructions as ins
 from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
+
+if TYPE_CHECKING:
+    from rooftui.analysis import Run
 
 SHARED_WAVEFRONT_BYTES = 128  # one shared-memory wavefront moves up to 128 B [NCU]
 ISSUE = "issue"  # the name of the issue-rate roof in ``instruction_bound``
@@ -92,15 +97,23 @@ def issue_roof(kernels: pd.DataFrame, ceilings: CeilingSet) -> tuple[Instruction
     if len(peaks):
         per_cycle = float(peaks.median())
         source = f"report peak: {ins.ISSUE_PEAK} ({per_cycle:g}/cycle) × {clock_from} ({clock / 1e9:.3g} GHz)"
-    elif ceilings.device.sm_count:
-        per_cycle = float(ceilings.device.sm_count * ins.SCHEDULERS_PER_SM)
+    elif sm_count := _sm_count(ceilings):
+        per_cycle = float(sm_count * ins.SCHEDULERS_PER_SM)
         source = (
-            f"architecture: {ceilings.device.sm_count} SMs × {ins.SCHEDULERS_PER_SM} schedulers × "
+            f"architecture: {sm_count} SMs × {ins.SCHEDULERS_PER_SM} schedulers × "
             f"{clock_from} ({clock / 1e9:.3g} GHz)"
         )
     else:
         return None, f"neither {ins.ISSUE_PEAK} in the report nor the SM count in the ceilings"
     return InstructionRoof(ISSUE, "Warp issue", per_cycle * clock, "warp inst/s", source), ""
+
+
+def _sm_count(ceilings: CeilingSet) -> int | None:
+    """The SM count of the ceilings' GPU, else of the ceilings bundled for that GPU model."""
+    if ceilings.device.sm_count:
+        return ceilings.device.sm_count
+    bundled = find_bundled(ceilings.device.name, ceilings.device.cc) if ceilings.device.name else None
+    return bundled.device.sm_count if bundled else None
 
 
 def instruction_ceilings(kernels: pd.DataFrame, ceilings: CeilingSet) -> InstructionCeilings:
@@ -178,3 +191,78 @@ def _number(value: object) -> float | None:
         return None
     number = float(value)  # type: ignore[arg-type]
     return number if number > 0 and math.isfinite(number) else None
+
+
+def ceilings_for(run: Run, device: str) -> InstructionCeilings:
+    """The instruction roofline's roofs for ``device`` of ``run`` (its launches give the
+    issue peak and the SM clock; its ceilings the bandwidths)."""
+    kernels = run.kernels[run.kernels["device"].astype(str) == device]
+    return instruction_ceilings(kernels, run.ceilings_for(device))
+
+
+def with_bounds(run: Run, rows: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``rows`` (launches or groups of ``run``) with ``add_instruction_bounds``
+    against each row's device's roofs."""
+    out = rows.copy()
+    if out.empty:
+        return add_instruction_bounds(out, InstructionCeilings(None, {}, None))
+    parts = [
+        add_instruction_bounds(part, ceilings_for(run, str(device)))
+        for device, part in out.groupby(out["device"].astype(str), sort=False)
+    ]
+    return pd.concat(parts).reindex(out.index)
+
+
+def _value(row: dict[str, Any], column: str) -> float | None:
+    value = row.get(column)
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def kernel_json(row: dict[str, Any]) -> dict[str, Any]:
+    """One row's instruction-roofline quantities for the JSON (``None``: not collected, or
+    no divisor; ``state`` says which of the counts the report held)."""
+    collected = {level: _value(row, f"transactions_{level}") is not None for level in ins.LEVELS}
+    return {
+        "state": "measured" if _value(row, "warp_instructions") is not None else "not_collected",
+        "warp_instructions": _value(row, "warp_instructions"),
+        "thread_instructions": _value(row, "thread_instructions"),
+        "thread_instructions_pred_on": _value(row, "thread_instructions_pred_on"),
+        "warp_efficiency": _value(row, "warp_efficiency"),
+        "warp_efficiency_pred_on": _value(row, "warp_efficiency_pred_on"),
+        "warp_instruction_rate": _value(row, "warp_instruction_rate"),
+        "transactions": {level: _value(row, f"transactions_{level}") for level in ins.LEVELS},
+        "transactions_state": {
+            level: "measured" if known else "not_collected" for level, known in collected.items()
+        },
+        "intensity": {level: _value(row, f"instruction_intensity_{level}") for level in ins.LEVELS},
+        "global": {
+            "requests": _value(row, "global_requests"),
+            "sectors": _value(row, "global_sectors"),
+            "sectors_per_request": _value(row, "sectors_per_request"),
+        },
+        "shared": {
+            "requests": _value(row, "shared_requests"),
+            "wavefronts": _value(row, "shared_wavefronts"),
+            "wavefronts_per_request": _value(row, "wavefronts_per_request"),
+        },
+        "bound": bound_label(str(row.get("instruction_bound") or "")) or None,
+        "roof_fraction": _value(row, "instruction_roof_fraction"),
+        "walls": wall_verdicts(row),
+    }
+
+
+def ceilings_json(run: Run) -> dict[str, Any]:
+    """Per device: the instruction roofline's roofs with their sources, what is missing,
+    and the walls [DING]."""
+    out = {}
+    for device in run.devices:
+        roofs = ceilings_for(run, device)
+        out[device] = {
+            "roofs": [roof.to_dict() for roof in roofs.roofs()],
+            "missing": list(roofs.missing),
+            "walls": {
+                "global_sectors_per_request": dict(ins.GLOBAL_WALLS),
+                "shared_wavefronts_per_request": dict(ins.SHARED_WALLS),
+            },
+        }
+    return out

@@ -11,6 +11,9 @@ LEVEL_COLOURS: dict[str, tuple[int, int, int]] = {
     "l1": (230, 60, 60),
     "l2": (60, 190, 80),
     "hbm": (60, 140, 230),
+    # The instruction roofline's wall series (views.tui.instruction_figure).
+    "global": (190, 120, 230),
+    "shared": (230, 160, 40),
 }
 
 

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rooftui.analysis import Run, zero_ai
+from rooftui.analysis import Run, instruction_roofline, zero_ai
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
@@ -80,6 +80,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
     first = run.ceilings
     kernels = []
     labels = distinct_labels(rows["name"].astype(str).unique(), 0)
+    rows = instruction_roofline.with_bounds(run, rows)
     for row in rows.to_dict("records"):
         entry = {
             "id": row.get("id"),
@@ -116,6 +117,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bound_reason": row.get("bound_reason") or None,
             "flops_partial": bool(row.get("flops_partial", False)),
             "provenance": provenance(row),
+            "instructions": instruction_roofline.kernel_json(row),
         }
         if "count" in row:
             entry["count"] = row["count"]
@@ -134,6 +136,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             for name, ceilings in run.ceilings_by_device.items()
         },
         "missing_roofs": [miss.to_dict() for miss in run.missing_roofs],
+        "instruction_ceilings_by_device": instruction_roofline.ceilings_json(run),
         "kernels": kernels,
         "summary": {
             "kernels": int(overall["kernels"]),
