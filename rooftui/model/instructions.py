@@ -1,4 +1,6 @@
-"""The instruction roofline's metrics and formulas: the one place these facts live.
+"""The instruction roofline's metrics, the walls, and which counts each level adds: the
+one place these facts live (``instruction_columns`` applies them to the kernel table).
+No pandas here: every reader imports this list.
 
 Sources (each entry below names its own):
   [DING]  N. Ding, S. Williams, "An Instruction Roofline Model for GPUs" (PMBS'19, SC19
@@ -20,11 +22,6 @@ Sources (each entry below names its own):
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-
-import numpy as np
-import pandas as pd
 
 WARP_SIZE = 32
 SECTOR_BYTES = 32  # [NCU]: L1TEX, L2 and DRAM sectors
@@ -51,6 +48,7 @@ TRANSACTIONS: dict[str, tuple[str, ...]] = {
     "l2": tuple(L2_SECTORS.values()),
     "hbm": tuple(DRAM_SECTORS.values()),
 }
+LEVELS = tuple(TRANSACTIONS)
 TRANSACTION_WHAT = {
     "l1": "global and local load/store sectors + shared-memory load/store wavefronts",
     "l2": "L2 sectors read, written, atomic and reduction",
@@ -62,63 +60,6 @@ TRANSACTION_WHAT = {
 GLOBAL_WALLS = {"stride-0": 1.0, "unit stride (4 B)": 4.0, "one sector per lane": 32.0}
 # Shared (4-byte words): 1 wavefront without bank conflicts, 32 with 32-way conflicts.
 SHARED_WALLS = {"no bank conflict": 1.0, "32-way bank conflict": 32.0}
-
-
-# Kernel-table columns of counts (summed over launches when grouped), each the sum of
-# these metrics [NCU]; NaN where any term was not collected (never a partial sum).
-COUNT_COLUMNS: dict[str, tuple[str, ...]] = {
-    "warp_instructions": (WARP_INSTRUCTIONS,),
-    "thread_instructions": (THREAD_INSTRUCTIONS,),
-    "thread_instructions_pred_on": (THREAD_INSTRUCTIONS_PRED_ON,),
-    "global_requests": tuple(GLOBAL_REQUESTS.values()),
-    "global_sectors": tuple(GLOBAL_SECTORS.values()),
-    "shared_requests": tuple(SHARED_INSTRUCTIONS.values()),
-    "shared_wavefronts": tuple(SHARED_WAVEFRONTS.values()),
-    **{f"transactions_{level}": terms for level, terms in TRANSACTIONS.items()},
-}
-LEVELS = tuple(TRANSACTIONS)
-# Ratio columns, recomputed from the summed counts (never averaged).
-RATIO_COLUMNS = (
-    "warp_efficiency",
-    "warp_efficiency_pred_on",
-    *(f"instruction_intensity_{level}" for level in LEVELS),
-    "sectors_per_request",
-    "wavefronts_per_request",
-    "warp_instruction_rate",
-)
-
-
-def count_columns(raw: pd.DataFrame, read: Callable[[str], pd.Series]) -> pd.DataFrame:
-    """The count columns of ``COUNT_COLUMNS`` for one report's launches (``read(metric)``
-    gives a count per launch, NaN where the report lacks it), and ``issue_peak_per_cycle``,
-    the report's own warp-instruction issue peak per SM cycle (``ISSUE_PEAK``)."""
-    values = {metric: read(metric) for metric in instruction_counts()}
-    out = pd.DataFrame(index=raw.index)
-    for column, terms in COUNT_COLUMNS.items():
-        out[column] = sum((values[t] for t in terms[1:]), values[terms[0]])  # NaN if any term is
-    out["issue_peak_per_cycle"] = raw[ISSUE_PEAK].astype(float) if ISSUE_PEAK in raw else np.nan
-    return out
-
-
-def _ratio(top: pd.Series, bottom: pd.Series) -> pd.Series:
-    return (top / bottom).where(bottom > 0)
-
-
-def add_ratios(table: pd.DataFrame) -> pd.DataFrame:
-    """The ratio columns from the count columns and ``time_s``, in place [DING][NCU]:
-    warp efficiency = thread instructions / warp instructions / 32 (1 when every lane of
-    every warp ran every instruction); instruction intensity per level = warp instructions
-    / transactions; sectors per global request; wavefronts per shared request; warp
-    instructions per second. NaN where a count is missing or a divisor is 0."""
-    warp = table["warp_instructions"]
-    table["warp_efficiency"] = _ratio(table["thread_instructions"], warp * WARP_SIZE)
-    table["warp_efficiency_pred_on"] = _ratio(table["thread_instructions_pred_on"], warp * WARP_SIZE)
-    for level in LEVELS:
-        table[f"instruction_intensity_{level}"] = _ratio(warp, table[f"transactions_{level}"])
-    table["sectors_per_request"] = _ratio(table["global_sectors"], table["global_requests"])
-    table["wavefronts_per_request"] = _ratio(table["shared_wavefronts"], table["shared_requests"])
-    table["warp_instruction_rate"] = _ratio(warp, table["time_s"])
-    return table
 
 
 def instruction_counts() -> list[str]:
@@ -135,5 +76,5 @@ def instruction_metrics() -> list[str]:
     return [*instruction_counts(), ISSUE_PEAK]
 
 
-if __name__ == "__main__":  # used by sample_data/make/make_instructions.sh on the GPU node (has pandas)
+if __name__ == "__main__":  # used by sample_data/make/make_instructions.sh on the GPU node
     print(",".join(instruction_metrics()))

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rooftui.model import instructions
+
 # --- counts that are the same on every architecture since Volta --------------------
 TIME = "gpu__time_duration.sum"  # ns in ncu's base units [NCU]
 SM_CYCLES = "sm__cycles_elapsed.avg"  # elapsed SM cycles [NCU]
@@ -511,8 +513,6 @@ def metrics_read() -> tuple[str, ...]:
     counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
     counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
     counts += list(BYTES.values())
-    from rooftui.model import instructions  # here: this module's __main__ runs without pandas
-
     counts += instructions.instruction_counts()  # the instruction roofline's counts
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
