@@ -32,15 +32,22 @@ from rooftui.views.tui.roofline_model import (
 
 # The walls [DING]: instruction intensity (requests per transaction) and their labels.
 WALLS = (
-    (0.0, "stride-0 · no conflict"),
-    (math.log10(1 / 4), "unit stride"),
-    (math.log10(1 / 32), "1 sector/lane · 32-way"),
+    (0.0, "1", "wall 1: stride-0 / no bank conflict"),
+    (math.log10(1 / 4), "1/4", "wall 1/4: unit stride"),
+    (math.log10(1 / 32), "1/32", "wall 1/32: a sector per lane / 32-way conflict"),
 )
 WALL_SERIES = {
     "global": ("global_requests", "global_sectors"),
     "shared": ("shared_requests", "shared_wavefronts"),
 }
 SERIES_LABELS = {**LEVEL_LABELS, "global": "global", "shared": "shared"}
+# What the figure reads of each row (``ViewState.plot_rows`` takes these too).
+PLOT_COLUMNS = [
+    "warp_instruction_rate",
+    *(f"instruction_intensity_{level}" for level in LEVELS),
+    *(name for pair in WALL_SERIES.values() for name in pair),
+]
+AXIS_TITLES = ("inst/s", "instruction intensity (warp instructions per transaction)", "inst/transaction")
 HEAVY_COUNT = 10
 TAG_COUNT = 5
 
@@ -70,7 +77,8 @@ def intensities(frame: pd.DataFrame, series: str) -> np.ndarray:
     """log10 instruction intensity of each row for a level or a wall series."""
     if series in WALL_SERIES:
         top, bottom = WALL_SERIES[series]
-        return _log(_column(frame, top) / _column(frame, bottom))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _log(_column(frame, top) / _column(frame, bottom))
     return _log(_column(frame, f"instruction_intensity_{series}"))
 
 
@@ -103,7 +111,7 @@ def build_instruction_figure(
 
     ridges = [math.log10(issue / roof.value) for _, roof in slopes] if issue else []
     xs_seen = np.concatenate(
-        [x[np.isfinite(x)] for x in x_all.values()] + [np.array(ridges + [w for w, _ in WALLS])]
+        [x[np.isfinite(x)] for x in x_all.values()] + [np.array(ridges + [wall[0] for wall in WALLS])]
     )
     x_lo = math.floor(min(xs_seen.min(), -2.0) - 0.2)
     x_hi = math.ceil(max(xs_seen.max(), 1.0) + 0.2)
@@ -147,9 +155,9 @@ def build_instruction_figure(
             )
         )
     top = math.log10(issue) if issue else y_hi
-    for x, text in WALLS:
+    for x, tag, text in WALLS:
         figure_roofs.append(
-            Roof(f"wall:{text}", "wall", text, text, (x, x), (top, y_lo), "walls: Ding & Williams, PMBS'19")
+            Roof(f"wall:{tag}", "wall", tag, text, (x, x), (top, y_lo), "Ding & Williams, PMBS'19")
         )
 
     points: list[PointSeries] = []

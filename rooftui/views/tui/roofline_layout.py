@@ -490,7 +490,7 @@ def lay_out(
         if roof.kind == "compute" and canvas.roof_label(roof, texts):
             layout.labelled.add(roof.key)
     for roof in figure.roofs:
-        if roof.kind == "wall" and canvas.wall_label(roof, plain(roof.label)):
+        if roof.kind == "wall" and canvas.wall_label(roof, plain(roof.tag)):
             layout.labelled.add(roof.key)
     for roof in figure.roofs:
         texts = [plain(roof.label), plain(short_label(roof)), LEVEL_LABELS.get(roof.key, roof.tag)]
