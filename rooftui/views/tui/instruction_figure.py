@@ -182,6 +182,8 @@ def build_instruction_figure(
 
     skipped = len(frame) - len(plotted)
     note = f"{skipped:,} without warp instructions not plotted" if skipped else ""
+    if skipped and not len(plotted):
+        note = f"no warp instructions in this report ({skipped:,} kernels): rooftui profile --instructions"
     x_ticks, y_ticks = axis_ticks((x_lo, x_hi), (y_lo, y_hi), cells)
     return RooflineFigure(
         roofs=figure_roofs,

@@ -31,7 +31,13 @@ from rooftui.views.tui.roofline_view import (
 from rooftui.views.tui.widgets.chart import ChartCanvas
 
 # Merged points: the level's colour (chart.LEVEL_COLOURS), dimmer.
-MERGED_COLOURS = {"l1": (140, 50, 50), "l2": (40, 110, 50), "hbm": (40, 80, 140)}
+MERGED_COLOURS = {
+    "l1": (140, 50, 50),
+    "l2": (40, 110, 50),
+    "hbm": (40, 80, 140),
+    "global": (115, 70, 140),  # the instruction roofline's wall series
+    "shared": (140, 95, 25),
+}
 
 
 def _styles() -> dict[str, Style]:
