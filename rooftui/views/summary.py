@@ -72,6 +72,19 @@ CSV_COLUMNS = (
     "flops_partial",
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
     "bound_reason",  # why bound is blank ("" where it is given)
+    # The instruction roofline's (rooftui.model.instruction_columns); blank: not collected.
+    "warp_instructions",
+    "thread_instructions",
+    "warp_efficiency",
+    "transactions_l1",
+    "transactions_l2",
+    "transactions_hbm",
+    "instruction_intensity_l1",
+    "instruction_intensity_l2",
+    "instruction_intensity_hbm",
+    "sectors_per_request",
+    "wavefronts_per_request",
+    "warp_instruction_rate",
 )
 
 
