@@ -28,6 +28,7 @@ from rooftui.views.tui.roofline_model import (
     Roof,
     RooflineFigure,
     axis_ticks,
+    log10_finite,
 )
 
 # The walls [DING]: instruction intensity (requests per transaction) and their labels.
@@ -52,13 +53,6 @@ HEAVY_COUNT = 10
 TAG_COUNT = 5
 
 
-def _log(values: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log10(values)
-    out[~np.isfinite(out)] = np.nan
-    return out
-
-
 def _column(frame: pd.DataFrame, name: str) -> np.ndarray:
     return frame[name].to_numpy(dtype=float) if name in frame else np.full(len(frame), np.nan)
 
@@ -78,8 +72,8 @@ def intensities(frame: pd.DataFrame, series: str) -> np.ndarray:
     if series in WALL_SERIES:
         top, bottom = WALL_SERIES[series]
         with np.errstate(divide="ignore", invalid="ignore"):
-            return _log(_column(frame, top) / _column(frame, bottom))
-    return _log(_column(frame, f"instruction_intensity_{series}"))
+            return log10_finite(_column(frame, top) / _column(frame, bottom))
+    return log10_finite(_column(frame, f"instruction_intensity_{series}"))
 
 
 def gips(value: float) -> str:
@@ -104,7 +98,7 @@ def build_instruction_figure(
     series = [*levels, *WALL_SERIES]
     plotted = plotted_rows(frame)
     labels = frame.index.to_numpy()[plotted]
-    y_all = _log(_column(frame, "warp_instruction_rate")[plotted])
+    y_all = log10_finite(_column(frame, "warp_instruction_rate")[plotted])
     x_all = {name: intensities(frame, name)[plotted] for name in series}
     issue = roofs.issue.value if roofs.issue else None
     slopes = [(level, roofs.levels[level]) for level in levels if level in roofs.levels]
