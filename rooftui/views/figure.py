@@ -24,7 +24,7 @@ from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.errors import RooftuiError
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.palette import LEVEL_COLOURS, hex_colour
+from rooftui.views.palette import LEVEL_COLOURS, SERIES_COLOURS, hex_colour
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.instruction_figure import WALL_SERIES, build_instruction_figure
 from rooftui.views.tui.roofline_model import HEADROOM, HEAVY_COUNT, build_figure, device_labels, roof_sources
@@ -32,6 +32,8 @@ from rooftui.views.tui.roofline_model import HEADROOM, HEAVY_COUNT, build_figure
 # One palette with the explorer (views.palette: L1 red, L2 green, HBM blue), its markers
 # and its slope patterns; each compute roof its own dash pattern (ten pipelines at most).
 COLOURS = {level: hex_colour(rgb) for level, rgb in LEVEL_COLOURS.items()}
+# Points of the instruction roofline's wall series too (key i, plot --instructions).
+POINT_COLOURS = {level: hex_colour(rgb) for level, rgb in SERIES_COLOURS.items()}
 MARKERS = {"l1": "o", "l2": "s", "hbm": "^", "global": "D", "shared": "P"}  # the last two: key i
 LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":"}
 ROOF_LINESTYLES: list[str | tuple[int, tuple[float, ...]]] = [
@@ -238,8 +240,8 @@ def _panel(
             np.power(10.0, series.ys),
             marker=MARKERS[series.level],
             s=20 if heavy else 9,
-            facecolors=COLOURS[series.level] if heavy else "none",
-            edgecolors=COLOURS[series.level],
+            facecolors=POINT_COLOURS[series.level] if heavy else "none",
+            edgecolors=POINT_COLOURS[series.level],
             linewidths=0.6,
             zorder=3,
         )
@@ -253,7 +255,7 @@ def _panel(
         )
     for level in WALL_SERIES if instruction is not None else ():
         label = f"{level} requests per transaction"
-        ax.scatter([], [], marker=MARKERS[level], color=COLOURS[level], label=label)
+        ax.scatter([], [], marker=MARKERS[level], color=POINT_COLOURS[level], label=label)
     ax.scatter(
         [],
         [],

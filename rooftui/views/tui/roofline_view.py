@@ -20,6 +20,7 @@ from rich.text import Text
 from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.palette import SERIES_COLOURS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.instruction_figure import AXIS_TITLES, build_instruction_figure
@@ -145,7 +146,7 @@ def legend(
         keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
     for level in ("global", "shared"):  # the instruction roofline's wall series
         if any(series.level == level and len(series.xs) for series in figure.points):
-            keys.append(f"{heavy[level]} {level} ", style=rgb(LEVEL_COLOURS[level]))
+            keys.append(f"{heavy[level]} {level} ", style=rgb(SERIES_COLOURS[level]))
     keys.append(f"{markers['selected']} selected", style="bold")
     keys.append(" · 1-5 heaviest")
     text.append_text(keys)

@@ -19,7 +19,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from rooftui.views.tui.roofline_layout import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, Layout, rgb
+from rooftui.views.palette import SERIES_COLOURS
+from rooftui.views.tui.roofline_layout import A_COLOUR, SELECTED_COLOUR, Layout, rgb
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 from rooftui.views.tui.roofline_view import (
     LEGEND_ROWS,
@@ -58,7 +59,7 @@ def _styles() -> dict[str, Style]:
         "tag": Style(bold=True, underline=True),
         "compare-a": Style(color=rgb(A_COLOUR)),
     }
-    for level, colour in LEVEL_COLOURS.items():
+    for level, colour in SERIES_COLOURS.items():
         styles[f"point:{level}"] = Style(color=rgb(colour))
         styles[f"merged:{level}"] = Style(color=rgb(MERGED_COLOURS[level]))
         styles[f"slope:{level}"] = Style(color=rgb(colour))
