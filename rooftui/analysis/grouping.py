@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from rooftui.analysis import zero_ai
+from rooftui.model import instruction_columns
 from rooftui.model.columns import (
     BYTE_COLUMNS,
     FLOP_COLUMNS,
@@ -30,6 +31,7 @@ _SUMMED = (
     "flops",
     *BYTE_COLUMNS,
     "register_moves",
+    *instruction_columns.COUNT_COLUMNS,
 )
 
 
@@ -102,6 +104,7 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
         moved = out[f"bytes_{level}"]
         out[f"ai_{level}"] = (out["flops"] / moved).where(moved > 0)
     out["flop_rate"] = (out["flops"] / out["time_s"]).where(out["time_s"] > 0)
+    instruction_columns.add_ratios(out)
     out = out.reset_index()
     # Two kernels of one short name: each shown by its function with namespaces.
     same_name = out.duplicated([k for k in keys if k != "_function"] + ["name"], keep=False)

@@ -28,6 +28,7 @@ class PlotView:
     grouped: bool
     sort_column: str
     sort_descending: bool
+    instruction: bool = False  # the instruction roofline (the explorer's key i)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -90,6 +91,12 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--sort", "sort_column", default="time_s", show_default=True, help="Column to sort by.")
 @click.option("--ascending", is_flag=True, help="Sort ascending (default: descending).")
 @click.option("--ascii", "ascii_mode", is_flag=True, help="Only ASCII characters in the screenshot.")
+@click.option(
+    "--instructions",
+    "instruction",
+    is_flag=True,
+    help="The instruction roofline (warp instructions/s against instructions per transaction), as key i.",
+)
 def plot(
     reports,
     load_options,
@@ -112,6 +119,7 @@ def plot(
     sort_column,
     ascending,
     ascii_mode,
+    instruction,
 ) -> None:
     """Export the view of REPORT... (the bundled sample if none) for batch use.
 
@@ -143,7 +151,11 @@ def plot(
     except InvalidFilter as err:
         raise click.BadParameter(str(err)) from None
     view = PlotView(
-        spec=spec, grouped=not invocations, sort_column=sort_column, sort_descending=not ascending
+        spec=spec,
+        grouped=not invocations,
+        sort_column=sort_column,
+        sort_descending=not ascending,
+        instruction=instruction,
     )
     outputs = OutputFiles(
         [svg_path, png_path, screenshot_path, csv_path], inputs=[*reports, load_options.ceilings]
@@ -159,7 +171,7 @@ def plot(
             state = _view_without_ui(reports, load_options, view)
             rows = state.rows()
         for path, fmt in figures:
-            write_output(outputs.temporary(path), _figure(state, rows, fmt))
+            write_output(outputs.temporary(path), _figure(state, rows, fmt, view.instruction))
         if csv_path is not None:
             from rooftui.views.summary import to_csv  # the one CSV layout of the kernel table
 
@@ -181,17 +193,20 @@ def write_output(path: Path, data: bytes | str) -> None:
         path.write_bytes(data)
 
 
-def _figure(state, rows, fmt: str) -> bytes:
+def _figure(state, rows, fmt: str, instruction: bool = False) -> bytes:
+    from rooftui.analysis import instruction_roofline
     from rooftui.views.figure import roofline_figure_bytes
     from rooftui.views.tui.roofline_model import ceilings_per_device
 
     run = state.run.source
+    roofs = {device: instruction_roofline.ceilings_for(run, device) for device in run.devices}
     return roofline_figure_bytes(
         rows,
         ceilings_per_device(run),
         fmt,
         pipelines=state.shown_pipelines(),
         title=", ".join(Path(str(r.path)).name for r in getattr(run, "reports", [])),
+        instruction_roofs=roofs if instruction else None,
     )
 
 
@@ -244,6 +259,8 @@ async def _export_screenshot(reports, load_options, view: PlotView, svg_path: Pa
             sort_column=view.sort_column,
             sort_descending=view.sort_descending,
         )
+        if view.instruction:
+            await pilot.press("i")
         await pilot.pause()
         explorer.flush_redraw()
         await pilot.pause()

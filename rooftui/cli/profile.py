@@ -10,6 +10,7 @@ import click
 from rooftui.cli.metrics import ARCH_HELP, GPU_HELP, chosen_metrics
 from rooftui.errors import RooftuiError
 from rooftui.ingest.files import path_error
+from rooftui.model.instructions import instruction_metrics
 from rooftui.profile.launchers import parse_ranks, split_launcher
 from rooftui.profile.ncu import NcuOptions, find_ncu, ncu_argv, report_stem
 from rooftui.profile.run import check_run, readable_report, run_ncu
@@ -118,6 +119,12 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
     help="With --dedup: leave ncu's SourceCounters section out (cheaper, but FP16 FLOPs then keep"
     " HFMA2 register moves).",
 )
+@click.option(
+    "--instructions",
+    is_flag=True,
+    help="Also collect the instruction roofline's counters (explorer key i): one more ncu replay"
+    " pass per kernel (8 -> 9 on an H200, docs/instruction-roofline.md).",
+)
 @click.option("--open", "open_tui", is_flag=True, help="Open the report in the explorer when done.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def profile(
@@ -137,6 +144,7 @@ def profile(
     stop_on_stall: bool,
     deduplicate: bool,
     no_register_moves: bool,
+    instructions: bool,
     open_tui: bool,
     command: tuple[str, ...],
 ) -> None:
@@ -167,7 +175,7 @@ def profile(
     if job is not None and wanted_ranks is None:
         job.planned_ranks(os.environ)  # refuses -np 1e8, --nproc_per_node 100000000, ...
     ncu = find_ncu(ncu_path)
-    names = chosen_metrics(arch, gpu)
+    names = chosen_metrics(arch, gpu) + (instruction_metrics() if instructions else [])
     options = NcuOptions(
         metrics=tuple(names),
         profile_from_start=profile_from_start == "on",

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rooftui.model import instruction_columns
 from rooftui.model import metrics as m
 from rooftui.model.columns import (
     CUDA_CORE_PIPELINES,
@@ -265,6 +266,10 @@ def kernel_rows(
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
+    quiet = Derivation()  # the instruction roofline's counters are optional: none is "missing"
+    counts = instruction_columns.count_columns(raw, lambda name: metric_values(raw, name, time_ns, quiet))
+    out = out.join(counts)
+    log.derived |= quiet.derived
     return out
 
 
@@ -368,6 +373,7 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
         moved = table[f"bytes_{level}"]
         table[f"ai_{level}"] = (flops / moved).where(moved > 0)
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
+    instruction_columns.add_ratios(table)
 
     # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
     # (or proved 0) and none shows work; any known work, or Tensor work seen but not

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rooftui.model import instructions
+
 # --- counts that are the same on every architecture since Volta --------------------
 TIME = "gpu__time_duration.sum"  # ns in ncu's base units [NCU]
 SM_CYCLES = "sm__cycles_elapsed.avg"  # elapsed SM cycles [NCU]
@@ -556,6 +558,7 @@ def metrics_read() -> tuple[str, ...]:
     counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
     counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
     counts += list(BYTES.values())
+    counts += instructions.instruction_counts()  # the instruction roofline's counts
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)
     names += [term for sources in BYTE_SOURCES.values() for source in sources[1:] for term in source.terms]
@@ -567,7 +570,7 @@ def metrics_read() -> tuple[str, ...]:
         if term.startswith("derived__")
     ]
     names += [s.clock for sources in BYTE_SOURCES.values() for s in sources if s.clock]
-    names += report_peak_metrics()
+    names += [*report_peak_metrics(), instructions.ISSUE_PEAK]
     names += [n for pair in WORK_EVIDENCE.values() for n in pair]
     names += TENSOR_ACTIVITY
     names += [f"{pipe}{form}" for pipe in PIPE_BUSY.values() for form in PIPE_BUSY_FORMS]

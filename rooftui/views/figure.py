@@ -15,21 +15,26 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.errors import RooftuiError
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.palette import LEVEL_COLOURS, hex_colour
+from rooftui.views.palette import LEVEL_COLOURS, SERIES_COLOURS, hex_colour
 from rooftui.views.text import printable, short_names
-from rooftui.views.tui.roofline_model import HEAVY_COUNT, build_figure, device_labels, roof_sources
+from rooftui.views.tui.instruction_figure import WALL_SERIES, build_instruction_figure
+from rooftui.views.tui.roofline_model import HEADROOM, HEAVY_COUNT, build_figure, device_labels, roof_sources
 
 # One palette with the explorer (views.palette: L1 red, L2 green, HBM blue), its markers
 # and its slope patterns; each compute roof its own dash pattern (ten pipelines at most).
 COLOURS = {level: hex_colour(rgb) for level, rgb in LEVEL_COLOURS.items()}
-MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
+# Points of the instruction roofline's wall series too (key i, plot --instructions).
+POINT_COLOURS = {level: hex_colour(rgb) for level, rgb in SERIES_COLOURS.items()}
+MARKERS = {"l1": "o", "l2": "s", "hbm": "^", "global": "D", "shared": "P"}  # the last two: key i
 LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":"}
 ROOF_LINESTYLES: list[str | tuple[int, tuple[float, ...]]] = [
     "-",
@@ -81,12 +86,20 @@ def roofline_figure_bytes(
     levels: list[str] | tuple[str, ...] = LEVELS,
     title: str = "",
     dpi: int = 300,
+    instruction_roofs: dict[str, InstructionCeilings] | None = None,
 ) -> bytes:
     """The roofline of ``frame``'s kernels as an ``fmt`` ("svg", "png", "pdf") file;
     see ``roofline_figure``."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}; one of {FORMATS}")
-    figure = roofline_figure(frame, ceilings_by_device, pipelines=pipelines, levels=levels, title=title)
+    figure = roofline_figure(
+        frame,
+        ceilings_by_device,
+        pipelines=pipelines,
+        levels=levels,
+        title=title,
+        instruction_roofs=instruction_roofs,
+    )
     out = io.BytesIO()
     from matplotlib import rc_context
 
@@ -102,11 +115,13 @@ def roofline_figure(
     pipelines: list[str],
     levels: list[str] | tuple[str, ...] = LEVELS,
     title: str = "",
+    instruction_roofs: dict[str, InstructionCeilings] | None = None,
 ):
     """The roofline of ``frame``'s kernels as a matplotlib Figure, laid out: one panel per
     GPU that has rows in ``frame`` (``ceilings_by_device`` keys each GPU as
     ``device_labels`` spells it), stacked, ``FIGURE_WIDTH_IN`` wide. No label overlaps
-    another label or a title (``place_labels``)."""
+    another label or a title (``place_labels``). With ``instruction_roofs`` (per GPU) the
+    instruction roofline instead (``views.tui.instruction_figure``)."""
     Figure = _matplotlib()
     labels = device_labels(frame)
     devices = [d for d in ceilings_by_device if (labels == d).any()] or list(ceilings_by_device)[:1]
@@ -124,6 +139,7 @@ def roofline_figure(
                 pipelines,
                 list(levels),
                 one_of_several=len(devices) > 1,
+                instruction=None if instruction_roofs is None else instruction_roofs.get(device),
             )
         )
     if title:
@@ -151,23 +167,32 @@ def _panel(
     pipelines,
     levels,
     one_of_several: bool = False,
+    instruction: InstructionCeilings | None = None,
 ) -> tuple[list, list]:
-    """Draw one GPU's roofline; returns its compute roofs and slopes, labelled once the
-    layout is done."""
-    model = build_figure(
-        frame, ceilings, levels=levels, pipelines=pipelines, individual_limit=len(frame) + 1, zoom=False
-    )
+    """Draw one GPU's roofline (the instruction roofline with ``instruction``); returns its
+    compute roofs and slopes, labelled once the layout is done."""
+    if instruction is not None:
+        model = build_instruction_figure(frame, instruction, levels=levels, headroom=HEADROOM)
+    else:
+        model = build_figure(
+            frame, ceilings, levels=levels, pipelines=pipelines, individual_limit=len(frame) + 1, zoom=False
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     (x_lo, x_hi), (y_lo, y_hi) = model.x_range, model.y_range
     ax.set_xlim(10**x_lo, 10**x_hi)
     ax.set_ylim(10**y_lo, 10**y_hi)
-    ax.set_xlabel("Arithmetic intensity (FLOP/byte)", fontsize=FONT_PT + 1)
-    ax.set_ylabel("Performance (FLOP/s)", fontsize=FONT_PT + 1)
+    if instruction is not None:
+        ax.set_xlabel("Instruction intensity (warp instructions per transaction)", fontsize=FONT_PT + 1)
+        ax.set_ylabel("Performance (warp instructions/s)", fontsize=FONT_PT + 1)
+    else:
+        ax.set_xlabel("Arithmetic intensity (FLOP/byte)", fontsize=FONT_PT + 1)
+        ax.set_ylabel("Performance (FLOP/s)", fontsize=FONT_PT + 1)
     ax.tick_params(labelsize=FONT_PT)
-    ax.set_title(
-        f"{printable(device) or 'GPU'} — {roof_sources(model.roofs) or 'no roofs'}", fontsize=FONT_PT + 1
-    )
+    sources = roof_sources(model.roofs) or "no roofs"
+    if instruction is not None:  # its sources are long: under the plot, the title names the chart
+        sources, roofs_from = "instruction roofline (Ding & Williams, PMBS'19)", sources
+    ax.set_title(f"{printable(device) or 'GPU'} — {sources}", fontsize=FONT_PT + 1)
     ax.grid(True, which="major", linewidth=0.3, alpha=0.5)
 
     compute_roofs = [roof for roof in model.roofs if roof.kind == "compute"]
@@ -184,6 +209,10 @@ def _panel(
                 label=roof.label,
             )
             slopes.append((roof, xs, ys))
+        elif roof.kind == "wall":  # the instruction roofline's walls, labelled at their top
+            ax.plot(xs, ys, color="0.45", linestyle=":", linewidth=0.8, label=roof.label)
+            at = (xs[0], ys[0])
+            ax.annotate(roof.tag, at, xytext=(2, -8), textcoords="offset points", fontsize=FONT_PT)
         else:
             style = ROOF_LINESTYLES[compute_roofs.index(roof) % len(ROOF_LINESTYLES)]
             ax.plot(xs, ys, color="black", linestyle=style, linewidth=1.0, label=roof.label)
@@ -211,15 +240,22 @@ def _panel(
             np.power(10.0, series.ys),
             marker=MARKERS[series.level],
             s=20 if heavy else 9,
-            facecolors=COLOURS[series.level] if heavy else "none",
-            edgecolors=COLOURS[series.level],
+            facecolors=POINT_COLOURS[series.level] if heavy else "none",
+            edgecolors=POINT_COLOURS[series.level],
             linewidths=0.6,
             zorder=3,
         )
     for level in levels:  # one legend entry per level, whatever the emphasis
         ax.scatter(
-            [], [], marker=MARKERS[level], color=COLOURS[level], label=f"kernels at {LEVEL_LABELS[level]} AI"
+            [],
+            [],
+            marker=MARKERS[level],
+            color=COLOURS[level],
+            label=f"kernels at {LEVEL_LABELS[level]} {'intensity' if instruction is not None else 'AI'}",
         )
+    for level in WALL_SERIES if instruction is not None else ():
+        label = f"{level} requests per transaction"
+        ax.scatter([], [], marker=MARKERS[level], color=POINT_COLOURS[level], label=label)
     ax.scatter(
         [],
         [],
@@ -247,7 +283,10 @@ def _panel(
         name = shown.get(str(names.get(kernel, "")), "") if len(names) else ""
         share = _time_share(frame, kernel, one_of_several)
         ax.scatter([], [], marker="$" + tag + "$", color="black", label=name + share)
-    notes = [*model.missing, *_notes(model.note, frame)]
+    notes = [*model.missing, *_notes(model.note, frame)] if instruction is None else [*model.missing]
+    if instruction is not None:
+        notes += [model.note] if model.note else []
+        notes += textwrap.wrap(roofs_from, 120)
     if notes:
         ax.text(0.01, 0.01, "\n".join(notes), transform=ax.transAxes, fontsize=FONT_PT - 1, va="bottom")
     # Under the axes, where it hides no point and leaves the plot the figure's width.

@@ -12,6 +12,13 @@ LEVEL_COLOURS: dict[str, tuple[int, int, int]] = {
     "l2": (60, 190, 80),
     "hbm": (60, 140, 230),
 }
+# The instruction roofline's wall series (views.tui.instruction_figure).
+WALL_SERIES_COLOURS: dict[str, tuple[int, int, int]] = {
+    "global": (190, 120, 230),
+    "shared": (230, 160, 40),
+}
+# Every series a roofline draws points of, in one place for the widgets and figures.
+SERIES_COLOURS = {**LEVEL_COLOURS, **WALL_SERIES_COLOURS}
 
 
 def hex_colour(rgb: tuple[int, int, int]) -> str:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rooftui.analysis import Run, zero_ai
+from rooftui.analysis import Run, instruction_roofline, zero_ai
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
@@ -73,6 +73,19 @@ CSV_COLUMNS = (
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
     "bound_reason",  # why bound is blank ("" where it is given)
     "bound_basis",  # what a bound rests on (analysis.capped_bounds.BASES; "" where none)
+    # The instruction roofline's (rooftui.model.instruction_columns); blank: not collected.
+    "warp_instructions",
+    "thread_instructions",
+    "warp_efficiency",
+    "transactions_l1",
+    "transactions_l2",
+    "transactions_hbm",
+    "instruction_intensity_l1",
+    "instruction_intensity_l2",
+    "instruction_intensity_hbm",
+    "sectors_per_request",
+    "wavefronts_per_request",
+    "warp_instruction_rate",
 )
 
 
@@ -81,6 +94,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
     first = run.ceilings
     kernels = []
     labels = distinct_labels(rows["name"].astype(str).unique(), 0)
+    rows = instruction_roofline.with_bounds(run, rows)
     for row in rows.to_dict("records"):
         entry = {
             "id": row.get("id"),
@@ -118,6 +132,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bound_basis": row.get("bound_basis") or None,
             "flops_partial": bool(row.get("flops_partial", False)),
             "provenance": provenance(row),
+            "instructions": instruction_roofline.kernel_json(row),
         }
         if "count" in row:
             entry["count"] = row["count"]
@@ -136,6 +151,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             for name, ceilings in run.ceilings_by_device.items()
         },
         "missing_roofs": [miss.to_dict() for miss in run.missing_roofs],
+        "instruction_ceilings_by_device": instruction_roofline.ceilings_json(run),
         "kernels": kernels,
         "summary": {
             "kernels": int(overall["kernels"]),

@@ -147,7 +147,7 @@ def _events_run(path, kernels):
     section = "Command line profiler metrics"
     return layout._write(
         path,
-        [[*layout._identity(k), section, "smsp__inst_executed.sum", "inst", 10, 10, 10] for k in kernels],
+        [[*layout._identity(k), section, "smsp__warps_launched.sum", "warp", 10, 10, 10] for k in kernels],
     )
 
 

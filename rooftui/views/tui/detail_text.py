@@ -235,6 +235,9 @@ def describe(
 
         parts.append(Text(f"FP16 note: {FP16_NOTE}", style="italic yellow"))
     parts.append(_pairs_table("work (base units scaled for display)", work, ascii_mode))
+    instruction = instruction_pairs(row)
+    if len(instruction) > 1:  # collected (else the instruction roofline's own note says how)
+        parts.append(_pairs_table("instruction roofline (Ding & Williams, PMBS'19)", instruction, ascii_mode))
     if metrics is not None:
         launch = "its heaviest launch" if grouped else "this launch"
         measured = [(str(name), raw_value(value)) for name, value in metrics.items()]
@@ -244,6 +247,44 @@ def describe(
     title = "kernel-table row (base units: FLOP, byte, second)"
     parts.append(_name_lines(title, raw, width, ascii_mode))
     return Group(*parts)
+
+
+def instruction_pairs(row: pd.Series) -> list[tuple[str, str]]:
+    """The instruction roofline's numbers of one row: intensity per level, warp efficiency,
+    transactions per request and the binding roof; one line saying how to collect them
+    where the report has none (never 0)."""
+    from rooftui.analysis.instruction_roofline import bound_label, wall_verdicts
+    from rooftui.model.instructions import WARP_INSTRUCTIONS
+
+    warp = _number(row.get("warp_instructions"))
+    if warp != warp:
+        return [("not collected", f"no {WARP_INSTRUCTIONS}: rooftui profile --instructions collects it")]
+    pairs = [
+        ("warp instructions", f"{warp:,.0f}"),
+        ("warp rate", si(_number(row.get("warp_instruction_rate")), "IPS", missing=MISSING)),
+        ("warp efficiency", percent(_number(row.get("warp_efficiency")), missing=MISSING)),
+        ("  predicated on", percent(_number(row.get("warp_efficiency_pred_on")), missing=MISSING)),
+    ]
+    for level in LEVELS:
+        moved = _number(row.get(f"transactions_{level}"))
+        if moved != moved:
+            text = "not collected"
+        elif moved == 0:
+            text = "no transaction"
+        else:
+            ratio = _number(row.get(f"instruction_intensity_{level}"))
+            text = f"{ratio:.3g} inst/transaction ({moved:,.0f} transactions)"
+        pairs.append((f"intensity {LEVEL_LABELS[level]}", text))
+    for line in wall_verdicts(row.to_dict()):
+        where, said = line.split(": ", 1)
+        pairs.append((f"{where} wall", said))
+    bound = str(row.get("instruction_bound") or "")
+    if bound:
+        reached = percent(_number(row.get("instruction_roof_fraction")), missing=MISSING)
+        pairs.append(("binding roof", f"{bound_label(bound)} at {reached}"))
+    else:
+        pairs.append(("binding roof", f"{MISSING} (no level has transactions and a roof)"))
+    return pairs
 
 
 def verdict_line(row: pd.Series, ascii_mode: bool = False) -> list[Text]:

@@ -17,7 +17,9 @@ import numpy as np
 import pandas as pd
 from rich.console import RenderableType
 
+from rooftui.analysis import instruction_roofline
 from rooftui.analysis.filters import KernelFilter
+from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.formats import percent, seconds
@@ -62,6 +64,7 @@ class ExplorerModel:
         self.filter_bar_shown = filter_bar
         self.zoomed = False
         self.legend_hidden: list[Said] = []  # what the roofline's legend could not show
+        self._instruction_roofs: dict[str, InstructionCeilings] | None = None
         self.refresh(keep=False)
 
     # --- what is shown ---------------------------------------------------------------
@@ -149,6 +152,24 @@ class ExplorerModel:
         self.state.toggle_level(level)
         shown = ", ".join(LEVEL_LABELS[lv] for lv in LEVELS if lv in self.state.levels) or "none"
         return f"memory levels on the roofline: {shown}"
+
+    def toggle_instruction(self) -> str:
+        """``i``: the instruction roofline (warp instructions per second against warp
+        instructions per transaction) or the FLOP roofline; returns what to tell the user."""
+        self.state.instruction = not self.state.instruction
+        if not self.state.instruction:
+            return "FLOP roofline"
+        return "instruction roofline: warp GIPS against warp instructions per transaction (i: FLOP)"
+
+    def instruction_roofs(self) -> dict[str, InstructionCeilings]:
+        """The instruction roofline's roofs of each GPU of the run, worked out once."""
+        if self._instruction_roofs is None:
+            run = self.state.run.source
+            devices = getattr(run, "devices", [])
+            self._instruction_roofs = {
+                device: instruction_roofline.ceilings_for(run, device) for device in devices
+            }
+        return self._instruction_roofs
 
     def hide_pipelines(self, hidden: set[str]) -> None:
         """``p``'s dialog: the compute roofs not to draw."""
@@ -310,7 +331,13 @@ class ExplorerModel:
     def roofline_content(self) -> tuple[Any, ...]:
         """What the roofline depends on but for the selection (and the order of rows)."""
         state = self.state
-        return (state.grouped, state.spec, tuple(state.levels), frozenset(state.hidden_pipelines))
+        return (
+            state.grouped,
+            state.spec,
+            tuple(state.levels),
+            frozenset(state.hidden_pipelines),
+            state.instruction,
+        )
 
     def update_roofline(self) -> None:
         """Give the roofline the shown rows, levels, roofs and the selected kernel."""
@@ -322,6 +349,7 @@ class ExplorerModel:
                 tuple(state.levels),
                 tuple(state.shown_pipelines()),
                 self.selected,
+                self.instruction_roofs() if state.instruction else None,
             ),
             ceilings_per_device(state.run.source),
         )

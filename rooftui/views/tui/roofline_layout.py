@@ -14,7 +14,7 @@ too — L1 solid, L2 dashed, HBM dotted — so they stay apart without colour
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.palette import LEVEL_COLOURS as LEVEL_COLOURS  # the one palette (figures too)
@@ -52,8 +52,8 @@ class Glyphs:
 UNICODE = Glyphs(
     ascii=False,
     markers={
-        "heavy": {"l1": "●", "l2": "■", "hbm": "▲"},
-        "normal": {"l1": "•", "l2": "▪", "hbm": "▴"},
+        "heavy": {"l1": "●", "l2": "■", "hbm": "▲", "global": "◇", "shared": "□"},
+        "normal": {"l1": "•", "l2": "▪", "hbm": "▴", "global": "◦", "shared": "▫"},
         "merged": {"l1": "·", "l2": "·", "hbm": "·"},
         "below": {"l1": "▾", "l2": "▾", "hbm": "▾"},
         # The compare chart: a kernel in run A (hollow) and in run B (filled, its level's
@@ -71,8 +71,8 @@ UNICODE = Glyphs(
 ASCII = Glyphs(
     ascii=True,
     markers={
-        "heavy": {"l1": "O", "l2": "#", "hbm": "A"},
-        "normal": {"l1": "o", "l2": "+", "hbm": "^"},
+        "heavy": {"l1": "O", "l2": "#", "hbm": "A", "global": "G", "shared": "S"},
+        "normal": {"l1": "o", "l2": "+", "hbm": "^", "global": "g", "shared": "s"},
         "merged": {"l1": ".", "l2": ".", "hbm": "."},
         "below": {"l1": "v", "l2": "v", "hbm": "v"},
         "side-a": {"l1": "o", "l2": "o", "hbm": "o"},
@@ -292,6 +292,16 @@ class _Canvas:
                         return text == texts[0]
         return False
 
+    def wall_label(self, roof: Roof, text: str) -> bool:
+        """A vertical wall's label beside its top, right of it else left of it."""
+        top, col = self.cell(roof.xs[0], roof.ys[0])
+        for r in range(top, min(top + 4, self.top + self.rows)):
+            for c in (col + 1, col - len(text)):
+                if self.free(r, c, text, roof.key):
+                    self.label(r, c, text, roof.key, "roof-label")
+                    return True
+        return False
+
     def slope_label(self, roof: Roof, texts: list[str]) -> bool:
         """A slope's label just left of it (between it and the faster level's
         slope), else just right of it, on a row it crosses, from the middle out."""
@@ -407,14 +417,18 @@ def lay_out(
     ascii_mode: bool = False,
     title: str = "",
     cursor: tuple[str, object] | None = None,
+    axis_titles: tuple[str, str, str] | None = None,
 ) -> Layout:
     """Draw ``figure`` on ``width`` × ``height`` cells: roofs, points (heaviest on
     top), the selected kernel, labels that fit, axes with titles.
 
     ``title`` (the device, when a run has several) takes the top row; ``cursor``
-    is the (level, kernel) of the point cycled to, drawn highlighted.
+    is the (level, kernel) of the point cycled to, drawn highlighted; ``axis_titles``
+    (y, x, short x) replace the FLOP roofline's (the instruction roofline's).
     """
     glyphs = ASCII if ascii_mode else UNICODE
+    if axis_titles is not None:
+        glyphs = replace(glyphs, y_title=axis_titles[0], x_title=axis_titles[1], x_title_short=axis_titles[2])
     canvas = _Canvas(figure, width, height, glyphs, title)
     layout = canvas.layout
     # Points first, so that lines pass behind them, and heaviest last, on top.
@@ -456,6 +470,8 @@ def lay_out(
             # ASCII tells slopes apart by character; dashes would only thin them out.
             pattern = "solid" if glyphs.ascii else SLOPE_PATTERN.get(roof.key, "solid")
             canvas.line(roof.xs, roof.ys, roof.key, pattern, char, f"slope:{roof.key}")
+        elif roof.kind == "wall":  # the instruction roofline's vertical walls
+            canvas.line(roof.xs, roof.ys, roof.key, "dotted", "|" if glyphs.ascii else "│", "roof")
         else:
             canvas.line(roof.xs, roof.ys, roof.key, "solid", next(roof_chars, "-"), "roof")
     if len(figure.selected) > 1:
@@ -472,6 +488,9 @@ def lay_out(
     for roof in figure.roofs:
         texts = [plain(roof.label), plain(short_label(roof))]
         if roof.kind == "compute" and canvas.roof_label(roof, texts):
+            layout.labelled.add(roof.key)
+    for roof in figure.roofs:
+        if roof.kind == "wall" and canvas.wall_label(roof, plain(roof.tag)):
             layout.labelled.add(roof.key)
     for roof in figure.roofs:
         texts = [plain(roof.label), plain(short_label(roof)), LEVEL_LABELS.get(roof.key, roof.tag)]

@@ -95,7 +95,8 @@ def method_word(method: str) -> str:
     return {"empirical": "empirical", "spec": "spec", "report": "report"}.get(method, method)
 
 
-def _log(values: np.ndarray) -> np.ndarray:
+def log10_finite(values: np.ndarray) -> np.ndarray:
+    """log10 of ``values``, NaN where it is not finite (0, negative, NaN): both rooflines."""
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log10(values)
     out[~np.isfinite(out)] = np.nan
@@ -273,8 +274,8 @@ def build_figure(
     plotted = plotted_rows(frame)
     time = frame["time_s"].to_numpy(dtype=float)[plotted]
     labels = frame.index.to_numpy()[plotted]
-    y_all = _log(rate[plotted])
-    x_all = {level: _log(frame[f"ai_{level}"].to_numpy(dtype=float)[plotted]) for level in levels}
+    y_all = log10_finite(rate[plotted])
+    x_all = {level: log10_finite(frame[f"ai_{level}"].to_numpy(dtype=float)[plotted]) for level in levels}
 
     # Axis ranges: every shown point, every ridge, one decade of slope each side.
     xs_seen = [x[np.isfinite(x)] for x in x_all.values()]

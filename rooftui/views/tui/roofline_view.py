@@ -17,10 +17,13 @@ import pandas as pd
 from rich.console import Console
 from rich.text import Text
 
+from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
+from rooftui.views.palette import SERIES_COLOURS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.instruction_figure import AXIS_TITLES, build_instruction_figure
 from rooftui.views.tui.roofline_layout import (
     ASCII_MARKERS,
     LEVEL_COLOURS,
@@ -57,6 +60,8 @@ class RooflineInputs:
     levels: tuple[str, ...]
     pipelines: tuple[str, ...]
     selected: pd.Series | None = None
+    # The instruction roofline's roofs per device (key i); None: the FLOP roofline.
+    instruction_roofs: dict[str, InstructionCeilings] | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,9 @@ def legend(
     heavy: dict[str, str] = markers["heavy"]
     for level, label in LEVEL_LABELS.items():
         keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
+    for level in ("global", "shared"):  # the instruction roofline's wall series
+        if any(series.level == level and len(series.xs) for series in figure.points):
+            keys.append(f"{heavy[level]} {level} ", style=rgb(SERIES_COLOURS[level]))
     keys.append(f"{markers['selected']} selected", style="bold")
     keys.append(" · 1-5 heaviest")
     text.append_text(keys)
@@ -234,7 +242,12 @@ class RooflineView:
             if selected is not None and selected.name not in frame.index:
                 selected = None
         return RooflineInputs(
-            frame, ceilings, inputs.levels, inputs.pipelines, selected if with_selection else None
+            frame,
+            ceilings,
+            inputs.levels,
+            inputs.pipelines,
+            selected if with_selection else None,
+            inputs.instruction_roofs,
         )
 
     @property
@@ -255,6 +268,8 @@ class RooflineView:
         inputs = self._figure_inputs(with_selection)
         if inputs is None:
             return None
+        if inputs.instruction_roofs is not None:
+            return self._plan_instruction(inputs, width, height)
         # Zoomed, and little room above the top roof: rows are scarce at 80x24.
         figure = build_figure(
             inputs.frame,
@@ -268,7 +283,25 @@ class RooflineView:
         )
         return figure, self.lay_out(figure, width, height)
 
+    def _plan_instruction(
+        self, inputs: RooflineInputs, width: int, height: int
+    ) -> tuple[RooflineFigure, Layout]:
+        """The instruction roofline of ``inputs`` against the shown device's roofs."""
+        roofs = inputs.instruction_roofs or {}
+        chosen = roofs.get(self.device or "") or next(
+            iter(roofs.values()), InstructionCeilings(None, {}, None)
+        )
+        figure = build_instruction_figure(
+            inputs.frame,
+            chosen,
+            levels=inputs.levels,
+            selected=inputs.selected,
+            cells=plot_cells(width, height),
+        )
+        return figure, self.lay_out(figure, width, height)
+
     def lay_out(self, figure: RooflineFigure, width: int, height: int) -> Layout:
+        instruction = self.inputs is not None and self.inputs.instruction_roofs is not None
         return lay_out(
             figure,
             max(width, 20),
@@ -276,6 +309,7 @@ class RooflineView:
             ascii_mode=self.ascii_mode,
             title=self.title,
             cursor=self.cursor,
+            axis_titles=AXIS_TITLES if instruction else None,
         )
 
     def draw(self, width: int, height: int) -> RooflineFigure | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis import instruction_roofline
 from rooftui.analysis.filters import (
     KernelFilter,
     Totals,
@@ -26,6 +27,7 @@ from rooftui.analysis.filters import (
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 from rooftui.views.text import printable, shorten
+from rooftui.views.tui.instruction_figure import PLOT_COLUMNS as INSTRUCTION_PLOT_COLUMNS
 from rooftui.views.tui.table_columns import DEFAULT_SORT
 
 if TYPE_CHECKING:
@@ -62,6 +64,10 @@ class LoadedRun:
         from rooftui.views.advise import with_opportunity  # gain, speed of light, verdict per row
 
         kernels, grouped = with_opportunity(run, kernels, grouped)
+        kernels, grouped = (
+            instruction_roofline.with_bounds(run, kernels),
+            instruction_roofline.with_bounds(run, grouped),
+        )
         total = float(kernels["time_s"].sum())
         return cls(
             invocations=with_display_columns(kernels, total),
@@ -116,6 +122,7 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
 PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
+PLOT_COLUMNS += INSTRUCTION_PLOT_COLUMNS  # the instruction roofline's (key i)
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
@@ -128,6 +135,7 @@ class ViewState:
     sort_descending: bool = True
     levels: list[str] = field(default_factory=lambda: list(LEVELS))
     hidden_pipelines: set[str] = field(default_factory=set)
+    instruction: bool = False  # the instruction roofline instead of the FLOP one (key i)
     # Per row granularity: sort keys and factorized text columns, computed once.
     _cache: dict = field(default_factory=dict, repr=False)
 

@@ -74,6 +74,7 @@ class ExplorerScreen(Screen):
         Binding("2", "toggle_level('l2')", "L2 points and slope on/off", show=False),
         Binding("3", "toggle_level('hbm')", "HBM points and slope on/off", show=False),
         Binding("p", "pipelines", "choose compute roofs", show=False),
+        Binding("i", "toggle_instruction", "instruction roofline / FLOP roofline", show=False),
         Binding("d", "toggle_detail", "detail", tooltip="show/hide the selected kernel's details"),
         Binding("z", "zoom_roofline", "zoom the roofline / back", show=False),
         Binding("s", "summary", "summary", tooltip="zero-AI share, time per phase and pipeline"),
@@ -445,6 +446,11 @@ class ExplorerScreen(Screen):
     def action_toggle_level(self, level: str) -> None:
         if self.model is not None:
             self.notify(self.model.toggle_level(level), timeout=2)
+            self.redraw_roofline()
+
+    def action_toggle_instruction(self) -> None:
+        if self.model is not None:
+            self.notify(self.model.toggle_instruction(), timeout=2)
             self.redraw_roofline()
 
     def action_pipelines(self) -> None:

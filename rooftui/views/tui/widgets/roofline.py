@@ -19,7 +19,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from rooftui.views.tui.roofline_layout import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, Layout, rgb
+from rooftui.views.palette import SERIES_COLOURS
+from rooftui.views.tui.roofline_layout import A_COLOUR, SELECTED_COLOUR, Layout, rgb
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 from rooftui.views.tui.roofline_view import (
     LEGEND_ROWS,
@@ -31,7 +32,13 @@ from rooftui.views.tui.roofline_view import (
 from rooftui.views.tui.widgets.chart import ChartCanvas
 
 # Merged points: the level's colour (chart.LEVEL_COLOURS), dimmer.
-MERGED_COLOURS = {"l1": (140, 50, 50), "l2": (40, 110, 50), "hbm": (40, 80, 140)}
+MERGED_COLOURS = {
+    "l1": (140, 50, 50),
+    "l2": (40, 110, 50),
+    "hbm": (40, 80, 140),
+    "global": (115, 70, 140),  # the instruction roofline's wall series
+    "shared": (140, 95, 25),
+}
 
 
 def _styles() -> dict[str, Style]:
@@ -52,7 +59,7 @@ def _styles() -> dict[str, Style]:
         "tag": Style(bold=True, underline=True),
         "compare-a": Style(color=rgb(A_COLOUR)),
     }
-    for level, colour in LEVEL_COLOURS.items():
+    for level, colour in SERIES_COLOURS.items():
         styles[f"point:{level}"] = Style(color=rgb(colour))
         styles[f"merged:{level}"] = Style(color=rgb(MERGED_COLOURS[level]))
         styles[f"slope:{level}"] = Style(color=rgb(colour))

@@ -1,0 +1,80 @@
+"""The instruction roofline's metrics, the walls, and which counts each level adds: the
+one place these facts live (``instruction_columns`` applies them to the kernel table).
+No pandas here: every reader imports this list.
+
+Sources (each entry below names its own):
+  [DING]  N. Ding, S. Williams, "An Instruction Roofline Model for GPUs" (PMBS'19, SC19
+          workshops; extended in CCPE 2021): performance in warp GIPS (billions of warp
+          instructions per second); instruction intensity = warp instructions per
+          transaction at each memory level (L1: global and local 32-byte sectors plus
+          shared-memory wavefronts; L2: sectors of every L2 operation; HBM: DRAM
+          sectors); the walls are the same counts per request (global: 1 sector per
+          request for a stride-0 access, 32 for one sector per lane; shared: 1 wavefront
+          per request without bank conflicts, 32 with 32-way conflicts).
+  [NCU]   Nsight Compute Kernel Profiling Guide, "Metrics Reference" and "Memory
+          Workload Analysis": inst_executed counts warp-level instructions,
+          thread_inst_executed the active threads of each; a sector is 32 bytes;
+          a shared-memory wavefront is one pass of the data pipe (up to 128 bytes).
+  [KAI]   rooftui's instruction known-answer kernels (kernels/known_answer/instructions),
+          profiled on an H200 (sample_data/known_answer/instructions);
+          tests/core/test_instruction_known_answers.py pins each count to the one
+          derived from the kernel's SASS and access pattern.
+"""
+
+from __future__ import annotations
+
+WARP_SIZE = 32
+SECTOR_BYTES = 32  # [NCU]: L1TEX, L2 and DRAM sectors
+SCHEDULERS_PER_SM = 4  # one warp instruction issued per scheduler per cycle, Volta to Blackwell [DING][NCU]
+
+# Counts [NCU], each summed over the GPU.
+WARP_INSTRUCTIONS = "smsp__inst_executed.sum"
+THREAD_INSTRUCTIONS = "smsp__thread_inst_executed.sum"
+THREAD_INSTRUCTIONS_PRED_ON = "smsp__thread_inst_executed_pred_on.sum"
+ISSUE_PEAK = f"{WARP_INSTRUCTIONS}.peak_sustained"  # warp instructions per cycle, whole GPU
+
+GLOBAL_SECTORS = {op: f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}.sum" for op in ("ld", "st")}
+GLOBAL_REQUESTS = {op: f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum" for op in ("ld", "st")}
+LOCAL_SECTORS = {op: f"l1tex__t_sectors_pipe_lsu_mem_local_op_{op}.sum" for op in ("ld", "st")}
+SHARED_WAVEFRONTS = {op: f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st")}
+SHARED_INSTRUCTIONS = {op: f"smsp__inst_executed_op_shared_{op}.sum" for op in ("ld", "st")}
+L2_SECTORS = {op: f"lts__t_sectors_op_{op}.sum" for op in ("read", "write", "atom", "red")}
+DRAM_SECTORS = {op: f"dram__sectors_{op}.sum" for op in ("read", "write")}
+
+# Transactions per memory level [DING]: the terms added. Every term must be present for
+# a level's total (a sum of the collected terms alone would be a wrong number).
+TRANSACTIONS: dict[str, tuple[str, ...]] = {
+    "l1": (*GLOBAL_SECTORS.values(), *LOCAL_SECTORS.values(), *SHARED_WAVEFRONTS.values()),
+    "l2": tuple(L2_SECTORS.values()),
+    "hbm": tuple(DRAM_SECTORS.values()),
+}
+LEVELS = tuple(TRANSACTIONS)
+TRANSACTION_WHAT = {
+    "l1": "global and local load/store sectors + shared-memory load/store wavefronts",
+    "l2": "L2 sectors read, written, atomic and reduction",
+    "hbm": "DRAM sectors read and written",
+}
+
+# The walls [DING]: the fewest and most transactions one warp-level request can take.
+# Global (4-byte words): stride 0 takes 1 sector, unit stride 4, one sector per lane 32.
+GLOBAL_WALLS = {"stride-0": 1.0, "unit stride (4 B)": 4.0, "one sector per lane": 32.0}
+# Shared (4-byte words): 1 wavefront without bank conflicts, 32 with 32-way conflicts.
+SHARED_WALLS = {"no bank conflict": 1.0, "32-way bank conflict": 32.0}
+
+
+def instruction_counts() -> list[str]:
+    """Every count the instruction roofline reads, in a stable order."""
+    names = [WARP_INSTRUCTIONS, THREAD_INSTRUCTIONS, THREAD_INSTRUCTIONS_PRED_ON]
+    names += [*GLOBAL_REQUESTS.values(), *SHARED_INSTRUCTIONS.values()]
+    for terms in TRANSACTIONS.values():
+        names += terms
+    return list(dict.fromkeys(names))
+
+
+def instruction_metrics() -> list[str]:
+    """What ``ncu --metrics`` needs for the instruction roofline: the counts and the issue peak."""
+    return [*instruction_counts(), ISSUE_PEAK]
+
+
+if __name__ == "__main__":  # used by sample_data/make/make_instructions.sh on the GPU node
+    print(",".join(instruction_metrics()))

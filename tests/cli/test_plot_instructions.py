@@ -1,0 +1,33 @@
+"""``rooftui plot --instructions``: the instruction roofline as a figure (matplotlib, the
+explorer's geometry), with its roofs, walls and sources."""
+
+from pathlib import Path
+
+from tests.conftest import run_cli
+
+DEEPCAM = (
+    Path(__file__).resolve().parents[2]
+    / "sample_data"
+    / "deepcam"
+    / "deepcam_amp_instructions.raw-base.csv.xz"
+)
+
+
+def test_plot_instructions_writes_the_instruction_roofline_with_its_walls_and_sources(tmp_path):
+    svg = tmp_path / "instructions.svg"
+    done = run_cli("plot", str(DEEPCAM), "--instructions", "--svg", str(svg))
+    assert done.returncode == 0, done.stderr
+    text = svg.read_text(encoding="utf-8")
+    assert "instruction roofline (Ding &amp; Williams, PMBS'19)" in text
+    assert "warp issue 1,047 GIPS" in text
+    assert "wall 1/32: a sector per lane / 32-way conflict" in text
+    assert "(528/cycle)" in text  # the issue roof says where it came from
+    assert "not plotted (no FLOP)" not in text  # zero-AI kernels are on this chart
+
+
+def test_plot_without_instructions_keeps_the_flop_roofline(tmp_path):
+    svg = tmp_path / "flop.svg"
+    done = run_cli("plot", str(DEEPCAM), "--svg", str(svg))
+    assert done.returncode == 0, done.stderr
+    text = svg.read_text(encoding="utf-8")
+    assert "Arithmetic intensity (FLOP/byte)" in text and "warp issue" not in text
