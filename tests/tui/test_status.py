@@ -20,16 +20,16 @@ async def test_at_80x24_the_status_line_says_what_the_full_legend_could_not(samp
         hidden = [said.text for said in pane.overflow]
         assert hidden and all(text not in legend for text in hidden)
         assert "FP32 65.7 TFLOP/s (empirical)" in hidden
-        assert "legend full: FP32/FP64 roofs, sources" in status
+        assert "legend full: FP32/FP64 roofs +1" in status and "0-AI: 34 launches" in status
         assert "by gain▼" in status
 
 
 def test_the_status_line_counts_what_does_not_fit_and_never_cuts_an_item():
     from rooftui.views.tui.format import fit_items
 
-    items = ["6 zero-AI not plotted", "FP32/FP64 roofs", "sources"]
-    everything = "legend full: 6 zero-AI not plotted, FP32/FP64 roofs, sources"
+    items = ["34 zero-AI not plotted", "FP32/FP64 roofs", "sources"]
+    everything = "legend full: 34 zero-AI not plotted, FP32/FP64 roofs, sources"
     assert fit_items("legend full: ", items, 200) == everything
-    assert fit_items("legend full: ", items, 40) == "legend full: 6 zero-AI not plotted +2"
+    assert fit_items("legend full: ", items, 40) == "legend full: 34 zero-AI not plotted +2"
     assert fit_items("legend full: ", items, 20) == "legend full +3"
     assert fit_items("legend full: ", [], 20) == ""

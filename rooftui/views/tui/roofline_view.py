@@ -69,7 +69,7 @@ class Said:
 
 
 def in_few_words(hidden: list[Said]) -> list[str]:
-    """The short forms of ``hidden``, the roofs named together: ["6 zero-AI not
+    """The short forms of ``hidden``, the roofs named together: ["34 zero-AI not
     plotted", "FP32/FP64 roofs", "sources"]."""
     words: list[str] = []
     roofs = [said.short for said in hidden if said.roof]
@@ -97,8 +97,10 @@ def must_say(figure: RooflineFigure, unlabelled: list[Roof], ascii_mode: bool = 
             said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))
         elif "merged per cell" in note:
             said.append(Said(note, note.split(", ")[-1]))
-        else:  # "6 zero-AI not plotted"
+        else:
             said.append(Said(note, note))
+    # In launches, as the status line counts zero-AI: "34 zero-AI launches not plotted".
+    said += [Said(gone.text, gone.short) for gone in figure.not_plotted]
     if not any(r.kind == "bandwidth" for r in figure.roofs) and not figure.missing:
         said.append(Said("no memory level shown", "no memory level shown"))
     said += [Said(roof.label, short_name(roof).replace(" · ", "/"), roof=True) for roof in unlabelled]
@@ -265,6 +267,7 @@ class RooflineView:
             cells=plot_cells(width, height),
             zoom=True,
             headroom=EXPLORER_HEADROOM,
+            counted=self.inputs.frame if self.inputs is not None else None,  # every GPU's, as the status line
         )
         return figure, self.lay_out(figure, width, height)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis import zero_ai
 from rooftui.analysis.filters import (
     KernelFilter,
     Totals,
@@ -33,11 +34,30 @@ if TYPE_CHECKING:
 
 
 def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
-    """``frame`` plus ``count`` (1 per invocation unless grouped) and ``time_share``."""
+    """``frame`` plus ``count`` (1 per invocation unless grouped), ``time_share`` and
+    ``zero_ai_cell`` (``zero_ai_cells``)."""
     extra: dict[str, Any] = {"time_share": frame["time_s"] / run_time_s if run_time_s else 0.0}
     if "count" not in frame.columns:  # a row joined per kernel name stands for its launches
         extra["count"] = frame["launches"] if "launches" in frame.columns else 1
+    extra["zero_ai_cell"] = zero_ai_cells(frame)
     return frame.assign(**extra)
+
+
+def zero_ai_cells(frame: pd.DataFrame) -> list[str]:
+    """The table's 0-AI cell per row, as every view counts zero-AI (``analysis.zero_ai``):
+    "comm" for an NCCL kernel (it moves data; not a compute kernel without work); a
+    launch "yes" or blank; a kernel grouped by name its zero-AI launches: "18" when all
+    18 are, "13/18" when 13 of 18 are (a mixed group, which the "0-AI: only" filter keeps)."""
+    zero, counts = zero_ai.launches(frame), zero_ai.launch_counts(frame)
+    grouped = zero_ai.LAUNCHES in frame.columns
+    comm = frame["communication"].fillna(False).to_numpy(dtype=bool) if "communication" in frame else None
+    if grouped:
+        cells = [zero_ai.share_text(int(z), int(n)) for z, n in zip(zero, counts)]
+    else:
+        cells = ["yes" if z > 0 else "" for z in zero]
+    if comm is not None:
+        cells = ["comm" if is_comm else cell for cell, is_comm in zip(cells, comm)]
+    return cells
 
 
 @dataclass
@@ -116,6 +136,8 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
 PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
+# And what the legend's "not plotted" counts read (``roofline_model.not_plotted``).
+PLOT_COLUMNS += ["zero_ai", "zero_ai_launches", "count", "ops_tensor_int8"]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
