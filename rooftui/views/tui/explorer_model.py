@@ -285,7 +285,7 @@ class ExplorerModel:
         window = self.positions[first : first + count]
         more = "..." if self.ascii_mode else "…"
         shown = short_names(frame["name"].unique(), name_width - TAG_WIDTH, more)
-        tags = self.roofline.drawn_tags
+        tags = self.state.tags()  # whether or not the plot found them room
         rows = []
         for position in window:
             row = frame.iloc[int(position)]
@@ -332,6 +332,7 @@ class ExplorerModel:
                 tuple(state.levels),
                 tuple(state.shown_pipelines()),
                 self.selected,
+                state.tags(),
             ),
             ceilings_per_device(state.run.source),
         )

@@ -263,6 +263,30 @@ def tags_for(frame: pd.DataFrame, count: int = TAG_COUNT) -> dict:
     return {frame.index[p]: str(i + 1) for i, p in enumerate(plotted_rows(frame)[:count])}
 
 
+def _tags_plotted(labels: np.ndarray, count: int, tags: dict | None) -> dict:
+    """The tags of plotted kernels (``labels``, heaviest first): ``tags`` of those
+    plotted, or by default the ``count`` heaviest, "1".."5"."""
+    if tags is None:
+        return {labels[i]: str(i + 1) for i in range(min(count, len(labels)))}
+    plotted = set(labels.tolist())
+    return {label: tag for label, tag in tags.items() if label in plotted}
+
+
+def kernel_tags(kernels: pd.DataFrame, launches: pd.DataFrame, grouped: bool, count: int = TAG_COUNT) -> dict:
+    """The tags of the run's ``count`` heaviest plotted kernels, as ``tags_for`` gives
+    them to ``kernels`` (grouped by name, labelled by position): in ``kernels`` when
+    ``grouped``, else on each such kernel's heaviest plotted launch in ``launches``.
+    Taken from the whole run, so no filter, size or ``g`` moves a tag to another kernel."""
+    tags = tags_for(kernels, count)
+    if grouped or not tags:
+        return tags
+    keys = [key for key in ("device", "rank", "name") if key in kernels.columns and key in launches.columns]
+    heaviest = launches.iloc[plotted_rows(launches)].drop_duplicates(keys)[keys]
+    tagged = kernels.loc[list(tags), keys].assign(tag=list(tags.values()))
+    found = tagged.merge(heaviest.reset_index(names="launch"), on=keys, how="inner", sort=False)
+    return dict(zip(found["launch"], found["tag"]))
+
+
 def device_labels(frame: pd.DataFrame) -> np.ndarray:
     """The device each row ran on, spelled as ``Run.ceilings_by_device`` keys it
     (``rooftui.analysis.load_run``: the GPU name, or "unnamed GPU (cc X)")."""
@@ -311,6 +335,7 @@ def build_figure(
     zoom: bool = False,
     headroom: float = HEADROOM,
     counted: pd.DataFrame | None = None,
+    tags: dict | None = None,
 ) -> RooflineFigure:
     """The roofline of ``frame``'s kernels under ``ceilings``.
 
@@ -321,7 +346,9 @@ def build_figure(
     together, may go on the bottom edge); ``headroom`` is the space above the
     highest roof, in decades. ``counted`` (default ``frame``) holds the rows whose
     launches without a point the figure reports (``not_plotted``): the explorer counts
-    every GPU's, as its status line does, though it draws one GPU.
+    every GPU's, as its status line does, though it draws one GPU. ``tags`` (row label ->
+    tag) are the tags to draw where their kernels are plotted (the explorer's
+    ``kernel_tags``); by default the ``tag_count`` heaviest plotted kernels of ``frame``.
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
@@ -434,7 +461,7 @@ def build_figure(
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         note="; ".join(notes),
-        tags={labels[i]: str(i + 1) for i in range(min(tag_count, len(plotted)))},
+        tags=_tags_plotted(labels, tag_count, tags),
         missing=_missing_roofs(ceilings, levels, pipelines),
         below=below,
         zero_ai=skipped,

@@ -27,6 +27,7 @@ from rooftui.analysis.filters import (
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 from rooftui.views.text import printable, shorten
+from rooftui.views.tui.roofline_model import kernel_tags
 from rooftui.views.tui.table_columns import DEFAULT_SORT
 
 if TYPE_CHECKING:
@@ -186,6 +187,17 @@ class ViewState:
         in ``all_rows`` (so a point clicked on the plot names its table row)."""
         columns = [c for c in PLOT_COLUMNS if c in self.all_rows.columns]
         return self._columns(columns, positions).set_axis(positions)
+
+    def tags(self) -> dict[int, str]:
+        """Position in ``all_rows`` -> tag ("1".."5") of the run's five heaviest plotted
+        kernels (``roofline_model.kernel_tags``): the table shows them whatever the
+        filter, the size or the plot's room, and ``g`` keeps each on its kernel."""
+        key = (self.grouped, "tags")
+        if key not in self._cache:
+            tags = kernel_tags(self.run.grouped, self.run.invocations, self.grouped)
+            self._cache[key] = {int(label): tag for label, tag in tags.items()}
+        tags_by_position: dict[int, str] = self._cache[key]
+        return tags_by_position
 
     def totals(self, positions: np.ndarray) -> Totals:
         return totals(self._columns([c for c in TOTAL_COLUMNS if c in self.all_rows], positions))

@@ -222,7 +222,9 @@ class ExplorerScreen(Screen):
         if model is None:
             return
         state = model.state
-        self.query_one(KernelTable).show_rows(
+        table = self.query_one(KernelTable)
+        table.set_tags(state.tags())  # the five heaviest, whether or not the plot has room for them
+        table.show_rows(
             state.all_rows, model.positions, state.sort_column, state.sort_descending, cursor=model.cursor
         )
         self.update_status()
@@ -289,10 +291,6 @@ class ExplorerScreen(Screen):
         # The plot is labelled by the positions of the table's frame.
         if self.model is not None and self.model.select_kernel(message.kernel):
             self._show_cursor()
-
-    @on(RooflineCanvas.Drawn)
-    def _roofline_drawn(self) -> None:
-        self.query_one(KernelTable).set_tags(self.query_one(RooflineCanvas).drawn_tags)
 
     @on(RooflinePane.LegendOverflow)
     def _legend_overflow(self, message: RooflinePane.LegendOverflow) -> None:
