@@ -17,12 +17,13 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.widgets import Input
 
-from rooftui.views.tui.ascii import AsciiScrollBarRender
+from rooftui.views.tui.ascii import ASCII_CSS, AsciiScrollBarRender
 from rooftui.views.tui.screens.help import HelpRow, HelpScreen, binding_rows
 
 
 class RooftuiBaseApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
+    CSS = ASCII_CSS  # with the ``-ascii`` class: dialogs and toasts in ASCII
     HELP_INTRO = ""  # the first line of the help screen
     BINDINGS = [
         Binding("q", "back_or_quit", "quit", tooltip="quit (on a screen opened from another: back)"),
@@ -36,6 +37,7 @@ class RooftuiBaseApp(App[None]):
     def on_mount(self) -> None:
         if self.ascii_mode:
             ScrollBar.renderer = AsciiScrollBarRender
+            self.add_class("-ascii")  # every screen, dialogs too (``ASCII_CSS``)
 
     def on_unmount(self) -> None:
         ScrollBar.renderer = ScrollBarRender

@@ -458,7 +458,10 @@ class ExplorerScreen(Screen):
                 self.redraw_roofline()
 
         self.app.push_screen(
-            PipelinesScreen(model.state.present_pipelines(), model.state.hidden_pipelines), apply
+            PipelinesScreen(
+                model.state.present_pipelines(), model.state.hidden_pipelines, ascii_mode=self.ascii_mode
+            ),
+            apply,
         )
 
     def action_toggle_detail(self) -> None:
@@ -528,7 +531,9 @@ class ExplorerScreen(Screen):
             if path is not None:
                 self.app.call_after_refresh(self._save_svg, path)
 
-        self.app.push_screen(ExportScreen("SVG of this view", Path("rooftui-view.svg")), save)
+        self.app.push_screen(
+            ExportScreen("SVG of this view", Path("rooftui-view.svg"), ascii_mode=self.ascii_mode), save
+        )
 
     def _save_svg(self, path: Path) -> None:
         self.flush_redraw()
@@ -551,4 +556,9 @@ class ExplorerScreen(Screen):
                 path.write_text(to_csv(rows))  # the one CSV layout of the kernel table
                 self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
-        self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
+        self.app.push_screen(
+            ExportScreen(
+                "CSV of the filtered table", Path("rooftui-kernels.csv"), ascii_mode=self.ascii_mode
+            ),
+            save,
+        )
