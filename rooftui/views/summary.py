@@ -268,6 +268,9 @@ def render_table(
     ranked = _several_ranks(run) and "rank" in rows.columns
     rank_totals = run.kernels.groupby("rank")["time_s"].sum().to_dict() if ranked else {}
     titles = ["time", "%rank" if ranked else "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    # One row per launch: ncu's launch ID tells apart the launches of one kernel, whose
+    # names read the same (a name stands for the kernel, told apart from the others').
+    launch_ids = not grouped and "ncu_id" in rows.columns
     lines = []
     for row in rows.to_dict("records"):
         pipe = short_pipeline(row["pipeline"]) + approximate_mark(row["pipeline"], row["fp16_approximate"])
@@ -283,6 +286,8 @@ def render_table(
             cells.append(str(row["rank"]))
         if grouped:
             cells.append(str(row["count"]))
+        elif launch_ids:
+            cells.append(str(row["ncu_id"]))
         whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
         share = row["time_s"] / whole if whole else float("nan")
         cells += [
@@ -297,7 +302,8 @@ def render_table(
             plain(bound),
         ]
         lines.append(cells)
-    titles = ["kernel", *(["rank"] if ranked else []), *(["n"] if grouped else []), *titles]
+    counts = ["n"] if grouped else ["ID"] if launch_ids else []
+    titles = ["kernel", *(["rank"] if ranked else []), *counts, *titles]
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
     others = sum(width + 1 for width in widths[1:])
     name_width = max(9, min(widths[0], console.width - others - 1))
@@ -325,6 +331,7 @@ def render_table(
     console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
         "[dim]"
+        + ("ID: ncu's launch ID; " if launch_ids else "")
         + ("%rank: share of the row's rank's kernel time; " if ranked else "")
         + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         f"approximate); FLOP/s {PARTIAL_MARK}: partial, some FLOPs not collected (notes say which); "
