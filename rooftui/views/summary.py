@@ -22,7 +22,7 @@ from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELIN
 from rooftui.model.kernel_table import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
-from rooftui.views.text import distinct_labels, markup_escaped, plain, short_names
+from rooftui.views.text import distinct_labels, markup_escaped, plain, printable, short_names
 
 CSV_COLUMNS = (
     "id",
@@ -170,29 +170,27 @@ def _several_ranks(run: Run) -> bool:
     return _has_ranks(run) and run.kernels["rank"].nunique() > 1
 
 
-def _render_ranks(run: Run, console: Console) -> None:
-    """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
-    table = Table(
-        title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
-        box=None,
-        header_style="bold",
-        title_justify="left",
-    )
-    for title in (
-        "rank",
-        "device",
-        "kernels",
-        "time",
-        "zero-AI time",
-        "NCCL kernels",
-        "NCCL time",
-        "communication",
-    ):
-        table.add_column(title, justify="left" if title in ("rank", "device") else "right")
-    for row in per_rank(run.kernels, _sidecar(run)).to_dict("records"):
-        table.add_row(
+RANKS_TITLE = "Per rank (kernel times summed, NCCL time runs included; overlap not seen)"
+RANK_COLUMNS = (
+    "rank",
+    "device",
+    "launches",
+    "time",
+    "zero-AI time",
+    "NCCL launches",
+    "NCCL time",
+    "communication",
+)
+
+
+def rank_rows(run: Run) -> list[tuple[str, ...]]:
+    """One row of text per rank of a multi-GPU run (``analysis.ranks.per_rank``), under
+    ``RANK_COLUMNS``: what ``rooftui summary`` prints and the explorer's summary screen shows.
+    A device name comes from a file: printable."""
+    return [
+        (
             row["rank"] or "?",
-            plain(row["device"]),
+            printable(row["device"]),
             str(row["kernels"]),
             seconds(row["time_s"]),
             percent(row["zero_ai_time_share"]),
@@ -200,6 +198,17 @@ def _render_ranks(run: Run, console: Console) -> None:
             seconds(row["communication_time_s"]),
             percent(row["communication_time_share"]),
         )
+        for row in per_rank(run.kernels, _sidecar(run)).to_dict("records")
+    ]
+
+
+def _render_ranks(run: Run, console: Console) -> None:
+    """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
+    table = Table(title=RANKS_TITLE, box=None, header_style="bold", title_justify="left")
+    for title in RANK_COLUMNS:
+        table.add_column(title, justify="left" if title in ("rank", "device") else "right")
+    for row in rank_rows(run):
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
 
 

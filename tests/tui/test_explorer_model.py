@@ -117,7 +117,8 @@ def test_g_switches_to_single_invocations_and_back(model):
     model.select(5)
     model.toggle_grouped()
     assert len(names(model)) == 179 and names(model)[0].startswith(WGRAD) and model.cursor == 0
-    assert model.status_line(200).startswith("179 launches · 1.38 ms (100.0%) · 0-AI: 34 launches (6.1% time)")
+    status = model.status_line(200)
+    assert status.startswith("179 launches · 1.38 ms (100.0%) · 0-AI: 34 launches (6.1% time)")
     model.toggle_grouped()
     assert len(names(model)) == 73
 

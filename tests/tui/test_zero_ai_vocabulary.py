@@ -96,3 +96,18 @@ def test_a_mixed_kernel_shows_its_zero_ai_launches_of_all_and_zero_ai_only_keeps
     assert set(cells) == set(mixed.index) | set(whole.index)
     assert all(cells[name] == str(row["sum"]) for name, row in whole.iterrows())
     assert f"0-AI: {int(per_name['sum'].sum())} launches" in model.status_line(120)
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+def test_filtered_to_one_rank_time_is_a_share_of_that_ranks_time(two_ranks, grouped):
+    model = ExplorerModel(two_ranks)
+    if not grouped:
+        model.toggle_grouped()
+    assert "%rank" in [column.label for column in model.columns]
+    model.set_filter(KernelFilter(rank="1"))
+    rank_time = two_ranks.invocations.loc[two_ranks.invocations["rank"] == "1", "time_s"].sum()
+    rows = model.rows
+    assert set(rows["rank"]) == {"1"}
+    assert rows["time_share"].to_numpy() == pytest.approx(rows["time_s"].to_numpy() / rank_time)
+    assert rows["time_share"].sum() == pytest.approx(1.0)
+    assert "(100.0%)" in model.status_line(200) and "rank 1 only" in model.status_line(80)

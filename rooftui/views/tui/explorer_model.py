@@ -241,7 +241,10 @@ class ExplorerModel:
         words around the counts."""
         state = self.state
         total = state.totals(self.positions)
-        run_time = float(state.run.invocations["time_s"].sum())
+        whole = state.run.invocations
+        if state.spec.rank is not None:  # a share of that rank's time, as the table's %rank
+            whole = whole[whole["rank"].astype(str) == state.spec.rank]
+        run_time = float(whole["time_s"].sum())
         share = total.time_s / run_time if run_time else 0.0
         zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
         sorted_by = next((c.label for c in self.columns if c.key == state.sort_column), state.sort_column)

@@ -5,7 +5,7 @@ it and never loads the UI."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -119,4 +119,6 @@ def columns_for(frame: Any) -> tuple[Column, ...]:
     when the run holds more than one rank (single-rank runs look as they always did)."""
     if len(ranks_of(frame)) < 2:
         return COLUMNS
-    return (COLUMNS[0], RANK_COLUMN, *COLUMNS[1:])
+    # Several ranks: a row's time is a share of its own rank's (``view_state.with_display_columns``).
+    per_rank = [replace(c, label="%rank") if c.key == "time_share" else c for c in COLUMNS[1:]]
+    return (COLUMNS[0], RANK_COLUMN, *per_rank)

@@ -28,20 +28,35 @@ from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 from rooftui.views.text import printable, shorten
 from rooftui.views.tui.roofline_model import kernel_tags
-from rooftui.views.tui.table_columns import DEFAULT_SORT
+from rooftui.views.tui.table_columns import DEFAULT_SORT, ranks_of
 
 if TYPE_CHECKING:
     from rooftui.analysis import Run
 
 
-def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
+def with_display_columns(
+    frame: pd.DataFrame, run_time_s: float, rank_time_s: dict[str, float] | None = None
+) -> pd.DataFrame:
     """``frame`` plus ``count`` (1 per invocation unless grouped), ``time_share`` and
-    ``zero_ai_cell`` (``zero_ai_cells``)."""
-    extra: dict[str, Any] = {"time_share": frame["time_s"] / run_time_s if run_time_s else 0.0}
+    ``zero_ai_cell`` (``zero_ai_cells``). With ``rank_time_s`` (a run of several ranks:
+    each rank's summed kernel time) a row's time share is of its own rank's time, as
+    ``rooftui summary``'s %rank: filtered to one rank, the shares add up to 100%."""
+    share = frame["time_s"] / run_time_s if run_time_s else 0.0
+    if rank_time_s:
+        share = frame["time_s"] / frame["rank"].astype(str).map(rank_time_s).replace(0.0, float("nan"))
+    extra: dict[str, Any] = {"time_share": share}
     if "count" not in frame.columns:  # a row joined per kernel name stands for its launches
         extra["count"] = frame["launches"] if "launches" in frame.columns else 1
     extra["zero_ai_cell"] = zero_ai_cells(frame)
     return frame.assign(**extra)
+
+
+def rank_times(kernels: pd.DataFrame) -> dict[str, float] | None:
+    """Each rank's summed kernel time, for a run of several ranks; else None."""
+    if len(ranks_of(kernels)) < 2:
+        return None
+    times: dict[str, float] = kernels.groupby(kernels["rank"].astype(str))["time_s"].sum().to_dict()
+    return times
 
 
 def zero_ai_cells(frame: pd.DataFrame) -> list[str]:
@@ -84,9 +99,10 @@ class LoadedRun:
 
         kernels, grouped = with_opportunity(run, kernels, grouped)
         total = float(kernels["time_s"].sum())
+        ranks = rank_times(kernels)
         return cls(
-            invocations=with_display_columns(kernels, total),
-            grouped=with_display_columns(grouped, total),
+            invocations=with_display_columns(kernels, total, ranks),
+            grouped=with_display_columns(grouped, total, ranks),
             ceilings=run.ceilings,
             notes=list(run.notes),
             source=run,
