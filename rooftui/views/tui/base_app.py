@@ -50,6 +50,10 @@ class RooftuiBaseApp(App[None]):
         if os.environ.get("TMUX") and driver is not None:
             driver.write(tmux_passthrough(osc52(text)))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # On the help screen `?` closes it (its own key): the footer offers no "help" there.
+        return not (action == "help" and isinstance(self.screen, HelpScreen))
+
     @property
     def on_first_screen(self) -> bool:
         """True on the screen the app opened with (the stack also holds Textual's default screen)."""

@@ -42,6 +42,20 @@ DEBOUNCE_S = 0.06
 TALL_ENOUGH_FOR_FILTER_BAR = 30
 
 
+def footer_width(screen: Screen, app: Any) -> int:
+    """The columns Textual's footer takes for the keys it shows on ``screen`` (its own and
+    the app's, those that apply now), not packed: a key, its description, three spaces."""
+    shown = [
+        binding
+        for owner in (screen, app)
+        for binding in owner.BINDINGS
+        if isinstance(binding, Binding)
+        and binding.show
+        and owner.check_action(binding.action.split("(")[0], ()) is not False
+    ]
+    return sum(len(b.key_display or b.key.split(",")[0]) + len(b.description) + 3 for b in shown) + 1
+
+
 class ExplorerScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
@@ -252,6 +266,8 @@ class ExplorerScreen(Screen):
     def on_resize(self) -> None:
         self.update_opened()
         self.update_status()
+        # Every key of the footer stays in view: packed closer where they would not fit.
+        self.query_one(Footer).compact = footer_width(self, self.app) > self.app.size.width
 
     def _roofline_inputs(self) -> tuple[Any, ...]:
         """What the roofline depends on; the order of the rows is not part of it."""
