@@ -111,3 +111,12 @@ def test_filtered_to_one_rank_time_is_a_share_of_that_ranks_time(two_ranks, grou
     assert rows["time_share"].to_numpy() == pytest.approx(rows["time_s"].to_numpy() / rank_time)
     assert rows["time_share"].sum() == pytest.approx(1.0)
     assert "(100.0%)" in model.status_line(200) and "rank 1 only" in model.status_line(80)
+
+
+def test_with_two_ranks_at_80_columns_the_status_line_keeps_what_the_legend_hands_over(two_ranks):
+    model = ExplorerModel(two_ranks)
+    model.update_roofline()
+    picture = model.roofline_picture(80, 12)
+    assert picture.overflow
+    status = model.status_line(78)
+    assert "0-AI: 70 launches" in status and "legend full" in status and len(status) <= 78

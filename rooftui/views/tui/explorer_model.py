@@ -276,7 +276,8 @@ class ExplorerModel:
                 room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
                 legend = fit_items("legend full: ", in_few_words(self.legend_hidden), room)
                 parts.append((1, legend))
-            fitted.append((len(legend), -index, fit_parts(parts, width, separator)))
+            line = fit_parts(parts, width, separator)
+            fitted.append((len(legend) if legend and legend in line else 0, -index, line))
         # The variant that keeps most of what the legend hands over, then the most words.
         return max(fitted)[2]
 
