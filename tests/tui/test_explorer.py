@@ -54,7 +54,7 @@ async def opens_grouped_most_to_gain_first_with_totals(app, pilot) -> None:
     assert "by gain▼" in text
     # zero-AI launches, as Table III counts them: 34 of 179 (6 kernel names have no
     # launch with floating-point work; others mix zero-AI and FP16 launches)
-    assert "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 (6.1% time)" in text
+    assert "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 launches (6.1% time)" in text
     assert isinstance(app.focused, KernelTable)
 
 
@@ -92,8 +92,8 @@ async def g_switches_between_grouped_kernels_and_single_invocations(app, pilot) 
     assert not app.explorer.state.grouped
     assert len(shown_names(app)) == 179 and shown_names(app)[0].startswith(WGRAD)
     text = screen_text(app)
-    assert "179 invocations · 1.38 ms (100.0%)" in text and "single invocations" in text
-    assert "0-AI: 34 (6.1% time)" in text  # Table III's overall row
+    assert "179 launches · 1.38 ms (100.0%)" in text and "single invocations" in text
+    assert "0-AI: 34 launches (6.1% time)" in text  # Table III's overall row
     await pilot.press("g")
     assert len(shown_names(app)) == 73
 
