@@ -59,3 +59,8 @@ def test_ascii_export_dialog(snap_compare_sizes):
         await pilot.pause()
 
     snap_compare_sizes(partial(app_of, [SAMPLE], ascii_mode=True), SIZES, export_dialog, redrawn)
+
+
+@each_size
+def test_compute_roofs_dialog_one_unticked(snap_compare_sizes):
+    snap_compare_sizes(partial(app_of, [SAMPLE]), SIZES, pressing("p", "space"), redrawn)
