@@ -275,6 +275,8 @@ class ExplorerModel:
                 # What the roofline's legend had no room for, in the room the rest leaves.
                 room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
                 legend = fit_items("legend full: ", in_few_words(self.legend_hidden), room)
+                if not legend.startswith("legend full: "):  # not one item named: count the roofs
+                    legend = fit_items("legend full: ", in_few_words(self.legend_hidden, True), room)
                 parts.append((1, legend))
             line = fit_parts(parts, width, separator)
             fitted.append((len(legend) if legend and legend in line else 0, -index, line))

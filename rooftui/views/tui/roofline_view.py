@@ -69,16 +69,18 @@ class Said:
     roof: bool = False  # a roof's value: shortened together with the others ("FP32/FP64 roofs")
 
 
-def in_few_words(hidden: list[Said]) -> list[str]:
+def in_few_words(hidden: list[Said], count_roofs: bool = False) -> list[str]:
     """The short forms of ``hidden``, the roofs named together: ["34 zero-AI not
-    plotted", "FP32/FP64 roofs", "sources"]."""
+    plotted", "FP32/FP64 roofs", "sources"]; with ``count_roofs``, fewer words still:
+    the roofs counted ("3 roofs") where their names do not fit."""
     words: list[str] = []
     roofs = [said.short for said in hidden if said.roof]
     for said in hidden:
         if not said.roof:
             words.append(said.short)
         elif said.short == roofs[0]:
-            words.append("/".join(roofs) + (" roofs" if len(roofs) > 1 else " roof"))
+            named = "/".join(roofs) if not count_roofs or len(roofs) == 1 else str(len(roofs))
+            words.append(named + (" roofs" if len(roofs) > 1 else " roof"))
     return words
 
 
