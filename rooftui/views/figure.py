@@ -27,7 +27,14 @@ from rooftui.model.columns import LEVEL_LABELS, LEVELS
 from rooftui.views.palette import LEVEL_COLOURS, SERIES_COLOURS, hex_colour
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.instruction_figure import WALL_SERIES, build_instruction_figure
-from rooftui.views.tui.roofline_model import HEADROOM, HEAVY_COUNT, build_figure, device_labels, roof_sources
+from rooftui.views.tui.roofline_model import (
+    HEADROOM,
+    HEAVY_COUNT,
+    RooflineFigure,
+    build_figure,
+    device_labels,
+    roof_sources,
+)
 
 # One palette with the explorer (views.palette: L1 red, L2 green, HBM blue), its markers
 # and its slope patterns; each compute roof its own dash pattern (ten pipelines at most).
@@ -283,7 +290,7 @@ def _panel(
         name = shown.get(str(names.get(kernel, "")), "") if len(names) else ""
         share = _time_share(frame, kernel, one_of_several)
         ax.scatter([], [], marker="$" + tag + "$", color="black", label=name + share)
-    notes = [*model.missing, *_notes(model.note, frame)] if instruction is None else [*model.missing]
+    notes = [*model.missing, *_notes(model, frame)] if instruction is None else [*model.missing]
     if instruction is not None:
         notes += [model.note] if model.note else []
         notes += textwrap.wrap(roofs_from, 120)
@@ -306,25 +313,18 @@ def _panel(
     return compute, slopes
 
 
-def _notes(note: str, frame: pd.DataFrame) -> list[str]:
-    """The model's notes, its count of kernels not plotted said in launches and kernels
-    as every view says zero-AI (``zero_ai.tally``)."""
+def _notes(model: RooflineFigure, frame: pd.DataFrame) -> list[str]:
+    """The model's notes, its zero-AI launches said in launches and kernels as every view
+    says zero-AI (``zero_ai.tally``), and the other launches it could not plot, and why
+    (``roofline_model.not_plotted``: integer Tensor work, no counters, no time)."""
     from rooftui.analysis import zero_ai
 
-    notes = [part for part in note.split("; ") if part and not part.endswith("zero-AI not plotted")]
-    if not {"zero_ai", "name", "flops"} <= set(frame.columns):
-        return notes
-    tally = zero_ai.tally(frame)
-    if tally.launches:
-        notes.append(f"not plotted (no FLOP): {tally.text()}")
-    # No FLOP, yet not zero-AI: integer Tensor work, which no FLOP/s roof measures.
-    integer = frame["ops_tensor_int8"].fillna(0) > 0 if "ops_tensor_int8" in frame else False
-    integer_only = int(((frame["flops"].fillna(0) <= 0) & ~(zero_ai.launches(frame) > 0) & integer).sum())
-    if integer_only:
-        rows = ("kernel" if "count" in frame.columns else "launch") + ("s" if integer_only > 1 else "")
-        rows = rows.replace("launchs", "launches")
-        notes.append(f"not plotted: {integer_only} {rows} with integer Tensor work only (no FLOP)")
-    return notes
+    notes = [part for part in model.note.split("; ") if part]
+    if {"zero_ai", "name", "flops"} <= set(frame.columns):
+        tally = zero_ai.tally(frame)
+        if tally.launches:
+            notes.append(f"not plotted (no FLOP): {tally.text()}")
+    return notes + [gone.text for gone in model.not_plotted if gone.why != "zero-AI"]
 
 
 def place_labels(ax, compute: list, slopes: list, renderer) -> list:

@@ -102,3 +102,10 @@ def approximate_mark(pipeline: str, fp16_approximate: bool) -> str:
     """ "~" after a pipeline whose FLOPs ncu counts approximately (FP16 on CUDA cores,
     ``rooftui.model.metrics.FP16_NOTE``), in every table that names the pipeline; else ""."""
     return "~" if fp16_approximate and pipeline == "fp16" else ""
+
+
+def counted(count: int, noun: str) -> str:
+    """A whole count and its noun, with thousands separators: "1 launch", "1,234 launches",
+    "73 kernels"."""
+    plural = noun + ("es" if noun.endswith(("h", "s")) else "s")
+    return f"{count:,} {noun if count == 1 else plural}"

@@ -22,7 +22,7 @@ from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELIN
 from rooftui.model.kernel_table import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
-from rooftui.views.text import distinct_labels, markup_escaped, plain, short_names
+from rooftui.views.text import distinct_labels, markup_escaped, plain, printable, short_names
 
 CSV_COLUMNS = (
     "id",
@@ -188,29 +188,27 @@ def _several_ranks(run: Run) -> bool:
     return _has_ranks(run) and run.kernels["rank"].nunique() > 1
 
 
-def _render_ranks(run: Run, console: Console) -> None:
-    """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
-    table = Table(
-        title="Per rank (kernel times summed, NCCL time runs included; overlap not seen)",
-        box=None,
-        header_style="bold",
-        title_justify="left",
-    )
-    for title in (
-        "rank",
-        "device",
-        "kernels",
-        "time",
-        "zero-AI time",
-        "NCCL kernels",
-        "NCCL time",
-        "communication",
-    ):
-        table.add_column(title, justify="left" if title in ("rank", "device") else "right")
-    for row in per_rank(run.kernels, _sidecar(run)).to_dict("records"):
-        table.add_row(
+RANKS_TITLE = "Per rank (kernel times summed, NCCL time runs included; overlap not seen)"
+RANK_COLUMNS = (
+    "rank",
+    "device",
+    "launches",
+    "time",
+    "zero-AI time",
+    "NCCL launches",
+    "NCCL time",
+    "communication",
+)
+
+
+def rank_rows(run: Run) -> list[tuple[str, ...]]:
+    """One row of text per rank of a multi-GPU run (``analysis.ranks.per_rank``), under
+    ``RANK_COLUMNS``: what ``rooftui summary`` prints and the explorer's summary screen shows.
+    A device name comes from a file: printable."""
+    return [
+        (
             row["rank"] or "?",
-            plain(row["device"]),
+            printable(row["device"]),
             str(row["kernels"]),
             seconds(row["time_s"]),
             percent(row["zero_ai_time_share"]),
@@ -218,6 +216,17 @@ def _render_ranks(run: Run, console: Console) -> None:
             seconds(row["communication_time_s"]),
             percent(row["communication_time_share"]),
         )
+        for row in per_rank(run.kernels, _sidecar(run)).to_dict("records")
+    ]
+
+
+def _render_ranks(run: Run, console: Console) -> None:
+    """One line per rank of a multi-GPU run (reports named REPORT.rankN)."""
+    table = Table(title=RANKS_TITLE, box=None, header_style="bold", title_justify="left")
+    for title in RANK_COLUMNS:
+        table.add_column(title, justify="left" if title in ("rank", "device") else "right")
+    for row in rank_rows(run):
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
 
 
@@ -291,6 +300,9 @@ def render_table(
     ranked = _several_ranks(run) and "rank" in rows.columns
     rank_totals = run.kernels.groupby("rank")["time_s"].sum().to_dict() if ranked else {}
     titles = ["time", "%rank" if ranked else "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    # One row per launch: ncu's launch ID tells apart the launches of one kernel, whose
+    # names read the same (a name stands for the kernel, told apart from the others').
+    launch_ids = not grouped and "ncu_id" in rows.columns
     lines = []
     for row in rows.to_dict("records"):
         pipe = short_pipeline(row["pipeline"]) + approximate_mark(row["pipeline"], row["fp16_approximate"])
@@ -306,6 +318,8 @@ def render_table(
             cells.append(str(row["rank"]))
         if grouped:
             cells.append(str(row["count"]))
+        elif launch_ids:
+            cells.append(str(row["ncu_id"]))
         partial = PARTIAL_MARK * bool(row.get("flops_partial"))  # FLOP/s and AI: lower bounds
         whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
         share = row["time_s"] / whole if whole else float("nan")
@@ -319,7 +333,8 @@ def render_table(
             plain(bound),
         ]
         lines.append(cells)
-    titles = ["kernel", *(["rank"] if ranked else []), *(["n"] if grouped else []), *titles]
+    counts = ["n"] if grouped else ["ID"] if launch_ids else []
+    titles = ["kernel", *(["rank"] if ranked else []), *counts, *titles]
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
     others = sum(width + 1 for width in widths[1:])
     name_width = max(9, min(widths[0], console.width - others - 1))
@@ -347,6 +362,7 @@ def render_table(
     console.print(table, width=max(console.width, name_width + others + 1), crop=False)
     console.print(
         "[dim]"
+        + ("ID: ncu's launch ID; " if launch_ids else "")
         + ("%rank: share of the row's rank's kernel time; " if ranked else "")
         + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         f"approximate); FLOP/s, AI {PARTIAL_MARK}: lower bounds, some FLOPs not collected (notes say which); "

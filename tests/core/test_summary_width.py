@@ -26,27 +26,27 @@ def test_piped_summary_fits_120_columns_and_names_the_kernel_by_what_it_is(capsy
     name, *cells = next(line for line in out.splitlines() if line.startswith("sm80_xmma")).split()
     # arch, library, conv direction, data types and tile; launch details dropped
     assert name == "sm80_xmma_wgrad_f16f16_f16f32_f32_tilesize16x64x64"
-    # time, share, FLOP/s, AI L1/L2/HBM, pipe (2 words), phase, bound (2 words)
-    assert len(cells) == 11 and cells[:2] == ["108µs", "8%"]
+    # ncu's launch ID, time, share, FLOP/s, AI L1/L2/HBM, pipe (2 words), phase, bound (2 words)
+    assert len(cells) == 12 and cells[:3] == ["164", "108µs", "8%"]
 
 
 def kernel_rows(capsys, width: int) -> list[tuple[str, list[str]]]:
     """The summary's kernel rows at ``--width width`` (0: no limit), each as (name as shown,
-    its cells word by word).
+    its cells word by word, from ncu's launch ID on).
 
-    The name is everything before the time cell, which is right-aligned under the header's
-    "time" (names have spaces in them, so a row cannot simply be split)."""
+    The name is everything before the ID cell, which is right-aligned under the header's
+    "ID" (names have spaces in them, so a row cannot simply be split)."""
     main(["summary", str(sample_paths()[0]), "--top", "30", "--width", str(width)])
     lines = capsys.readouterr().out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("kernel "))
-    end_of_time = lines[header].index(" time") + len(" time")
+    end_of_id = lines[header].index(" ID ") + len(" ID")
     rows = []
     for line in lines[header + 1 :]:
-        if line.startswith("AI in FLOP/byte"):  # the legend under the table
+        if line.startswith("ID: ncu's launch ID"):  # the legend under the table
             break
         assert len(line) <= (width or len(line)), line
-        name, time = line[:end_of_time].rsplit(maxsplit=1)
-        rows.append((name.rstrip(), [time, *line[end_of_time:].split()]))
+        name, launch = line[:end_of_id].rsplit(maxsplit=1)
+        rows.append((name.rstrip(), [launch, *line[end_of_id:].split()]))
     return rows
 
 
@@ -55,9 +55,26 @@ def test_at_80_columns_names_are_cut_and_numbers_stay_whole(capsys, monkeypatch)
     whole = kernel_rows(capsys, 0)
     cut = kernel_rows(capsys, 80)
     assert len(cut) == len(whole) == 30
-    assert whole[0][0] == HEAVIEST and cut[0][0].startswith("sm80_xmma_wgrad")
+    assert whole[0][0] == HEAVIEST and cut[0][0].startswith("sm80_xmma_wgr")
     for (_, cells), (whole_name, whole_cells) in zip(cut, whole):
         assert cells == whole_cells and not any("…" in cell for cell in cells), whole_name
+
+
+def test_at_80_columns_every_row_reads_apart_and_a_name_stands_for_one_kernel(capsys, monkeypatch):
+    from rooftui.analysis import load_run
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    rows = kernel_rows(capsys, 80)
+    kernels = load_run(sample_paths()).kernels.set_index("ncu_id")["name"]
+    full = [kernels[int(cells[0])] for _, cells in rows]
+    assert len(set(full)) == 24  # 30 launches of 24 kernels
+    shown = [(name, cells[0]) for name, cells in rows]
+    assert len(set(shown)) == 30  # every row: a name and ncu's launch ID
+    by_name = {}
+    for (name, _), kernel in zip(shown, full):
+        by_name.setdefault(name, set()).add(kernel)
+    # two rows read the same name exactly when they are launches of the same kernel
+    assert len(by_name) == 24 and all(len(kernels_of) == 1 for kernels_of in by_name.values())
 
 
 def test_summary_without_a_report_shows_the_bundled_sample_and_says_so(capsys, monkeypatch):

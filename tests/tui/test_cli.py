@@ -163,7 +163,7 @@ def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_le
         assert entry in text
     # copy_f32 did no work; wmma_gemm_int8 did integer Tensor work: not zero-AI, no FLOP either
     assert "not plotted (no FLOP): 1 of 15 launches zero-AI (1 of 15 kernels)" in text
-    assert "not plotted: 1 kernel with integer Tensor work only (no FLOP)" in text
+    assert "1 INT8 Tensor launch not plotted (integer ops, no FLOP)" in text
     assert "NVIDIA H200" in text
 
 

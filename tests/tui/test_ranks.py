@@ -117,7 +117,9 @@ async def test_one_rank_has_no_rank_column_nor_rank_choice(sample_app):
 
 
 def test_nccl_rows_are_marked_communication_not_zero_ai():
-    zero_ai = next(column for column in COLUMNS if column.key == "zero_ai")
-    assert zero_ai.cell({"zero_ai": True, "communication": np.True_}) == "comm"
-    assert zero_ai.cell({"zero_ai": True, "communication": False}) == "yes"
-    assert zero_ai.cell({"zero_ai": False, "communication": False}) == ""
+    import pandas as pd
+
+    from rooftui.views.tui.view_state import zero_ai_cells
+
+    launches = pd.DataFrame({"zero_ai": [True, True, False], "communication": [np.True_, False, False]})
+    assert zero_ai_cells(launches) == ["comm", "yes", ""]

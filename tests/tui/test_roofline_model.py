@@ -46,7 +46,10 @@ def test_each_kernel_is_three_points_at_one_flop_rate_and_zero_ai_is_left_out(ta
     for level in ("l1", "l2", "hbm"):
         xs = np.concatenate([s.xs for s in figure.points if s.level == level])
         assert len(xs) == 8  # 10 launches less the two memset_zero
-    assert figure.note == "2 zero-AI not plotted"
+    assert figure.note == ""
+    assert [(gone.why, gone.launches, gone.text) for gone in figure.not_plotted] == [
+        ("zero-AI", 2, "2 zero-AI launches not plotted")
+    ]
     selected = build_figure(table, CEILINGS, pipelines=PIPELINES, selected=table.iloc[1]).selected
     dgemm = table.iloc[1]
     assert selected == [
@@ -65,7 +68,7 @@ def test_the_heaviest_are_emphasised_and_beyond_the_limit_kernels_merge_per_cell
     assert hbm["heavy"].xs.tolist() == [math.log10(heaviest["ai_hbm"])]
     assert len(hbm["normal"].xs) == 2
     assert 1 <= len(hbm["merged"].xs) <= 5
-    assert figure.note == ("3 heaviest drawn one by one, 5 more merged per cell; 2 zero-AI not plotted")
+    assert figure.note == "3 heaviest drawn one by one, 5 more merged per cell"
     # merged points sit at cell centres
     width = (figure.x_range[1] - figure.x_range[0]) / 20
     offsets = (hbm["merged"].xs - figure.x_range[0]) / width - 0.5

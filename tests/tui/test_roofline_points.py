@@ -179,12 +179,12 @@ def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
 
     figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
     roomy, overflow = legend(figure, list(figure.roofs), grouped=True, width=200)
-    assert overflow == [] and "2 zero-AI not plotted" in roomy.plain
+    assert overflow == [] and "2 zero-AI launches not plotted" in roomy.plain
     assert "HBM 4 TB/s (empirical)" in roomy.plain
     cramped, overflow = legend(figure, list(figure.roofs), grouped=True, width=12)
     # what must be said is either under the plot or handed over, never dropped
     handed_over = [said.text for said in overflow]
-    for part in ("2 zero-AI not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
+    for part in ("2 zero-AI launches not plotted", "HBM 4 TB/s (empirical)", "FP64 67 TFLOP/s (spec)"):
         assert part in cramped.plain or part in handed_over
     assert "L1/L2/HBM/FP64 roofs" in in_few_words(overflow)
 

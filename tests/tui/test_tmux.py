@@ -121,11 +121,11 @@ def test_a_new_user_finds_the_slowest_memory_bound_kernel_and_the_zero_ai_share(
     assert all(ord(ch) < 128 for ch in text)  # --ascii
     # Zero-AI launches: clear, single invocations, zero-AI only (three tabs from the name).
     screen.type("d", "x", "g", "f", *["Tab"] * 3, "Enter", "Down", "Enter", "Escape")
-    text = screen.wait_for("34 invocations |")
+    text = screen.wait_for("34 launches |")
     assert "84.4 us (6.1%)" in text  # Table III: 6.1% of the time is zero-AI
     screen.type("e", "Enter")  # export the view, to the proposed file name
     screen.wait_for("saved rooftui-view.svg")
-    assert "34&#160;invocations" in (tmp_path / "rooftui-view.svg").read_text()
+    assert "34&#160;launches" in (tmp_path / "rooftui-view.svg").read_text()
     screen.type("q")
     screen.wait_for("rooftui-exited-0")
 

@@ -17,12 +17,13 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.widgets import Input
 
-from rooftui.views.tui.ascii import AsciiScrollBarRender
+from rooftui.views.tui.ascii import ASCII_CSS, AsciiScrollBarRender
 from rooftui.views.tui.screens.help import HelpRow, HelpScreen, binding_rows
 
 
 class RooftuiBaseApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
+    CSS = ASCII_CSS  # with the ``-ascii`` class: dialogs and toasts in ASCII
     HELP_INTRO = ""  # the first line of the help screen
     BINDINGS = [
         Binding("q", "back_or_quit", "quit", tooltip="quit (on a screen opened from another: back)"),
@@ -36,6 +37,7 @@ class RooftuiBaseApp(App[None]):
     def on_mount(self) -> None:
         if self.ascii_mode:
             ScrollBar.renderer = AsciiScrollBarRender
+            self.add_class("-ascii")  # every screen, dialogs too (``ASCII_CSS``)
 
     def on_unmount(self) -> None:
         ScrollBar.renderer = ScrollBarRender
@@ -47,6 +49,10 @@ class RooftuiBaseApp(App[None]):
         driver = getattr(self, "_driver", None)  # Textual writes OSC 52 through it too
         if os.environ.get("TMUX") and driver is not None:
             driver.write(tmux_passthrough(osc52(text)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # On the help screen `?` closes it (its own key): the footer offers no "help" there.
+        return not (action == "help" and isinstance(self.screen, HelpScreen))
 
     @property
     def on_first_screen(self) -> bool:

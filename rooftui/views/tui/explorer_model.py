@@ -22,7 +22,7 @@ from rooftui.analysis.filters import KernelFilter
 from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS
-from rooftui.views.formats import percent, seconds
+from rooftui.views.formats import counted, percent, seconds
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.detail_text import describe
 from rooftui.views.tui.format import MISSING, fit_items, fit_parts
@@ -256,37 +256,53 @@ class ExplorerModel:
         return what_is_open(self.state.run, self.ceilings_files, self.sample, width)
 
     def status_line(self, width: int) -> str:
-        """Counts, time, zero-AI share, sort and filter state, and what the legend had
-        no room for, in ``width`` columns: when narrow, the sort and the filter state
-        stay and the totals go first."""
+        """Counts, time, zero-AI launches, sort and filter state, and what the legend had
+        no room for, in ``width`` columns. The zero-AI launches always stay, counted as
+        the legend and Table III count them; when narrow, the totals go first, then the
+        words around the counts."""
         state = self.state
         total = state.totals(self.positions)
-        run_time = float(state.run.invocations["time_s"].sum())
+        whole = state.run.invocations
+        if state.spec.rank is not None:  # a share of that rank's time, as the table's %rank
+            whole = whole[whole["rank"].astype(str) == state.spec.rank]
+        run_time = float(whole["time_s"].sum())
         share = total.time_s / run_time if run_time else 0.0
         zero_share = total.zero_ai_time_s / total.time_s if total.time_s else 0.0
         sorted_by = next((c.label for c in self.columns if c.key == state.sort_column), state.sort_column)
         arrow = "▼" if state.sort_descending else "▲"
-        shown = (
-            f"{total.rows:,} kernels, {total.invocations:,} launches"
-            if state.grouped
-            else f"{total.rows:,} invocations"
-        )
-        parts = [
-            (0, shown),
-            (2, f"{seconds(total.time_s, missing=MISSING)} ({percent(share, missing=MISSING)})"),
-            (3, f"0-AI: {total.zero_ai_invocations:,} ({percent(zero_share, missing=MISSING)} time)"),
-            (0, f"by {sorted_by}{arrow}"),
+        launches, kernels = counted(total.invocations, "launch"), counted(total.rows, "kernel")
+        zero = f"0-AI: {counted(total.zero_ai_invocations, 'launch')}"
+        shown_long, shown_short = (f"{kernels}, {launches}", kernels) if state.grouped else (launches,) * 2
+        variants = [
+            (shown_long, f"{zero} ({percent(zero_share, missing=MISSING)} time)"),
+            (shown_long, zero),
+            (shown_short, zero),
         ]
-        if state.spec.rank is not None:
-            parts.append((0, f"rank {state.spec.rank} only"))
-        if not state.spec.is_empty:
-            parts.append((0, "filtered"))
         separator = " | " if self.ascii_mode else " · "
-        if self.legend_hidden:
-            # What the roofline's legend had no room for, in the room the rest leaves.
-            room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
-            parts.append((1, fit_items("legend full: ", in_few_words(self.legend_hidden), room)))
-        return fit_parts(parts, width, separator)
+        fitted: list[tuple[int, int, str]] = []  # (legend part's length, -variant, line)
+        for index, (shown, zero_part) in enumerate(variants):
+            parts = [
+                (0, shown),
+                (2, f"{seconds(total.time_s, missing=MISSING)} ({percent(share, missing=MISSING)})"),
+                (0, zero_part),
+                (0, f"by {sorted_by}{arrow}"),
+            ]
+            if state.spec.rank is not None:
+                parts.append((0, f"rank {state.spec.rank} only"))
+            if not state.spec.is_empty:
+                parts.append((0, "filtered"))
+            legend = ""
+            if self.legend_hidden:
+                # What the roofline's legend had no room for, in the room the rest leaves.
+                room = width - len(separator.join(text for rank, text in parts if rank == 0) + separator)
+                legend = fit_items("legend full: ", in_few_words(self.legend_hidden), room)
+                if not legend.startswith("legend full: "):  # not one item named: count the roofs
+                    legend = fit_items("legend full: ", in_few_words(self.legend_hidden, True), room)
+                parts.append((1, legend))
+            line = fit_parts(parts, width, separator)
+            fitted.append((len(legend) if legend and legend in line else 0, -index, line))
+        # The variant that keeps most of what the legend hands over, then the most words.
+        return max(fitted)[2]
 
     def table_page(self, first: int, count: int, name_width: int) -> list[tuple[str, ...]]:
         """The table's cells of rows ``first`` to ``first + count`` (table order): the
@@ -296,7 +312,7 @@ class ExplorerModel:
         window = self.positions[first : first + count]
         more = "..." if self.ascii_mode else "…"
         shown = short_names(frame["name"].unique(), name_width - TAG_WIDTH, more)
-        tags = self.roofline.drawn_tags
+        tags = self.state.tags()  # whether or not the plot found them room
         rows = []
         for position in window:
             row = frame.iloc[int(position)]
@@ -350,6 +366,7 @@ class ExplorerModel:
                 tuple(state.shown_pipelines()),
                 self.selected,
                 self.instruction_roofs() if state.instruction else None,
+                state.tags(),
             ),
             ceilings_per_device(state.run.source),
         )

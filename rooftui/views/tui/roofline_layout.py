@@ -119,6 +119,15 @@ POINT_STYLES = {
     "chosen-b": "selected-line",
 }
 
+# Where a kernel's tag goes, from its point: beside it, else a cell further out.
+TAG_NEXT = ((0, 1), (0, -1), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1, -1), (1, -1))
+TAG_NEAR = tuple(
+    sorted(
+        ((dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if max(abs(dr), abs(dc)) == 2),
+        key=lambda d: (abs(d[0]), -d[1]),
+    )
+)
+
 MARGIN_MIN = 7  # the y-axis title ("FLOP/s") and the axis column
 TALL = 16  # from this many rows: an axis line and the x title on its own row
 
@@ -320,21 +329,17 @@ class _Canvas:
                         return text == texts[0]
         return False
 
-    def tag(self, tag: str, cells: list[tuple[int, int]], kernel) -> None:
-        for row, col in cells:
-            for r, c in (
-                (row, col + 1),
-                (row, col - 1),
-                (row - 1, col),
-                (row + 1, col),
-                (row - 1, col + 1),
-                (row + 1, col + 1),
-                (row - 1, col - 1),
-                (row + 1, col - 1),
-            ):
-                if self.free(r, c, tag, "tag") and not self.layout.kinds[r][c]:
-                    self.label(r, c, tag, "tag", "tag", kernel)
-                    return
+    def tag(self, tag: str, cells: list[tuple[int, int]], kernel) -> bool:
+        """``tag`` beside one of its kernel's points (``cells``): next to it, else a cell
+        further out (a crowded plot); returns whether it found a place."""
+        for offsets in (TAG_NEXT, TAG_NEAR):
+            for row, col in cells:
+                for dr, dc in offsets:
+                    r, c = row + dr, col + dc
+                    if self.free(r, c, tag, "tag") and not self.layout.kinds[r][c]:
+                        self.label(r, c, tag, "tag", "tag", kernel)
+                        return True
+        return False
 
     # --- axes ----------------------------------------------------------------------
 

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from rooftui.analysis import zero_ai as zero_ai_counts
 from rooftui.analysis.ceilings import missing_roofs, source_text
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
-from rooftui.views.formats import decade, si
+from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS, flop_column
+from rooftui.views.formats import counted, decade, si
 from rooftui.views.tui.format import MISSING
 
 INDIVIDUAL_LIMIT = 1000  # kernels drawn one by one; the rest are merged per cell
@@ -74,6 +75,65 @@ class Segment:
     selected: bool = False  # the pair chosen in the compare screen's list, drawn on top
 
 
+@dataclass(frozen=True)
+class NotPlotted:
+    """Launches with no point on a roofline, and why, in the words every view uses for
+    zero-AI (``analysis.zero_ai``): counted in launches, as Table III and the status
+    line count them."""
+
+    why: str  # "zero-AI" | "integer" | "uncounted" | "no time"
+    launches: int
+
+    @property
+    def text(self) -> str:
+        """ "34 zero-AI launches not plotted" and the like."""
+        n = self.launches
+        what = {
+            "zero-AI": counted(n, "zero-AI launch"),
+            "integer": counted(n, "INT8 Tensor launch"),
+            "uncounted": counted(n, "launch") + " without FLOP counters",
+            "no time": counted(n, "launch") + " without a time",
+        }[self.why]
+        # Integer Tensor work is work: never zero-AI, and no FLOP/s roof measures it.
+        return f"{what} not plotted" + (" (integer ops, no FLOP)" if self.why == "integer" else "")
+
+    @property
+    def short(self) -> str:
+        """The status line's few words: "34 zero-AI not plotted"."""
+        return {
+            "zero-AI": f"{self.launches:,} zero-AI not plotted",
+            "integer": f"{self.launches:,} INT8 not plotted",
+            "uncounted": f"{self.launches:,} uncounted not plotted",
+            "no time": f"{self.launches:,} untimed not plotted",
+        }[self.why]
+
+
+def not_plotted(frame: pd.DataFrame) -> list[NotPlotted]:
+    """Why ``frame``'s launches without a point have none, in launches: the zero-AI ones
+    (``zero_ai.launches``, mixed groups' too), those of INT8 Tensor work only, those
+    with no FLOP counter at all, and those without a time. A frame without the zero-AI
+    columns (a bare table) counts its unplotted rows as "no time"."""
+    counts = zero_ai_counts.launch_counts(frame) if len(frame) else np.zeros(0, dtype=np.int64)
+    unplotted = np.ones(len(frame), dtype=bool)
+    unplotted[plotted_rows(frame)] = False
+    if "zero_ai" not in frame.columns:
+        return [NotPlotted("no time", int(counts[unplotted].sum()))] if unplotted.any() else []
+    zero = zero_ai_counts.launches(frame)
+    others = np.where(unplotted, counts - zero, 0)  # an unplotted row's launches that are not zero-AI
+    int8 = flop_column("tensor_int8")
+    integer = np.zeros(len(frame), dtype=bool)
+    if int8 in frame.columns:
+        integer = frame[int8].fillna(0).to_numpy(dtype=float) > 0
+    uncounted = frame["zero_ai"].astype("boolean").isna().to_numpy(dtype=bool) & ~integer
+    found = [
+        NotPlotted("zero-AI", int(zero.sum())),
+        NotPlotted("integer", int(others[integer].sum())),
+        NotPlotted("uncounted", int(others[uncounted].sum())),
+        NotPlotted("no time", int(others[~integer & ~uncounted].sum())),
+    ]
+    return [said for said in found if said.launches]
+
+
 @dataclass(eq=False)  # compared by identity: a new figure means redraw
 class RooflineFigure:
     roofs: list[Roof]
@@ -86,9 +146,10 @@ class RooflineFigure:
     note: str = ""
     tags: dict = field(default_factory=dict)  # row label -> short tag of the heaviest kernels
     below: int = 0  # kernels drawn on the bottom edge, slower than the axis shows
-    zero_ai: int = 0  # kernels not plotted: no FLOP (zero-AI) or no time
+    zero_ai: int = 0  # rows not plotted: no FLOP (zero-AI, integer work) or no time
     missing: list[str] = field(default_factory=list)  # "no L2 roof: pass --ceilings or ..."
     segments: list[Segment] = field(default_factory=list)  # A -> B arrows (the compare chart)
+    not_plotted: list[NotPlotted] = field(default_factory=list)  # launches with no point, and why
 
 
 def method_word(method: str) -> str:
@@ -203,6 +264,30 @@ def tags_for(frame: pd.DataFrame, count: int = TAG_COUNT) -> dict:
     return {frame.index[p]: str(i + 1) for i, p in enumerate(plotted_rows(frame)[:count])}
 
 
+def _tags_plotted(labels: np.ndarray, count: int, tags: dict | None) -> dict:
+    """The tags of plotted kernels (``labels``, heaviest first): ``tags`` of those
+    plotted, or by default the ``count`` heaviest, "1".."5"."""
+    if tags is None:
+        return {labels[i]: str(i + 1) for i in range(min(count, len(labels)))}
+    plotted = set(labels.tolist())
+    return {label: tag for label, tag in tags.items() if label in plotted}
+
+
+def kernel_tags(kernels: pd.DataFrame, launches: pd.DataFrame, grouped: bool, count: int = TAG_COUNT) -> dict:
+    """The tags of the run's ``count`` heaviest plotted kernels, as ``tags_for`` gives
+    them to ``kernels`` (grouped by name, labelled by position): in ``kernels`` when
+    ``grouped``, else on each such kernel's heaviest plotted launch in ``launches``.
+    Taken from the whole run, so no filter, size or ``g`` moves a tag to another kernel."""
+    tags = tags_for(kernels, count)
+    if grouped or not tags:
+        return tags
+    keys = [key for key in ("device", "rank", "name") if key in kernels.columns and key in launches.columns]
+    heaviest = launches.iloc[plotted_rows(launches)].drop_duplicates(keys)[keys]
+    tagged = kernels.loc[list(tags), keys].assign(tag=list(tags.values()))
+    found = tagged.merge(heaviest.reset_index(names="launch"), on=keys, how="inner", sort=False)
+    return dict(zip(found["launch"], found["tag"]))
+
+
 def device_labels(frame: pd.DataFrame) -> np.ndarray:
     """The device each row ran on, spelled as ``Run.ceilings_by_device`` keys it
     (``rooftui.analysis.load_run``: the GPU name, or "unnamed GPU (cc X)")."""
@@ -250,6 +335,8 @@ def build_figure(
     tag_count: int = TAG_COUNT,
     zoom: bool = False,
     headroom: float = HEADROOM,
+    counted: pd.DataFrame | None = None,
+    tags: dict | None = None,
 ) -> RooflineFigure:
     """The roofline of ``frame``'s kernels under ``ceilings``.
 
@@ -258,7 +345,11 @@ def build_figure(
     at which kernels beyond ``individual_limit`` are merged and by which the
     FLOP/s axis is zoomed (``zoom``: the slowest kernels, at most 5% of the time
     together, may go on the bottom edge); ``headroom`` is the space above the
-    highest roof, in decades.
+    highest roof, in decades. ``counted`` (default ``frame``) holds the rows whose
+    launches without a point the figure reports (``not_plotted``): the explorer counts
+    every GPU's, as its status line does, though it draws one GPU. ``tags`` (row label ->
+    tag) are the tags to draw where their kernels are plotted (the explorer's
+    ``kernel_tags``); by default the ``tag_count`` heaviest plotted kernels of ``frame``.
     """
     compute = _compute_roofs(ceilings, pipelines)
     bandwidths = [
@@ -361,8 +452,6 @@ def build_figure(
     if below:
         notes.append(f"{below:,} below {decade(y_lo)}FLOP/s on the bottom edge")
     skipped = len(frame) - len(plotted)
-    if skipped:
-        notes.append(f"{skipped:,} zero-AI not plotted")
     x_ticks, y_ticks = axis_ticks((x_lo, x_hi), (y_lo, y_hi), cells)
     return RooflineFigure(
         roofs=roofs,
@@ -373,8 +462,9 @@ def build_figure(
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         note="; ".join(notes),
-        tags={labels[i]: str(i + 1) for i in range(min(tag_count, len(plotted)))},
+        tags=_tags_plotted(labels, tag_count, tags),
         missing=_missing_roofs(ceilings, levels, pipelines),
         below=below,
         zero_ai=skipped,
+        not_plotted=not_plotted(frame if counted is None else counted),
     )

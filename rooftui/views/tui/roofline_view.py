@@ -62,6 +62,7 @@ class RooflineInputs:
     selected: pd.Series | None = None
     # The instruction roofline's roofs per device (key i); None: the FLOP roofline.
     instruction_roofs: dict[str, InstructionCeilings] | None = None
+    tags: dict[Any, str] | None = None  # row label -> tag (``ViewState.tags``); None: the heaviest drawn
 
 
 @dataclass(frozen=True)
@@ -73,16 +74,18 @@ class Said:
     roof: bool = False  # a roof's value: shortened together with the others ("FP32/FP64 roofs")
 
 
-def in_few_words(hidden: list[Said]) -> list[str]:
-    """The short forms of ``hidden``, the roofs named together: ["6 zero-AI not
-    plotted", "FP32/FP64 roofs", "sources"]."""
+def in_few_words(hidden: list[Said], count_roofs: bool = False) -> list[str]:
+    """The short forms of ``hidden``, the roofs named together: ["34 zero-AI not
+    plotted", "FP32/FP64 roofs", "sources"]; with ``count_roofs``, fewer words still:
+    the roofs counted ("3 roofs") where their names do not fit."""
     words: list[str] = []
     roofs = [said.short for said in hidden if said.roof]
     for said in hidden:
         if not said.roof:
             words.append(said.short)
         elif said.short == roofs[0]:
-            words.append("/".join(roofs) + (" roofs" if len(roofs) > 1 else " roof"))
+            named = "/".join(roofs) if not count_roofs or len(roofs) == 1 else str(len(roofs))
+            words.append(named + (" roofs" if len(roofs) > 1 else " roof"))
     return words
 
 
@@ -91,7 +94,12 @@ def unlabelled_roofs(figure: RooflineFigure, layout: Layout) -> list[Roof]:
     return [roof for roof in figure.roofs if roof.key not in layout.labelled]
 
 
-def must_say(figure: RooflineFigure, unlabelled: list[Roof], ascii_mode: bool = False) -> list[Said]:
+def must_say(
+    figure: RooflineFigure,
+    unlabelled: list[Roof],
+    ascii_mode: bool = False,
+    off_plot: list[Said] | None = None,
+) -> list[Said]:
     """What the plot leaves unsaid: roofs with no source at all, kernels not drawn
     or drawn on the edge, and every roof whose value and source are not written
     beside it; each with the few words the status line uses when the legend is full."""
@@ -102,8 +110,11 @@ def must_say(figure: RooflineFigure, unlabelled: list[Roof], ascii_mode: bool = 
             said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))
         elif "merged per cell" in note:
             said.append(Said(note, note.split(", ")[-1]))
-        else:  # "6 zero-AI not plotted"
+        else:
             said.append(Said(note, note))
+    # In launches, as the status line counts zero-AI: "34 zero-AI launches not plotted".
+    said += [Said(gone.text, gone.short) for gone in figure.not_plotted]
+    said += off_plot or []  # tags in the table with no place on this plot
     if not any(r.kind == "bandwidth" for r in figure.roofs) and not figure.missing:
         said.append(Said("no memory level shown", "no memory level shown"))
     said += [Said(roof.label, short_name(roof).replace(" · ", "/"), roof=True) for roof in unlabelled]
@@ -122,13 +133,14 @@ def legend(
     width: int = 10_000,
     rows: int = LEGEND_ROWS,
     ascii_mode: bool = False,
+    off_plot: list[Said] | None = None,
 ) -> tuple[Text, list[Said]]:
     """The legend text, and what must be said but did not fit in ``width`` × ``rows``."""
     markers = ASCII_MARKERS if ascii_mode else UNICODE_MARKERS
     mode = "grouped by name" if grouped else "single invocations"
     shown: list[str] = []
     left_over: list[Said] = []
-    for part in must_say(figure, unlabelled, ascii_mode):
+    for part in must_say(figure, unlabelled, ascii_mode, off_plot):
         # Wrapped at spaces as the legend wraps; a part goes under the plot only if
         # everything up to it still fits in the legend's rows.
         lines = textwrap.wrap(" · ".join([mode, *shown, part.text]), width)
@@ -158,6 +170,28 @@ def legend(
 def legend_width(pane_width: int) -> int:
     """The legend's text width in a pane ``pane_width`` cells wide."""
     return max(10, pane_width - LEGEND_PADDING)
+
+
+def off_plot_tags(
+    inputs: RooflineInputs | None, drawn: RooflineInputs | None, layout: Layout | None
+) -> list[Said]:
+    """What to say of ``inputs``' tags of shown rows that ``layout`` did not draw: those
+    of kernels on another GPU (``drawn`` holds the shown GPU's rows), and the others (no
+    room near their points, or no level of theirs shown)."""
+    if inputs is None or not inputs.tags or drawn is None or layout is None:
+        return []
+    placed = {label.text for label in layout.labels if label.series == "tag"}
+    shown, here = set(inputs.frame.index.tolist()), set(drawn.frame.index.tolist())
+    missing = [
+        (tag, label in here) for label, tag in inputs.tags.items() if label in shown and tag not in placed
+    ]
+    said = []
+    for on_this_gpu, where in ((True, "off the plot"), (False, "on another GPU (v)")):
+        tags = sorted((tag for tag, here_too in missing if here_too == on_this_gpu), key=int)
+        if tags:
+            text = ("tags " if len(tags) > 1 else "tag ") + ", ".join(tags) + " " + where
+            said.append(Said(text, text.removesuffix(" (v)")))
+    return said
 
 
 @dataclass
@@ -208,6 +242,12 @@ class RooflineView:
         return {label.kernel: label.text for label in self.layout.labels if label.series == "tag"}
 
     @property
+    def off_plot(self) -> list[Said]:
+        """The tags of shown kernels the plot does not show beside a point: on another
+        GPU, at a level switched off, or with no room left near their points."""
+        return off_plot_tags(self.inputs, self._figure_inputs(False), self.layout)
+
+    @property
     def unlabelled(self) -> list[Roof]:
         if self.figure is None or self.layout is None:
             return []
@@ -248,6 +288,7 @@ class RooflineView:
             inputs.pipelines,
             selected if with_selection else None,
             inputs.instruction_roofs,
+            inputs.tags,
         )
 
     @property
@@ -280,6 +321,8 @@ class RooflineView:
             cells=plot_cells(width, height),
             zoom=True,
             headroom=EXPLORER_HEADROOM,
+            counted=self.inputs.frame if self.inputs is not None else None,  # every GPU's, as the status line
+            tags=inputs.tags,
         )
         return figure, self.lay_out(figure, width, height)
 
@@ -343,7 +386,12 @@ class RooflineView:
                 break
             figure, layout = planned
             text, _ = legend(
-                figure, unlabelled_roofs(figure, layout), grouped, width, ascii_mode=self.ascii_mode
+                figure,
+                unlabelled_roofs(figure, layout),
+                grouped,
+                width,
+                ascii_mode=self.ascii_mode,
+                off_plot=off_plot_tags(self.inputs, self._figure_inputs(False), layout),
             )
             if len(text.wrap(_CONSOLE, width)) <= tried:
                 rows = tried
@@ -359,7 +407,13 @@ class RooflineView:
             return None
         assert self.figure is not None and self.layout is not None
         text, overflow = legend(
-            self.figure, self.unlabelled, grouped, legend_width(pane_width), rows, ascii_mode=self.ascii_mode
+            self.figure,
+            self.unlabelled,
+            grouped,
+            legend_width(pane_width),
+            rows,
+            ascii_mode=self.ascii_mode,
+            off_plot=self.off_plot,
         )
         return RooflinePicture(self.figure, self.layout, text, rows, overflow)
 

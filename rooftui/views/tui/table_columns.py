@@ -5,11 +5,9 @@ it and never loads the UI."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
-
-import numpy as np
 
 from rooftui.model.columns import PIPELINE_LABELS
 from rooftui.views.formats import approximate_mark, intensity_with_magnitude, percent, seconds
@@ -22,10 +20,6 @@ def _gflops(value: float) -> str:
 
 def _count(value: Any) -> str:
     return f"{int(value):,}"
-
-
-def _is_true(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_)) and bool(value)
 
 
 @dataclass(frozen=True)
@@ -71,15 +65,9 @@ COLUMNS = (
         right=False,
         also="fp16_approximate",
     ),
-    # NCCL kernels move data between GPUs: "comm", not a zero-AI compute kernel.
-    Column(
-        "zero_ai",
-        "0-AI",
-        4,
-        lambda z, comm: "comm" if _is_true(comm) else "yes" if z else "",
-        right=False,
-        also="communication",
-    ),
+    # Zero-AI launches ("13/18" of a mixed group); NCCL kernels move data between GPUs:
+    # "comm", not a zero-AI compute kernel (``view_state.zero_ai_cells``).
+    Column("zero_ai", "0-AI", 5, lambda z, cell: cell or "", right=False, also="zero_ai_cell"),
     Column("phase", "phase", 9, str, right=False),
 )
 
@@ -131,4 +119,6 @@ def columns_for(frame: Any) -> tuple[Column, ...]:
     when the run holds more than one rank (single-rank runs look as they always did)."""
     if len(ranks_of(frame)) < 2:
         return COLUMNS
-    return (COLUMNS[0], RANK_COLUMN, *COLUMNS[1:])
+    # Several ranks: a row's time is a share of its own rank's (``view_state.with_display_columns``).
+    per_rank = [replace(c, label="%rank") if c.key == "time_share" else c for c in COLUMNS[1:]]
+    return (COLUMNS[0], RANK_COLUMN, *per_rank)

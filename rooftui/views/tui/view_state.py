@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from rooftui.analysis import instruction_roofline
+from rooftui.analysis import instruction_roofline, zero_ai
 from rooftui.analysis.filters import (
     KernelFilter,
     Totals,
@@ -28,18 +28,53 @@ from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
 from rooftui.views.text import printable, shorten
 from rooftui.views.tui.instruction_figure import PLOT_COLUMNS as INSTRUCTION_PLOT_COLUMNS
-from rooftui.views.tui.table_columns import DEFAULT_SORT
+from rooftui.views.tui.roofline_model import kernel_tags
+from rooftui.views.tui.table_columns import DEFAULT_SORT, ranks_of
 
 if TYPE_CHECKING:
     from rooftui.analysis import Run
 
 
-def with_display_columns(frame: pd.DataFrame, run_time_s: float) -> pd.DataFrame:
-    """``frame`` plus ``count`` (1 per invocation unless grouped) and ``time_share``."""
-    extra: dict[str, Any] = {"time_share": frame["time_s"] / run_time_s if run_time_s else 0.0}
+def with_display_columns(
+    frame: pd.DataFrame, run_time_s: float, rank_time_s: dict[str, float] | None = None
+) -> pd.DataFrame:
+    """``frame`` plus ``count`` (1 per invocation unless grouped), ``time_share`` and
+    ``zero_ai_cell`` (``zero_ai_cells``). With ``rank_time_s`` (a run of several ranks:
+    each rank's summed kernel time) a row's time share is of its own rank's time, as
+    ``rooftui summary``'s %rank: filtered to one rank, the shares add up to 100%."""
+    share = frame["time_s"] / run_time_s if run_time_s else 0.0
+    if rank_time_s:
+        share = frame["time_s"] / frame["rank"].astype(str).map(rank_time_s).replace(0.0, float("nan"))
+    extra: dict[str, Any] = {"time_share": share}
     if "count" not in frame.columns:  # a row joined per kernel name stands for its launches
         extra["count"] = frame["launches"] if "launches" in frame.columns else 1
+    extra["zero_ai_cell"] = zero_ai_cells(frame)
     return frame.assign(**extra)
+
+
+def rank_times(kernels: pd.DataFrame) -> dict[str, float] | None:
+    """Each rank's summed kernel time, for a run of several ranks; else None."""
+    if len(ranks_of(kernels)) < 2:
+        return None
+    times: dict[str, float] = kernels.groupby(kernels["rank"].astype(str))["time_s"].sum().to_dict()
+    return times
+
+
+def zero_ai_cells(frame: pd.DataFrame) -> list[str]:
+    """The table's 0-AI cell per row, as every view counts zero-AI (``analysis.zero_ai``):
+    "comm" for an NCCL kernel (it moves data; not a compute kernel without work); a
+    launch "yes" or blank; a kernel grouped by name its zero-AI launches: "18" when all
+    18 are, "13/18" when 13 of 18 are (a mixed group, which the "0-AI: only" filter keeps)."""
+    zero, counts = zero_ai.launches(frame), zero_ai.launch_counts(frame)
+    grouped = zero_ai.LAUNCHES in frame.columns
+    comm = frame["communication"].fillna(False).to_numpy(dtype=bool) if "communication" in frame else None
+    if grouped:
+        cells = [zero_ai.share_text(int(z), int(n)) for z, n in zip(zero, counts)]
+    else:
+        cells = ["yes" if z > 0 else "" for z in zero]
+    if comm is not None:
+        cells = ["comm" if is_comm else cell for cell, is_comm in zip(cells, comm)]
+    return cells
 
 
 @dataclass
@@ -69,9 +104,10 @@ class LoadedRun:
             instruction_roofline.with_bounds(run, grouped),
         )
         total = float(kernels["time_s"].sum())
+        ranks = rank_times(kernels)
         return cls(
-            invocations=with_display_columns(kernels, total),
-            grouped=with_display_columns(grouped, total),
+            invocations=with_display_columns(kernels, total, ranks),
+            grouped=with_display_columns(grouped, total, ranks),
             ceilings=run.ceilings,
             notes=list(run.notes),
             source=run,
@@ -123,6 +159,8 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
 # much cheaper than taking every column.
 PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
 PLOT_COLUMNS += INSTRUCTION_PLOT_COLUMNS  # the instruction roofline's (key i)
+# And what the legend's "not plotted" counts read (``roofline_model.not_plotted``).
+PLOT_COLUMNS += ["zero_ai", "zero_ai_launches", "count", "ops_tensor_int8"]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 
@@ -172,6 +210,17 @@ class ViewState:
         in ``all_rows`` (so a point clicked on the plot names its table row)."""
         columns = [c for c in PLOT_COLUMNS if c in self.all_rows.columns]
         return self._columns(columns, positions).set_axis(positions)
+
+    def tags(self) -> dict[int, str]:
+        """Position in ``all_rows`` -> tag ("1".."5") of the run's five heaviest plotted
+        kernels (``roofline_model.kernel_tags``): the table shows them whatever the
+        filter, the size or the plot's room, and ``g`` keeps each on its kernel."""
+        key = (self.grouped, "tags")
+        if key not in self._cache:
+            tags = kernel_tags(self.run.grouped, self.run.invocations, self.grouped)
+            self._cache[key] = {int(label): tag for label, tag in tags.items()}
+        tags_by_position: dict[int, str] = self._cache[key]
+        return tags_by_position
 
     def totals(self, positions: np.ndarray) -> Totals:
         return totals(self._columns([c for c in TOTAL_COLUMNS if c in self.all_rows], positions))

@@ -42,6 +42,20 @@ DEBOUNCE_S = 0.06
 TALL_ENOUGH_FOR_FILTER_BAR = 30
 
 
+def footer_width(screen: Screen, app: Any) -> int:
+    """The columns Textual's footer takes for the keys it shows on ``screen`` (its own and
+    the app's, those that apply now), not packed: a key, its description, three spaces."""
+    shown = [
+        binding
+        for owner in (screen, app)
+        for binding in owner.BINDINGS
+        if isinstance(binding, Binding)
+        and binding.show
+        and owner.check_action(binding.action.split("(")[0], ()) is not False
+    ]
+    return sum(len(b.key_display or b.key.split(",")[0]) + len(b.description) + 3 for b in shown) + 1
+
+
 class ExplorerScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
@@ -223,7 +237,9 @@ class ExplorerScreen(Screen):
         if model is None:
             return
         state = model.state
-        self.query_one(KernelTable).show_rows(
+        table = self.query_one(KernelTable)
+        table.set_tags(state.tags())  # the five heaviest, whether or not the plot has room for them
+        table.show_rows(
             state.all_rows, model.positions, state.sort_column, state.sort_descending, cursor=model.cursor
         )
         self.update_status()
@@ -251,6 +267,8 @@ class ExplorerScreen(Screen):
     def on_resize(self) -> None:
         self.update_opened()
         self.update_status()
+        # Every key of the footer stays in view: packed closer where they would not fit.
+        self.query_one(Footer).compact = footer_width(self, self.app) > self.app.size.width
 
     def _roofline_inputs(self) -> tuple[Any, ...]:
         """What the roofline depends on; the order of the rows is not part of it."""
@@ -290,10 +308,6 @@ class ExplorerScreen(Screen):
         # The plot is labelled by the positions of the table's frame.
         if self.model is not None and self.model.select_kernel(message.kernel):
             self._show_cursor()
-
-    @on(RooflineCanvas.Drawn)
-    def _roofline_drawn(self) -> None:
-        self.query_one(KernelTable).set_tags(self.query_one(RooflineCanvas).drawn_tags)
 
     @on(RooflinePane.LegendOverflow)
     def _legend_overflow(self, message: RooflinePane.LegendOverflow) -> None:
@@ -466,7 +480,10 @@ class ExplorerScreen(Screen):
                 self.redraw_roofline()
 
         self.app.push_screen(
-            PipelinesScreen(model.state.present_pipelines(), model.state.hidden_pipelines), apply
+            PipelinesScreen(
+                model.state.present_pipelines(), model.state.hidden_pipelines, ascii_mode=self.ascii_mode
+            ),
+            apply,
         )
 
     def action_toggle_detail(self) -> None:
@@ -536,7 +553,9 @@ class ExplorerScreen(Screen):
             if path is not None:
                 self.app.call_after_refresh(self._save_svg, path)
 
-        self.app.push_screen(ExportScreen("SVG of this view", Path("rooftui-view.svg")), save)
+        self.app.push_screen(
+            ExportScreen("SVG of this view", Path("rooftui-view.svg"), ascii_mode=self.ascii_mode), save
+        )
 
     def _save_svg(self, path: Path) -> None:
         self.flush_redraw()
@@ -559,4 +578,9 @@ class ExplorerScreen(Screen):
                 path.write_text(to_csv(rows))  # the one CSV layout of the kernel table
                 self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
 
-        self.app.push_screen(ExportScreen("CSV of the filtered table", Path("rooftui-kernels.csv")), save)
+        self.app.push_screen(
+            ExportScreen(
+                "CSV of the filtered table", Path("rooftui-kernels.csv"), ascii_mode=self.ascii_mode
+            ),
+            save,
+        )

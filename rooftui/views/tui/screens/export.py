@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from rooftui.views.tui.base_app import DIALOG_KEYS
-from rooftui.views.tui.format import literal
+from rooftui.views.tui.format import ascii_safe, literal
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 
 
@@ -22,9 +22,10 @@ class ExportScreen(ModalScreen[Path | None]):
     BINDINGS = [Binding("escape", "cancel", "cancel"), *DIALOG_KEYS]
     HELP_WHERE = "export"
 
-    def __init__(self, what: str, default: Path) -> None:
+    def __init__(self, what: str, default: Path, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.what = what
+        self.ascii_mode = ascii_mode
         self.default = free_name(default)
         self._replace: Path | None = None  # the existing file the user was asked about
 
@@ -33,7 +34,8 @@ class ExportScreen(ModalScreen[Path | None]):
             yield Label(f"Save {self.what} to:")
             yield Input(str(self.default), id="export-path")
             yield Static("", id="export-error")
-            yield Label("enter save · esc cancel · F1 keys", classes="hint")
+            hint = "enter save · esc cancel · F1 keys"
+            yield Label(ascii_safe(hint) if self.ascii_mode else hint, classes="hint")
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:

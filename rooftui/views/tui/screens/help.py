@@ -73,7 +73,12 @@ def bindings_table(rows: Iterable[HelpRow], ascii_mode: bool = False) -> Table:
 class HelpScreen(Screen):
     # Its own style: the compare and timeline apps do not load the explorer's.
     DEFAULT_CSS = "#help { padding: 0 1; }"
-    BINDINGS = [Binding("escape,q,question_mark", "close", "close")]
+    # `?` closes the help it opened: the footer must not offer it as "help" here.
+    BINDINGS = [
+        Binding("escape", "close", "close"),
+        Binding("question_mark", "close", "close", key_display="?"),
+        Binding("q", "close", "close", show=False),
+    ]
     HELP_WHERE = "help"
 
     def __init__(self, rows: list[HelpRow], *, intro: str = "", ascii_mode: bool = False) -> None:

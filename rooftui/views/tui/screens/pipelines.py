@@ -10,7 +10,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 
 from rooftui.model.columns import PIPELINE_LABELS
+from rooftui.views.tui.ascii import MarkedSelectionList
 from rooftui.views.tui.base_app import DIALOG_KEYS
+from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
 
 
@@ -24,19 +26,22 @@ class PipelinesScreen(ModalScreen[set[str] | None]):
     ]
     HELP_WHERE = "compute roofs"
 
-    def __init__(self, present: list[str], hidden: set[str]) -> None:
+    def __init__(self, present: list[str], hidden: set[str], *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.present = present
         self.hidden = set(hidden)
+        self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pipelines-dialog"):
             yield Label("Compute roofs on the roofline")
-            yield SelectionList[str](
+            yield MarkedSelectionList(
                 *[(PIPELINE_LABELS.get(p, p), p, p not in self.hidden) for p in self.present],
                 id="pipelines-list",
+                ascii_mode=self.ascii_mode,
             )
-            yield Label("space toggle · enter apply · esc cancel · ? keys", classes="hint")
+            hint = "space toggle · enter apply · esc cancel · ? keys"
+            yield Label(ascii_safe(hint) if self.ascii_mode else hint, classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()

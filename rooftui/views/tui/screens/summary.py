@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static
 from rooftui.model.columns import PIPELINE_LABELS
 from rooftui.views.formats import percent, seconds, si
 from rooftui.views.tui.format import MISSING, literal
+from rooftui.views.tui.table_columns import ranks_of
 from rooftui.views.tui.view_state import ViewState
 
 
@@ -47,7 +48,8 @@ def header(column: str) -> str:
     return words.replace("_", " ")
 
 
-def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
+def text_table(title: str, columns: list[tuple[str, bool]], rows: list[list[str]], ascii_mode: bool) -> Table:
+    """A titled table of ``rows`` of text under ``columns`` (header, right-aligned)."""
     table = Table(
         title=title,
         title_justify="left",
@@ -55,14 +57,26 @@ def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
         box=None if ascii_mode else box.SIMPLE_HEAD,
         padding=(0, 1),
     )
-    shown = frame.reset_index() if frame.index.name is not None else frame
-    for column in shown.columns:
-        numeric = pd.api.types.is_numeric_dtype(shown[column]) and shown[column].dtype != bool
-        table.add_column(header(str(column)), justify="right" if numeric else "left")
-    for values in shown.itertuples(index=False):
-        cells = [format_cell(str(c), v) for c, v in zip(shown.columns, values, strict=True)]
-        table.add_row(*(literal(c, ascii_mode) for c in cells))  # phase names come from files
+    for name, right in columns:
+        # Folded, never cut with an ellipsis: a narrow screen wraps a phase name, it
+        # does not hide its end (nor, in ASCII, draw "…").
+        table.add_column(name, justify="right" if right else "left", overflow="fold")
+    for cells in rows:
+        table.add_row(*(literal(c, ascii_mode) for c in cells))  # phase and GPU names come from files
     return table
+
+
+def frame_table(title: str, frame: pd.DataFrame, ascii_mode: bool) -> Table:
+    shown = frame.reset_index() if frame.index.name is not None else frame
+    columns = [
+        (header(str(c)), pd.api.types.is_numeric_dtype(shown[c]) and shown[c].dtype != bool)
+        for c in shown.columns
+    ]
+    rows = [
+        [format_cell(str(c), v) for c, v in zip(shown.columns, values, strict=True)]
+        for values in shown.itertuples(index=False)
+    ]
+    return text_table(title, columns, rows, ascii_mode)
 
 
 class SummaryScreen(Screen):
@@ -93,6 +107,12 @@ class SummaryScreen(Screen):
                     self.ascii_mode,
                 )
             )
+            if len(ranks_of(kernels)) > 1:  # as `rooftui summary` prints it
+                from rooftui.views.summary import RANK_COLUMNS, RANKS_TITLE, rank_rows
+
+                columns = [(title, title not in ("rank", "device")) for title in RANK_COLUMNS]
+                rows = [list(row) for row in rank_rows(self.state.run.source)]
+                yield Static(text_table(RANKS_TITLE, columns, rows, self.ascii_mode), id="summary-ranks")
             yield Static(frame_table("Time per phase", phase_table(kernels), self.ascii_mode))
             yield Static(frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode))
             for note in self.state.run.notes:

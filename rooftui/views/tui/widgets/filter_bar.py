@@ -20,7 +20,7 @@ from rooftui.analysis.filters import (
     parse_number,
 )
 from rooftui.model.columns import LEVEL_LABELS, PIPELINE_LABELS
-from rooftui.views.tui.ascii import AsciiCheckbox
+from rooftui.views.tui.ascii import MarkedCheckbox
 from rooftui.views.tui.format import literal
 
 ZERO_AI_CHOICES = [("0-AI: show", "all"), ("0-AI: only", "only"), ("0-AI: hide", "hide")]
@@ -61,10 +61,9 @@ class FilterBar(Vertical):
         self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
-        checkbox = AsciiCheckbox if self.ascii_mode else Checkbox
         with Horizontal(classes="filter-row"):
             yield FieldInput(placeholder="kernel name  (f)", id="filter-name", compact=True)
-            yield checkbox("regex", id="filter-regex", compact=True)
+            yield MarkedCheckbox("regex", id="filter-regex", compact=True, ascii_mode=self.ascii_mode)
             yield Select([], prompt="pipeline", id="filter-pipeline", compact=True)
             yield Select(ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True)
             yield Select([], prompt="phase", id="filter-phase", compact=True)

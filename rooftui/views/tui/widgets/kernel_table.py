@@ -35,7 +35,7 @@ from rooftui.views.tui.table_columns import (
 )
 
 # The name column starts with the kernel's tag on the roofline ("1".."5", the
-# heaviest kernels, ``roofline_model.tags_for``), so a labelled point has its row.
+# heaviest kernels, ``ViewState.tags``), so a labelled point has its row.
 TAG_WIDTH = 2
 
 
@@ -140,7 +140,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.post_message(self.RowHighlighted(self.current_row))
 
     def set_tags(self, tags: dict[int, str]) -> None:
-        """Show ``tags`` (frame position -> tag drawn on the roofline) before the names."""
+        """Show ``tags`` (frame position -> tag of the heaviest kernels) before the names."""
         if tags != self.tags:
             self.tags = dict(tags)
             self._window = (0, 0, [])

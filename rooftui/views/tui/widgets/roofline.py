@@ -240,6 +240,7 @@ class RooflinePane(Vertical):
             legend_width(self.size.width),
             rows,
             ascii_mode=self.ascii_mode,
+            off_plot=view.off_plot,
         )
         legend_widget.update(text)
         if overflow != self.overflow:
