@@ -46,6 +46,7 @@ from functools import cached_property
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
+from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS
 from rooftui.model import metrics as m
 
 INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
@@ -354,7 +355,6 @@ class Merged:
     missing: list[Signature]  # signatures with no fully profiled launch (blank counters)
 
 
-PROVENANCE_COLUMNS = ("rooftui__signature", "rooftui__counters_from")
 
 
 def _identity(column: str) -> bool:

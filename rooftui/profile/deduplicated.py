@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX
 from rooftui.model.metrics import REGISTER_MOVES
 from rooftui.profile import dedup
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
 from rooftui.profile.run import NcuRun, check_run, export_raw, run_ncu
 
 PROBE_SUFFIX = ".probe"
-SIGNATURES_SUFFIX = ".signatures.json"
 
 
 @dataclass

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.ceilings import source_text
+from rooftui.analysis.deduplicated import counters_from
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELINE_LABELS, flop_column
@@ -72,6 +73,11 @@ CSV_COLUMNS = (
     "flops_partial",
     "label",  # the name as every view shows it, whole (views.text.kernel_label)
     "bound_reason",  # why bound is blank ("" where it is given)
+    # rooftui profile --dedup (rooftui.analysis.deduplicated); absent for other reports
+    "counters_from",
+    "counters_twin",
+    "counters_twin_ncu_id",
+    "counters_signature",
 )
 
 
@@ -116,6 +122,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bound_reason": row.get("bound_reason") or None,
             "flops_partial": bool(row.get("flops_partial", False)),
             "provenance": provenance(row),
+            "counters_from": counters_from(row),  # rooftui profile --dedup: own or a twin's
         }
         if "count" in row:
             entry["count"] = row["count"]
