@@ -355,8 +355,6 @@ class Merged:
     missing: list[Signature]  # signatures with no fully profiled launch (blank counters)
 
 
-
-
 def _identity(column: str) -> bool:
     """A column that says which launch a row is (not a counter of its work)."""
     return column in _IDENTITY or column.startswith(

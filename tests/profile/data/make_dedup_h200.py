@@ -3,9 +3,10 @@
 benchmarks/results/2026-12-01-profile-dedup-onerun/results.tar.xz, members d4.raw.csv and
 d4.signatures.json, as the H200 wrote them.
 
-The table (xz-compressed, as rooftui reads it) keeps every launch and only the columns rooftui reads (identity, device
-attributes, the metrics of rooftui.model.metrics.metrics_read, NVTX, and rooftui's own
-``rooftui__`` columns), so it stays small; no value is changed. The sidecar is copied
+The table (xz-compressed, as rooftui reads it) keeps every launch and only the columns
+rooftui reads (identity, device attributes, the metrics of
+rooftui.model.metrics.metrics_read, NVTX, and rooftui's own ``rooftui__`` columns), so it
+stays small; no value is changed. The sidecar is copied
 whole. Run from the repository root: python tests/profile/data/make_dedup_h200.py
 """
 
