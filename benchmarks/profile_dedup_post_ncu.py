@@ -1,17 +1,18 @@
 """rooftui's own work after ncu in ``rooftui profile --dedup``, step by step, on the committed
-H200 outputs of the 4-block (or 8-block) transformer step, without a GPU or ncu.
+H200 outputs of the 2-, 4- or 8-block transformer step, without a GPU or ncu.
 
-    python3 benchmarks/profile_dedup_post_ncu.py [--blocks 4|8] [--repeats 3] [--dedup-from FILE]
+    python3 benchmarks/profile_dedup_post_ncu.py [--blocks 2|4|8] [--repeats 3] [--dedup-from FILE]
 
 Inputs: the probe's export is the real one for 4 blocks
-(tests/profile/data/transformer4_probe_call1.csv, 175 launches, 12 columns); for 8 blocks,
-and as the full run's export in both cases, the merged table the H200 wrote
-(benchmarks/results/2026-12-01-profile-dedup-onerun/results.tar.xz, dN.raw.csv, 535
-columns), its rows cut to the launches the plan predicts the full run profiles. What is
-timed is what profile_deduplicated does in Python between ncu's exports and the summary
-(parse the exports, plan, place the full run's rows, merge, self-check, write the table),
-then the summary's load of the merged table. ``--dedup-from FILE`` times another version
-of rooftui/profile/dedup.py (``git show REV:rooftui/profile/dedup.py > FILE``).
+(tests/profile/data/transformer4_probe_call1.csv: 175 launches, 12 columns; for 2 and 8
+blocks, the merged table cut to those 12 columns); the full run's export is the merged
+table the H200 wrote (benchmarks/results/2026-12-01-profile-dedup-onerun/results.tar.xz,
+dN.raw.csv, 535 columns), cut to ncu's columns and to the launches the plan predicts the
+full run profiles. What is timed is what profile_deduplicated does in Python between
+ncu's exports and the summary (parse the exports, plan, place the full run's rows, merge,
+self-check, write the table), then the summary's load of the merged table. ``--dedup-from
+FILE`` times another version of rooftui/profile/dedup.py (``git show
+REV:rooftui/profile/dedup.py > FILE``).
 Not timed (they need ncu and the .ncu-rep files, which were not kept): the three
 ``ncu --import`` exports and the SourceCounters read of the full report.
 """
@@ -43,6 +44,16 @@ def merged_table(blocks: int) -> str:
         member = tar.extractfile(f"d{blocks}.raw.csv")
         assert member is not None
         return member.read().decode("utf-8")
+
+
+def probe_columns(table_text: str) -> str:
+    """The merged table cut to the columns of the real 4-block probe's export (12), as the
+    probe of another block count would have them."""
+    table = dedup.read_export(table_text)
+    wanted = dedup.read_export(PROBE_4.read_text(encoding="utf-8")).header
+    at = [table.column(c) for c in wanted]
+    rows = [[row[i] for i in at] for row in table.rows]
+    return dedup.write_export(dedup.Export(wanted, [table.units[i] for i in at], rows))
 
 
 def steps(module, probe_text: str, full_text: str) -> tuple[dict[str, float], str]:
@@ -99,14 +110,14 @@ def load_module(path: str | None):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--blocks", type=int, choices=(4, 8), default=4)
+    parser.add_argument("--blocks", type=int, choices=(2, 4, 8), default=4)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dedup-from", default=None)
     args = parser.parse_args()
     global REPEATS
     REPEATS = args.repeats
     table = merged_table(args.blocks)
-    probe_text = PROBE_4.read_text(encoding="utf-8") if args.blocks == 4 else table
+    probe_text = PROBE_4.read_text(encoding="utf-8") if args.blocks == 4 else probe_columns(table)
     timings, merged = steps(load_module(args.dedup_from), probe_text, table)
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "step.raw.csv"
