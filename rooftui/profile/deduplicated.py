@@ -22,7 +22,7 @@ from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX
 from rooftui.model.metrics import REGISTER_MOVES
 from rooftui.profile import dedup
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
-from rooftui.profile.run import NcuRun, check_run, export_raw, run_ncu, start_export
+from rooftui.profile.run import NcuRun, check_run, exports_at_once, run_ncu, start_export
 
 PROBE_SUFFIX = ".probe"
 
@@ -101,9 +101,8 @@ def profile_deduplicated(
     probe_run = run_program(replace(options, metrics=dedup.PROBE_METRICS), probe_stem)
     probe_report = check_run(probe_run)
     # Both exports at once: each is a start of ncu (seconds), and neither needs the other.
-    by_function = start_export(ncu, probe_report, "function")
-    probe = dedup.read_export(export_raw(ncu, probe_report))
-    functions = dedup.read_export(by_function.text())
+    exported = exports_at_once(ncu, [(probe_report, "demangled"), (probe_report, "function")])
+    probe, functions = (dedup.read_export(text) for text in exported)
     plan = dedup.plan(
         probe, [row[functions.column("Kernel Name")] for row in functions.rows], register_moves=register_moves
     )

@@ -446,6 +446,21 @@ def start_export(ncu: str, report: Path, kernel_base: str = "demangled") -> Star
     return StartedExport(report, process, stdout, stderr)
 
 
+def exports_at_once(ncu: str, wanted: list[tuple[Path, str]]) -> list[str]:
+    """The raw-page CSV of each (report, kernel base) in ``wanted``, ncu exporting them all at
+    once; every export is waited for before the first failure is raised."""
+    started = [start_export(ncu, report, kernel_base) for report, kernel_base in wanted]
+    texts, failed = [], []
+    for export in started:
+        try:
+            texts.append(export.text())
+        except RooftuiError as err:
+            failed.append(err)
+    if failed:
+        raise failed[0]
+    return texts
+
+
 def export_raw(ncu: str, report: Path, kernel_base: str = "demangled") -> str:
     """``report``'s raw page as ncu's CSV (``start_export``), once ncu is done."""
     return start_export(ncu, report, kernel_base).text()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rooftui.errors import RooftuiError
-from rooftui.profile.run import export_raw, start_export
+from rooftui.profile.run import export_raw, exports_at_once, start_export
 
 # Each export marks that it started, then waits (at most 10 s) for the other kernel base's.
 WAITS_FOR_THE_OTHER = r"""
@@ -39,3 +39,27 @@ def test_a_failed_export_is_one_line_naming_the_report(tmp_path, fake_ncu):
         RooftuiError, match="ncu could not export the report to CSV: ==ERROR== The report is corrupt"
     ):
         start_export(ncu, tmp_path / "step.ncu-rep").text()
+
+
+def test_exports_at_once_give_each_text_in_order(tmp_path, fake_ncu):
+    ncu = str(fake_ncu(WAITS_FOR_THE_OTHER))
+    report = tmp_path / "step.ncu-rep"
+    demangled, function = exports_at_once(ncu, [(report, "demangled"), (report, "function")])
+    assert demangled.endswith('"0","demangled"\n') and function.endswith('"0","function"\n')
+
+
+def test_exports_at_once_wait_for_every_export_before_saying_the_first_failure(tmp_path, fake_ncu):
+    body = r"""
+report=""; base=""; prev=""
+for a in "$@"; do
+  case "$prev" in --import) report=$a ;; --print-kernel-base) base=$a ;; esac
+  prev=$a
+done
+[ "$base" = demangled ] && { echo "==ERROR== The report is corrupt" >&2; exit 3; }
+sleep 0.5; touch "$report.$base.done"; printf '"ID"\n""\n"0"\n'
+"""
+    ncu = str(fake_ncu(body))
+    report = tmp_path / "step.ncu-rep"
+    with pytest.raises(RooftuiError, match="The report is corrupt"):
+        exports_at_once(ncu, [(report, "demangled"), (report, "function")])
+    assert (tmp_path / "step.ncu-rep.function.done").exists()  # no export left running
