@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from rooftui.ingest.deduplicated import COUNTERS_FROM_COLUMN, SIGNATURE_COLUMN, Sidecar, read_sidecar
+from rooftui.model.frames import map_unique
 from rooftui.notes import Note
 
 if TYPE_CHECKING:
@@ -44,41 +45,43 @@ def add_counters_from(kernels: pd.DataFrame, raw: pd.DataFrame) -> tuple[pd.Data
     deduplicated = said.notna()  # rows of reports without the column are NaN after the concat
     if not deduplicated.any():
         return kernels, []
-    kernels = kernels.copy()
-    how = pd.Series("", index=kernels.index, dtype=object)
-    twin = pd.Series(np.nan, index=kernels.index)
-    twin_ncu_id = pd.Series(np.nan, index=kernels.index)
     signature = pd.Series("", index=kernels.index, dtype=object)
     if SIGNATURE_COLUMN in raw:
         signature = raw[SIGNATURE_COLUMN].fillna("").astype(str).astype(object)
+    # Few distinct values (own, the twins' IDs): each is parsed once (map_unique).
+    codes = said.where(deduplicated, "").astype(str)
+    how = map_unique(codes, lambda code: _parse(code)[0]).where(deduplicated, "")
+    twin_ncu_id = map_unique(codes, lambda code: _parse(code)[1]).astype(float)
+    from_rank = map_unique(codes, lambda code: _parse(code)[2])  # "0" for "rank 0:N", else None
+    by_id = (how == INHERITED) & from_rank.isna()
+    twin = pd.Series(np.nan, index=kernels.index)
     notes: list[Note] = []
     for report, rows in kernels.loc[deduplicated].groupby("report", sort=False):
-        ids = dict(zip(rows["ncu_id"].astype(int), rows["id"].astype(int)))
-        ranks: dict[str, list[int]] = {}
-        for i in rows.index:
-            text = str(said.loc[i]).strip()
-            if text == "own":
-                how.loc[i] = PROFILED
-            elif text == "":
-                how.loc[i] = NOT_COLLECTED
-            elif text.isdigit():
-                how.loc[i] = INHERITED
-                twin_ncu_id.loc[i] = int(text)
-                twin.loc[i] = ids.get(int(text), np.nan)
-            elif match := _FROM_RANK.match(text):
-                how.loc[i] = INHERITED
-                row = int(match["row"])
-                twin_ncu_id.loc[i] = row
-                found = ranks.setdefault(match["rank"], _rank_ids(kernels, match["rank"]))
-                twin.loc[i] = found[row] if row < len(found) else np.nan
-            else:
-                how.loc[i] = NOT_COLLECTED  # not rooftui's: no counters claimed for it
+        same_report = by_id.loc[rows.index]
+        ids = pd.Series(rows["id"].to_numpy(dtype=float), index=rows["ncu_id"].astype(int).to_numpy())
+        twin.loc[same_report[same_report].index] = twin_ncu_id.loc[same_report[same_report].index].map(ids)
+        for rank, members in twin_ncu_id.loc[rows.index].groupby(from_rank.loc[rows.index].dropna()):
+            found = _rank_ids(kernels, str(rank))
+            twin.loc[members.index] = [found[int(n)] if int(n) < len(found) else np.nan for n in members]
         notes.append(_note(str(report), how.loc[rows.index], signature.loc[rows.index]))
+    kernels = kernels.copy()
     kernels["counters_from"] = how
     kernels["counters_twin"] = twin
     kernels["counters_twin_ncu_id"] = twin_ncu_id
     kernels["counters_signature"] = signature.where(deduplicated, "")
     return kernels, notes
+
+
+def _parse(said: str) -> tuple[str, float, str | None]:
+    """(how, the twin's ncu ID or row, the twin's rank) from rooftui__counters_from."""
+    said = said.strip()
+    if said == "own":
+        return PROFILED, math.nan, None
+    if said.isdigit():
+        return INHERITED, float(said), None
+    if match := _FROM_RANK.match(said):
+        return INHERITED, float(match["row"]), match["rank"]
+    return NOT_COLLECTED, math.nan, None  # "": no launch of its signature was profiled
 
 
 def _rank_ids(kernels: pd.DataFrame, rank: str) -> list[int]:
