@@ -9,13 +9,18 @@ import pytest
 from rooftui.errors import RooftuiError
 from rooftui.profile.run import export_raw, exports_at_once, start_export
 
-# Each export marks that it started, then waits (at most 10 s) for the other kernel base's.
-WAITS_FOR_THE_OTHER = r"""
+# Which report an export reads and which kernel base it prints.
+IMPORT_ARGUMENTS = r"""
 report=""; base=""; prev=""
 for a in "$@"; do
   case "$prev" in --import) report=$a ;; --print-kernel-base) base=$a ;; esac
   prev=$a
 done
+"""
+# Each export marks that it started, then waits (at most 10 s) for the other kernel base's.
+WAITS_FOR_THE_OTHER = (
+    IMPORT_ARGUMENTS
+    + r"""
 touch "$report.$base.started"; other=demangled; [ "$base" = demangled ] && other=function
 n=0; while [ ! -e "$report.$other.started" ]; do
   n=$((n + 1)); [ $n -gt 200 ] && { echo "==ERROR== the $other export never started" >&2; exit 1; }
@@ -23,6 +28,7 @@ n=0; while [ ! -e "$report.$other.started" ]; do
 done
 printf '"ID","Kernel Name"\n"",""\n"0","%s"\n' "$base"
 """
+)
 
 
 def test_two_exports_of_one_report_run_at_once(tmp_path, fake_ncu):
@@ -49,15 +55,13 @@ def test_exports_at_once_give_each_text_in_order(tmp_path, fake_ncu):
 
 
 def test_exports_at_once_wait_for_every_export_before_saying_the_first_failure(tmp_path, fake_ncu):
-    body = r"""
-report=""; base=""; prev=""
-for a in "$@"; do
-  case "$prev" in --import) report=$a ;; --print-kernel-base) base=$a ;; esac
-  prev=$a
-done
+    body = (
+        IMPORT_ARGUMENTS
+        + r"""
 [ "$base" = demangled ] && { echo "==ERROR== The report is corrupt" >&2; exit 3; }
 sleep 0.5; touch "$report.$base.done"; printf '"ID"\n""\n"0"\n'
 """
+    )
     ncu = str(fake_ncu(body))
     report = tmp_path / "step.ncu-rep"
     with pytest.raises(RooftuiError, match="The report is corrupt"):
