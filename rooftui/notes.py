@@ -24,6 +24,7 @@ KINDS = {
     "zero_ai_judged_without": "zero-AI judged without some counters",
     "fp16_approximate": "FP16 CUDA-core FLOPs are approximate",
     "register_moves": "HFMA2 register moves taken out of (or left in) FP16 FLOPs",
+    "deduplicated": "profile --dedup: launches profiled, launches given a twin's counters, the self-check",
     "partial_report": "a report cut short by a stop; it holds only the kernels profiled before",
     "report": "what reading one report found (ingest)",
     "gpu_given": "the GPU or compute capability given differs from or fills the report's",

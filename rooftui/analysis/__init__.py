@@ -99,6 +99,7 @@ def load_run(
 
     from rooftui.analysis import zero_ai
     from rooftui.analysis.ceilings import choose_ceilings, missing_roofs
+    from rooftui.analysis.deduplicated import add_counters_from
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
     from rooftui.ingest.metric_runs import combine_runs
@@ -154,6 +155,8 @@ def load_run(
     gpu_names = raw["device"].copy()
     raw["device"] = _device_labels(raw)
     kernels, derivation = build_kernel_table(raw, fp16_rule)
+    kernels, deduplicated = add_counters_from(kernels, raw)  # rooftui profile --dedup's provenance
+    notes += deduplicated
     kernels["rank"] = kernels["report"].map(rank_of_report)
     kernels["communication"] = is_communication(kernels["name"])
     known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")

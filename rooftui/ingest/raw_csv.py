@@ -25,6 +25,7 @@ from rooftui.ingest.csv_common import (
     read_prologue,
 )
 from rooftui.ingest.csv_structure import StructureCheck, read_table
+from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
 from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
@@ -52,6 +53,8 @@ def read_raw_csv(path: Path) -> RawReport:
     wanted = [h for h in IDENTITY_FROM_NCU if h in header] + metric_columns
     if nvtx_column:
         wanted.append(nvtx_column)
+    provenance = [h for h in PROVENANCE_COLUMNS if h in header]  # rooftui profile --dedup's
+    wanted += provenance
     skip_rows = list(range(skip)) + ([skip + 1] if has_units_row else [])
     handle = structure.watch(open_text(path))
     try:
@@ -66,7 +69,8 @@ def read_raw_csv(path: Path) -> RawReport:
                 na_values=["n/a", "N/A"],
                 keep_default_na=True,
                 low_memory=False,
-                dtype={DISPLAY_NAME: str, "Kernel Name": str, "Grid Size": str, "Block Size": str},
+                dtype={DISPLAY_NAME: str, "Kernel Name": str, "Grid Size": str, "Block Size": str}
+                | dict.fromkeys(provenance, str),
             )
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as err:
         check_last_line(path, len(header), tail_of(handle) or b"")  # a cut says "truncated"
@@ -89,6 +93,8 @@ def read_raw_csv(path: Path) -> RawReport:
     identity_numbers(kernels, path, notes)
     kernels["device"] = frame[DISPLAY_NAME].astype(str) if DISPLAY_NAME in frame else ""
     kernels["nvtx"] = map_unique(frame[nvtx_column], parse_nvtx) if nvtx_column else ""
+    for said in provenance:  # text as written ("own", a launch ID, "rank 0:3"); "" if blank
+        kernels[said] = frame[said].fillna("").astype(str).to_numpy()
 
     exact = True
     metrics = {}

@@ -42,9 +42,11 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
+from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS
 from rooftui.model import metrics as m
 
 INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
@@ -78,10 +80,17 @@ class Export:
     units: list[str]
     rows: list[list[str]]
 
+    @cached_property
+    def where(self) -> dict[str, int]:
+        """{column name: its index}, the first of a name given twice (as ``list.index``).
+        A dictionary, not ``header.index``: merging ~500 columns of a few hundred launches
+        by ``header.index`` took 2.5 s (175 launches) and 5.7 s (309)."""
+        return {name: i for i, name in reversed(list(enumerate(self.header)))}
+
     def column(self, name: str) -> int:
         try:
-            return self.header.index(name)
-        except ValueError:
+            return self.where[name]
+        except KeyError:
             raise RooftuiError(
                 f"ncu's export has no {name} column",
                 fix="check which ncu ran (--ncu): rooftui needs ncu 2023.1 or newer",
@@ -89,7 +98,7 @@ class Export:
 
     def number(self, row: list[str], name: str) -> float:
         """A counter's value; NaN where ncu exported none (then it tells no launch apart)."""
-        if name not in self.header:
+        if name not in self.where:
             return math.nan
         text = row[self.column(name)].replace(",", "").strip()
         try:
@@ -327,7 +336,8 @@ Sources = dict[int, tuple[Export, list[str]]]  # launch index -> the export and 
 
 def value(source: tuple[Export, list[str]], column: str) -> str:
     export, row = source
-    return row[export.header.index(column)] if column in export.header else ""
+    at = export.where.get(column)
+    return "" if at is None else row[at]
 
 
 def number(source: tuple[Export, list[str]], column: str) -> float:
@@ -343,9 +353,6 @@ class Merged:
     export: Export  # one row per probed launch, in the full run's columns
     source: list[dict]  # per launch: what it is and where its counters came from
     missing: list[Signature]  # signatures with no fully profiled launch (blank counters)
-
-
-PROVENANCE_COLUMNS = ("rooftui__signature", "rooftui__counters_from")
 
 
 def _identity(column: str) -> bool:
@@ -381,18 +388,25 @@ def merge(
     units = [*header.units, *([""] * len(extra)), "", ""]
     signature_of = {i: g for g in plan_.signatures for i in g.members}
     twin_of = twins(plan_, sources)
+    # Where each column comes from, decided once per column, not once per cell.
+    from_probe = {
+        n: probe.where[c]
+        for n, c in enumerate(header.header)
+        if c != "ID" and c in probe.where and (c == m.TIME or _identity(c))
+    }
     rows, source = [], []
     for launch in plan_.launches:
         twin = twin_of[launch.index]
         probe_row = probe.rows[launch.index]
+        own = None if twin is None else sources[twin]
         row = []
-        for column in header.header:
+        for n, column in enumerate(header.header):
             if column == "ID":
                 row.append(str(launch.index))
-            elif column in probe.header and (column == m.TIME or _identity(column)):
-                row.append(probe_row[probe.column(column)])
+            elif n in from_probe:
+                row.append(probe_row[from_probe[n]])
             else:
-                row.append("" if twin is None else value(sources[twin], column))
+                row.append("" if own is None else value(own, column))
         counters_from = "own" if twin == launch.index else ("" if twin is None else str(twin))
         group = signature_of[launch.index]
         rows.append([*row, *(values[launch.index] for values in extra.values()), group.label, counters_from])

@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX
 from rooftui.model.metrics import REGISTER_MOVES
 from rooftui.profile import dedup
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
-from rooftui.profile.run import NcuRun, check_run, export_raw, run_ncu
+from rooftui.profile.run import NcuRun, check_run, exports_at_once, run_ncu, start_export
 
 PROBE_SUFFIX = ".probe"
-SIGNATURES_SUFFIX = ".signatures.json"
 
 
 @dataclass
@@ -47,7 +47,7 @@ def _full_options(options: NcuOptions, run: dedup.FullRun) -> NcuOptions:
     )
 
 
-def read_register_moves(report: Path, rows: int) -> list[float] | None:
+def read_register_moves(report: Path) -> list[float] | None:
     """HFMA2 register moves per row of ``report`` (SourceCounters), read by rooftui's
     .ncu-rep reader; None when it cannot read the report (no ncu_report package)."""
     from rooftui.errors import InputError
@@ -58,7 +58,7 @@ def read_register_moves(report: Path, rows: int) -> list[float] | None:
         kernels = read_ncu_rep(report).kernels
     except InputError:
         return None
-    if len(kernels) != rows or REGISTER_MOVES not in kernels:
+    if REGISTER_MOVES not in kernels:
         return None
     return [float(v) for v in kernels[REGISTER_MOVES]]
 
@@ -100,8 +100,9 @@ def profile_deduplicated(
     probe_stem = Path(f"{stem}{PROBE_SUFFIX}")
     probe_run = run_program(replace(options, metrics=dedup.PROBE_METRICS), probe_stem)
     probe_report = check_run(probe_run)
-    probe = dedup.read_export(export_raw(ncu, probe_report))
-    functions = dedup.read_export(export_raw(ncu, probe_report, "function"))
+    # Both exports at once: each is a start of ncu (seconds), and neither needs the other.
+    exported = exports_at_once(ncu, [(probe_report, "demangled"), (probe_report, "function")])
+    probe, functions = (dedup.read_export(text) for text in exported)
     plan = dedup.plan(
         probe, [row[functions.column("Kernel Name")] for row in functions.rows], register_moves=register_moves
     )
@@ -117,10 +118,12 @@ def profile_deduplicated(
         echo.flush()
     done = run_program(run_options, stem)
     report = check_run(done)
-    full = dedup.read_export(export_raw(ncu, report))
+    exporting = start_export(ncu, report)  # ncu exports while rooftui reads the SourceCounters
+    moves = read_register_moves(report) if plan.run.source_counters else None
+    full = dedup.read_export(exporting.text())
+    moves = moves if moves is not None and len(moves) == len(full.rows) else None
     assigned = dedup.assign_rows(plan, plan.run, full, logged=done.log.kernels)
     sources: dedup.Sources = {i: (full, full.rows[r]) for i, r in assigned.items()}
-    moves = read_register_moves(report, len(full.rows)) if plan.run.source_counters else None
     moves_of = {i: moves[r] for i, r in assigned.items()} if moves is not None else {}
     run_info = {
         "report": str(report),

@@ -13,10 +13,11 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 from rooftui.errors import GpuUnavailableError, RooftuiError
 from rooftui.ingest.sidecars import cut_short_path, write_cut_short_note
@@ -407,27 +408,59 @@ def readable_report(report: Path, ncu: str, echo: TextIO | None = sys.stderr) ->
     return csv
 
 
+@dataclass
+class StartedExport:
+    """``ncu --import REPORT --csv --page raw`` running in the background, its CSV going to an
+    unnamed temporary file, so that several exports, and rooftui's own work, run at once."""
+
+    report: Path
+    process: subprocess.Popen
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+
+    def text(self) -> str:
+        """The export, once ncu is done; RooftuiError naming the report if it failed."""
+        with self.stdout, self.stderr:
+            code = self.process.wait()
+            self.stdout.seek(0)
+            out = self.stdout.read().decode("utf-8", errors="replace")
+            self.stderr.seek(0)
+            said = self.stderr.read(4096).decode("utf-8", errors="replace")
+        if code != 0 or not out.strip():
+            reason = (said.strip().splitlines() or [f"exit code {code}"])[0]
+            raise RooftuiError(f"ncu could not export the report to CSV: {reason}", path=self.report)
+        return out
+
+
+def start_export(ncu: str, report: Path, kernel_base: str = "demangled") -> StartedExport:
+    """Start exporting ``report``'s raw page as ncu's CSV, base units, kernels named by
+    ``kernel_base`` (demangled, function or mangled: ncu's --print-kernel-base)."""
+    argv = [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base"]
+    stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    try:
+        process = subprocess.Popen([*argv, "--print-kernel-base", kernel_base], stdout=stdout, stderr=stderr)
+    except OSError:
+        stdout.close()
+        stderr.close()
+        raise
+    return StartedExport(report, process, stdout, stderr)
+
+
+def exports_at_once(ncu: str, wanted: list[tuple[Path, str]]) -> list[str]:
+    """The raw-page CSV of each (report, kernel base) in ``wanted``, ncu exporting them all at
+    once; every export is waited for before the first failure is raised."""
+    started = [start_export(ncu, report, kernel_base) for report, kernel_base in wanted]
+    texts, failed = [], []
+    for export in started:
+        try:
+            texts.append(export.text())
+        except RooftuiError as err:
+            failed.append(err)
+    if failed:
+        raise failed[0]
+    return texts
+
+
 def export_raw(ncu: str, report: Path, kernel_base: str = "demangled") -> str:
-    """``report``'s raw page as ncu's CSV, base units, kernels named by ``kernel_base``
-    (demangled, function or mangled: ncu's --print-kernel-base)."""
-    done = subprocess.run(
-        [
-            ncu,
-            "--import",
-            str(report),
-            "--csv",
-            "--page",
-            "raw",
-            "--print-units",
-            "base",
-            "--print-kernel-base",
-            kernel_base,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0 or not done.stdout.strip():
-        reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
-        raise RooftuiError(f"ncu could not export the report to CSV: {reason}", path=report)
-    return done.stdout
+    """``report``'s raw page as ncu's CSV (``start_export``), once ncu is done."""
+    return start_export(ncu, report, kernel_base).text()

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rooftui.analysis import Run, instruction_roofline, zero_ai
 from rooftui.analysis.ceilings import source_text
+from rooftui.analysis.deduplicated import counters_from
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
 from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELINE_LABELS, flop_column
@@ -86,6 +87,11 @@ CSV_COLUMNS = (
     "sectors_per_request",
     "wavefronts_per_request",
     "warp_instruction_rate",
+    # rooftui profile --dedup (rooftui.analysis.deduplicated); absent for other reports
+    "counters_from",
+    "counters_twin",
+    "counters_twin_ncu_id",
+    "counters_signature",
 )
 
 
@@ -133,6 +139,7 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "flops_partial": bool(row.get("flops_partial", False)),
             "provenance": provenance(row),
             "instructions": instruction_roofline.kernel_json(row),
+            "counters_from": counters_from(row),  # rooftui profile --dedup: own or a twin's
         }
         if "count" in row:
             entry["count"] = row["count"]

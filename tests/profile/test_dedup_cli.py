@@ -14,13 +14,21 @@ from tests.profile.test_dedup import FULL_HEADER, PROBE_HEADER, _probe_row
 # writes one ==PROF== line per row of the export named after its report, --import prints
 # that export (STEM.probe.function.csv for --print-kernel-base function).
 FAKE = r"""
-printf '%s\t' "$@" >> "$(dirname "$0")/runs.txt"; echo >> "$(dirname "$0")/runs.txt"
+# one write per run: rooftui runs two exports at once
+line=$(printf '%s\t' "$@"); printf '%s\n' "$line" >> "$(dirname "$0")/runs.txt"
 base=demangled; report=""; prev=""
 for a in "$@"; do
   case "$prev" in --import) report=$a ;; --print-kernel-base) base=$a ;; esac
   prev=$a
 done
 if [ -n "$report" ]; then
+  case "$report" in *.probe.ncu-rep)  # the probe's two exports must run at once: each waits for the other
+    touch "$report.$base.started"; other=demangled; [ "$base" = demangled ] && other=function
+    n=0; while [ ! -e "$report.$other.started" ]; do
+      n=$((n + 1)); [ $n -gt 200 ] && { echo "==ERROR== the $other export never started" >&2; exit 1; }
+      sleep 0.05
+    done ;;
+  esac
   cat "${report%.ncu-rep}.$base.csv"; exit 0
 fi
 tail -n +3 "$out.demangled.csv" | while IFS= read -r line; do

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rooftui.analysis.capped_bounds import BASES, COMPLETE
+from rooftui.analysis.deduplicated import counters_line
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PARTIAL_MARK, PIPELINE_LABELS
 from rooftui.model.metrics import BYTES
@@ -158,6 +159,7 @@ def describe(
         identity.append(("invocations", f"{int(row['count']):,}"))
     else:
         identity += [("report", str(row.get("report", ""))), ("ncu ID", str(row.get("ncu_id", "")))]
+        identity += [("counters", line)] if (line := counters_line(row)) else []  # profile --dedup
     identity += [
         ("device", f"{row.get('device', '')} (cc {row.get('cc', '')})"),
         ("launch", f"grid {row.get('grid', '–')} block {row.get('block', '–')}"),
