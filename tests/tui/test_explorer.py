@@ -561,6 +561,7 @@ async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_co
         for size in ((160, 48), (100, 30), (80, 24)):
             await pilot.resize_terminal(*size)
             await pilot.pause()
+            app.explorer.flush_redraw()  # the redraw waits on a debounce timer a loaded machine may not reach
             await pilot.pause()
             canvas = app.explorer.query_one(RooflineCanvas)
             assert figure(app) is not small
