@@ -262,7 +262,8 @@ def kernel_rows(
     )
     log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
     for column, cap in flop_caps(raw, out, arch, fp16_rule, cc).items():
-        out[column] = cap
+        if cap.notna().any():  # only where the report caps something: no all-blank columns
+            out[column] = cap
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
