@@ -36,6 +36,7 @@ from rooftui.model.columns import (
     FLOP_COLUMNS,
     LEVEL_LABELS,
     LEVELS,
+    OPTIONAL_LEVELS,
     PIPELINE_LABELS,
     flop_column,
 )
@@ -91,6 +92,9 @@ def launch_floor_of(ceilings: CeilingSet) -> LaunchFloor:
     )
 
 
+OPTIONAL_BYTES = tuple(f"bytes_{level}" for level in OPTIONAL_LEVELS)
+
+
 def _terms(ceilings: CeilingSet) -> list[tuple[str, str, float | None, str]]:
     """(kernel-table column, roof label, roof value or None, roof source) per bound term."""
     terms: list[tuple[str, str, float | None, str]] = []
@@ -128,7 +132,8 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
         amount = kernels[column].to_numpy(dtype=float) if column in kernels else np.full(len(kernels), np.nan)
         what = "bytes" if column.startswith("bytes_") else "FLOPs" if column != "ops_tensor_int8" else "OPs"
         missing = np.isnan(amount)
-        reason = reason.where(~missing | (reason != ""), f"{label} {what} not collected")
+        if column not in OPTIONAL_BYTES:  # reports without SMEM counters keep their advice
+            reason = reason.where(~missing | (reason != ""), f"{label} {what} not collected")
         if roof is None:
             reason = reason.where(~(amount > 0) | (reason != ""), f"no {label} roof")
             continue
@@ -177,6 +182,7 @@ INPUT_COLUMNS = (
     "bytes_l1",
     "bytes_l2",
     "bytes_hbm",
+    "bytes_smem",
     "pipeline",
     "zero_ai",
     "communication",
@@ -228,11 +234,11 @@ def roll_up(launches: pd.DataFrame, by: pd.Series | str) -> pd.DataFrame:
     )
     grouped = frame.groupby("_key", sort=False, observed=True)
     out = pd.DataFrame({"launches": grouped.size()})
-    for column in SUMMED:
+    for column in (*SUMMED, *(c for c in OPTIONAL_BYTES if c in frame)):
         out[column] = grouped[column].sum(min_count=1)
     out["unbounded_s"] = grouped["_unbounded"].sum()
     out["flop_rate"] = out["flops"] / out["time_s"]
-    for level in LEVELS:
+    for level in (lv for lv in LEVELS if f"bytes_{lv}" in out):
         out[f"ai_{level}"] = out["flops"] / out[f"bytes_{level}"].where(out[f"bytes_{level}"] > 0)
     out["gain_s"] = out["gain_s"].fillna(0.0)
     out.index.name = "group"

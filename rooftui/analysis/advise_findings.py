@@ -133,7 +133,7 @@ def precision_gains(launches: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
     terms = [chosen["flops"] / half.value]
     for level in LEVELS:
         roof = ceilings.bandwidth(level)
-        if roof is not None:
+        if roof is not None and f"bytes_{level}" in chosen:  # no SMEM column in older frames
             terms.append(chosen[f"bytes_{level}"] / 2 / roof.value)
     new = pd.concat(terms, axis=1).max(axis=1)
     if floor.per_launch_s is not None:

@@ -29,8 +29,8 @@ from rooftui.views.tui.roofline_model import HEAVY_COUNT, build_figure, device_l
 # One palette with the explorer (views.palette: L1 red, L2 green, HBM blue), its markers
 # and its slope patterns; each compute roof its own dash pattern (ten pipelines at most).
 COLOURS = {level: hex_colour(rgb) for level, rgb in LEVEL_COLOURS.items()}
-MARKERS = {"l1": "o", "l2": "s", "hbm": "^"}
-LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":"}
+MARKERS = {"l1": "o", "l2": "s", "hbm": "^", "smem": "D"}
+LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":", "smem": "-."}
 ROOF_LINESTYLES: list[str | tuple[int, tuple[float, ...]]] = [
     "-",
     (0, (6, 2)),

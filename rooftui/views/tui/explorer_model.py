@@ -145,7 +145,7 @@ class ExplorerModel:
         self.refresh(keep=False)
 
     def toggle_level(self, level: str) -> str:
-        """``1``/``2``/``3``: a memory level on or off; returns what to tell the user."""
+        """``1``/``2``/``3``/``4``: a memory level on or off; returns what to tell the user."""
         self.state.toggle_level(level)
         shown = ", ".join(LEVEL_LABELS[lv] for lv in LEVELS if lv in self.state.levels) or "none"
         return f"memory levels on the roofline: {shown}"

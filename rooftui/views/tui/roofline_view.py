@@ -95,6 +95,9 @@ def must_say(figure: RooflineFigure, unlabelled: list[Roof], ascii_mode: bool = 
     for note in filter(None, figure.note.split("; ")):
         if "on the bottom edge" in note:
             said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))
+        elif "L1 bypassed" in note:
+            edge = " (" + str((ASCII_MARKERS if ascii_mode else UNICODE_MARKERS)["bypassed"]["l1"]) + ")"
+            said.append(Said(note + edge, note.replace(" on the right edge", "") + edge))
         elif "merged per cell" in note:
             said.append(Said(note, note.split(", ")[-1]))
         else:  # "6 zero-AI not plotted"

@@ -115,7 +115,15 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
-PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
+PLOT_COLUMNS = [
+    "time_s",
+    "flops",
+    "flop_rate",
+    *(f"ai_{level}" for level in LEVELS),
+    "l1_bypassed",
+    "device",
+    "cc",
+]
 TOTAL_COLUMNS = ["count", "time_s", "flops", "zero_ai", "zero_ai_launches", "zero_ai_time_s"]
 
 

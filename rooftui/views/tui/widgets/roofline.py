@@ -31,7 +31,7 @@ from rooftui.views.tui.roofline_view import (
 from rooftui.views.tui.widgets.chart import ChartCanvas
 
 # Merged points: the level's colour (chart.LEVEL_COLOURS), dimmer.
-MERGED_COLOURS = {"l1": (140, 50, 50), "l2": (40, 110, 50), "hbm": (40, 80, 140)}
+MERGED_COLOURS = {"l1": (140, 50, 50), "l2": (40, 110, 50), "hbm": (40, 80, 140), "smem": (100, 55, 130)}
 
 
 def _styles() -> dict[str, Style]:
