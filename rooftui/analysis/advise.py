@@ -32,6 +32,7 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.operations import COMMUNICATION, operation_classes
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
+    BOUND_LEVELS,
     FLOAT_PIPELINES,
     FLOP_COLUMNS,
     LEVEL_LABELS,
@@ -98,7 +99,7 @@ OPTIONAL_BYTES = tuple(f"bytes_{level}" for level in OPTIONAL_LEVELS)
 def _terms(ceilings: CeilingSet) -> list[tuple[str, str, float | None, str]]:
     """(kernel-table column, roof label, roof value or None, roof source) per bound term."""
     terms: list[tuple[str, str, float | None, str]] = []
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         roof = ceilings.bandwidth(level)
         terms.append(
             (
@@ -132,8 +133,7 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
         amount = kernels[column].to_numpy(dtype=float) if column in kernels else np.full(len(kernels), np.nan)
         what = "bytes" if column.startswith("bytes_") else "FLOPs" if column != "ops_tensor_int8" else "OPs"
         missing = np.isnan(amount)
-        if column not in OPTIONAL_BYTES:  # reports without SMEM counters keep their advice
-            reason = reason.where(~missing | (reason != ""), f"{label} {what} not collected")
+        reason = reason.where(~missing | (reason != ""), f"{label} {what} not collected")
         if roof is None:
             reason = reason.where(~(amount > 0) | (reason != ""), f"no {label} roof")
             continue

@@ -51,6 +51,12 @@ LEVEL_LABELS = {"l1": "L1", "l2": "L2", "hbm": "HBM", "smem": "SMEM"}
 # Levels a report may lack without a "missing metrics" note: reports made before rooftui
 # read shared memory have no SMEM counters; each row's provenance says "not collected".
 OPTIONAL_LEVELS = ("smem",)
+# The levels whose roofs decide a kernel's binding roof (``bound``) and its speed of light
+# (advise): the paper's three. SMEM's roof is the LDS bandwidth rooftui measure measures,
+# and a GEMM's wgmma and TMA traffic ran past it (1.15x, an nvjet 64x128 GEMM of the H200
+# GPT step: docs/shared-memory.md), so SMEM is drawn with its own roof fraction but
+# decides neither.
+BOUND_LEVELS = ("l1", "l2", "hbm")
 
 # Pipelines in display order; each maps to the FLOP column it is measured by and
 # to the ceiling precision it is compared with.

@@ -173,3 +173,21 @@ def test_rooftui_profile_collects_the_smem_counters_on_hopper_only():
     assert set(smem.HOPPER_TERMS) <= set(required_metrics(architecture_for("9.0")))
     for cc in ("7.0", "8.0", "8.9", "10.0"):  # unchecked there: a name ncu lacks fails the run
         assert not set(smem.HOPPER_TERMS) & set(required_metrics(architecture_for(cc))), cc
+
+
+def without_smem_counters(tmp_path, name: str):
+    raw = pd.read_csv(HERE / name, header=None, dtype=str, keep_default_na=False)
+    gone = set(smem.HOPPER_TERMS) | {smem.LSU_TOTAL, smem.WGMMA_READS}
+    path = tmp_path / name.replace(".xz", "")
+    raw.loc[:, ~raw.iloc[0].isin(gone)].to_csv(path, header=False, index=False, quoting=csv.QUOTE_ALL)
+    return path
+
+
+def test_smem_decides_no_binding_roof_since_gemms_run_past_its_lds_roof(tmp_path):
+    table = kernels("gpt_step.raw-base.csv.xz")
+    gemms = table[table.index.str.startswith("nvjet")]
+    assert (gemms["roof_fraction_smem"] > 1.0).any()  # wgmma + TMA traffic past the LDS roof
+    before = load_run([without_smem_counters(tmp_path, "gpt_step.raw-base.csv.xz")], LoadOptions()).kernels
+    assert before["bytes_smem"].isna().all()
+    assert before["bound"].tolist() == table["bound"].tolist()
+    assert before["roof_fraction"].equals(table.reset_index()["roof_fraction"])

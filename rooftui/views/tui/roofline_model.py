@@ -261,7 +261,11 @@ def build_figure(
     """
     compute = _compute_roofs(ceilings, pipelines)
     # A level a report may lack (SMEM) draws its slope only where some kernel has its AI.
-    levels = [lv for lv in levels if lv not in OPTIONAL_LEVELS or frame[f"ai_{lv}"].notna().any()]
+    levels = [
+        lv
+        for lv in levels
+        if lv not in OPTIONAL_LEVELS or (f"ai_{lv}" in frame and frame[f"ai_{lv}"].notna().any())
+    ]
     bandwidths = [
         (level, ceiling)
         for level in levels

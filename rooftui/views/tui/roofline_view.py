@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS
+from rooftui.model.columns import LEVEL_LABELS, OPTIONAL_LEVELS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.roofline_layout import (
@@ -140,7 +140,10 @@ def legend(
         text.append(" · ")
     keys = Text()
     heavy: dict[str, str] = markers["heavy"]
+    drawn = {series.level for series in figure.points} | {roof.key for roof in figure.roofs}
     for level, label in LEVEL_LABELS.items():
+        if level in OPTIONAL_LEVELS and level not in drawn:  # SMEM: only where collected
+            continue
         keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
     keys.append(f"{markers['selected']} selected", style="bold")
     keys.append(" · 1-5 heaviest")
