@@ -95,9 +95,8 @@ def must_say(figure: RooflineFigure, unlabelled: list[Roof], ascii_mode: bool = 
     for note in filter(None, figure.note.split("; ")):
         if "on the bottom edge" in note:
             said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))
-        elif "L1 bypassed" in note:
-            edge = " (" + str((ASCII_MARKERS if ascii_mode else UNICODE_MARKERS)["bypassed"]["l1"]) + ")"
-            said.append(Said(note + edge, note.replace(" on the right edge", "") + edge))
+        elif "L1 bypassed" in note:  # a key of the legend's own (legend)
+            continue
         elif "merged per cell" in note:
             said.append(Said(note, note.split(", ")[-1]))
         else:  # "6 zero-AI not plotted"
@@ -147,6 +146,9 @@ def legend(
         keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
     keys.append(f"{markers['selected']} selected", style="bold")
     keys.append(" · 1-5 heaviest")
+    if any(series.emphasis == "bypassed" for series in figure.points):
+        # L1 points of TMA kernels, on the right edge: l1tex__t_bytes does not see TMA
+        keys.append(f" · {markers['bypassed']['l1']} L1 bypassed (TMA)", style=rgb(LEVEL_COLOURS["l1"]))
     text.append_text(keys)
     if ascii_mode:
         text = Text(ascii_safe(text.plain))

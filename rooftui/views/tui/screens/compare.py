@@ -36,7 +36,8 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison, compare_runs
-from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.model.columns import BOUND_LEVELS as LEVELS  # compared: the paper's three levels
+from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.compare import (
     METHOD_WORDS,
     both,
