@@ -103,7 +103,7 @@ def load_run(
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
     from rooftui.ingest.metric_runs import combine_runs
-    from rooftui.model.columns import FLOAT_PIPELINES
+    from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
     from rooftui.model.kernel_table import build_kernel_table, partial_note, register_move_notes
 
     options = options or LoadOptions()
@@ -242,7 +242,8 @@ def load_run(
         by_device[label] = chosen
         parts.append(add_bounds(kernels.loc[index].copy(), chosen))
         used = kernels.loc[index, "pipeline"].unique()
-        missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used])
+        moved = [lv for lv in LEVELS if kernels.loc[index, f"bytes_{lv}"].notna().any()]
+        missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used], moved)
     for miss in missing_roof_list:
         text = f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message
         notes.append(Note("missing_roof", text, "pass --ceilings or run rooftui measure"))

@@ -32,10 +32,12 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.operations import COMMUNICATION, operation_classes
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
+    BOUND_LEVELS,
     FLOAT_PIPELINES,
     FLOP_COLUMNS,
     LEVEL_LABELS,
     LEVELS,
+    OPTIONAL_LEVELS,
     PIPELINE_LABELS,
     flop_column,
 )
@@ -91,10 +93,13 @@ def launch_floor_of(ceilings: CeilingSet) -> LaunchFloor:
     )
 
 
+OPTIONAL_BYTES = tuple(f"bytes_{level}" for level in OPTIONAL_LEVELS)
+
+
 def _terms(ceilings: CeilingSet) -> list[tuple[str, str, float | None, str]]:
     """(kernel-table column, roof label, roof value or None, roof source) per bound term."""
     terms: list[tuple[str, str, float | None, str]] = []
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         roof = ceilings.bandwidth(level)
         terms.append(
             (
@@ -177,6 +182,7 @@ INPUT_COLUMNS = (
     "bytes_l1",
     "bytes_l2",
     "bytes_hbm",
+    "bytes_smem",
     "pipeline",
     "zero_ai",
     "communication",
@@ -228,11 +234,11 @@ def roll_up(launches: pd.DataFrame, by: pd.Series | str) -> pd.DataFrame:
     )
     grouped = frame.groupby("_key", sort=False, observed=True)
     out = pd.DataFrame({"launches": grouped.size()})
-    for column in SUMMED:
+    for column in (*SUMMED, *(c for c in OPTIONAL_BYTES if c in frame)):
         out[column] = grouped[column].sum(min_count=1)
     out["unbounded_s"] = grouped["_unbounded"].sum()
     out["flop_rate"] = out["flops"] / out["time_s"]
-    for level in LEVELS:
+    for level in (lv for lv in LEVELS if f"bytes_{lv}" in out):
         out[f"ai_{level}"] = out["flops"] / out[f"bytes_{level}"].where(out[f"bytes_{level}"] > 0)
     out["gain_s"] = out["gain_s"].fillna(0.0)
     out.index.name = "group"

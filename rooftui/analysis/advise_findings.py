@@ -19,7 +19,7 @@ from rooftui.analysis.advise_budget import plural
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.operations import COPY_CAST_LAYOUT, ELEMENTWISE, MATRIX_CLASSES
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
+from rooftui.model.columns import BOUND_LEVELS, LEVEL_LABELS, PIPELINE_LABELS
 from rooftui.views.formats import seconds, si
 
 TINY_FLOOR_MULTIPLE = 2.0  # "near the floor": under this many floors
@@ -131,7 +131,7 @@ def precision_gains(launches: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
         return pd.DataFrame(columns=["new_s", "cast_s", "gain_s", "same_share_s"])
     chosen = launches[mask]
     terms = [chosen["flops"] / half.value]
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         roof = ceilings.bandwidth(level)
         if roof is not None:
             terms.append(chosen[f"bytes_{level}"] / 2 / roof.value)

@@ -27,10 +27,10 @@ import pandas as pd
 
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
+    BOUND_LEVELS,
     CUDA_CORE_PIPELINES,
     FLOAT_PIPELINES,
     LEVEL_LABELS,
-    LEVELS,
     NOT_COLLECTED,
     PIPELINE_LABELS,
     TENSOR_PIPELINES,
@@ -95,7 +95,7 @@ def capped_memory_bounds(
     whatever its uncounted work ("" where the caps cannot decide) and its % of roof."""
     known, extra = compute_time_bounds(table, ceilings)
     times = {}
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         bandwidth = ceilings.bandwidth(level)
         moved = table[f"bytes_{level}"]
         if bandwidth is None:
@@ -129,14 +129,14 @@ def why_not_capped(table: pd.DataFrame, ceilings: CeilingSet) -> pd.Series:
         give(missing & no_cap, f"the report holds no busy % or per-cycle peak to cap {label}")
         if ceilings.compute(pipeline) is None:
             give(missing, f"no {label} roof to time its cap at")
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         if ceilings.bandwidth(level) is None:
             give(table[f"bytes_{level}"] > 0, f"no {LEVEL_LABELS[level]} roof for its bytes")
     known, extra = compute_time_bounds(table, ceilings)
     slowest = pd.concat(
         [
             table[f"bytes_{level}"].fillna(0.0) / bandwidth.value
-            for level in LEVELS
+            for level in BOUND_LEVELS
             if (bandwidth := ceilings.bandwidth(level)) is not None
         ]
         or [pd.Series(0.0, index=table.index)],

@@ -22,7 +22,7 @@ from rooftui.errors import CeilingsError
 from rooftui.ingest.measured_ceilings import find_bundled, find_saved
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet, Device
-from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS
+from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS, PIPELINE_LABELS
 from rooftui.model.spec import _LABELS, datasheet_note, spec_ceilings
 
 
@@ -209,12 +209,16 @@ class MissingRoof:
         return {"device": self.device, "kind": self.kind, "roof": self.roof, "message": self.message}
 
 
-def missing_roofs(device: str, ceilings: CeilingSet, pipelines: Iterable[str]) -> list[MissingRoof]:
+def missing_roofs(
+    device: str, ceilings: CeilingSet, pipelines: Iterable[str], collected: Iterable[str] = ()
+) -> list[MissingRoof]:
     """The memory levels without a bandwidth roof, and the ``pipelines`` (those the
-    device's kernels use) without a compute roof."""
+    device's kernels use) without a compute roof. An optional level (SMEM) needs a roof
+    only where it is in ``collected``, the levels some kernel has bytes at."""
+    wanted = [lv for lv in LEVELS if lv not in OPTIONAL_LEVELS or lv in set(collected)]
     missing = [
         MissingRoof(device, "bandwidth", level, f"no {LEVEL_LABELS[level]} roof: {MISSING_ROOF_FIX}")
-        for level in LEVELS
+        for level in wanted
         if ceilings.bandwidth(level) is None
     ]
     for pipeline in pipelines:

@@ -100,6 +100,8 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
         out[column] = zero[column]
     out.loc[out["zero_ai"].fillna(False).astype(bool), "pipeline"] = "none"
     out["fp16_approximate"] = grouped["fp16_approximate"].any()
+    if "l1_bypassed" in kernels:  # its L1 point is marked if any launch's was
+        out["l1_bypassed"] = grouped["l1_bypassed"].any()
     for level in LEVELS:
         moved = out[f"bytes_{level}"]
         out[f"ai_{level}"] = (out["flops"] / moved).where(moved > 0)

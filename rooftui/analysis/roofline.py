@@ -5,7 +5,8 @@ min(P, AI_L·B_L) (Williams et al., "Roofline", CACM 2009; hierarchical form as
 in Yang et al.). P is the kernel's compute roof: for a kernel that mixes
 pipelines, the rate at which its FLOP mix would run with every pipeline at its
 peak, flops / Σ_p(flops_p / P_p). The binding roof is the lowest attainable
-rate over the levels. Zero-AI kernels have no compute roof: their bound is the
+rate over the levels. Only the paper's levels decide (``columns.BOUND_LEVELS``): SMEM gets
+its per-level columns but no say. Zero-AI kernels have no compute roof: their bound is the
 level whose bandwidth they use most, and their fraction is that utilisation.
 A kernel whose AI (or, zero-AI, whose traffic) at some level has no roof to meet
 has an unknown bound (""): that level might bind it. So has a kernel whose FLOP
@@ -32,6 +33,7 @@ from rooftui.analysis.capped_bounds import (
 )
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import (
+    BOUND_LEVELS,
     FLOAT_PIPELINES,
     LEVEL_LABELS,
     LEVELS,
@@ -73,21 +75,21 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
         table[f"roof_{level}"] = roof
         table[f"roof_fraction_{level}"] = table["flop_rate"] / roof
 
-    roofs = pd.DataFrame(attainable).to_numpy(dtype=float)
+    roofs = pd.DataFrame({level: attainable[level] for level in BOUND_LEVELS}).to_numpy(dtype=float)
     has = ~np.isnan(roofs).all(axis=1)
     lowest = np.where(has, np.nanmin(np.where(np.isnan(roofs), np.inf, roofs), axis=1), np.nan)
     binding = np.nanargmin(np.where(np.isnan(roofs), np.inf, roofs), axis=1)
     bound = pd.Series("", index=table.index, dtype=object)
     fraction = table["flop_rate"] / pd.Series(lowest, index=table.index)
-    sides = np.column_stack([table[f"bound_{lvl}"].to_numpy(dtype=object) for lvl in LEVELS])
+    sides = np.column_stack([table[f"bound_{lvl}"].to_numpy(dtype=object) for lvl in BOUND_LEVELS])
     memory = np.take_along_axis(sides, binding[:, None], axis=1)[:, 0] == "memory"
     pipelines = table["pipeline"].map(lambda p: PIPELINE_LABELS.get(p, p)).to_numpy(dtype=object)
-    level_labels = np.array([LEVEL_LABELS[lvl] for lvl in LEVELS], dtype=object)[binding]
+    level_labels = np.array([LEVEL_LABELS[lvl] for lvl in BOUND_LEVELS], dtype=object)[binding]
     labels = np.where(memory, level_labels, pipelines)
     bound[has] = labels[has]
     # A level without a roof might be the binding one: then the bound is unknown,
     # never the lowest of the levels that do have a roof.
-    unroofed = [level for level in LEVELS if ceilings.bandwidth(level) is None]
+    unroofed = [level for level in BOUND_LEVELS if ceilings.bandwidth(level) is None]
     for level in unroofed:
         unknown = table[f"ai_{level}"].notna()
         bound[unknown] = ""
@@ -97,7 +99,7 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     zero = table["zero_ai"].fillna(False).astype(bool) & (table["time_s"] > 0)
     if zero.any():
         use = {}
-        for level in LEVELS:
+        for level in BOUND_LEVELS:
             bandwidth = ceilings.bandwidth(level)
             if bandwidth is not None:
                 use[level] = table.loc[zero, f"bytes_{level}"] / table.loc[zero, "time_s"] / bandwidth.value
@@ -125,7 +127,7 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     # % of roof is blank (the roof of the full mix is unknown).
     partial = _partial(table) & ~zero
     compute_anyway = partial & ~uncounted & pd.Series(has, index=table.index)
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         measured = table[f"ai_{level}"].notna()
         compute_anyway &= ~measured | (table[f"bound_{level}"] == "compute")
     bound[partial & ~compute_anyway] = ""
@@ -182,7 +184,7 @@ def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) ->
         "at least the shown one, so whether a memory roof binds is unknown" + uncapped,
     )
     give(~zero & (table["flops"] > 0) & peak.isna(), "no compute roof for the pipelines it uses")
-    for level in LEVELS:
+    for level in BOUND_LEVELS:
         if ceilings.bandwidth(level) is None:
             give(
                 table[f"bytes_{level}"] > 0,

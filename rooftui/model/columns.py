@@ -22,10 +22,15 @@ work (FLOP, byte, second)
     flops_tensor                 sum of the Tensor Core FLOP columns
     flops                        all floating-point operations
     bytes_l1, bytes_l2, bytes_hbm
+    bytes_smem                   shared-memory traffic (model.shared_memory): NaN where not
+                                 collected (reports made without its counters), never 0
+    bytes_tma                    what the TMA engine wrote into shared memory (part of bytes_smem)
     register_moves               HFMA2 register moves (thread instructions) taken out of
                                  flops_fp16; NaN where the report has no SASS-level counts
 derived
-    ai_l1, ai_l2, ai_hbm         FLOP per byte; NaN when that level moved no byte
+    ai_l1, ai_l2, ai_hbm, ai_smem  FLOP per byte; NaN when that level moved no byte
+    l1_bypassed                  most traffic went around L1's tag stage (TMA), so ai_l1 says
+                                 nothing about reuse (model.shared_memory.l1_bypassed)
     flop_rate                    FLOP/s
     pipeline                     the pipeline with the most FLOPs, or "none"
     zero_ai                      no floating-point operation at all
@@ -40,8 +45,18 @@ derived
 
 from __future__ import annotations
 
-LEVELS = ("l1", "l2", "hbm")
-LEVEL_LABELS = {"l1": "L1", "l2": "L2", "hbm": "HBM"}
+# The hierarchical roofline's levels [Yang et al.], then shared memory (key 4 in the explorer).
+LEVELS = ("l1", "l2", "hbm", "smem")
+LEVEL_LABELS = {"l1": "L1", "l2": "L2", "hbm": "HBM", "smem": "SMEM"}
+# Levels a report may lack without a "missing metrics" note: reports made before rooftui
+# read shared memory have no SMEM counters; each row's provenance says "not collected".
+OPTIONAL_LEVELS = ("smem",)
+# The levels whose roofs decide a kernel's binding roof (``bound``) and its speed of light
+# (advise): the paper's three. SMEM's roof is the LDS bandwidth rooftui measure measures,
+# and a GEMM's wgmma and TMA traffic ran past it (1.15x, an nvjet 64x128 GEMM of the H200
+# GPT step: docs/shared-memory.md), so SMEM is drawn with its own roof fraction but
+# decides neither.
+BOUND_LEVELS = ("l1", "l2", "hbm")
 
 # Pipelines in display order; each maps to the FLOP column it is measured by and
 # to the ceiling precision it is compared with.

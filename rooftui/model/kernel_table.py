@@ -23,6 +23,7 @@ from rooftui.model.columns import (
     MEASURED,
     NOT_APPLICABLE,
     NOT_COLLECTED,
+    OPTIONAL_LEVELS,
     PIPELINE_LABELS,
     STATE_ORDER,
     TENSOR_PIPELINES,
@@ -35,6 +36,7 @@ from rooftui.model.columns import (
 from rooftui.model.flop_caps import CAPPED, cap_column, flop_caps
 from rooftui.model.frames import map_unique
 from rooftui.model.names import short_name
+from rooftui.model.shared_memory import TMA_LOADS, l1_bypassed
 
 
 @dataclass
@@ -144,7 +146,7 @@ def bytes_values(
             log.derived.add(f"{m.BYTE_SOURCES[level][0].terms[0]} = {scale}" + " + ".join(source.terms))
         elif i > 0:
             log.byte_sources.add(f"{LEVEL_LABELS[level]}: {source.what}")
-    if value.isna().all():
+    if value.isna().all() and level not in OPTIONAL_LEVELS:
         log.missing.add(m.BYTE_SOURCES[level][0].terms[0])
     return value, what
 
@@ -266,6 +268,7 @@ def kernel_rows(
             out[column] = cap
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
+    out["bytes_tma"] = metric_values(raw, TMA_LOADS, time_ns, Derivation())
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
     quiet = Derivation()  # the instruction roofline's counters are optional: none is "missing"
     counts = instruction_columns.count_columns(raw, lambda name: metric_values(raw, name, time_ns, quiet))
@@ -375,6 +378,10 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
         table[f"ai_{level}"] = (flops / moved).where(moved > 0)
     table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
     instruction_columns.add_ratios(table)
+    nan = pd.Series(np.nan, index=table.index)
+    table["l1_bypassed"] = l1_bypassed(
+        table["bytes_l1"], table["bytes_l2"], table.get("bytes_tma", nan), table["flops_tensor"]
+    )
 
     # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
     # (or proved 0) and none shows work; any known work, or Tensor work seen but not

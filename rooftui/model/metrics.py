@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from rooftui.model import instructions
+from rooftui.model import shared_memory as smem
 
 # --- counts that are the same on every architecture since Volta --------------------
 TIME = "gpu__time_duration.sum"  # ns in ncu's base units [NCU]
@@ -244,6 +245,12 @@ BYTE_SOURCES: dict[str, tuple[ByteSource, ...]] = {
             "dram__bytes_op_read + dram__bytes_op_write",
         ),
     ),
+    # Shared memory, every way in and out that ncu counts on Hopper (rooftui.model.shared_memory,
+    # [KA] exact on kernels/known_answer/shared_memory); elsewhere ncu's LSU total, if present.
+    "smem": (
+        ByteSource(smem.HOPPER_TERMS, 1.0, smem.WHAT),
+        ByteSource((smem.LSU_TOTAL,), 1.0, smem.LSU_ONLY_WHAT, _L1_CLOCK, same=False),
+    ),
 }
 
 FP16_NOTE = (
@@ -286,6 +293,7 @@ class Architecture:
     tensor: tuple[TensorTerm, ...]
     verified: bool  # known-answer kernels checked on such a GPU
     note: str
+    shared_memory: tuple[str, ...] = ()  # the SMEM level's counters, where checked to exist
 
 
 _VOLTA_RULE = (
@@ -362,6 +370,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         _ops_path(*_AMPERE_TYPES, ("tensor_fp8", "fp8")),
         True,
         "Checked on an H200 with kernels/known_answer.",
+        smem.HOPPER_TERMS,
     ),
     Architecture(
         "Blackwell",
@@ -405,6 +414,7 @@ def required_metrics(arch: Architecture) -> list[str]:
         names += [metric for metric, _ in terms]
     names += [term.metric for term in arch.tensor]
     names += list(BYTES.values())
+    names += list(arch.shared_memory)
     names += [UNIT_CLOCKS["lts"], UNIT_CLOCKS["dram"], DISPLAY_NAME]
     names += peak_metrics(arch)
     return list(dict.fromkeys(names))
@@ -557,7 +567,7 @@ def metrics_read() -> tuple[str, ...]:
     counts = [TIME]
     counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
     counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
-    counts += list(BYTES.values())
+    counts += list(BYTES.values()) + list(smem.HOPPER_TERMS)
     counts += instructions.instruction_counts()  # the instruction roofline's counts
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)

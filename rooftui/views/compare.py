@@ -17,7 +17,8 @@ from rich.text import Text
 
 from rooftui.analysis import Run, zero_ai
 from rooftui.analysis.compare import HOWS, METHODS, SIDE_COLUMNS, Comparison
-from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.model.columns import BOUND_LEVELS as LEVELS  # compared: the paper's three levels
+from rooftui.model.columns import LEVEL_LABELS
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import intensity, json_safe, percent, seconds, si
 from rooftui.views.summary import short_pipeline

@@ -41,8 +41,8 @@ from rooftui.views.tui.roofline_model import (
 COLOURS = {level: hex_colour(rgb) for level, rgb in LEVEL_COLOURS.items()}
 # Points of the instruction roofline's wall series too (key i, plot --instructions).
 POINT_COLOURS = {level: hex_colour(rgb) for level, rgb in SERIES_COLOURS.items()}
-MARKERS = {"l1": "o", "l2": "s", "hbm": "^", "global": "D", "shared": "P"}  # the last two: key i
-LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":"}
+MARKERS = {"l1": "o", "l2": "s", "hbm": "^", "smem": "v", "global": "D", "shared": "P"}  # the last two: key i
+LINESTYLES = {"l1": "-", "l2": "--", "hbm": ":", "smem": "-."}
 ROOF_LINESTYLES: list[str | tuple[int, tuple[float, ...]]] = [
     "-",
     (0, (6, 2)),

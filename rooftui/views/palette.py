@@ -2,7 +2,7 @@
 matplotlib figures. No Textual here, so the figures can use them.
 
 The paper's convention (Wang, Yang, Williams et al., Fig. 2 onwards): L1 red, L2 green,
-HBM blue.
+HBM blue; shared memory (SMEM, not in the paper) purple.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ LEVEL_COLOURS: dict[str, tuple[int, int, int]] = {
     "l1": (230, 60, 60),
     "l2": (60, 190, 80),
     "hbm": (60, 140, 230),
+    "smem": (170, 90, 220),
 }
 # The instruction roofline's wall series (views.tui.instruction_figure).
 WALL_SERIES_COLOURS: dict[str, tuple[int, int, int]] = {

@@ -137,6 +137,8 @@ def to_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> dict[str, A
             "bound_reason": row.get("bound_reason") or None,
             "bound_basis": row.get("bound_basis") or None,
             "flops_partial": bool(row.get("flops_partial", False)),
+            "tma_bytes": row.get("bytes_tma"),  # part of bytes.smem: written by TMA
+            "l1_bypassed": bool(row.get("l1_bypassed", False)),  # ai.l1 says nothing about reuse
             "provenance": provenance(row),
             "instructions": instruction_roofline.kernel_json(row),
             "counters_from": counters_from(row),  # rooftui profile --dedup: own or a twin's

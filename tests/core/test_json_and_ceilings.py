@@ -37,7 +37,8 @@ def test_summary_json_keeps_the_documented_keys(expected):
     } <= set(kernel)
     assert kernel["flops"]["tensor"] == 137_438_953_472
     assert set(kernel["flops"]) >= {"fp64", "fp32", "fp16", "tensor"}
-    assert set(kernel["bytes"]) == set(kernel["ai"]) == {"l1", "l2", "hbm"}
+    assert set(kernel["bytes"]) == set(kernel["ai"]) == {"l1", "l2", "hbm", "smem"}
+    assert kernel["bytes"]["smem"] is None and kernel["ai"]["smem"] is None  # not collected: null, never 0
     assert kernel["demangled"] == "wmma_gemm(int, const __half *, const __half *, float *)"
     assert doc["summary"]["kernels"] == len(expected) and doc["summary"]["zero_ai"] == 1
     assert set(doc["summary"]) >= {"kernels", "zero_ai", "zero_ai_time_share", "phases"}

@@ -101,7 +101,7 @@ def test_basic_set_on_a_v100_reads_not_collected_never_zero(tmp_path):
     assert kernel["flops_partial"] is False and kernel["zero_ai"] is None
     assert kernel["provenance"]["flops"]["tensor_fp8"] == "not_applicable"
     assert kernel["provenance"]["flops"]["fp64"] == "not_collected"
-    assert kernel["provenance"]["bytes"] == {"l1": None, "l2": None, "hbm": "dram__bytes"}
+    assert kernel["provenance"]["bytes"] == {"l1": None, "l2": None, "hbm": "dram__bytes", "smem": None}
     assert kernel["provenance"]["time"] == "gpu__time_duration.sum"
     assert doc["summary"]["zero_ai"] == 0 and doc["summary"]["zero_ai_unknown"] == 1
 

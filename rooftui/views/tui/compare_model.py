@@ -22,7 +22,8 @@ import pandas as pd
 from rich.text import Text
 
 from rooftui.analysis.compare import Comparison
-from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.model.columns import BOUND_LEVELS as LEVELS  # compared: the paper's three levels
+from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.compare import METHOD_WORDS, both, change, count_text, pipeline_text, time_text
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.text import printable, short_names, shorten

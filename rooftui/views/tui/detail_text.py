@@ -14,6 +14,7 @@ from rich.text import Text
 
 from rooftui.analysis.capped_bounds import BASES, COMPLETE
 from rooftui.analysis.deduplicated import counters_line
+from rooftui.model import shared_memory as smem
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PARTIAL_MARK, PIPELINE_LABELS
 from rooftui.model.metrics import BYTES
@@ -199,9 +200,11 @@ def describe(
         work.append(("  Tensor INT8", si(int8, "OP", missing=MISSING)))
     for level in LEVELS:
         counted = row.get(f"bytes_{level}_source")  # what they count, where not the usual metric
-        other = isinstance(counted, str) and counted and not counted.startswith(BYTES[level].split(".")[0])
+        usual = BYTES[level].split(".")[0] if level in BYTES else smem.WHAT
+        other = isinstance(counted, str) and counted and not counted.startswith(usual)
         moved = si(_number(row.get(f"bytes_{level}")), "B", missing=MISSING)
         work.append((f"bytes {LEVEL_LABELS[level]}", moved + (f" ({counted})" if other else "")))
+    work += shared_memory_lines(row)
     pipeline = str(row.get("pipeline", "none"))
     work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
     zero = row.get("zero_ai")
@@ -301,3 +304,19 @@ def verdict_line(row: pd.Series, ascii_mode: bool = False) -> list[Text]:
     line = literal(said, ascii_mode)
     line.stylize("bold")
     return [line]
+
+
+def shared_memory_lines(row: pd.Series) -> list[tuple[str, str]]:
+    """What the L1 and SMEM bytes above count and miss (model.shared_memory), and why a
+    kernel's L1 point is on the right edge when its traffic went around L1."""
+    lines = [("  L1 counts", "L1TEX tag requests (l1tex__t_bytes, the paper's L1): no TMA, no shared memory")]
+    if bool(row.get("l1_bypassed", False)):
+        lines.append(("  L1 bypassed", smem.L1_BYPASS_NOTE.removeprefix("L1 bypassed: ")))
+    if _number(row.get("bytes_smem")) == _number(row.get("bytes_smem")):
+        tma = _number(row.get("bytes_tma"))
+        into = f"; {si(tma, 'B', missing=MISSING)} of it written by TMA" if tma > 0 else ""
+        lines.append(("  SMEM counts", smem.WHAT.removeprefix("shared-memory bytes: ") + into))
+        lines.append(("  SMEM misses", smem.NOT_SEEN.removeprefix("not seen: ")))
+    else:
+        lines.append(("  SMEM", "not collected (Hopper's counters: rooftui profile collects them there)"))
+    return lines

@@ -21,7 +21,7 @@ from rooftui.analysis import instruction_roofline
 from rooftui.analysis.filters import KernelFilter
 from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS, LEVELS
+from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS
 from rooftui.views.formats import counted, percent, seconds
 from rooftui.views.text import printable, short_names
 from rooftui.views.tui.detail_text import describe
@@ -148,9 +148,12 @@ class ExplorerModel:
         self.refresh(keep=False)
 
     def toggle_level(self, level: str) -> str:
-        """``1``/``2``/``3``: a memory level on or off; returns what to tell the user."""
+        """``1``/``2``/``3``/``4``: a memory level on or off; returns what to tell the user."""
         self.state.toggle_level(level)
-        shown = ", ".join(LEVEL_LABELS[lv] for lv in LEVELS if lv in self.state.levels) or "none"
+        rows = self.state.all_rows
+        has = {lv: f"ai_{lv}" in rows and rows[f"ai_{lv}"].notna().any() for lv in OPTIONAL_LEVELS}
+        collected = [lv for lv in LEVELS if has.get(lv, True)]  # SMEM only where the report has it
+        shown = ", ".join(LEVEL_LABELS[lv] for lv in collected if lv in self.state.levels) or "none"
         return f"memory levels on the roofline: {shown}"
 
     def toggle_instruction(self) -> str:

@@ -30,8 +30,9 @@ PATTERNS = {
     "solid": lambda k: True,
     "dashed": lambda k: k % 6 < 4,
     "dotted": lambda k: k % 3 == 0,
+    "dashdot": lambda k: k % 8 < 4 or k % 8 == 6,
 }
-SLOPE_PATTERN = {"l1": "solid", "l2": "dashed", "hbm": "dotted"}
+SLOPE_PATTERN = {"l1": "solid", "l2": "dashed", "hbm": "dotted", "smem": "dashdot"}
 
 
 @dataclass(frozen=True)
@@ -52,16 +53,19 @@ class Glyphs:
 UNICODE = Glyphs(
     ascii=False,
     markers={
-        "heavy": {"l1": "●", "l2": "■", "hbm": "▲", "global": "◇", "shared": "□"},
-        "normal": {"l1": "•", "l2": "▪", "hbm": "▴", "global": "◦", "shared": "▫"},
-        "merged": {"l1": "·", "l2": "·", "hbm": "·"},
-        "below": {"l1": "▾", "l2": "▾", "hbm": "▾"},
+        "heavy": {"l1": "●", "l2": "■", "hbm": "▲", "smem": "◉", "global": "◇", "shared": "□"},
+        "normal": {"l1": "•", "l2": "▪", "hbm": "▴", "smem": "◦", "global": "◦", "shared": "▫"},
+        "merged": {"l1": "·", "l2": "·", "hbm": "·", "smem": "·"},
+        "below": {"l1": "▾", "l2": "▾", "hbm": "▾", "smem": "▾"},
         # The compare chart: a kernel in run A (hollow) and in run B (filled, its level's
         # colour); the pair chosen in its list ends in the selected kernel's glyph.
-        "side-a": {"l1": "○", "l2": "○", "hbm": "○"},
-        "side-b": {"l1": "●", "l2": "●", "hbm": "●"},
-        "chosen-a": {"l1": "○", "l2": "○", "hbm": "○"},
-        "chosen-b": {"l1": "◆", "l2": "◆", "hbm": "◆"},
+        "side-a": {"l1": "○", "l2": "○", "hbm": "○", "smem": "○"},
+        "side-b": {"l1": "●", "l2": "●", "hbm": "●", "smem": "●"},
+        "chosen-a": {"l1": "○", "l2": "○", "hbm": "○", "smem": "○"},
+        "chosen-b": {"l1": "◆", "l2": "◆", "hbm": "◆", "smem": "◆"},
+        # An L1 point whose traffic went around L1 (TMA: model.shared_memory.l1_bypassed),
+        # drawn on the right edge instead of at its meaningless AI.
+        "bypassed": {"l1": "▸", "l2": "▸", "hbm": "▸", "smem": "▸"},
     },
     selected="◆",
     slope={},
@@ -71,18 +75,21 @@ UNICODE = Glyphs(
 ASCII = Glyphs(
     ascii=True,
     markers={
-        "heavy": {"l1": "O", "l2": "#", "hbm": "A", "global": "G", "shared": "S"},
-        "normal": {"l1": "o", "l2": "+", "hbm": "^", "global": "g", "shared": "s"},
-        "merged": {"l1": ".", "l2": ".", "hbm": "."},
-        "below": {"l1": "v", "l2": "v", "hbm": "v"},
-        "side-a": {"l1": "o", "l2": "o", "hbm": "o"},
-        "side-b": {"l1": "*", "l2": "*", "hbm": "*"},
-        "chosen-a": {"l1": "o", "l2": "o", "hbm": "o"},
-        "chosen-b": {"l1": "@", "l2": "@", "hbm": "@"},
+        "heavy": {"l1": "O", "l2": "#", "hbm": "A", "smem": "S", "global": "G", "shared": "S"},
+        "normal": {"l1": "o", "l2": "+", "hbm": "^", "smem": "s", "global": "g", "shared": "s"},
+        "merged": {"l1": ".", "l2": ".", "hbm": ".", "smem": "."},
+        "below": {"l1": "v", "l2": "v", "hbm": "v", "smem": "v"},
+        "side-a": {"l1": "o", "l2": "o", "hbm": "o", "smem": "o"},
+        "side-b": {"l1": "*", "l2": "*", "hbm": "*", "smem": "*"},
+        "chosen-a": {"l1": "o", "l2": "o", "hbm": "o", "smem": "o"},
+        "chosen-b": {"l1": "@", "l2": "@", "hbm": "@", "smem": "@"},
+        # An L1 point whose traffic went around L1 (TMA: model.shared_memory.l1_bypassed),
+        # drawn on the right edge instead of at its meaningless AI.
+        "bypassed": {"l1": ">", "l2": ">", "hbm": ">", "smem": ">"},
     },
     selected="@",
     # Distinct from each other and from every point marker.
-    slope={"l1": "/", "l2": ":", "hbm": "'"},
+    slope={"l1": "/", "l2": ":", "hbm": "'", "smem": ";"},
     roofs=("=", "-", "~", "_", '"'),
     axis={"v": "|", "h": "-", "corner": "+", "ytick": "+", "xtick": "+"},
 )
@@ -441,6 +448,7 @@ def lay_out(
     order = {
         "merged": 0,
         "below": 1,
+        "bypassed": 1,
         "normal": 2,
         "heavy": 3,
         "side-a": 4,

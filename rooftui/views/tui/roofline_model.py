@@ -28,7 +28,7 @@ import pandas as pd
 from rooftui.analysis import zero_ai as zero_ai_counts
 from rooftui.analysis.ceilings import missing_roofs, source_text
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS, LEVELS, PIPELINE_LABELS, flop_column
+from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS, PIPELINE_LABELS, flop_column
 from rooftui.views.formats import counted, decade, si
 from rooftui.views.tui.format import MISSING
 
@@ -58,7 +58,7 @@ class Roof:
 @dataclass(frozen=True, eq=False)
 class PointSeries:
     level: str
-    emphasis: str  # "heavy" | "normal" | "merged" | "below" (clamped to the bottom edge)
+    emphasis: str  # "heavy" | "normal" | "merged" | "below" (clamped to the bottom edge) | "bypassed"
     xs: np.ndarray
     ys: np.ndarray
     # Row label in the plotted frame of each point; empty for merged points.
@@ -241,7 +241,7 @@ def _missing_roofs(ceilings: CeilingSet, levels, pipelines) -> list[str]:
     levels and pipelines shown: the plot must say a roof is absent, not just omit it."""
     return [
         miss.message
-        for miss in missing_roofs(ceilings.device.name, ceilings, pipelines)
+        for miss in missing_roofs(ceilings.device.name, ceilings, pipelines, levels)
         if miss.kind == "compute" or miss.roof in levels
     ]
 
@@ -352,6 +352,12 @@ def build_figure(
     ``kernel_tags``); by default the ``tag_count`` heaviest plotted kernels of ``frame``.
     """
     compute = _compute_roofs(ceilings, pipelines)
+    # A level a report may lack (SMEM) draws its slope only where some kernel has its AI.
+    levels = [
+        lv
+        for lv in levels
+        if lv not in OPTIONAL_LEVELS or (f"ai_{lv}" in frame and frame[f"ai_{lv}"].notna().any())
+    ]
     bandwidths = [
         (level, ceiling)
         for level in levels
@@ -367,6 +373,12 @@ def build_figure(
     labels = frame.index.to_numpy()[plotted]
     y_all = log10_finite(rate[plotted])
     x_all = {level: log10_finite(frame[f"ai_{level}"].to_numpy(dtype=float)[plotted]) for level in levels}
+    # L1 points of kernels whose traffic went around L1 (TMA) go on the right edge, marked,
+    # instead of at an AI of 1e5-1e8 that would stretch the axis and mean nothing.
+    bypassed = np.zeros(len(labels), dtype=bool)
+    if "l1" in x_all and "l1_bypassed" in frame:
+        bypassed = frame["l1_bypassed"].to_numpy(dtype=bool)[plotted] & np.isfinite(y_all)
+        x_all["l1"] = np.where(bypassed, np.nan, x_all["l1"])
 
     # Axis ranges: every shown point, every ridge, one decade of slope each side.
     xs_seen = [x[np.isfinite(x)] for x in x_all.values()]
@@ -434,12 +446,17 @@ def build_figure(
         if low.any():
             edge = np.full(int(low.sum()), float(y_lo))
             points.append(PointSeries(level, "below", xs[low], edge, labels[low]))
+    if bypassed.any():
+        ys = np.maximum(y_all[bypassed], float(y_lo))
+        points.append(PointSeries("l1", "bypassed", np.full(len(ys), float(x_hi)), ys, labels[bypassed]))
 
     chosen: list[tuple[str, float, float]] = []
     if selected is not None and selected["flops"] > 0 and selected["flop_rate"] > 0:
         y = max(math.log10(selected["flop_rate"]), y_lo)
         for level in levels:
             ai = selected[f"ai_{level}"]
+            if level == "l1" and bool(selected.get("l1_bypassed", False)):
+                ai = 10.0**x_hi  # on the right edge, like its point
             if ai == ai and ai > 0:
                 chosen.append((level, math.log10(ai), y))
 
@@ -451,6 +468,8 @@ def build_figure(
     below = int(below_rows.sum())
     if below:
         notes.append(f"{below:,} below {decade(y_lo)}FLOP/s on the bottom edge")
+    if bypassed.any():
+        notes.append(f"{int(bypassed.sum()):,} L1 bypassed (TMA) on the right edge")
     skipped = len(frame) - len(plotted)
     x_ticks, y_ticks = axis_ticks((x_lo, x_hi), (y_lo, y_hi), cells)
     return RooflineFigure(

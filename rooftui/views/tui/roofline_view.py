@@ -19,7 +19,7 @@ from rich.text import Text
 
 from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
-from rooftui.model.columns import LEVEL_LABELS
+from rooftui.model.columns import LEVEL_LABELS, OPTIONAL_LEVELS
 from rooftui.views.palette import SERIES_COLOURS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
@@ -108,6 +108,8 @@ def must_say(
     for note in filter(None, figure.note.split("; ")):
         if "on the bottom edge" in note:
             said.append(Said(note + below, f"{figure.below:,} on the bottom edge{below}"))
+        elif "L1 bypassed" in note:  # a key of the legend's own (legend)
+            continue
         elif "merged per cell" in note:
             said.append(Said(note, note.split(", ")[-1]))
         else:
@@ -154,13 +156,19 @@ def legend(
         text.append(" · ")
     keys = Text()
     heavy: dict[str, str] = markers["heavy"]
+    drawn = {series.level for series in figure.points} | {roof.key for roof in figure.roofs}
     for level, label in LEVEL_LABELS.items():
+        if level in OPTIONAL_LEVELS and level not in drawn:  # SMEM: only where collected
+            continue
         keys.append(f"{heavy[level]} {label} ", style=rgb(LEVEL_COLOURS[level]))
     for level in ("global", "shared"):  # the instruction roofline's wall series
         if any(series.level == level and len(series.xs) for series in figure.points):
             keys.append(f"{heavy[level]} {level} ", style=rgb(SERIES_COLOURS[level]))
     keys.append(f"{markers['selected']} selected", style="bold")
     keys.append(" · 1-5 heaviest")
+    if any(series.emphasis == "bypassed" for series in figure.points):
+        # L1 points of TMA kernels, on the right edge: l1tex__t_bytes does not see TMA
+        keys.append(f" · {markers['bypassed']['l1']} L1 bypassed (TMA)", style=rgb(LEVEL_COLOURS["l1"]))
     text.append_text(keys)
     if ascii_mode:
         text = Text(ascii_safe(text.plain))

@@ -56,6 +56,7 @@ COLUMNS = (
     Column("ai_l1", "AI L1", 8, partial(intensity_with_magnitude, missing=MISSING)),
     Column("ai_l2", "AI L2", 8, partial(intensity_with_magnitude, missing=MISSING)),
     Column("ai_hbm", "AI HBM", 8, partial(intensity_with_magnitude, missing=MISSING)),
+    Column("ai_smem", "AI SMEM", 8, partial(intensity_with_magnitude, missing=MISSING)),
     # "FP16~": FP16 FLOPs ncu counts approximately, marked as `rooftui summary` marks them.
     Column(
         "pipeline",

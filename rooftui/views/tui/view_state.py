@@ -157,7 +157,15 @@ def what_is_open(run: LoadedRun, ceilings_files: object, sample: bool, width: in
 
 # What the roofline and the totals read: taking a few columns of 100k rows is
 # much cheaper than taking every column.
-PLOT_COLUMNS = ["time_s", "flops", "flop_rate", *(f"ai_{level}" for level in LEVELS), "device", "cc"]
+PLOT_COLUMNS = [
+    "time_s",
+    "flops",
+    "flop_rate",
+    *(f"ai_{level}" for level in LEVELS),
+    "l1_bypassed",
+    "device",
+    "cc",
+]
 PLOT_COLUMNS += INSTRUCTION_PLOT_COLUMNS  # the instruction roofline's (key i)
 # And what the legend's "not plotted" counts read (``roofline_model.not_plotted``).
 PLOT_COLUMNS += ["zero_ai", "zero_ai_launches", "count", "ops_tensor_int8"]

@@ -87,6 +87,7 @@ class ExplorerScreen(Screen):
         Binding("1", "toggle_level('l1')", "L1 points and slope on/off", show=False),
         Binding("2", "toggle_level('l2')", "L2 points and slope on/off", show=False),
         Binding("3", "toggle_level('hbm')", "HBM points and slope on/off", show=False),
+        Binding("4", "toggle_level('smem')", "shared-memory points and slope on/off", show=False),
         Binding("p", "pipelines", "choose compute roofs", show=False),
         Binding("i", "toggle_instruction", "instruction roofline / FLOP roofline", show=False),
         Binding("d", "toggle_detail", "detail", tooltip="show/hide the selected kernel's details"),

@@ -36,6 +36,7 @@ MERGED_COLOURS = {
     "l1": (140, 50, 50),
     "l2": (40, 110, 50),
     "hbm": (40, 80, 140),
+    "smem": (100, 55, 130),
     "global": (115, 70, 140),  # the instruction roofline's wall series
     "shared": (140, 95, 25),
 }
