@@ -19,7 +19,15 @@ from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.deduplicated import counters_from
 from rooftui.analysis.ranks import communication_sidecar, per_rank
 from rooftui.analysis.summary import phase_label, zero_ai_table
-from rooftui.model.columns import FLOAT_PIPELINES, LEVELS, PARTIAL_MARK, PIPELINE_LABELS, flop_column
+from rooftui.model.columns import (
+    FLOAT_PIPELINES,
+    LEVEL_LABELS,
+    LEVELS,
+    OPTIONAL_LEVELS,
+    PARTIAL_MARK,
+    PIPELINE_LABELS,
+    flop_column,
+)
 from rooftui.model.kernel_table import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
@@ -249,6 +257,16 @@ def table_iii(run: Run, per_name: bool = False) -> pd.DataFrame:
     return zero_ai_table(run.kernels, group_by_name(run.kernels))
 
 
+# An L1 AI the kernel's traffic went around (TMA: model.shared_memory.l1_bypassed): its
+# number (1e5-1e8 FLOP/byte) means nothing, so the text table says why instead (JSON keeps it).
+BYPASSED_CELL = "TMA"
+
+
+def _is_true(flag: Any) -> bool:
+    """A flag column's cell: True only for a true value (not None, not NaN)."""
+    return flag is not None and flag == flag and bool(flag)
+
+
 def _ai_cell(ai: float, partial: str) -> str:
     """An AI for the text table, marked as a lower bound on a partial FLOP total."""
     return intensity(ai) + (partial if ai == ai else "")
@@ -308,7 +326,10 @@ def render_table(
     # Several ranks: each row says its rank, and its time as a share of that rank's.
     ranked = _several_ranks(run) and "rank" in rows.columns
     rank_totals = run.kernels.groupby("rank")["time_s"].sum().to_dict() if ranked else {}
-    titles = ["time", "%rank" if ranked else "%", "FLOP/s", "AI L1", "L2", "HBM", "pipe", "phase", "bound"]
+    # An optional level (SMEM) gets a column only where some row has it.
+    levels = [lv for lv in LEVELS if lv not in OPTIONAL_LEVELS or rows[f"ai_{lv}"].notna().any()]
+    level_titles = [("AI " if i == 0 else "") + LEVEL_LABELS[lv] for i, lv in enumerate(levels)]
+    titles = ["time", "%rank" if ranked else "%", "FLOP/s", *level_titles, "pipe", "phase", "bound"]
     # One row per launch: ncu's launch ID tells apart the launches of one kernel, whose
     # names read the same (a name stands for the kernel, told apart from the others').
     launch_ids = not grouped and "ncu_id" in rows.columns
@@ -330,18 +351,23 @@ def render_table(
         elif launch_ids:
             cells.append(str(row["ncu_id"]))
         partial = PARTIAL_MARK * bool(row.get("flops_partial"))  # FLOP/s and AI: lower bounds
+        bypassed_l1 = _is_true(row.get("l1_bypassed"))
         whole = float(rank_totals.get(row["rank"], 0.0)) if ranked else total
         share = row["time_s"] / whole if whole else float("nan")
         cells += [
             seconds(row["time_s"]).replace(" ", ""),
             f"{100 * share:.0f}%" if share == share else "",
             si(row["flop_rate"], "").replace(" ", "") + partial,
-            *(_ai_cell(row[f"ai_{level}"], partial) for level in LEVELS),
+            *(
+                BYPASSED_CELL if level == "l1" and bypassed_l1 else _ai_cell(row[f"ai_{level}"], partial)
+                for level in levels
+            ),
             plain(pipe),
             plain(phase),
             plain(bound),
         ]
         lines.append(cells)
+    bypassed = any(line_has == BYPASSED_CELL for line in lines for line_has in line)
     counts = ["n"] if grouped else ["ID"] if launch_ids else []
     titles = ["kernel", *(["rank"] if ranked else []), *counts, *titles]
     widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
@@ -373,7 +399,9 @@ def render_table(
         "[dim]"
         + ("ID: ncu's launch ID; " if launch_ids else "")
         + ("%rank: share of the row's rank's kernel time; " if ranked else "")
-        + "AI in FLOP/byte; pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
+        + "AI in FLOP/byte; "
+        + (f"AI L1 {BYPASSED_CELL}: L1 bypassed by TMA, its AI not shown; " if bypassed else "")
+        + "pipe: pipeline with most FLOPs (TC = Tensor Cores, ~ FP16 "
         f"approximate); FLOP/s, AI {PARTIAL_MARK}: lower bounds, some FLOPs not collected (notes say which); "
         "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]"
     )

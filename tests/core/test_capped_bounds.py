@@ -142,7 +142,7 @@ def test_the_text_table_marks_flop_rate_and_ai_of_a_partial_total_as_lower_bound
     console = Console(record=True, width=160, file=io.StringIO())
     render_table(run, run.kernels, console, grouped=False)
     text = " ".join(console.export_text().split())
-    assert "stream 100µs 100% 20G+ 0.05+ FP32 (none) HBM 20%" in text, text
+    assert "stream 0 100µs 100% 20G+ 0.05+ FP32 (none) HBM 20%" in text, text
     assert "FLOP/s, AI +: lower bounds" in text
 
 
