@@ -99,3 +99,25 @@ def test_instruction_roofline_snapshot(snap_compare_sizes):
     from tests.tui.test_snapshots import pressing
 
     snap_compare_sizes(partial(make_app, [DEEPCAM]), [[(80, 24)]], run_before=pressing("i"))
+
+
+def test_a_kernel_keeps_its_tag_on_the_instruction_roofline(model):
+    """Tags 1-5 belong to the run's five heaviest kernels (ViewState.tags), whichever
+    roofline is drawn: the instruction roofline tags the same kernels, not its own heaviest."""
+    if model.state.instruction:
+        model.toggle_instruction()
+    model.update_roofline()
+    model.roofline_picture(120, 19)
+    flop_tags = model.roofline.tags
+    model.toggle_instruction()
+    model.update_roofline()
+    model.roofline_picture(120, 19)
+    instruction_tags = model.roofline.tags
+    model.toggle_instruction()
+    model.update_roofline()
+    state_tags = model.state.tags()
+    # The known-answer kernels do no FLOPs: the table tags none of them, so neither does
+    # this plot (it used to tag its own five heaviest, which the table did not).
+    assert all(state_tags.get(label) == tag for label, tag in instruction_tags.items())
+    assert bool(instruction_tags) == bool(state_tags)
+    assert all(instruction_tags.get(label, tag) == tag for label, tag in flop_tags.items())

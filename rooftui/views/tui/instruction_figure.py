@@ -29,6 +29,7 @@ from rooftui.views.tui.roofline_model import (
     RooflineFigure,
     axis_ticks,
     log10_finite,
+    tags_plotted,
 )
 
 # The walls [DING]: instruction intensity (requests per transaction) and their labels.
@@ -92,9 +93,12 @@ def build_instruction_figure(
     selected: pd.Series | None = None,
     cells: tuple[int, int] = (80, 20),
     headroom: float = EXPLORER_HEADROOM,
+    tags: dict | None = None,
 ) -> RooflineFigure:
     """The instruction roofline of ``frame``'s kernels: a point per shown level and per
-    wall series (global, shared) that the kernel has, at its warp instruction rate."""
+    wall series (global, shared) that the kernel has, at its warp instruction rate.
+    ``tags``: the explorer's (``ViewState.tags``), so a kernel keeps its tag in both
+    rooflines; None: the heaviest plotted."""
     series = [*levels, *WALL_SERIES]
     plotted = plotted_rows(frame)
     labels = frame.index.to_numpy()[plotted]
@@ -188,7 +192,7 @@ def build_instruction_figure(
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         note=note,
-        tags={labels[i]: str(i + 1) for i in range(min(TAG_COUNT, len(plotted)))},
+        tags=tags_plotted(labels, TAG_COUNT, tags),
         missing=list(roofs.missing),
         zero_ai=skipped,
     )

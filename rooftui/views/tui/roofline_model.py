@@ -264,7 +264,7 @@ def tags_for(frame: pd.DataFrame, count: int = TAG_COUNT) -> dict:
     return {frame.index[p]: str(i + 1) for i, p in enumerate(plotted_rows(frame)[:count])}
 
 
-def _tags_plotted(labels: np.ndarray, count: int, tags: dict | None) -> dict:
+def tags_plotted(labels: np.ndarray, count: int, tags: dict | None) -> dict:
     """The tags of plotted kernels (``labels``, heaviest first): ``tags`` of those
     plotted, or by default the ``count`` heaviest, "1".."5"."""
     if tags is None:
@@ -481,7 +481,7 @@ def build_figure(
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         note="; ".join(notes),
-        tags=_tags_plotted(labels, tag_count, tags),
+        tags=tags_plotted(labels, tag_count, tags),
         missing=_missing_roofs(ceilings, levels, pipelines),
         below=below,
         zero_ai=skipped,

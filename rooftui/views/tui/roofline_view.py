@@ -348,6 +348,7 @@ class RooflineView:
             levels=inputs.levels,
             selected=inputs.selected,
             cells=plot_cells(width, height),
+            tags=inputs.tags,
         )
         return figure, self.lay_out(figure, width, height)
 
