@@ -23,8 +23,9 @@ Sources (each entry below names its own):
 
 from __future__ import annotations
 
+from rooftui.model.byte_sources import SECTOR_BYTES  # noqa: F401 (instruction_roofline reads it here)
+
 WARP_SIZE = 32
-SECTOR_BYTES = 32  # [NCU]: L1TEX, L2 and DRAM sectors
 SCHEDULERS_PER_SM = 4  # one warp instruction issued per scheduler per cycle, Volta to Blackwell [DING][NCU]
 
 # Counts [NCU], each summed over the GPU.
