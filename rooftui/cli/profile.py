@@ -106,12 +106,13 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
 @click.option(
     "--dedup/--exhaustive",
     "deduplicate",
-    default=False,
-    show_default=True,
-    help="--dedup: probe every launch in one pass, then in one more run of COMMAND profile with the"
-    " whole list the launches that cover each signature of work, and give the others their twin's"
-    " counters with their own time (REPORT.raw.csv; REPORT.signatures.json says which);"
-    " --exhaustive: every launch with the whole list.",
+    default=None,
+    help="--dedup (the default for one program): probe every launch in one pass, then in one more"
+    " run of COMMAND profile with the whole list the launches that cover each signature of work,"
+    " and give the others their twin's counters with their own time (REPORT.raw.csv;"
+    " REPORT.signatures.json says which); HFMA2 register moves are taken out of FP16."
+    " --exhaustive (the default for launched jobs and with launch filters): every launch with the"
+    " whole list.",
 )
 @click.option(
     "--no-register-moves",
@@ -142,7 +143,7 @@ def profile(
     comm: str,
     stall_timeout: float,
     stop_on_stall: bool,
-    deduplicate: bool,
+    deduplicate: bool | None,
     no_register_moves: bool,
     instructions: bool,
     open_tui: bool,
@@ -201,19 +202,22 @@ def profile(
                 stall_timeout,
                 stop_on_stall,
                 open_tui,
-                deduplicate=deduplicate,
+                deduplicate=bool(deduplicate),  # unverified on several GPUs: opt-in there
             )
         finally:
             remove_scratch()
         return
     filtered = nvtx_include or kernel_name is not None or launch_skip is not None or launch_count is not None
-    if deduplicate and filtered:
+    if deduplicate is None:  # measured: docs/profile.md, "Profiling each distinct piece of work once"
+        deduplicate = not filtered
+    elif deduplicate and filtered:
         click.echo(
             "rooftui: launch filters given (--nvtx-include, -k, --launch-skip, --launch-count): every"
             " matching launch is profiled in full (as --exhaustive)",
             err=True,
         )
-    elif deduplicate:
+        deduplicate = False
+    if deduplicate:
         from rooftui.profile.deduplicated import profile_deduplicated
 
         done = profile_deduplicated(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
@@ -22,7 +21,7 @@ from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX
 from rooftui.model.metrics import REGISTER_MOVES
 from rooftui.profile import dedup
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
-from rooftui.profile.run import NcuRun, check_run, exports_at_once, run_ncu, start_export
+from rooftui.profile.run import STDERR, NcuRun, check_run, exports_at_once, run_ncu, start_export
 
 PROBE_SUFFIX = ".probe"
 
@@ -32,6 +31,13 @@ class DeduplicatedProfile:
     table: Path  # STEM.raw.csv: every launch
     sidecar: Path  # STEM.signatures.json
     lines: list[str]  # what the run says about itself, for stderr
+
+
+# Below about this many launches a deduplicated profile costs more than profiling every launch:
+# measured on an H200 with sample_data/make/transformer_step.py, one run each (docs/profile.md):
+# 175 launches 103.7 s vs 62.5 s exhaustive, 1,119 launches 158.2 s vs 392.0 s; --dedup costs
+# ~0.05 s per launch beyond ~110 s, --exhaustive ~0.35 s, so they cross near 300 launches.
+SMALL_PROGRAM_LAUNCHES = 300
 
 
 def _passes(run: NcuRun) -> str:
@@ -88,7 +94,7 @@ def profile_deduplicated(
     stall_timeout: float,
     stop_on_stall: bool,
     register_moves: bool = True,
-    echo: TextIO | None = sys.stderr,
+    echo: TextIO | None = STDERR,
 ) -> DeduplicatedProfile:
     """Probe every launch, then profile in full, in one more run, launches that cover every
     signature, and merge; ``options.metrics`` is rooftui's full list for this GPU."""
@@ -212,6 +218,12 @@ def profile_deduplicated(
         "every launch)"
     )
     lines.append(f"rooftui: {check.line()}")
+    if launches < SMALL_PROGRAM_LAUNCHES:
+        lines.append(
+            f"rooftui: {launches} launches: for a program this small --exhaustive (every launch, one "
+            "run of the program) is usually quicker, but keeps HFMA2 register moves in FP16 "
+            "(docs/profile.md: on an H200, 175 launches took 103.7 s deduplicated, 62.5 s exhaustive)"
+        )
     if moves_blank and not register_moves:
         lines.append(
             f"rooftui: HFMA2 register moves not collected for {moves_blank} launches "

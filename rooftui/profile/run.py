@@ -17,12 +17,27 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, TextIO, cast
 
 from rooftui.errors import GpuUnavailableError, RooftuiError
 from rooftui.ingest.sidecars import cut_short_path, write_cut_short_note
 from rooftui.profile.ncu import LOG_SUFFIX, RAW_CSV_SUFFIX, REPORT_SUFFIX
 from rooftui.views.text import printable
+
+
+class _CurrentStderr:
+    """``sys.stderr`` as it is when written to, not as it was when this module was imported: a
+    default argument of ``sys.stderr`` keeps the stream of the first caller, so an in-process
+    CLI call (click's runner, the tests) would echo into an earlier call's captured stream."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+STDERR = cast(TextIO, _CurrentStderr())
 
 # "- 12: 0%....50%....100% - 8 passes", or "- 12 (13/300): ..." under --launch-count;
 # under a --kernel-name filter ncu 2025.3 leaves the ID out ('Profiling "k": 0%....').
@@ -238,7 +253,7 @@ def _stop(process: subprocess.Popen, group: bool, sig: int) -> None:
 def run_ncu(
     argv: list[str],
     report_stem: Path,
-    echo: TextIO | None = sys.stderr,
+    echo: TextIO | None = STDERR,
     stall_timeout: float = 0,
     stop_on_stall: bool = False,
     per_rank: bool = False,
@@ -385,7 +400,7 @@ def check_run(run: NcuRun) -> Path:
     return report
 
 
-def readable_report(report: Path, ncu: str, echo: TextIO | None = sys.stderr) -> Path:
+def readable_report(report: Path, ncu: str, echo: TextIO | None = STDERR) -> Path:
     """``report`` where the ncu-report package can read it; otherwise its raw CSV
     (base units), exported beside it by the ncu that wrote it."""
     if importlib.util.find_spec("ncu_report") is not None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import json
 
+import pytest
+
 from tests.profile.conftest import rooftui_env, run_rooftui
 from tests.profile.test_dedup import FULL_HEADER, PROBE_HEADER, _probe_row
 
@@ -47,8 +49,9 @@ def _write(path, header, rows):
         writer.writerows(rows)
 
 
+@pytest.mark.parametrize("flag", [["--dedup"], []], ids=["dedup", "default"])
 def test_dedup_profile_probes_every_launch_then_profiles_launches_covering_every_signature_in_one_run(
-    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi, flag
 ):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
@@ -72,7 +75,7 @@ def test_dedup_profile_probes_every_launch_then_profiles_launches_covering_every
         ],
     )
     done = run_rooftui(
-        ["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py"],
+        ["profile", *flag, "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py"],
         tmp_path,
         rooftui_env(fake_bin),
     )
@@ -115,6 +118,8 @@ def test_dedup_profile_probes_every_launch_then_profiles_launches_covering_every
     announced = "rooftui: probe: 3 signatures in 6 launches; the full run profiles 3 of them"
     assert done.stderr.index(announced) < done.stderr.index("rooftui: full run: 3 launches")
     assert "self-check: no launch was profiled beside its twin" in done.stderr
+    # 6 launches: the run says what a program this small would rather use, and what it costs
+    assert "6 launches: for a program this small --exhaustive" in done.stderr
 
 
 def test_launch_filters_profile_every_matching_launch_as_before(
@@ -132,12 +137,12 @@ def test_launch_filters_profile_every_matching_launch_as_before(
     assert "--kernel-id" not in runs[0] and "step.probe" not in runs[0]
 
 
-def test_without_dedup_every_launch_is_profiled_in_one_run_as_before(
-    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
-):
+def test_exhaustive_profiles_every_launch_in_one_run_as_before(tmp_path, fake_bin, fake_ncu, fake_nvidia_smi):
     fake_ncu(FAKE)
     fake_nvidia_smi("NVIDIA H200, 9.0")
-    run_rooftui(["profile", "-o", "step", "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))
+    run_rooftui(
+        ["profile", "--exhaustive", "-o", "step", "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin)
+    )
     runs = (fake_bin / "runs.txt").read_text().splitlines()
     assert "--kernel-id" not in runs[0] and "step.probe" not in runs[0]
     # the whole list

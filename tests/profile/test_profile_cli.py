@@ -72,7 +72,18 @@ def test_profile_runs_ncu_with_the_gpus_metrics_and_prints_the_summary(
     fake_nvidia_smi("NVIDIA H200, 9.0")
     # a real process: ncu's progress is echoed to the real stderr
     done = run_rooftui_process(
-        ["profile", "--profile-from-start", "off", "-o", "step", "--", "python3", "step.py", "--amp"],
+        [
+            "profile",
+            "--exhaustive",
+            "--profile-from-start",
+            "off",
+            "-o",
+            "step",
+            "--",
+            "python3",
+            "step.py",
+            "--amp",
+        ],
         tmp_path,
         rooftui_env(fake_bin),
     )
@@ -132,7 +143,9 @@ def test_ncu_from_environment_variable_and_arch_option(tmp_path, fake_bin, fake_
 
 def test_counters_not_permitted_says_the_fix_in_one_line(tmp_path, fake_bin, fake_ncu):
     fake_ncu(COUNTERS_NOT_PERMITTED)
-    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin))
+    done = run_rooftui(
+        ["profile", "--exhaustive", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin)
+    )
     assert done.returncode == 2
     last = done.stderr.splitlines()[-1]
     assert last.startswith("rooftui: ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM)")
@@ -144,7 +157,9 @@ def test_counters_not_permitted_says_the_fix_in_one_line(tmp_path, fake_bin, fak
 def test_failing_command_passes_its_exit_code_through_and_keeps_the_report(tmp_path, fake_bin, fake_ncu):
     fake_ncu(COMMAND_FAILS_WITH_3)
     (tmp_path / "report.bin").write_bytes(b"partial report")
-    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin))
+    done = run_rooftui(
+        ["profile", "--exhaustive", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin)
+    )
     assert done.returncode == 3
     assert done.stderr.splitlines()[-1] == (
         "rooftui: the profiled command exited with code 3 — "
@@ -179,7 +194,9 @@ def test_ncu_option_pointing_nowhere_is_one_line(tmp_path, fake_bin):
 def test_existing_report_is_not_overwritten_and_ncu_not_started(tmp_path, fake_bin, fake_ncu):
     fake_ncu(GOOD_RUN)
     (tmp_path / "r.ncu-rep").write_bytes(b"yesterday's run")
-    done = run_rooftui(["profile", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin))
+    done = run_rooftui(
+        ["profile", "--exhaustive", "--arch", "sm_90", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin)
+    )
     assert done.returncode == 2
     assert done.stderr == "rooftui: r.ncu-rep: report already exists — pass --force to overwrite it\n"
     assert not (fake_bin / "argv.txt").exists()
@@ -190,7 +207,9 @@ def test_force_tells_ncu_to_overwrite(tmp_path, fake_bin, fake_ncu):
     fake_ncu(GOOD_RUN)
     (tmp_path / "r.ncu-rep").write_bytes(b"yesterday's run")
     done = run_rooftui(
-        ["profile", "--arch", "sm_90", "-o", "r", "--force", "./app"], tmp_path, rooftui_env(fake_bin)
+        ["profile", "--exhaustive", "--arch", "sm_90", "-o", "r", "--force", "./app"],
+        tmp_path,
+        rooftui_env(fake_bin),
     )
     assert done.returncode == 0, done.stderr
     assert "-f" in (fake_bin / "argv.txt").read_text().splitlines()
@@ -215,7 +234,7 @@ def test_ctrl_c_keeps_what_ncu_wrote_and_says_where(tmp_path, fake_bin, fake_ncu
     fake_ncu(SLOW_RUN_SAVING_ON_CTRL_C)
     (tmp_path / "report.bin").write_bytes(b"partial report")
     process = subprocess.Popen(
-        [sys.executable, "-m", "rooftui", "profile", "--arch", "sm_90", "-o", "r", "./app"],
+        [sys.executable, "-m", "rooftui", "profile", "--exhaustive", "--arch", "sm_90", "-o", "r", "./app"],
         cwd=tmp_path,
         env=rooftui_env(fake_bin),
         stdout=subprocess.PIPE,
@@ -258,7 +277,9 @@ def test_a_report_cut_short_is_noted_wherever_it_is_opened_until_profiled_again(
         f"cp '{KNOWN_ANSWER_REPORT}' \"$out.ncu-rep\"\n"
         'echo \'==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes\' >> "$log"\n'
     )
-    again = run_rooftui(["profile", "--arch", "sm_90", "--force", "-o", "r", "./app"], tmp_path, env)
+    again = run_rooftui(
+        ["profile", "--exhaustive", "--arch", "sm_90", "--force", "-o", "r", "./app"], tmp_path, env
+    )
     assert again.returncode == 0, again.stderr
     assert not (tmp_path / "r.cut-short.txt").exists() and "partial" not in again.stderr
 

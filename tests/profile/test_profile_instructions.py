@@ -12,7 +12,9 @@ from tests.profile.test_profile_cli import GOOD_RUN
 def test_instructions_appends_the_instruction_counters_to_rooftuis_list(tmp_path, fake_bin, fake_ncu):
     ncu = Path(fake_ncu(GOOD_RUN))
     done = run_rooftui(
-        ["profile", "--arch", "sm_90", "--instructions", "-o", "r", "./app"], tmp_path, rooftui_env(fake_bin)
+        ["profile", "--exhaustive", "--arch", "sm_90", "--instructions", "-o", "r", "./app"],
+        tmp_path,
+        rooftui_env(fake_bin),
     )
     assert done.returncode == 0, done.stderr
     asked = (ncu.parent / "argv.txt").read_text().splitlines()[1].split(",")
