@@ -552,21 +552,65 @@ async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sa
         assert any("trace.json" in str(n.message) for n in app._notifications)
 
 
+def roofline_pane(app) -> tuple:
+    """The roofline pane as the screen shows it: its size, the legend's rows, the plot's
+    rows and the legend's text."""
+    from rooftui.views.tui.widgets.roofline import RooflinePane
+
+    pane = app.explorer.query_one(RooflinePane)
+    legend = pane.query_one("#roofline-legend")
+    rows = tuple(app.explorer.query_one(RooflineCanvas).layout_.text_rows())
+    return tuple(pane.size), legend.size.height, rows, legend.render().plain
+
+
+def drawn_by_a_fresh_model(app, pane: tuple[int, int], row: int = 0) -> tuple:
+    """``roofline_pane`` as a fresh explorer model with row ``row`` selected draws it."""
+    from rooftui.views.tui.explorer_model import ExplorerModel
+
+    model = ExplorerModel(app.explorer.state.run)
+    model.select(row)
+    model.update_roofline()
+    drawn = model.roofline_picture(*pane)
+    return pane, drawn.legend_rows, tuple(drawn.plot_rows), drawn.legend.plain
+
+
+async def redrawn(pilot) -> None:
+    for _ in range(3):  # the redraw waits on a debounce timer a loaded machine may not reach
+        await pilot.pause()
+        pilot.app.explorer.flush_redraw()
+    await pilot.pause()
+
+
 async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_cover_the_table(sample_app):
     # plotext's own log scale crashed on the first resize; ours re-plots log10 values.
+    # At each size the screen shows what a fresh model draws for the pane's size, and the
+    # pane has the size test_legend_layout.py's model tests use (PANE).
+    from tests.tui.test_legend_layout import PANE
+
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
+        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
         small = figure(app)
-        for size in ((160, 48), (100, 30), (80, 24)):
+        at_start = roofline_pane(app)
+        assert at_start == drawn_by_a_fresh_model(app, PANE["80x24"])
+        for size in ((160, 48), (200, 60), (120, 40), (100, 30), (80, 24)):
             await pilot.resize_terminal(*size)
-            await pilot.pause()
-            app.explorer.flush_redraw()  # the redraw waits on a debounce timer a loaded machine may not reach
-            await pilot.pause()
+            if size in ((200, 60), (80, 24)):
+                await pilot.press("F")  # the filter bar as a start at this size shows it
+            await redrawn(pilot)
             canvas = app.explorer.query_one(RooflineCanvas)
             assert figure(app) is not small
             assert figure(app).x_range == small.x_range  # same data, same decades
             assert canvas.size.width == size[0]
+            shown = roofline_pane(app)
+            assert shown == drawn_by_a_fresh_model(app, PANE.get(f"{size[0]}x{size[1]}", shown[0]))
+            if size == (200, 60):  # the second kernel's details beside the table
+                await pilot.press("down", "enter")
+                await redrawn(pilot)
+                assert roofline_pane(app) == drawn_by_a_fresh_model(app, PANE["200x60 details open"], 1)
+                await pilot.press("d", "up")
+        assert roofline_pane(app) == at_start  # a resize and back restores the layout
         assert "73 kernels · 0-AI: 34 launches" in screen_text(app)  # at 80 columns
         # back at 80x24, where it started: the details cover the table until escape
         assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
