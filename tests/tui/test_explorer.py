@@ -56,6 +56,16 @@ async def opens_grouped_most_to_gain_first_with_totals(app, pilot) -> None:
     # launch with floating-point work; others mix zero-AI and FP16 launches)
     assert "73 kernels, 179 launches · 0-AI: 34 launches (6.1% time)" in text  # at 100 columns, no total
     assert isinstance(app.focused, KernelTable)
+    # the selected kernel's full name (173 characters) under the table, wrapped
+    name = app.explorer.selected["name"]
+    assert len(name) == 173 and name in text.replace("\n", "").replace(" ", "")
+    # one rank: no rank column, no rank choice (test_ranks.py: two ranks)
+    from rooftui.views.tui.table_columns import RANK_COLUMN
+
+    table = app.explorer.query_one(KernelTable)
+    assert table.columns == COLUMNS and RANK_COLUMN not in table.columns
+    assert " rank " not in text.splitlines()[table.region.y]
+    assert not app.explorer.query_one("#filter-rank").display
 
 
 async def navigation_keys_reach_both_ends(app, pilot) -> None:
