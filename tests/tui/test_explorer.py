@@ -396,6 +396,18 @@ async def regex_filter_and_a_bad_regex_keeps_the_last_good_filter(app, pilot) ->
     await pilot.press("escape", "x", "home")
 
 
+async def a_tab_in_a_pasted_burst_moves_to_the_next_filter_field(app, pilot) -> None:
+    from textual import events
+
+    await pilot.press("f")
+    app.focused.post_message(events.Paste("batchnorm\t"))
+    await pilot.pause()
+    assert app.explorer.query_one("#filter-name").value == "batchnorm"
+    assert app.focused.id == "filter-regex"  # the Tab was not lost
+    assert len(shown_names(app)) == 3
+    await pilot.press("escape", "x", "home")
+
+
 # (filter, value, kernels shown, column, the values it may hold)
 FILTER_BAR_CHOICES = [
     ("#filter-pipeline", "tensor_fp16", 27, "pipeline", {"tensor_fp16"}),
@@ -470,6 +482,7 @@ async def test_the_filter_bar_filters_and_x_clears(sample_app):
             pilot,
             [
                 f_focuses_the_name_filter_and_typing_filters_table_and_roofline,
+                a_tab_in_a_pasted_burst_moves_to_the_next_filter_field,
                 regex_filter_and_a_bad_regex_keeps_the_last_good_filter,
                 filter_bar_selects,
                 ai_range_at_a_chosen_level_and_top_n,
@@ -595,6 +608,7 @@ async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_co
     # plotext's own log scale crashed on the first resize; ours re-plots log10 values.
     # At each size the screen shows what a fresh model draws for the pane's size, and the
     # pane has the size test_legend_layout.py's model tests use (PANE).
+    from tests.tui.test_detail import DETAIL_WIDTH_AT_120x40
     from tests.tui.test_legend_layout import PANE
 
     app = sample_app()
@@ -604,6 +618,16 @@ async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_co
         small = figure(app)
         at_start = roofline_pane(app)
         assert at_start == drawn_by_a_fresh_model(app, PANE["80x24"])
+        # what the full legend could not say is on the status line (test_explorer_model.py:
+        # what the model says for a width; the legend's rows: test_legend_layout.py)
+        from rooftui.views.tui.widgets.roofline import RooflinePane
+
+        hidden = [said.text for said in app.explorer.query_one(RooflinePane).overflow]
+        assert hidden and all(text not in at_start[3] for text in hidden)
+        assert "FP32 65.7 TFLOP/s (empirical)" in hidden
+        status = screen_text(app).splitlines()[app.explorer.query_one("#status").region.y]
+        assert "legend full: FP32/FP64 roofs +1" in status and "0-AI: 34 launches" in status
+        assert "by gain▼" in status
         for size in ((160, 48), (200, 60), (120, 40), (100, 30), (80, 24)):
             await pilot.resize_terminal(*size)
             if size in ((200, 60), (80, 24)):
@@ -615,6 +639,11 @@ async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_co
             assert canvas.size.width == size[0]
             shown = roofline_pane(app)
             assert shown == drawn_by_a_fresh_model(app, PANE.get(f"{size[0]}x{size[1]}", shown[0]))
+            if size == (120, 40):  # the width test_detail.py lays the details out for
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.explorer.query_one(DetailPane).text_width == DETAIL_WIDTH_AT_120x40
+                await pilot.press("d")
             if size == (200, 60):  # the second kernel's details beside the table
                 await pilot.press("down", "enter")
                 await redrawn(pilot)
