@@ -96,6 +96,7 @@ def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments,
 async def test_the_timeline_in_ascii_draws_every_character_in_ascii():
     # on its own (`timeline --tui`); opened from the explorer: test_dialogs_ascii.py
     from rooftui.timeline import analyze_trace
+    from rooftui.views.tui.screens.help import HelpScreen
     from rooftui.views.tui.screens.timeline import TimelineScreen, make_timeline_app
     from tests.tui.conftest import TRACE
 
@@ -108,6 +109,9 @@ async def test_the_timeline_in_ascii_draws_every_character_in_ascii():
         text = screen_text(app)
         assert "#" in text and "GPU idle" in text  # the Gantt is there, in ASCII shades
         assert sorted({ch for ch in text if ord(ch) > 127}) == []
-        await pilot.press("question_mark")
+        await pilot.press("question_mark")  # its help (once test_keys.py's own app)
         await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "next step" in screen_text(app)
         assert sorted({ch for ch in screen_text(app) if ord(ch) > 127}) == []
+        await pilot.press("escape")
+        assert isinstance(app.screen, TimelineScreen)

@@ -352,20 +352,6 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
         await e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(app, pilot, tmp_path)
 
 
-async def test_table_three_and_the_help_screen_come_back_where_they_started(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(120, 60)) as pilot:  # room for all of Table III and every key
-        await loaded(pilot)
-        await run_in_turn(
-            app,
-            pilot,
-            [
-                s_shows_table_three_and_escape_returns,
-                question_mark_lists_every_key_that_works_and_escape_returns,
-            ],
-        )
-
-
 async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, pilot) -> None:
     await pilot.press("f")
     assert app.focused.id == "filter-name"
@@ -473,7 +459,7 @@ async def x_clears_every_filter(app, pilot) -> None:
     await pilot.press("home")
 
 
-async def test_the_filter_bar_filters_and_x_clears(sample_app):
+async def test_the_filter_bar_filters_and_x_clears_then_table_three_and_help(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
@@ -487,6 +473,16 @@ async def test_the_filter_bar_filters_and_x_clears(sample_app):
                 filter_bar_selects,
                 ai_range_at_a_chosen_level_and_top_n,
                 x_clears_every_filter,
+            ],
+        )
+        await pilot.resize_terminal(120, 60)  # room for all of Table III and every key
+        await pilot.pause()
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                s_shows_table_three_and_escape_returns,
+                question_mark_lists_every_key_that_works_and_escape_returns,
             ],
         )
 
@@ -505,9 +501,10 @@ async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path
     assert isinstance(app.load_error, RooftuiError) and "broken.csv" in str(app.load_error)
 
 
-async def test_no_color_turns_the_screen_monochrome(sample_app, monkeypatch):
+async def test_ascii_mode_draws_every_character_in_ascii_and_no_color_only_greys(sample_app, monkeypatch):
+    # one app: --ascii decides the characters, NO_COLOR the colours
     monkeypatch.setenv("NO_COLOR", "1")
-    app = sample_app()
+    app = sample_app(ascii_mode=True)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert app.no_color
@@ -518,12 +515,6 @@ async def test_no_color_turns_the_screen_monochrome(sample_app, monkeypatch):
             if segment.style and segment.style.color and segment.style.color.triplet
         }
         assert colours and all(c.red == c.green == c.blue for c in colours)
-
-
-async def test_ascii_mode_draws_every_character_in_ascii(sample_app):
-    app = sample_app(ascii_mode=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
         await pilot.press("down", "right", "right")
         text = screen_text(app)
         assert sorted({ch for ch in text if ord(ch) > 127}) == []
@@ -560,19 +551,6 @@ async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, samp
         await loaded(pilot)
         assert not app.explorer.query_one("#loading").display
         assert len(shown_names(app)) == 73
-
-
-async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sample_app, tmp_path):
-    broken = tmp_path / "trace.json"
-    broken.write_text("{not json")
-    app = sample_app(trace=broken)
-    async with app.run_test(size=(120, 32)) as pilot:
-        await loaded(pilot)
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, ExplorerScreen)
-        assert any("trace.json" in str(n.message) for n in app._notifications)
 
 
 def roofline_pane(app) -> tuple:

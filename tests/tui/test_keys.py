@@ -96,20 +96,6 @@ async def test_help_on_the_standalone_compare_screen(sample_run):
         assert isinstance(app.screen, CompareScreen) and app.is_running
 
 
-async def test_help_on_the_standalone_timeline_screen():
-    from rooftui.timeline import analyze_trace
-    from rooftui.views.tui.screens.timeline import TimelineScreen, make_timeline_app
-
-    app = make_timeline_app(analyze_trace(str(TRACE)))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        assert "next step" in screen_text(app)
-        await pilot.press("escape")
-        assert isinstance(app.screen, TimelineScreen)
-
-
 async def an_export_never_overwrites_without_asking(app, pilot, folder) -> None:
     # the proposed names are in the working directory: the test runs in ``folder``
     from textual.widgets import Input

@@ -79,4 +79,5 @@ async def test_names_with_markup_and_escapes_are_shown_copied_found_and_saved_as
         await pilot.pause()
         errors = [(message, markup) for message, markup, severity in notified if severity == "error"]
         assert errors and "tra[bold]ce.json" in errors[0][0] and errors[0][1] is False
+        assert type(app.screen).__name__ == "ExplorerScreen"  # the explorer stays
     assert (tmp_path / "out[bold].csv").exists()
