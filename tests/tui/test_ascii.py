@@ -1,13 +1,13 @@
 """ASCII by itself where the terminal cannot draw Unicode; `--unicode` and `--ascii`
-decide otherwise; in ASCII a checkbox says ticked or not with its character."""
+decide otherwise (a checkbox in ASCII, and the timeline opened from the explorer:
+test_dialogs_ascii.py)."""
 
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Checkbox
 
 from rooftui.views.terminal import terminal_wants_ascii
-from tests.tui.conftest import loaded, screen_text
+from tests.tui.conftest import screen_text
 
 UTF8 = {"TERM": "xterm-256color", "LANG": "en_US.UTF-8"}
 
@@ -77,16 +77,6 @@ def test_open_decides_ascii_from_the_terminal_unless_told(monkeypatch, arguments
     assert made == [ascii_mode]
 
 
-async def test_an_ascii_checkbox_shows_a_space_when_unticked(sample_app):
-    app = sample_app(ascii_mode=True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot)
-        assert "[ ] regex" in screen_text(app)
-        app.explorer.query_one("#filter-regex", Checkbox).value = True
-        await pilot.pause()
-        assert "[X] regex" in screen_text(app)
-
-
 @ASCII_DECISIONS
 def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments, environ, ascii_mode):
     monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
@@ -103,21 +93,15 @@ def test_timeline_tui_decides_ascii_as_the_explorer_does(monkeypatch, arguments,
     assert made == [ascii_mode]
 
 
-@pytest.mark.parametrize("from_the_explorer", [False, True])
-async def test_the_timeline_in_ascii_draws_every_character_in_ascii(sample_app, from_the_explorer):
+async def test_the_timeline_in_ascii_draws_every_character_in_ascii():
+    # on its own (`timeline --tui`); opened from the explorer: test_dialogs_ascii.py
     from rooftui.timeline import analyze_trace
+    from rooftui.views.tui.screens.help import HelpScreen
     from rooftui.views.tui.screens.timeline import TimelineScreen, make_timeline_app
     from tests.tui.conftest import TRACE
 
-    if from_the_explorer:
-        app = sample_app(ascii_mode=True, trace=TRACE)
-    else:
-        app = make_timeline_app(analyze_trace(str(TRACE)), ascii_mode=True)
+    app = make_timeline_app(analyze_trace(str(TRACE)), ascii_mode=True)
     async with app.run_test(size=(100, 30)) as pilot:
-        if from_the_explorer:
-            await loaded(pilot)
-            await pilot.press("t")
-            await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, TimelineScreen)
         await pilot.press("enter")  # a finding: its marker and detail
@@ -125,6 +109,9 @@ async def test_the_timeline_in_ascii_draws_every_character_in_ascii(sample_app, 
         text = screen_text(app)
         assert "#" in text and "GPU idle" in text  # the Gantt is there, in ASCII shades
         assert sorted({ch for ch in text if ord(ch) > 127}) == []
-        await pilot.press("question_mark")
+        await pilot.press("question_mark")  # its help (once test_keys.py's own app)
         await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "next step" in screen_text(app)
         assert sorted({ch for ch in screen_text(app) if ord(ch) > 127}) == []
+        await pilot.press("escape")
+        assert isinstance(app.screen, TimelineScreen)

@@ -53,16 +53,31 @@ async def chart(
             yield pilot, app.screen.query_one(CompareCanvas)
 
 
+# Terminal sizes each chart is resized to after its first picture: the AI axis goes from
+# every other decade to every decade on the way (WIDTHS below).
+RESIZED = {"roofline": [(77, 30), (78, 30), (160, 48)], "compare": [(46, 30), (52, 30), (160, 48)]}
+
+
 @pytest.fixture(scope="module")
 def drawn(comparison):
     """Each chart as it first shows at 100x32, in colour and Unicode: its picture and the
-    segments the terminal shows in its region. Three tests read it: one app start per
-    chart instead of three (a start costs 0.5-1 s of CPU)."""
+    segments the terminal shows in its region; then, resized to each of ``RESIZED``, its
+    figure (x and y ticks, ranges) and the canvas's size. The tests read it: one app start
+    per chart instead of one per test (a start costs 0.5-1 s of CPU)."""
     import asyncio
 
-    async def draw(kind: str) -> tuple[Text, list[list]]:
+    async def draw(kind: str) -> tuple[Text, list[list], list[tuple]]:
         async with chart(kind, (100, 32), comparison) as (pilot, canvas):
-            return canvas.render(), shown_on_screen(pilot.app, canvas)
+            text, segments = canvas.render(), shown_on_screen(pilot.app, canvas)
+            resized = []
+            for size in RESIZED[kind]:
+                before = figure_of(canvas)
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.pause()
+                figure = figure_of(canvas)
+                resized.append((size, figure is not before, figure, tuple(canvas.size)))
+            return text, segments, resized
 
     return {kind: asyncio.run(draw(kind)) for kind in CHARTS}
 
@@ -112,39 +127,84 @@ def test_ticks_thin_to_the_room_of_the_plot():
 
 # Terminal widths around where each chart's AI axis goes from every other decade to every
 # decade (the sample's 9 decades in the explorer, its TMA kernels' L1 points on the right
-# edge; the comparison's 6 at HBM): a chart that
-# leaves its axes other cells than plot_cells, or thins ticks its own way, draws other ticks
-# at one of them.
-WIDTHS = {"roofline": range(68, 78), "compare": range(46, 53)}
+# edge: at 78 columns; the comparison's 6 at HBM: at 50): a chart that leaves its axes
+# other cells than plot_cells, or thins ticks its own way, draws other ticks at one of them.
+WIDTHS = {"roofline": range(72, 82), "compare": range(46, 53)}
+
+
+def ticks_follow_the_plot_area(figure, size: tuple[int, int]) -> bool:
+    """The same rule on both charts: the ticks are axis_ticks of the figure's ranges over
+    the plot area the axes leave on a chart of ``size`` cells."""
+    return (figure.x_ticks, figure.y_ticks) == axis_ticks(figure.x_range, figure.y_range, plot_cells(*size))
+
+
+def test_the_roofline_model_thins_ticks_to_the_plot_area_at_every_width(sample_run):
+    from rooftui.views.tui.explorer_model import ExplorerModel
+    from rooftui.views.tui.view_state import LoadedRun
+
+    model = ExplorerModel(LoadedRun.from_run(sample_run))
+    model.update_roofline()
+    labels_seen = set()
+    for width in WIDTHS["roofline"]:
+        picture = model.roofline_picture(width, 20)
+        assert ticks_follow_the_plot_area(picture.figure, (picture.layout.width, picture.layout.height))
+        labels_seen.add(len(picture.figure.x_ticks))
+    assert len(labels_seen) > 1  # the widths do cross a change of tick step
+
+
+def test_the_compare_model_thins_ticks_to_the_plot_area_at_every_width(comparison):
+    from rooftui.views.tui.compare_model import CompareModel
+
+    model = CompareModel(comparison)
+    labels_seen = set()
+    for width in WIDTHS["compare"]:
+        figure = model.chart(width, 20).overlay.figure
+        assert ticks_follow_the_plot_area(figure, (width, 20))
+        labels_seen.add(len(figure.x_ticks))
+    assert len(labels_seen) > 1
 
 
 @pytest.mark.parametrize("kind", CHARTS)
-async def test_resizing_redraws_the_chart_with_the_ticks_of_the_new_plot_area(kind, comparison):
-    async with chart(kind, (80, 24), comparison) as (pilot, canvas):
-        labels_seen = set()
-        for size in [*((width, 30) for width in WIDTHS[kind]), (160, 48)]:
-            before = figure_of(canvas)
-            await pilot.resize_terminal(*size)
-            await pilot.pause()
-            await pilot.pause()
-            figure = figure_of(canvas)
-            assert figure is not before
-            # The same rule on both charts: the ticks are axis_ticks of the figure's ranges
-            # over the plot area the axes leave at the chart's new size.
-            assert (figure.x_ticks, figure.y_ticks) == axis_ticks(
-                figure.x_range, figure.y_range, plot_cells(*canvas.size)
-            )
-            labels_seen.add(len(figure.x_ticks))
-        assert len(labels_seen) > 1  # the widths do cross a change of tick step
+def test_resizing_redraws_the_chart_with_the_ticks_of_the_new_plot_area(kind, drawn):
+    # on screen: the canvas gives the chart its new size (every width: the model tests above)
+    resized = drawn[kind][2]
+    for size, redrawn, figure, canvas_size in resized:
+        assert redrawn, size
+        assert ticks_follow_the_plot_area(figure, canvas_size), size
+    assert len({len(figure.x_ticks) for _, _, figure, _ in resized}) > 1  # across a change of tick step
+
+
+def is_grey(colour) -> bool:
+    r, g, b = colour.get_truecolor()
+    return r == g == b
+
+
+def chart_colours(rows: list[list]) -> list:
+    return [
+        c
+        for row in rows
+        for segment in row
+        if segment.style
+        for c in (segment.style.color, segment.style.bgcolor)
+        if c is not None
+    ]
 
 
 @pytest.mark.parametrize("kind", CHARTS)
-async def test_ascii_mode_draws_nothing_but_ascii_where_unicode_mode_draws_box_lines(kind, comparison, drawn):
+async def test_ascii_mode_draws_only_ascii_and_no_color_only_greys_on_both_charts(
+    kind, comparison, drawn, monkeypatch
+):
+    # one app per chart in ASCII mode under NO_COLOR (one changes the characters, the
+    # other the colours); the same chart in Unicode and colour: ``drawn``
     unicode_text = drawn[kind][0].plain
     assert BOX_DRAWING & set(unicode_text)  # the axes, in box-drawing characters
-    async with chart(kind, (100, 32), comparison, ascii_mode=True) as (_, canvas):
+    assert not all(is_grey(c) for c in chart_colours(drawn[kind][1]))
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with chart(kind, (100, 32), comparison, ascii_mode=True) as (pilot, canvas):
         ascii_text = canvas.render().plain
         assert canvas.markers["selected"] == "@" and canvas.markers["line"] == "."
+        shown = chart_colours(shown_on_screen(pilot.app, canvas))
+        assert shown and all(is_grey(c) for c in shown)
     assert ascii_text.strip() and ascii_text.isascii()
     assert "|" in ascii_text and "+" in ascii_text  # the axes, in ASCII
 
@@ -155,26 +215,3 @@ def test_both_charts_draw_hbm_and_the_selection_in_the_same_colours(kind, drawn)
     # HBM blue: the roofline's HBM points and slope, the compare chart's B points and HBM
     # roof; gold: the selected kernel, the selected pair's arrow.
     assert {LEVEL_COLOURS["hbm"], SELECTED_COLOUR} <= used
-
-
-@pytest.mark.parametrize("kind", CHARTS)
-async def test_no_color_leaves_only_greys_on_both_charts(kind, comparison, drawn, monkeypatch):
-    def is_grey(colour) -> bool:
-        r, g, b = colour.get_truecolor()
-        return r == g == b
-
-    def chart_colours(rows: list[list]) -> list:
-        return [
-            c
-            for row in rows
-            for segment in row
-            if segment.style
-            for c in (segment.style.color, segment.style.bgcolor)
-            if c is not None
-        ]
-
-    assert not all(is_grey(c) for c in chart_colours(drawn[kind][1]))
-    monkeypatch.setenv("NO_COLOR", "1")
-    async with chart(kind, (100, 32), comparison) as (pilot, canvas):
-        shown = chart_colours(shown_on_screen(pilot.app, canvas))
-        assert shown and all(is_grey(c) for c in shown)

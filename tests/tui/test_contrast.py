@@ -39,16 +39,23 @@ def in_16_colours(colour):
     return colour.downgrade(ColorSystem.STANDARD).get_truecolor(DEFAULT_TERMINAL_THEME)
 
 
-@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
-async def test_legend_and_header_read_in_16_colours_and_without_colour(sample_app, theme):
+async def test_legend_and_header_read_in_16_colours_and_without_colour(sample_app):
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.theme = theme
         await loaded(pilot)
-        for widget in ("#roofline-legend", "#opened"):  # both in the one app of this theme
-            style = app.explorer.query_one(widget).rich_style
-            assert not style.dim, widget
-            foreground, background = style.color, style.bgcolor
-            assert contrast(in_16_colours(foreground), in_16_colours(background)) >= READABLE, widget
-            grey = [Color.from_rich_color(c).monochrome.rgb for c in (foreground, background)]
-            assert contrast(*grey) >= READABLE, widget  # what NO_COLOR shows
+        backgrounds = set()
+        for theme in ("textual-dark", "textual-light"):  # both in one app
+            app.theme = theme
+            await pilot.pause()
+            backgrounds.add(app.explorer.query_one("#opened").rich_style.bgcolor)
+            for widget in ("#roofline-legend", "#opened"):
+                style = app.explorer.query_one(widget).rich_style
+                assert not style.dim, (theme, widget)
+                foreground, background = style.color, style.bgcolor
+                assert contrast(in_16_colours(foreground), in_16_colours(background)) >= READABLE, (
+                    theme,
+                    widget,
+                )
+                grey = [Color.from_rich_color(c).monochrome.rgb for c in (style.color, style.bgcolor)]
+                assert contrast(*grey) >= READABLE, (theme, widget)  # what NO_COLOR shows
+        assert len(backgrounds) == 2  # the second theme did restyle the screen

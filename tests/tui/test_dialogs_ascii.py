@@ -1,6 +1,6 @@
-"""Dialogs, toasts and checkboxes in ASCII draw no box-drawing or block character, and a
-checkbox says ticked or not with its character, in ASCII and in Unicode (NO_COLOR
-leaves only the character to tell them apart)."""
+"""Dialogs, toasts, checkboxes and the timeline in ASCII draw no box-drawing or block
+character, and a checkbox says ticked or not with its character, in ASCII and in Unicode
+(NO_COLOR leaves only the character to tell them apart)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,15 @@ def test_a_box_reads_ticked_or_not_without_colour_in_both_modes():
 
 
 @pytest.mark.parametrize("ascii_mode", [True, False], ids=["ascii", "unicode"])
-async def test_the_export_and_compute_roof_dialogs_and_a_toast(sample_app, ascii_mode):
-    app = sample_app(ascii_mode=ascii_mode)
+async def test_two_dialogs_a_toast_a_checkbox_and_the_timeline(sample_app, ascii_mode):
+    # one app per mode, with a trace: the dialogs, a toast, the filter bar's checkbox and
+    # the timeline opened from the explorer (test_ascii.py: the timeline on its own)
+    from textual.widgets import Checkbox
+
+    from rooftui.views.tui.screens.timeline import TimelineScreen
+    from tests.tui.conftest import TRACE
+
+    app = sample_app(ascii_mode=ascii_mode, trace=TRACE)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await loaded(pilot)
         await pilot.press("e")
@@ -44,3 +51,23 @@ async def test_the_export_and_compute_roof_dialogs_and_a_toast(sample_app, ascii
         assert "memory levels on the roofline" in text
         if ascii_mode:
             assert non_ascii(text) == []
+        await pilot.press("1", "f")  # the filter bar, hidden at 24 rows, with its checkbox
+        await pilot.pause()
+        assert f"{box(False, ascii_mode)} regex" in screen_text(app)
+        app.explorer.query_one("#filter-regex", Checkbox).value = True
+        await pilot.pause()
+        assert f"{box(True, ascii_mode)} regex" in screen_text(app)
+        app.explorer.query_one("#filter-regex", Checkbox).value = False
+        await pilot.press("escape", "t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen)
+        await pilot.press("enter")  # a finding: its marker and detail
+        await pilot.pause()
+        text = screen_text(app)
+        assert "GPU idle" in text
+        if ascii_mode:
+            assert "#" in text and non_ascii(text) == []  # the Gantt, in ASCII shades
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert non_ascii(screen_text(app)) == []

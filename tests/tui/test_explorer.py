@@ -56,6 +56,16 @@ async def opens_grouped_most_to_gain_first_with_totals(app, pilot) -> None:
     # launch with floating-point work; others mix zero-AI and FP16 launches)
     assert "73 kernels, 179 launches · 0-AI: 34 launches (6.1% time)" in text  # at 100 columns, no total
     assert isinstance(app.focused, KernelTable)
+    # the selected kernel's full name (173 characters) under the table, wrapped
+    name = app.explorer.selected["name"]
+    assert len(name) == 173 and name in text.replace("\n", "").replace(" ", "")
+    # one rank: no rank column, no rank choice (test_ranks.py: two ranks)
+    from rooftui.views.tui.table_columns import RANK_COLUMN
+
+    table = app.explorer.query_one(KernelTable)
+    assert table.columns == COLUMNS and RANK_COLUMN not in table.columns
+    assert " rank " not in text.splitlines()[table.region.y]
+    assert not app.explorer.query_one("#filter-rank").display
 
 
 async def navigation_keys_reach_both_ends(app, pilot) -> None:
@@ -342,20 +352,6 @@ async def test_keys_that_come_back_where_they_started(sample_app, tmp_path):
         await e_exports_the_view_as_svg_c_the_filtered_table_and_q_quits(app, pilot, tmp_path)
 
 
-async def test_table_three_and_the_help_screen_come_back_where_they_started(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(120, 60)) as pilot:  # room for all of Table III and every key
-        await loaded(pilot)
-        await run_in_turn(
-            app,
-            pilot,
-            [
-                s_shows_table_three_and_escape_returns,
-                question_mark_lists_every_key_that_works_and_escape_returns,
-            ],
-        )
-
-
 async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, pilot) -> None:
     await pilot.press("f")
     assert app.focused.id == "filter-name"
@@ -383,6 +379,18 @@ async def regex_filter_and_a_bad_regex_keeps_the_last_good_filter(app, pilot) ->
     assert shown_names(app) == names
     assert "regular expression" in str(bar.query_one("#filter-error").render())
     assert bar.has_class("-invalid")
+    await pilot.press("escape", "x", "home")
+
+
+async def a_tab_in_a_pasted_burst_moves_to_the_next_filter_field(app, pilot) -> None:
+    from textual import events
+
+    await pilot.press("f")
+    app.focused.post_message(events.Paste("batchnorm\t"))
+    await pilot.pause()
+    assert app.explorer.query_one("#filter-name").value == "batchnorm"
+    assert app.focused.id == "filter-regex"  # the Tab was not lost
+    assert len(shown_names(app)) == 3
     await pilot.press("escape", "x", "home")
 
 
@@ -451,7 +459,7 @@ async def x_clears_every_filter(app, pilot) -> None:
     await pilot.press("home")
 
 
-async def test_the_filter_bar_filters_and_x_clears(sample_app):
+async def test_the_filter_bar_filters_and_x_clears_then_table_three_and_help(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
@@ -460,10 +468,21 @@ async def test_the_filter_bar_filters_and_x_clears(sample_app):
             pilot,
             [
                 f_focuses_the_name_filter_and_typing_filters_table_and_roofline,
+                a_tab_in_a_pasted_burst_moves_to_the_next_filter_field,
                 regex_filter_and_a_bad_regex_keeps_the_last_good_filter,
                 filter_bar_selects,
                 ai_range_at_a_chosen_level_and_top_n,
                 x_clears_every_filter,
+            ],
+        )
+        await pilot.resize_terminal(120, 60)  # room for all of Table III and every key
+        await pilot.pause()
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                s_shows_table_three_and_escape_returns,
+                question_mark_lists_every_key_that_works_and_escape_returns,
             ],
         )
 
@@ -482,9 +501,10 @@ async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path
     assert isinstance(app.load_error, RooftuiError) and "broken.csv" in str(app.load_error)
 
 
-async def test_no_color_turns_the_screen_monochrome(sample_app, monkeypatch):
+async def test_ascii_mode_draws_every_character_in_ascii_and_no_color_only_greys(sample_app, monkeypatch):
+    # one app: --ascii decides the characters, NO_COLOR the colours
     monkeypatch.setenv("NO_COLOR", "1")
-    app = sample_app()
+    app = sample_app(ascii_mode=True)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert app.no_color
@@ -495,12 +515,6 @@ async def test_no_color_turns_the_screen_monochrome(sample_app, monkeypatch):
             if segment.style and segment.style.color and segment.style.color.triplet
         }
         assert colours and all(c.red == c.green == c.blue for c in colours)
-
-
-async def test_ascii_mode_draws_every_character_in_ascii(sample_app):
-    app = sample_app(ascii_mode=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
         await pilot.press("down", "right", "right")
         text = screen_text(app)
         assert sorted({ch for ch in text if ord(ch) > 127}) == []
@@ -539,34 +553,81 @@ async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, samp
         assert len(shown_names(app)) == 73
 
 
-async def test_a_trace_that_cannot_be_read_is_reported_and_the_explorer_stays(sample_app, tmp_path):
-    broken = tmp_path / "trace.json"
-    broken.write_text("{not json")
-    app = sample_app(trace=broken)
-    async with app.run_test(size=(120, 32)) as pilot:
-        await loaded(pilot)
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
+def roofline_pane(app) -> tuple:
+    """The roofline pane as the screen shows it: its size, the legend's rows, the plot's
+    rows and the legend's text."""
+    from rooftui.views.tui.widgets.roofline import RooflinePane
+
+    pane = app.explorer.query_one(RooflinePane)
+    legend = pane.query_one("#roofline-legend")
+    rows = tuple(app.explorer.query_one(RooflineCanvas).layout_.text_rows())
+    return tuple(pane.size), legend.size.height, rows, legend.render().plain
+
+
+def drawn_by_a_fresh_model(app, pane: tuple[int, int], row: int = 0) -> tuple:
+    """``roofline_pane`` as a fresh explorer model with row ``row`` selected draws it."""
+    from rooftui.views.tui.explorer_model import ExplorerModel
+
+    model = ExplorerModel(app.explorer.state.run)
+    model.select(row)
+    model.update_roofline()
+    drawn = model.roofline_picture(*pane)
+    return pane, drawn.legend_rows, tuple(drawn.plot_rows), drawn.legend.plain
+
+
+async def redrawn(pilot) -> None:
+    for _ in range(3):  # the redraw waits on a debounce timer a loaded machine may not reach
         await pilot.pause()
-        assert isinstance(app.screen, ExplorerScreen)
-        assert any("trace.json" in str(n.message) for n in app._notifications)
+        pilot.app.explorer.flush_redraw()
+    await pilot.pause()
 
 
 async def test_resizing_redraws_the_roofline_and_on_a_narrow_terminal_details_cover_the_table(sample_app):
     # plotext's own log scale crashed on the first resize; ours re-plots log10 values.
+    # At each size the screen shows what a fresh model draws for the pane's size, and the
+    # pane has the size test_legend_layout.py's model tests use (PANE).
+    from tests.tui.test_detail import DETAIL_WIDTH_AT_120x40
+    from tests.tui.test_legend_layout import PANE
+
     app = sample_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
+        assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them
         small = figure(app)
-        for size in ((160, 48), (100, 30), (80, 24)):
+        at_start = roofline_pane(app)
+        assert at_start == drawn_by_a_fresh_model(app, PANE["80x24"])
+        # what the full legend could not say is on the status line (test_explorer_model.py:
+        # what the model says for a width; the legend's rows: test_legend_layout.py)
+        from rooftui.views.tui.widgets.roofline import RooflinePane
+
+        hidden = [said.text for said in app.explorer.query_one(RooflinePane).overflow]
+        assert hidden and all(text not in at_start[3] for text in hidden)
+        assert "FP32 65.7 TFLOP/s (empirical)" in hidden
+        status = screen_text(app).splitlines()[app.explorer.query_one("#status").region.y]
+        assert "legend full: FP32/FP64 roofs +1" in status and "0-AI: 34 launches" in status
+        assert "by gain▼" in status
+        for size in ((160, 48), (200, 60), (120, 40), (100, 30), (80, 24)):
             await pilot.resize_terminal(*size)
-            await pilot.pause()
-            app.explorer.flush_redraw()  # the redraw waits on a debounce timer a loaded machine may not reach
-            await pilot.pause()
+            if size in ((200, 60), (80, 24)):
+                await pilot.press("F")  # the filter bar as a start at this size shows it
+            await redrawn(pilot)
             canvas = app.explorer.query_one(RooflineCanvas)
             assert figure(app) is not small
             assert figure(app).x_range == small.x_range  # same data, same decades
             assert canvas.size.width == size[0]
+            shown = roofline_pane(app)
+            assert shown == drawn_by_a_fresh_model(app, PANE.get(f"{size[0]}x{size[1]}", shown[0]))
+            if size == (120, 40):  # the width test_detail.py lays the details out for
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.explorer.query_one(DetailPane).text_width == DETAIL_WIDTH_AT_120x40
+                await pilot.press("d")
+            if size == (200, 60):  # the second kernel's details beside the table
+                await pilot.press("down", "enter")
+                await redrawn(pilot)
+                assert roofline_pane(app) == drawn_by_a_fresh_model(app, PANE["200x60 details open"], 1)
+                await pilot.press("d", "up")
+        assert roofline_pane(app) == at_start  # a resize and back restores the layout
         assert "73 kernels · 0-AI: 34 launches" in screen_text(app)  # at 80 columns
         # back at 80x24, where it started: the details cover the table until escape
         assert not app.explorer.query_one(FilterBar).display  # 24 rows: the plot needs them

@@ -24,8 +24,8 @@ from rooftui.views.tui.view_state import LoadedRun
 from tests.tui.conftest import SAMPLE
 
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
-# The roofline pane's size in the explorer on an 80x24 terminal (test_status.py checks
-# the screen's own status line there).
+# The roofline pane's size in the explorer on an 80x24 terminal (test_explorer.py's resize
+# test checks the screen gives the pane that size, and its status line there).
 PANE_AT_80x24 = (80, 12)
 EVERYTHING = "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 launches (6.1% time) · by gain▼"
 

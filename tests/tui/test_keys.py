@@ -63,22 +63,6 @@ async def with_a_trace_help_lists_t_and_t_opens_the_timeline(app, pilot) -> None
     assert isinstance(app.screen, ExplorerScreen)
 
 
-async def test_help_escape_and_q_on_the_screens_opened_from_the_explorer(sample_app):
-    # one app (run_in_turn: each check must leave the explorer as it found it)
-    app = sample_app(trace=TRACE)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot)
-        await run_in_turn(
-            app,
-            pilot,
-            [
-                with_a_trace_help_lists_t_and_t_opens_the_timeline,
-                question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
-                q_on_a_screen_opened_from_the_explorer_goes_back,
-            ],
-        )
-
-
 async def test_help_on_the_standalone_compare_screen(sample_run):
     from rooftui.analysis.compare import compare_runs
     from rooftui.views.tui.screens.compare import CompareApp, CompareScreen
@@ -94,20 +78,6 @@ async def test_help_on_the_standalone_compare_screen(sample_run):
         assert isinstance(app.screen, CompareScreen)
         await pilot.press("escape")  # the first screen: nothing to go back to
         assert isinstance(app.screen, CompareScreen) and app.is_running
-
-
-async def test_help_on_the_standalone_timeline_screen():
-    from rooftui.timeline import analyze_trace
-    from rooftui.views.tui.screens.timeline import TimelineScreen, make_timeline_app
-
-    app = make_timeline_app(analyze_trace(str(TRACE)))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        assert "next step" in screen_text(app)
-        await pilot.press("escape")
-        assert isinstance(app.screen, TimelineScreen)
 
 
 async def an_export_never_overwrites_without_asking(app, pilot, folder) -> None:
@@ -209,12 +179,26 @@ async def q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(app, pilot
     assert app.explorer.state.hidden_pipelines == hidden
 
 
-async def test_dialogs_copying_and_exports_come_back_where_they_started(sample_app, tmp_path, monkeypatch):
-    # one app (run_in_turn: each check must leave the explorer as it found it)
+async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_started(
+    sample_app, tmp_path, monkeypatch
+):
+    # one app, with a trace (run_in_turn: each check must leave the explorer as it found
+    # it): the screens opened from the explorer at 120x40, then the dialogs at 80x24
     monkeypatch.chdir(tmp_path)
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    app = sample_app(trace=TRACE)
+    async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
+        await run_in_turn(
+            app,
+            pilot,
+            [
+                with_a_trace_help_lists_t_and_t_opens_the_timeline,
+                question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
+                q_on_a_screen_opened_from_the_explorer_goes_back,
+            ],
+        )
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
         await run_in_turn(
             app,
             pilot,

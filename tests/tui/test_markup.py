@@ -36,13 +36,23 @@ def hostile_report(folder: Path) -> Path:
     return path
 
 
-async def test_a_name_with_markup_and_escapes_is_copied_found_and_saved_as_written(tmp_path, monkeypatch):
+async def test_names_with_markup_and_escapes_are_shown_copied_found_and_saved_as_written(
+    tmp_path, monkeypatch
+):
+    # one app: the hostile report, with a trace that cannot be read
+    from textual.widgets import Input, Static
+
     from rooftui.views.tui.app import make_app
     from rooftui.views.tui.widgets.kernel_table import KernelTable
 
     monkeypatch.chdir(tmp_path)
-    app = make_app([hostile_report(tmp_path)])
+    bad_trace = tmp_path / "tra[bold]ce.json"
+    bad_trace.write_text("{not json")
+    app = make_app([hostile_report(tmp_path)], trace=bad_trace)
     async with app.run_test(size=(120, 40)) as pilot:
+        app.explorer.show_progress(1, 2, "rep[/x]ort\x1b]0;title\x07.csv")
+        progress = str(app.explorer.query_one("#loading-text", Static).render())
+        assert progress == "Loading reports… rep[/x]ort\\e]0;title\\x07.csv"
         await loaded(pilot)
         notified = recording_notifications(app)
         table = app.explorer.query_one(KernelTable)
@@ -52,8 +62,6 @@ async def test_a_name_with_markup_and_escapes_is_copied_found_and_saved_as_writt
         assert app.clipboard.startswith(NAME)
         await pilot.press("slash", *"[/x]zz", "enter")  # "no kernel shown matches '[/x]zz'"
         await pilot.press("c")
-        from textual.widgets import Input
-
         app.screen.query_one(Input).value = str(tmp_path / "out[bold].csv")
         await pilot.press("enter")  # "saved 14 rows to .../out[bold].csv"
         await pilot.pause()
@@ -66,23 +74,10 @@ async def test_a_name_with_markup_and_escapes_is_copied_found_and_saved_as_writt
         assert "rep[bold]ort.raw-base.csv" in text  # the header
         assert "daxpy[/x][bold]\\e[31m" in text  # the selected name under the table
         assert "\x1b" not in text
-    assert (tmp_path / "out[bold].csv").exists()
-
-
-async def test_loading_progress_and_a_trace_error_show_names_as_written(tmp_path, sample_app):
-    from textual.widgets import Static
-
-    bad_trace = tmp_path / "tra[bold]ce.json"
-    bad_trace.write_text("{not json")
-    app = sample_app(trace=bad_trace)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.explorer.show_progress(1, 2, "rep[/x]ort\x1b]0;title\x07.csv")
-        progress = str(app.explorer.query_one("#loading-text", Static).render())
-        assert progress == "Loading reports… rep[/x]ort\\e]0;title\\x07.csv"
-        await loaded(pilot)
-        notified = recording_notifications(app)
-        await pilot.press("t")
+        await pilot.press("t")  # the trace's error names the file as written
         await app.workers.wait_for_complete()
         await pilot.pause()
         errors = [(message, markup) for message, markup, severity in notified if severity == "error"]
         assert errors and "tra[bold]ce.json" in errors[0][0] and errors[0][1] is False
+        assert type(app.screen).__name__ == "ExplorerScreen"  # the explorer stays
+    assert (tmp_path / "out[bold].csv").exists()

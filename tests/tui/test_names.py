@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from rooftui.views.text import short_names
-from tests.tui.conftest import loaded, screen_text
 
 FPROP = "sm90_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize{}_warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__5x_cudnn"  # noqa: E501
 FILL = "vectorized_elementwise_kernel<{}, FillFunctor<{}>, array<char *, 1>>"
@@ -44,26 +43,23 @@ def test_the_samples_kernels_are_told_apart_far_more_often_than_by_cutting(sampl
     assert len(set(shown.values())) == {24: 73, 32: 73, 48: 73}[width]
 
 
-async def test_the_selected_kernels_full_name_and_what_is_open_are_on_screen(sample_run):
-    from rooftui.sample import sample_ceilings
-    from rooftui.views.tui.app import make_app
+def test_the_header_says_what_is_open_and_calls_only_the_bundled_sample_the_sample(sample_run):
+    # the header's widths on screen: 198 columns at 200x60, 78 at 80x24 (its padding);
+    # on screen: `rooftui` with no report in test_tmux.py, a report given in the
+    # snapshots (test_snapshots.py); the selected kernel's full name under the table:
+    # test_explorer.py (opens_grouped_most_to_gain_first_with_totals)
+    from rooftui.analysis import load_run
+    from rooftui.analysis.load_options import LoadOptions
+    from rooftui.sample import sample_ceilings, sample_paths
+    from rooftui.views.tui.explorer_model import ExplorerModel
+    from rooftui.views.tui.view_state import LoadedRun
 
-    app = make_app([], ceilings=sample_ceilings())
-    async with app.run_test(size=(200, 60)) as pilot:
-        await loaded(pilot)
-        text = screen_text(app)
-        assert text.splitlines()[0].strip() == (
-            "deepcam_amp.raw-base.csv.xz (bundled sample) · NVIDIA H200 · ceilings: empirical"
-            " from h200_ceilings.json"
-        )
-        name = app.explorer.selected["name"]
-        assert len(name) == 173 and name in text.replace("\n", "").replace(" ", "")
-
-
-async def test_a_report_given_is_not_called_the_sample(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        header = screen_text(app).splitlines()[0]
-        assert header.strip().startswith("deepcam_amp.raw-base.csv.xz · NVIDIA H200 · ceilings: ")
-        assert "sample" not in header
+    bundled = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings()))
+    model = ExplorerModel(LoadedRun.from_run(bundled), ceilings_files=sample_ceilings(), sample=True)
+    assert model.header(198) == (
+        "deepcam_amp.raw-base.csv.xz (bundled sample) · NVIDIA H200 · ceilings: empirical"
+        " from h200_ceilings.json"
+    )
+    header = ExplorerModel(LoadedRun.from_run(sample_run)).header(78)
+    assert header.startswith("deepcam_amp.raw-base.csv.xz · NVIDIA H200 · ceilings: ")
+    assert "sample" not in header

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from rooftui.views.tui.roofline_layout import nearest_in_order
 from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
@@ -23,72 +22,75 @@ def table_kernel(app):
     return int(table.positions[table.cursor_row])
 
 
-async def test_full_stop_and_comma_step_through_points_left_to_right_and_select_their_kernel(sample_app):
+async def full_stop_and_comma_step_through_points_left_to_right_and_select_their_kernel(app, pilot) -> None:
+    canvas = app.explorer.query_one(RooflineCanvas)
+    selected = table_kernel(app)
+    start = (canvas.figure.selected[0][0], selected)
+    expected = nearest_in_order(canvas.layout_.points, start, 1)
+    await pilot.press("full_stop")
+    await pilot.pause()
+    assert canvas.cursor == (expected.level, expected.kernel)
+    assert table_kernel(app) == expected.kernel
+    assert app.explorer.selected.name == expected.kernel  # the detail and plot follow
+    following = nearest_in_order(canvas.layout_.points, canvas.cursor, 1)
+    assert (following.col, -following.row) >= (expected.col, -expected.row)  # left to right
+    await pilot.press("full_stop")
+    await pilot.pause()
+    assert table_kernel(app) == following.kernel
+    await pilot.press("comma")
+    await pilot.pause()
+    assert canvas.cursor == (expected.level, expected.kernel)
+    # the cursor's point is drawn highlighted
+    styles = [s for row in canvas.layout_.styles for s in row]
+    assert styles.count("cursor") == 1
+
+
+async def clicking_a_point_selects_its_kernel_in_the_table(app, pilot) -> None:
+    canvas = app.explorer.query_one(RooflineCanvas)
+    chosen = next(p for p in canvas.layout_.points if p.kernel != table_kernel(app))
+    await pilot.click(RooflineCanvas, offset=(chosen.col, chosen.row))
+    await pilot.pause()
+    assert table_kernel(app) == chosen.kernel
+
+
+async def the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(app, pilot) -> None:
+    canvas = app.explorer.query_one(RooflineCanvas)
+    rows = app.explorer.state.all_rows
+    heaviest = rows[rows["flops"] > 0].sort_values("time_s", ascending=False, kind="stable")
+    assert list(canvas.tags) == list(heaviest.index[:5])
+    drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
+    assert drawn and all(canvas.tags[kernel] == tag for tag, kernel in drawn.items())
+
+
+async def every_tag_drawn_on_the_plot_starts_exactly_one_table_row_its_kernels(app, pilot) -> None:
+    canvas = app.explorer.query_one(RooflineCanvas)
+    table = app.explorer.query_one(KernelTable)
+    drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
+    assert len(drawn) >= 2
+    names = [row[0] for row in table._rows(0, len(table.positions))]
+    for tag, kernel in drawn.items():
+        rows = [i for i, name in enumerate(names) if name.split(" ", 1)[0] == tag]
+        assert len(rows) == 1 and int(table.positions[rows[0]]) == kernel
+
+
+async def test_choosing_points_with_keys_and_the_mouse_and_the_tags_of_plot_and_table(sample_app):
+    # one app: the point keys and a click at 100x32, then the tags with the rows
+    # scattered by a sort, at 80x24 and 200x60 (the model's tags at every pane size:
+    # test_tags.py)
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        canvas = app.explorer.query_one(RooflineCanvas)
-        selected = table_kernel(app)
-        start = (canvas.figure.selected[0][0], selected)
-        expected = nearest_in_order(canvas.layout_.points, start, 1)
-        await pilot.press("full_stop")
-        await pilot.pause()
-        assert canvas.cursor == (expected.level, expected.kernel)
-        assert table_kernel(app) == expected.kernel
-        assert app.explorer.selected.name == expected.kernel  # the detail and plot follow
-        following = nearest_in_order(canvas.layout_.points, canvas.cursor, 1)
-        assert (following.col, -following.row) >= (expected.col, -expected.row)  # left to right
-        await pilot.press("full_stop")
-        await pilot.pause()
-        assert table_kernel(app) == following.kernel
-        await pilot.press("comma")
-        await pilot.pause()
-        assert canvas.cursor == (expected.level, expected.kernel)
-        # the cursor's point is drawn highlighted
-        styles = [s for row in canvas.layout_.styles for s in row]
-        assert styles.count("cursor") == 1
-
-
-async def test_clicking_a_point_selects_its_kernel_in_the_table(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        canvas = app.explorer.query_one(RooflineCanvas)
-        chosen = next(p for p in canvas.layout_.points if p.kernel != table_kernel(app))
-        await pilot.click(RooflineCanvas, offset=(chosen.col, chosen.row))
-        await pilot.pause()
-        assert table_kernel(app) == chosen.kernel
-
-
-async def test_the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(sample_app):
-    app = sample_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        canvas = app.explorer.query_one(RooflineCanvas)
-        rows = app.explorer.state.all_rows
-        heaviest = rows[rows["flops"] > 0].sort_values("time_s", ascending=False, kind="stable")
-        assert list(canvas.tags) == list(heaviest.index[:5])
-        drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
-        assert drawn and all(canvas.tags[kernel] == tag for tag, kernel in drawn.items())
-
-
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
-async def test_every_tag_drawn_on_the_plot_starts_exactly_one_table_row_its_kernels(sample_app, size):
-    app = sample_app()
-    async with app.run_test(size=size) as pilot:
-        await loaded(pilot)
+        await the_heaviest_kernels_tags_are_drawn_and_offered_to_the_table(app, pilot)
+        await full_stop_and_comma_step_through_points_left_to_right_and_select_their_kernel(app, pilot)
+        await clicking_a_point_selects_its_kernel_in_the_table(app, pilot)
         await pilot.press("right", "right", "right", "right", "left_square_bracket")  # scattered
-        await pilot.pause()
-        app.explorer.flush_redraw()
-        await pilot.pause()
-        canvas = app.explorer.query_one(RooflineCanvas)
-        table = app.explorer.query_one(KernelTable)
-        drawn = {label.text: label.kernel for label in canvas.layout_.labels if label.series == "tag"}
-        assert len(drawn) >= 2
-        names = [row[0] for row in table._rows(0, len(table.positions))]
-        for tag, kernel in drawn.items():
-            rows = [i for i, name in enumerate(names) if name.split(" ", 1)[0] == tag]
-            assert len(rows) == 1 and int(table.positions[rows[0]]) == kernel
+        for size in ((80, 24), (200, 60)):
+            await pilot.resize_terminal(*size)
+            for _ in range(3):
+                await pilot.pause()
+                app.explorer.flush_redraw()
+            await pilot.pause()
+            await every_tag_drawn_on_the_plot_starts_exactly_one_table_row_its_kernels(app, pilot)
 
 
 def two_gpu_reports(tmp_path: Path) -> list[Path]:

@@ -1,21 +1,23 @@
 """Snapshots of what issue #24 brought to the explorer's standard, at 80x24 and 120x40:
-the known-answer report's zero-AI and INT8 legend and tags, a two-rank run (tags on the
-other GPU, the per-rank summary), the footer with a trace, and the dialogs in ASCII.
-What each shows is asserted without pictures in test_zero_ai_vocabulary.py, test_tags.py,
-test_summary_screen.py, test_footers.py and test_dialogs_ascii.py."""
+the known-answer report's zero-AI and INT8 legend and tags, and a two-rank run (tags on
+the other GPU, the per-rank summary). What each shows is asserted without pictures in
+test_zero_ai_vocabulary.py, test_tags.py and test_summary_screen.py; the footer with a
+trace in test_footers.py, the dialogs in ASCII in test_dialogs_ascii.py (their pictures:
+test_snapshots.py).
+
+The known-answer report's app is resized from 120x40 to 80x24 (snap_compare_steps in
+tests/tui/conftest.py), where `F` hides the filter bar as a start at 24 rows does, and
+then draws what a fresh start at 80x24 drew (the stored picture)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
-from tests.tui.conftest import REPO, SAMPLE, TRACE
-from tests.tui.test_snapshots import SIZES, pressing, redrawn, settle
+from tests.tui.conftest import REPO
+from tests.tui.test_snapshots import pressing, resizing, settle
 
 KNOWN = REPO / "sample_data" / "known_answer" / "known_answer.raw.csv"
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
-each_size = pytest.mark.snapshots("80x24", "120x40")
 
 
 def app_of(paths, **options):
@@ -24,43 +26,19 @@ def app_of(paths, **options):
     return make_app(paths, **options)
 
 
-@each_size
-def test_known_answer_report_zero_ai_and_int8_legend(snap_compare_sizes):
-    snap_compare_sizes(partial(app_of, [KNOWN]), SIZES, settle, redrawn)
+@pytest.mark.snapshots("120x40", "80x24")
+def test_known_answer_report_zero_ai_and_int8_legend(snap_compare_steps):
+    snap_compare_steps(app_of([KNOWN]), (120, 40), [("120x40", settle), ("80x24", resizing(80, 24, "F"))])
 
 
-@each_size
-def test_two_ranks_tags_and_status(snap_compare_sizes):
-    snap_compare_sizes(partial(app_of, RANKS), SIZES, settle, redrawn)
-
-
-@each_size
-def test_two_ranks_summary_screen(snap_compare_sizes):
-    snap_compare_sizes(partial(app_of, RANKS), SIZES, pressing("s"), redrawn)
-
-
-@each_size
-def test_footer_with_a_trace(snap_compare_sizes):
-    snap_compare_sizes(partial(app_of, [SAMPLE], trace=TRACE), SIZES, settle, redrawn)
-
-
-@each_size
-def test_ascii_compute_roofs_dialog_one_unticked(snap_compare_sizes):
-    snap_compare_sizes(partial(app_of, [SAMPLE], ascii_mode=True), SIZES, pressing("p", "space"), redrawn)
-
-
-@each_size
-def test_ascii_export_dialog(snap_compare_sizes):
-    async def export_dialog(pilot) -> None:
-        from textual.widgets import Input
-
-        await pressing("e")(pilot)
-        pilot.app.screen.query_one(Input).cursor_blink = False  # a blinking cursor is no picture
-        await pilot.pause()
-
-    snap_compare_sizes(partial(app_of, [SAMPLE], ascii_mode=True), SIZES, export_dialog, redrawn)
-
-
-@each_size
-def test_compute_roofs_dialog_one_unticked(snap_compare_sizes):
-    snap_compare_sizes(partial(app_of, [SAMPLE]), SIZES, pressing("p", "space"), redrawn)
+@pytest.mark.snapshots("tags-and-status-80x24", "summary-80x24", "tags-and-status-120x40", "summary-120x40")
+def test_two_ranks_tags_status_and_summary_screen(snap_compare_steps):
+    # One app per size: resized, the kernel table's scrollbar thumb is drawn one cell
+    # off from a fresh start; Table III is laid out for the width it opens at.
+    for size in ("80x24", "120x40"):
+        width, height = map(int, size.split("x"))
+        snap_compare_steps(
+            app_of(RANKS),
+            (width, height),
+            [(f"tags-and-status-{size}", settle), (f"summary-{size}", pressing("s"))],  # the per-rank table
+        )

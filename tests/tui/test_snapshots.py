@@ -1,11 +1,13 @@
 """What the main screens look like on the sample, at the sizes that matter: 80x24 (the
 smallest terminal) and 120x40 (where the detail pane sits beside the table).
 
-Each test starts the explorer once per list of sizes, brings it into one state and
-screenshots that state at each size in turn, resizing the terminal between them
-(snap_compare_sizes in tests/conftest.py). What the screen shows at other sizes (the
-status line, header, legend and roofline at 100x30 and 200x60) is checked without an
-app in test_explorer_model.py and test_roofline_layout.py.
+Each test starts the explorer once and brings it through a sequence of states, one
+screenshot per state (snap_compare_steps in tests/tui/conftest.py); a state is reached
+from the one before, and each picture is compared with what a fresh start in that state
+drew (the stored files), so a key that leaves anything behind fails the next picture.
+What the screen shows at other sizes (the status line, header, legend and roofline at
+100x30 and 200x60) is checked without an app in test_explorer_model.py,
+test_legend_layout.py and test_roofline_layout.py.
 
 Update after an intended change with ``pytest tests/tui --snapshot-update`` and
 look at the SVGs in ``__snapshots__`` before committing them.
@@ -13,22 +15,38 @@ look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
 from tests.tui.conftest import SAMPLE, loaded
 
-# One app per size: a start at 24 rows hides the filter bar (the plot needs the rows)
-# and a resize keeps it as it was; and where the kernel table is shown whole, a resize
-# to 120x40 draws the table's horizontal scrollbar thumb one cell off from a fresh start
-# at that size (the table's virtual width is one column wider at a fresh start: its name
-# column is sized before the vertical scrollbar takes a column).
-SIZES = [[(80, 24)], [(120, 40)]]
-# Table III and the help screen cover the explorer, filter bar and table included, and
-# after `f` the filter bar shows at every size: one app goes through both sizes.
-SCREEN_SIZES = [[(120, 40), (80, 24)]]
-each_size = pytest.mark.snapshots("80x24", "120x40")
+# One app per size where the explorer itself is shown: a start at 24 rows hides the
+# filter bar (the plot needs the rows) and a resize keeps it as it was. Screens that
+# cover the explorer (Table III, help, the roofline zoomed) are drawn at both sizes in
+# one app, resized between them.
+EXPLORER_AT_80x24 = (
+    "explorer-80x24",
+    "compute-roofs-dialog-80x24",
+    "sideways-80x24",
+    "zero-ai-80x24",
+    "advise-80x24",
+    "details-80x24",
+)
+EXPLORER_AT_120x40 = (
+    "explorer-120x40",
+    "details-120x40",
+    "compute-roofs-dialog-120x40",
+    "sideways-120x40",
+    "zero-ai-120x40",
+    "zoomed-120x40",
+    "zoomed-80x24",
+    "zoomed-single-invocations-160x48",
+    "summary-120x40",
+    "summary-80x24",
+    "help-120x40",
+    "help-80x24",
+    "find-filter-sort-120x40",
+    "find-filter-sort-80x24",
+)
 
 
 def explorer(**options):
@@ -54,65 +72,132 @@ async def redrawn(pilot) -> None:
 
 
 def pressing(*keys: str):
-    """``run_before`` that presses ``keys`` and waits until the explorer has drawn what
-    they changed."""
+    """A step that presses ``keys`` and waits until the explorer has drawn what they
+    changed."""
 
     async def run(pilot) -> None:
-        await settle(pilot)
         await pilot.press(*keys)
         await redrawn(pilot)
 
     return run
 
 
-@each_size
-def test_explorer(snap_compare_sizes):
-    snap_compare_sizes(explorer, SIZES, settle, redrawn)
+def resizing(width: int, height: int, *keys: str):
+    """A step that resizes the terminal, then presses ``keys``."""
+
+    async def run(pilot) -> None:
+        await pilot.resize_terminal(width, height)
+        await redrawn(pilot)
+        await pressing(*keys)(pilot)
+
+    return run
 
 
-@each_size
-def test_explorer_with_the_second_kernel_selected_and_its_details(snap_compare_sizes):
-    snap_compare_sizes(explorer, SIZES, pressing("down", "enter"), redrawn)
+def zero_ai_only(pilot):
+    """A step to single invocations, zero-AI launches only (the filter bar's choice)."""
 
-
-@each_size
-def test_explorer_filtered_to_zero_ai_invocations(snap_compare_sizes):
-    async def zero_ai_only(pilot):
-        await settle(pilot)
+    async def run(pilot) -> None:
         await pilot.press("g")
         pilot.app.explorer.query_one("#filter-zero-ai").value = "only"
-        await pilot.pause()
+        await redrawn(pilot)
 
-    snap_compare_sizes(explorer, SIZES, zero_ai_only, redrawn)
-
-
-@each_size
-def test_summary(snap_compare_sizes):
-    snap_compare_sizes(explorer, SCREEN_SIZES, pressing("s"), redrawn)
+    return run(pilot)
 
 
-@each_size
-def test_help(snap_compare_sizes):
-    snap_compare_sizes(explorer, SCREEN_SIZES, pressing("question_mark"), redrawn)
+async def every_kernel_grouped(pilot) -> None:
+    """The step back from ``zero_ai_only``: all launches, grouped, the top row selected."""
+    pilot.app.explorer.query_one("#filter-zero-ai").value = "all"
+    await redrawn(pilot)
+    await pressing("g")(pilot)
 
 
-@each_size
-def test_ascii_mode(snap_compare_sizes):
-    snap_compare_sizes(partial(explorer, ascii_mode=True), SIZES, settle, redrawn)
+async def advise(pilot) -> None:
+    await pilot.press("a")
+    await pilot.pause()
+    await pilot.pause()
 
 
-@each_size
-def test_table_scrolled_sideways(snap_compare_sizes):
-    # every number whole or blank, the kernel column in place
-    snap_compare_sizes(explorer, SIZES, pressing(*["right"] * 12), redrawn)
+# found with /, then filtered with f and sorted by GFLOP/s: the status says both
+FIND_FILTER_SORT = ["slash", *"fprop", "enter", "f", *"sm9", "escape", *["right"] * 4, "right_square_bracket"]
 
 
-@each_size
-def test_find_and_filtered_sorted_status(snap_compare_sizes):
-    # found with /, then filtered with f and sorted by GFLOP/s: the status says both
-    keys = ["slash", *"fprop", "enter", "f", *"sm9", "escape", *["right"] * 4, "right_square_bracket"]
-    snap_compare_sizes(explorer, SCREEN_SIZES, pressing(*keys), redrawn)
+@pytest.mark.snapshots(*EXPLORER_AT_80x24)
+def test_the_explorer_at_80x24(snap_compare_steps):
+    snap_compare_steps(
+        explorer(),
+        (80, 24),
+        [
+            ("explorer-80x24", settle),
+            ("compute-roofs-dialog-80x24", pressing("p", "space")),  # FP64 unticked
+            (None, pressing("escape")),
+            # every number whole or blank, the kernel column in place
+            ("sideways-80x24", pressing(*["right"] * 12)),
+            (None, pressing(*["left"] * 12)),
+            ("zero-ai-80x24", zero_ai_only),
+            (None, every_kernel_grouped),
+            ("advise-80x24", advise),  # the step budget and the findings
+            (None, pressing("escape")),
+            # last: once shown over the table, the details leave its scrollbar changed
+            ("details-80x24", pressing("down", "enter")),  # the details cover the table
+        ],
+    )
 
 
-def test_zoomed_roofline_with_single_invocations(snap_compare):
-    assert snap_compare(explorer(), terminal_size=(160, 48), run_before=pressing(*["g", "z"]))
+@pytest.mark.snapshots(*EXPLORER_AT_120x40)
+def test_the_explorer_at_120x40_and_the_screens_over_it(snap_compare_steps):
+    snap_compare_steps(
+        explorer(),
+        (120, 40),
+        [
+            ("explorer-120x40", settle),
+            ("compute-roofs-dialog-120x40", pressing("p", "space")),
+            (None, pressing("escape")),
+            ("sideways-120x40", pressing(*["right"] * 12)),
+            (None, pressing(*["left"] * 12)),
+            ("zero-ai-120x40", zero_ai_only),
+            (None, every_kernel_grouped),
+            # the roofline alone (also test_roofline_snapshots.py)
+            ("zoomed-120x40", pressing("z")),
+            ("zoomed-80x24", resizing(80, 24)),
+            ("zoomed-single-invocations-160x48", resizing(160, 48, "z", "g", "z")),
+            (None, pressing("z", "g")),
+            # Table III and help, opened at 120x40 (laid out for that width) and resized
+            ("summary-120x40", resizing(120, 40, "s")),
+            ("summary-80x24", resizing(80, 24)),
+            ("help-120x40", resizing(120, 40, "escape", "question_mark")),
+            ("help-80x24", resizing(80, 24)),
+            (None, resizing(120, 40, "escape")),
+            ("details-120x40", pressing("down", "enter")),  # beside the table
+            (None, pressing("d", "up")),
+            ("find-filter-sort-120x40", pressing(*FIND_FILTER_SORT)),
+            ("find-filter-sort-80x24", resizing(80, 24)),
+        ],
+    )
+
+
+async def export_dialog(pilot) -> None:
+    from textual.widgets import Input
+
+    await pressing("e")(pilot)
+    pilot.app.screen.query_one(Input).cursor_blink = False  # a blinking cursor is no picture
+    await pilot.pause()
+
+
+ASCII_STATES = ("explorer", "compute-roofs-dialog", "export-dialog")
+
+
+@pytest.mark.snapshots(*(f"{state}-{size}" for size in ("80x24", "120x40") for state in ASCII_STATES))
+def test_ascii_mode(snap_compare_steps):
+    # every frame, marker and checkbox in ASCII (test_dialogs_ascii.py: no other character)
+    for width, height in ((80, 24), (120, 40)):
+        size = f"{width}x{height}"
+        snap_compare_steps(
+            explorer(ascii_mode=True),
+            (width, height),
+            [
+                (f"explorer-{size}", settle),
+                (f"compute-roofs-dialog-{size}", pressing("p", "space")),
+                (None, pressing("escape")),
+                (f"export-dialog-{size}", export_dialog),
+            ],
+        )

@@ -1,27 +1,8 @@
-"""The status line at the smallest size (80x24), on screen: what the legend could not
-say reaches it. What it says for a width is checked in test_explorer_model.py."""
+"""The status line at the smallest size (80x24): what the legend could not say reaches
+it. What it says for a width is checked here and in test_explorer_model.py; on screen at
+80x24 in test_explorer.py (the resize test) and the snapshots."""
 
 from __future__ import annotations
-
-from tests.tui.conftest import loaded, screen_text
-
-
-async def test_at_80x24_the_status_line_says_what_the_full_legend_could_not(sample_app):
-    from rooftui.views.tui.widgets.roofline import RooflinePane
-
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        pane = app.explorer.query_one(RooflinePane)
-        legend = pane.query_one("#roofline-legend").render().plain
-        status = screen_text(app).splitlines()[app.explorer.query_one("#status").region.y]
-        # the sample's FP32 and FP64 roofs have their full labels neither on the plot
-        # nor in the three legend rows: the status line names them
-        hidden = [said.text for said in pane.overflow]
-        assert hidden and all(text not in legend for text in hidden)
-        assert "FP32 65.7 TFLOP/s (empirical)" in hidden
-        assert "legend full: FP32/FP64 roofs +1" in status and "0-AI: 34 launches" in status
-        assert "by gain▼" in status
 
 
 def test_the_status_line_counts_what_does_not_fit_and_never_cuts_an_item():

@@ -104,14 +104,3 @@ def test_with_two_gpus_the_tags_of_the_other_gpu_are_named_and_v_shows_them():
         seen |= here
         model.next_device()
     assert seen == set(tags) and on_first and on_first != set(tags)
-
-
-async def test_on_screen_the_legend_or_status_line_names_the_other_gpus_tags():
-    from rooftui.views.tui.app import make_app
-    from tests.tui.conftest import loaded, screen_text
-
-    app = make_app(RANKS)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot)
-        said = " ".join(screen_text(app).split())
-        assert "tags 2, 4, 5 on another GPU" in said  # in the legend, or the status line

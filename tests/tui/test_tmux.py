@@ -105,7 +105,9 @@ def terminal():
 def test_a_new_user_finds_the_slowest_memory_bound_kernel_and_the_zero_ai_share(terminal, tmp_path):
     """The issue's 'done when', typed into the real command in a real terminal."""
     screen = terminal("--ascii", cwd=tmp_path, width=120, height=40)
-    screen.wait_for("73 kernels, 179 launches")
+    text = screen.wait_for("73 kernels, 179 launches")
+    # no report given: the bundled sample, said so, against its H200's measured ceilings
+    assert "deepcam_amp.raw-base.csv.xz (bundled sample)" in text and "from h200_ceilings.json" in text
     # The filter bar's bound field: f focuses the name, five tabs reach it.
     screen.type("f", *["Tab"] * 5, "Enter", "Down", "Enter", "Escape")
     # Against the ceilings measured on the sample's own H200 (with an L2 roof),
