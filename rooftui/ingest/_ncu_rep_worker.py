@@ -53,7 +53,8 @@ Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everyth
 ``--child-bytes 0`` reads everything here; a small value with ``--min-launches 1`` and
 ``--children-only`` forces many children (tests).
 
-Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing.
+Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing, 4 the
+entry could not be written (a full disk; message on stderr).
 A reader child killed by a signal ends this process with the same signal.
 """
 
@@ -84,6 +85,7 @@ from rooftui.model.metrics import metrics_read
 
 EXIT_READER_FAILED = EXIT_FAILED  # the parent (ingest.ncu_rep) reads the message on stderr
 EXIT_NO_NCU_REPORT = 3
+EXIT_ENTRY_UNWRITABLE = 4
 # How much the reader's processes may grow beyond the setup, together (see above): the
 # DeepLabv3 AMP report (151 MB, 942 launches) is read by ~14 children, 2 at a time, the
 # reader's processes taking ~230 MB together at their peak (PSS;
@@ -483,13 +485,17 @@ def main(argv: list[str]) -> int:
         return EXIT_NO_NCU_REPORT
     try:
         entry = entry_of_document(read(argv[0], child_bytes, min_launches, at_once, here_first), key)
-        with os.fdopen(entry_fd, "wb") as out:
-            entry.write(out)
     except ChildFailed:  # its message is on stderr already
         return EXIT_READER_FAILED
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line
         print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
         return EXIT_READER_FAILED
+    try:
+        with os.fdopen(entry_fd, "wb") as out:
+            entry.write(out)
+    except OSError as err:
+        print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
+        return EXIT_ENTRY_UNWRITABLE
     return 0
 
 

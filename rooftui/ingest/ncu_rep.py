@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError, reading
-from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT
+from rooftui.ingest._ncu_rep_worker import EXIT_ENTRY_UNWRITABLE, EXIT_NO_NCU_REPORT
 from rooftui.ingest.cache import EntryFile, ReportCache
 from rooftui.ingest.files import check_readable, compression
 from rooftui.ingest.ncu_rep_records import RecordChain, checked_report
@@ -117,8 +117,23 @@ def fetch_ncu_rep(
         )
     if store is None or key is None:
         store, key = None, "uncached-" + secrets.token_hex(16)  # this read's entry, no other
-    entry = EntryFile(store, key)
-    command = [*WORKER, "--children", str(children), "--entry-fd", str(entry.fileno()), "--key", key]
+    try:
+        return _fetch_into(EntryFile(store, key), path, children, timeout_s)
+    except EntryUnwritable:
+        if store is None:
+            raise
+    # The cache's disk is full or over its quota: the cache must cost no error, so the
+    # report is read again into a private temporary file.
+    return _fetch_into(EntryFile(None, key), path, children, timeout_s)
+
+
+class EntryUnwritable(InputError):
+    """The reader read the report but could not write its entry (a full disk)."""
+
+
+def _fetch_into(entry: EntryFile, path: Path, children: int, timeout_s: float | None) -> Fetched:
+    """Run the reader on ``path``, writing ``entry``; Fetched, or InputError."""
+    command = [*WORKER, "--children", str(children), "--entry-fd", str(entry.fileno()), "--key", entry.key]
     try:
         with reading(path):  # one-line errors
             if compression(path) is None:
@@ -130,7 +145,7 @@ def fetch_ncu_rep(
     except BaseException:
         entry.close()
         raise
-    return Fetched(path, entry, key, bool(chain.has_signature), chain.results)
+    return Fetched(path, entry, entry.key, bool(chain.has_signature), chain.results)
 
 
 def _fetch_plain(path: Path, command: list[str], entry: EntryFile, timeout_s: float | None) -> RecordChain:
@@ -258,6 +273,12 @@ def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> No
             f"cannot load the ncu_report package ({_last_line(stderr)})",
             path,
             "reinstall it: pip install --force-reinstall ncu-report",
+        )
+    if worker.returncode == EXIT_ENTRY_UNWRITABLE:
+        raise EntryUnwritable(
+            f"no room to write the report as read ({_last_line(stderr)})",
+            path,
+            "free space in the temporary folder (TMPDIR) or the cache's (XDG_CACHE_HOME)",
         )
     if worker.returncode != 0:
         raise InputError(

@@ -199,3 +199,22 @@ def test_entries_left_by_a_killed_writer_go_after_a_day(tmp_path):
     os.utime(old, (two_days_ago, two_days_ago))
     store.evict()
     assert names_under(store.directory) == [recent.name]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_cache_disk_costs_a_second_read_not_an_error(tmp_path, monkeypatch):
+    def cache_on_a_full_disk(dir, prefix):  # noqa: A002 - mkstemp's own names
+        return os.open("/dev/full", os.O_RDWR), str(dir / (prefix + "full"))
+
+    monkeypatch.setattr(report_cache.tempfile, "mkstemp", cache_on_a_full_disk)
+    store = ReportCache(tmp_path / "reports")
+    report = read_ncu_rep(REPORT, store=store)
+    assert len(report.kernels) == 15
+    assert names_under(store.directory) == []
+
+
+def test_no_room_for_the_entry_anywhere_is_one_line(tmp_path, monkeypatch):
+    code = "import sys; sys.stderr.write('OSError: [Errno 28] No space left on device'); sys.exit(4)"
+    monkeypatch.setattr(ncu_rep, "WORKER", [sys.executable, "-c", code])
+    with pytest.raises(InputError, match=r"no room to write the report as read \(OSError: \[Errno 28\]"):
+        read_ncu_rep(REPORT, store=ReportCache(tmp_path / "reports"))
