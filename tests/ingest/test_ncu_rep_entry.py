@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -218,3 +219,14 @@ def test_no_room_for_the_entry_anywhere_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(ncu_rep, "WORKER", [sys.executable, "-c", code])
     with pytest.raises(InputError, match=r"no room to write the report as read \(OSError: \[Errno 28\]"):
         read_ncu_rep(REPORT, store=ReportCache(tmp_path / "reports"))
+
+
+def test_the_reader_child_writes_its_entry_without_pandas_or_numpy():
+    code = (
+        "import sys, rooftui.ingest._ncu_rep_worker; "
+        "print(sorted(m for m in ('pandas', 'numpy') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=ncu_rep._worker_env()
+    )
+    assert done.stdout.strip() == "[]", done.stderr
