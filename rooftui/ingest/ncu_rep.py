@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError, reading
 from rooftui.ingest._ncu_rep_worker import EXIT_ENTRY_UNWRITABLE, EXIT_NO_NCU_REPORT
-from rooftui.ingest.cache import EntryFile, ReportCache
+from rooftui.ingest.cache import EntryFile, ReportCache, decode_report
 from rooftui.ingest.files import check_readable, compression
 from rooftui.ingest.ncu_rep_records import RecordChain, checked_report
 from rooftui.model.metrics import REGISTER_MOVES
@@ -79,7 +79,6 @@ class Fetched:
 
     path: Path
     entry: EntryFile  # open until ``to_raw_report`` (or ``close``)
-    key: str
     has_signature: bool
     results: int | None = None  # profiled launches the report's blocks hold; None: not known
 
@@ -145,7 +144,7 @@ def _fetch_into(entry: EntryFile, path: Path, children: int, timeout_s: float | 
     except BaseException:
         entry.close()
         raise
-    return Fetched(path, entry, entry.key, bool(chain.has_signature), chain.results)
+    return Fetched(path, entry, bool(chain.has_signature), chain.results)
 
 
 def _fetch_plain(path: Path, command: list[str], entry: EntryFile, timeout_s: float | None) -> RecordChain:
@@ -302,12 +301,10 @@ def to_raw_report(fetched: Fetched) -> RawReport:
     """The RawReport in the entry ``fetch_ncu_rep`` had written: decoded as any cache
     entry is (``cache.decode_report``), checked, and only then moved into the cache;
     InputError if it holds no launch or the reader missed some."""
-    from rooftui.ingest.cache import decode_report
-
     path = fetched.path
     with fetched.entry:
         try:
-            report = decode_report(fetched.entry.read(), fetched.key)
+            report = decode_report(fetched.entry.read(), fetched.entry.key)
         except (ValueError, TypeError, OSError) as err:
             raise InputError(
                 f"the ncu_report reader gave unreadable output ({_one_line(err)})",
