@@ -1,13 +1,16 @@
 """Child process that reads one ``.ncu-rep`` with NVIDIA's ``ncu_report``.
 
-``python -m rooftui.ingest._ncu_rep_worker REPORT`` writes one pickle to stdout
-(see ``rooftui.ingest.ncu_rep`` for the parent). ``ncu_report`` is native code
-that can crash on a damaged report; running it here keeps the parent alive.
+``python -m rooftui.ingest._ncu_rep_worker --entry-fd FD --key KEY REPORT`` writes the
+report, as read, to the file open as descriptor FD: one report-cache entry made for KEY
+(``rooftui.ingest.cache_entry``'s format, by ``rooftui.ingest.ncu_rep_entry``), which the
+parent (``rooftui.ingest.ncu_rep``) decodes and checks as it decodes any cache entry, then
+moves into the cache. ``ncu_report`` is native code that can crash on a damaged report;
+running it here keeps the parent alive.
 
 What is read is decided once per report: the identity facts of each launch and
 the metrics of ``rooftui.model.metrics.metrics_read()``, each fetched by name
-(a report holds ~400-500 metrics per launch, rooftui reads ~30 of them). The
-pickle holds builtins only (the parent refuses any other type), column by column::
+(a report holds ~400-500 metrics per launch, rooftui reads ~30 of them). They are
+gathered, before the entry is made, into a document of builtins, column by column::
 
     {"launches": N,
      "identity": {"kernel_name": [N str], "device_index": [N int|None], "stream": [...],
@@ -15,10 +18,10 @@ pickle holds builtins only (the parent refuses any other type), column by column
                   "nvtx": [N "outer > inner"],
                   "register_moves": [N int|None: HFMA2 register moves (ingest.sass_moves)]},
      "metrics": [names found in at least one launch], "units": [ncu's unit of each],
-     "values": bytes: len(metrics) × N float64, one metric after another, NaN where absent}
+     "values": bytes: len(metrics) x N float64, one metric after another, NaN where absent}
 
 Values are as ncu_report stores them (integers converted to the nearest double);
-the parent scales them to base units. This module imports no pandas: the child
+the entry holds them scaled to base units. This module imports no pandas: the child
 starts in a few tens of milliseconds.
 
 Memory: ``ncu_report`` keeps every launch it has parsed until its process ends;
@@ -50,7 +53,8 @@ Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everyth
 ``--child-bytes 0`` reads everything here; a small value with ``--min-launches 1`` and
 ``--children-only`` forces many children (tests).
 
-Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing.
+Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing, 4 the
+entry could not be written (a full disk; message on stderr).
 A reader child killed by a signal ends this process with the same signal.
 """
 
@@ -59,7 +63,7 @@ from __future__ import annotations
 import bisect
 import gc
 import math
-import pickle
+import os
 import selectors
 import sys
 from array import array
@@ -75,11 +79,13 @@ from rooftui.ingest.forked import (
     resident_bytes,
     threads,
 )
+from rooftui.ingest.ncu_rep_entry import entry_of_document
 from rooftui.ingest.sass_moves import PER_INSTRUCTION, MoveCounter
 from rooftui.model.metrics import metrics_read
 
 EXIT_READER_FAILED = EXIT_FAILED  # the parent (ingest.ncu_rep) reads the message on stderr
 EXIT_NO_NCU_REPORT = 3
+EXIT_ENTRY_UNWRITABLE = 4
 # How much the reader's processes may grow beyond the setup, together (see above): the
 # DeepLabv3 AMP report (151 MB, 942 launches) is read by ~14 children, 2 at a time, the
 # reader's processes taking ~230 MB together at their peak (PSS;
@@ -460,13 +466,15 @@ def main(argv: list[str]) -> int:
     child_bytes = _int_option(argv, "--child-bytes", CHILD_GROWTH_BYTES)
     min_launches = _int_option(argv, "--min-launches", MIN_LAUNCHES_PER_CHILD)
     at_once = _int_option(argv, "--children", 1)
+    entry_fd = _int_option(argv, "--entry-fd", -1)
+    key = _text_option(argv, "--key")
     here_first = "--children-only" not in argv[:-1]
     if not here_first:
         argv.remove("--children-only")
-    if len(argv) != 1 or child_bytes < 0 or min_launches < 1 or at_once < 1:
+    if len(argv) != 1 or child_bytes < 0 or min_launches < 1 or at_once < 1 or entry_fd < 0 or not key:
         print(
-            "usage: python -m rooftui.ingest._ncu_rep_worker [--child-bytes N] "
-            "[--min-launches N] [--children N] [--children-only] REPORT.ncu-rep",
+            "usage: python -m rooftui.ingest._ncu_rep_worker --entry-fd FD --key KEY "
+            "[--child-bytes N] [--min-launches N] [--children N] [--children-only] REPORT.ncu-rep",
             file=sys.stderr,
         )
         return 2
@@ -476,24 +484,37 @@ def main(argv: list[str]) -> int:
         print(f"cannot import ncu_report ({err})", file=sys.stderr)
         return EXIT_NO_NCU_REPORT
     try:
-        document = read(argv[0], child_bytes, min_launches, at_once, here_first)
+        entry = entry_of_document(read(argv[0], child_bytes, min_launches, at_once, here_first), key)
     except ChildFailed:  # its message is on stderr already
         return EXIT_READER_FAILED
     except Exception as err:  # noqa: BLE001 - the parent turns any reader failure into one line
         print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
         return EXIT_READER_FAILED
-    sys.stdout.buffer.write(pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        with os.fdopen(entry_fd, "wb") as out:
+            entry.write(out)
+    except OSError as err:
+        print(f"{type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
+        return EXIT_ENTRY_UNWRITABLE
     return 0
 
 
 def _int_option(argv: list[str], option: str, default: int) -> int:
     """Take ``option N`` out of ``argv``: N, ``default`` when absent, -1 when not a number."""
-    if option not in argv[:-1]:
+    value = _text_option(argv, option)
+    if value is None:
         return default
+    return int(value) if value.isdigit() else -1
+
+
+def _text_option(argv: list[str], option: str) -> str | None:
+    """Take ``option VALUE`` out of ``argv``: VALUE, None when absent."""
+    if option not in argv[:-1]:
+        return None
     at = argv.index(option)
     value = argv.pop(at + 1)
     argv.pop(at)
-    return int(value) if value.isdigit() else -1
+    return value
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ Entries live in ``$XDG_CACHE_HOME/rooftui/reports`` (``~/.cache/rooftui/reports`
 one file per report, keyed by the report's resolved path, size, mtime and inode,
 rooftui's version, a digest of the readers' code and of the metric list, and the
 versions of pandas and ncu_report. What is cached is the report before any
-formula or option is applied (the RawReport: launches × raw ncu metrics), so
+formula or option is applied (the RawReport: launches x raw ncu metrics), so
 options (--ceilings, --phase, --skip-invalid, ...) and formulas always act anew.
 
 An entry that cannot be read back exactly (truncated, corrupt, another format, not a
@@ -14,9 +14,10 @@ and a cache folder that cannot be searched, written or named (a name over 255 by
 only means no cache. The cache is
 capped (``MAX_BYTES``); the entries used longest ago go first.
 
-An entry is one file: ``MAGIC``, a CRC-32 of the rest (4 bytes, little-endian), the
-header's length (8 bytes), the header (JSON: the key, the report's fields, one record
-per column, text columns' values) and the numeric columns' bytes, one after another.
+An entry's bytes are ``rooftui.ingest.cache_entry``'s format. A CSV report is encoded
+here (``put``); a ``.ncu-rep`` is written in that format by its reader child, into an
+``EntryFile`` (``entry_file``), and installed by rename once the parent has decoded and
+checked it (``rooftui.ingest.ncu_rep``): an entry under its name is always whole.
 """
 
 from __future__ import annotations
@@ -27,22 +28,31 @@ import importlib.util
 import json
 import os
 import tempfile
-import zlib
+import time
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 from rooftui import __version__
 from rooftui.errors import InputError
+from rooftui.ingest import cache_entry
+from rooftui.ingest.cache_entry import Column, Entry, EntryError
 from rooftui.ingest.files import open_binary
-from rooftui.ingest.report import RawReport
 from rooftui.model.metrics import metrics_read
 
-MAGIC = b"rooftui-report-cache\n"
-FORMAT = 1  # bump when the entry layout changes
+if TYPE_CHECKING:
+    import numpy as np
+
+    from rooftui.ingest.report import RawReport
+
+MAGIC = cache_entry.MAGIC
+FORMAT = 2  # bump when what an entry holds changes (its layout: cache_entry.MAGIC)
 MAX_BYTES = 1 << 30  # the whole cache; oldest-used entries are deleted beyond it
 SUFFIX = ".report"
+WRITING = ".writing-"  # an entry being written: never read, deleted if left a day
+_LEFT_BEHIND_S = 24 * 3600
 DISABLE_ENV = "ROOFTUI_NO_CACHE"  # set (non-empty) to read every report afresh, like --no-cache
 
-_NUMERIC = ("float64", "int64", "bool")
+_NUMERIC = ("float64", "int64", "bool")  # pandas dtypes stored as their bytes
 
 
 def cache_dir() -> Path:
@@ -102,7 +112,7 @@ class ReportCache:
         except OSError:
             return None
         try:
-            report = _decode(data, key)
+            report = decode_report(data, key)
         except Exception:  # noqa: BLE001 -- whatever a damaged entry makes decoding raise, the
             # answer is the same: it is no entry; read the report anew (the module's contract)
             _delete(entry)
@@ -121,24 +131,18 @@ class ReportCache:
         if key is None or key != self.key(path):
             return
         try:
-            data = _encode(report, key)
+            entry = entry_of_report(report, key)
         except _Uncacheable:
             return
-        if len(data) > self.max_bytes:
+        if entry.size() > self.max_bytes:
             return
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".writing-")
+        with EntryFile(self, key) as target:
             try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(data)
-                os.replace(temporary, self.directory / (key + SUFFIX))
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError:
-            return
-        self.evict()
+                entry.write(target.file)
+                target.file.flush()
+            except OSError:
+                return
+            target.install(path)
 
     def evict(self) -> None:
         """Delete the entries used longest ago until the cache fits in ``max_bytes``."""
@@ -148,6 +152,8 @@ class ReportCache:
         except OSError:  # gone, or cannot be searched: nothing to evict
             return
         for name in names:
+            if name.startswith(WRITING):
+                _delete_if_left_behind(self.directory / name)
             if not name.endswith(SUFFIX):
                 continue
             entry = self.directory / name
@@ -173,10 +179,6 @@ def _delete(entry: Path) -> bool:
     return True
 
 
-class _Uncacheable(Exception):
-    """A report with a column the entry layout cannot give back exactly."""
-
-
 @functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
     """What else decides a RawReport: the readers' code, the metric list, and the
@@ -193,100 +195,166 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-def _encode(report: RawReport, key: str) -> bytes:
+def _delete_if_left_behind(temporary: Path) -> None:
+    """Delete an entry being written that nobody has touched for a day: its writer was
+    killed before it could delete it."""
+    try:
+        if time.time() - temporary.stat().st_mtime > _LEFT_BEHIND_S:
+            temporary.unlink()
+    except OSError:
+        pass
+
+
+class EntryFile:
+    """A file one entry is written into, by this process or by a reader child it passes
+    ``fileno()`` to: under the cache folder, named so that no reader takes it for an
+    entry, and renamed into place by ``install`` once its report was decoded and checked;
+    an anonymous temporary file where there is no cache or its folder cannot be written.
+    Leaving the ``with`` block deletes whatever was not installed."""
+
+    def __init__(self, store: ReportCache | None, key: str) -> None:
+        self.store, self.key = store, key
+        self._temporary: Path | None = None
+        self.file: IO[bytes]
+        if store is not None:
+            try:
+                store.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+                handle, name = tempfile.mkstemp(dir=store.directory, prefix=WRITING)
+                self.file, self._temporary = os.fdopen(handle, "w+b"), Path(name)
+                return
+            except OSError:  # cannot be made, named or written: no cache for this report
+                pass
+        self.file = tempfile.TemporaryFile(prefix="rooftui-entry-")
+
+    def __enter__(self) -> EntryFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file, deleting it unless it was installed."""
+        self.file.close()
+        if self._temporary is not None:
+            self._temporary.unlink(missing_ok=True)
+            self._temporary = None
+
+    def fileno(self) -> int:
+        return self.file.fileno()
+
+    def read(self) -> bytes:
+        """The bytes written, from the start (a child wrote through its own descriptor)."""
+        self.file.seek(0)
+        return self.file.read()
+
+    def install(self, path: str | Path) -> None:
+        """Make the entry the cache's entry for ``path``, by one rename: skipped where there
+        is no cache, ``path`` changed since its key was taken, or the entry is over the cap."""
+        store, temporary = self.store, self._temporary
+        if store is None or temporary is None or self.key != store.key(path):
+            return
+        try:
+            if os.fstat(self.file.fileno()).st_size > store.max_bytes:
+                return
+            os.replace(temporary, store.directory / (self.key + SUFFIX))
+        except OSError:
+            return
+        self._temporary = None
+        store.evict()
+
+
+class _Uncacheable(Exception):
+    """A report with a column the entry layout cannot give back exactly."""
+
+
+def entry_of_report(report: RawReport, key: str) -> Entry:
+    """``report`` as an entry made for ``key``; _Uncacheable where a column cannot be
+    given back exactly (``report_of_entry``)."""
     import numpy as np
     import pandas as pd
 
     frame = report.kernels
     if not isinstance(frame.index, pd.RangeIndex) or frame.index.start != 0 or frame.index.step != 1:
         raise _Uncacheable("index")
-    if frame.columns.has_duplicates or not all(isinstance(c, str) for c in frame.columns):
+    if (
+        frame.columns.has_duplicates
+        or not all(isinstance(c, str) for c in frame.columns)
+        or not len(frame.columns)
+    ):
         raise _Uncacheable("column names")
-    columns, blocks, offset = [], [], 0
+    columns = []
     for name in frame.columns:
         series = frame[name]
         dtype = str(series.dtype)
-        record: dict = {"name": name, "dtype": dtype}
         if dtype in _NUMERIC:
-            block = np.ascontiguousarray(series.to_numpy(), dtype=dtype).tobytes()
+            little = np.dtype(dtype).newbyteorder("<")
+            columns.append(
+                Column(name, dtype, np.ascontiguousarray(series.to_numpy(), dtype=little).tobytes())
+            )
         elif dtype == "Int64":
-            values = series.to_numpy(dtype=np.int64, na_value=0)
-            block = values.tobytes() + series.isna().to_numpy().tobytes()
+            values = series.to_numpy(dtype="<i8", na_value=0).tobytes()
+            columns.append(
+                Column(name, "int64+mask", values + series.isna().to_numpy().tobytes(), dtype=dtype)
+            )
         elif dtype in ("object", "str"):
             values = series.tolist()
             if not all(v is None or type(v) in (str, float, int, bool) for v in values):
                 raise _Uncacheable(name)
-            record["values"] = values
-            block = b""
+            columns.append(Column(name, cache_entry.TEXT, values=values, dtype=dtype))
         else:
             raise _Uncacheable(name)
-        record["offset"], record["length"] = offset, len(block)
-        columns.append(record)
-        blocks.append(block)
-        offset += len(block)
-    data = b"".join(blocks)
-    header = json.dumps(
-        {
-            "key": key,
-            "format": report.format,
-            "exact": report.exact,
-            "notes": report.notes,
-            "rows": len(frame),
-            "columns": columns,
-        }
-    ).encode()
-    body = len(header).to_bytes(8, "little") + header + data
-    return MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
+    return Entry(key, report.format, report.exact, len(frame), columns, list(report.notes))
 
 
-def _decode(blob: bytes, key: str) -> RawReport:
+def decode_report(data: bytes, key: str) -> RawReport:
+    """The RawReport in the entry ``data``, made for ``key`` (its ``path`` left empty):
+    the one decoding of an entry, whether read from the cache or just written by a reader
+    child. Raises EntryError (a ValueError) for anything but a whole, consistent entry."""
+    return report_of_entry(cache_entry.decode(data, key))
+
+
+def report_of_entry(entry: Entry) -> RawReport:
+    """The RawReport ``entry`` holds: text columns typed as the entry says (as pandas
+    types a list of values where it does not say: a reader child has no pandas)."""
     import numpy as np
     import pandas as pd
 
-    if not blob.startswith(MAGIC):
-        raise ValueError("not a rooftui cache entry")
-    body = memoryview(blob)[len(MAGIC) + 4 :]
-    if zlib.crc32(body) != int.from_bytes(blob[len(MAGIC) : len(MAGIC) + 4], "little"):
-        raise ValueError("damaged entry")
-    length = int.from_bytes(body[:8], "little")
-    header = json.loads(bytes(body[8 : 8 + length]))
-    data = body[8 + length :]
-    if header["key"] != key:
-        raise ValueError("another report's entry")
-    rows = header["rows"]
-    if not isinstance(rows, int) or not 0 <= rows <= len(blob):  # no allocation from a bad count
-        raise ValueError("row count out of range")
-    columns = {}
-    for record in header["columns"]:
-        dtype, block = record["dtype"], data[record["offset"] : record["offset"] + record["length"]]
-        if dtype in _NUMERIC:
-            values = np.frombuffer(block, dtype=dtype).copy()
-        elif dtype == "Int64":
-            values = pd.arrays.IntegerArray(
-                np.frombuffer(block[: 8 * rows], dtype=np.int64).copy(),
-                np.frombuffer(block[8 * rows :], dtype=np.bool_).copy(),
+    from rooftui.ingest.report import FORMATS, RawReport
+
+    if entry.format not in FORMATS:
+        raise EntryError(f"a report of unknown format {entry.format!r}")
+    rows = entry.rows
+    columns: dict[str, object] = {}
+    for column in entry.columns:
+        data = column.data
+        if column.kind in ("float64", "int64"):
+            columns[column.name] = np.frombuffer(data, dtype="<" + column.kind[0] + "8").astype(column.kind)
+        elif column.kind == "bool":
+            columns[column.name] = _flags(np.frombuffer(data, dtype=np.uint8))
+        elif column.kind == "int64+mask":
+            values = np.frombuffer(data[: 8 * rows], dtype="<i8").astype(np.int64)
+            columns[column.name] = pd.arrays.IntegerArray(
+                values, _flags(np.frombuffer(data[8 * rows :], np.uint8))
             )
-        elif dtype == "object":
-            if len(record["values"]) != rows:
-                raise ValueError("column of the wrong length")
-            values = np.empty(rows, dtype=object)
-            values[:] = record["values"]
-        elif dtype == "str":  # pandas 3's text columns
-            values = pd.array(record["values"], dtype="str")
+        elif column.dtype == "object":
+            text = np.empty(rows, dtype=object)
+            text[:] = column.values
+            columns[column.name] = text
+        elif column.dtype is not None:
+            columns[column.name] = pd.array(column.values, dtype=column.dtype)
         else:
-            raise ValueError(f"unknown column type {dtype}")
-        if len(values) != rows:
-            raise ValueError("column of the wrong length")
-        columns[record["name"]] = values
+            columns[column.name] = column.values
     frame = pd.DataFrame(columns, index=pd.RangeIndex(rows))
-    if [str(t) for t in frame.dtypes] != [r["dtype"] for r in header["columns"]]:
-        raise ValueError("column types differ")
-    notes, exact, kind = header["notes"], header["exact"], header["format"]
-    if not (
-        isinstance(notes, list)
-        and all(isinstance(n, str) for n in notes)
-        and isinstance(exact, bool)
-        and isinstance(kind, str)
-    ):
-        raise ValueError("header fields of the wrong type")
-    return RawReport("", kind, frame, exact, notes)
+    for column in entry.columns:
+        if column.dtype is not None and str(frame[column.name].dtype) != column.dtype:
+            raise EntryError(
+                f"column {column.name!r} reads back as {frame[column.name].dtype}, not {column.dtype}"
+            )
+    return RawReport("", entry.format, frame, entry.exact, entry.notes)
+
+
+def _flags(values: np.ndarray) -> np.ndarray:
+    """0/1 bytes as booleans; EntryError for any other byte."""
+    if len(values) and values.max() > 1:
+        raise EntryError("a flag that is neither 0 nor 1")
+    return values.astype(bool)

@@ -4,6 +4,13 @@ NVIDIA's ``ncu_report`` package (PyPI ``ncu-report``; no Nsight Compute install
 needed) does the reading, in a child process (``_ncu_rep_worker``): it is native
 code, and a damaged report must cost the user a one-line error, not the process.
 
+The child writes what it read as a report-cache entry (``rooftui.ingest.cache_entry``)
+into a file this process opened: under the cache folder, or an anonymous temporary
+file where there is no cache. This process decodes it exactly as it decodes an entry
+found in the cache (``cache.decode_report``), checks it, and only then moves it into
+the cache (``cache.EntryFile.install``): a cold read is "make sure an entry exists",
+then the warm read's decoding.
+
 Two things ``ncu_report`` does not do, done here:
 - a report cut short (a partial copy, a killed ncu) loads without complaint, with
   the kernels before the cut only; ``ncu_rep_records.checked_report`` walks the
@@ -19,9 +26,8 @@ export prints a shortened form instead (``at::native::foo<(int)8>`` there reads
 from __future__ import annotations
 
 import importlib.util
-import io
 import os
-import pickle
+import secrets
 import signal
 import subprocess
 import sys
@@ -33,48 +39,68 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rooftui.errors import InputError, reading
-from rooftui.ingest import units
-from rooftui.ingest._ncu_rep_worker import EXIT_NO_NCU_REPORT, IDENTITY_FIELDS
+from rooftui.ingest._ncu_rep_worker import EXIT_ENTRY_UNWRITABLE, EXIT_NO_NCU_REPORT
+from rooftui.ingest.cache import EntryFile, ReportCache, decode_report
 from rooftui.ingest.files import check_readable, compression
 from rooftui.ingest.ncu_rep_records import RecordChain, checked_report
+from rooftui.model.metrics import REGISTER_MOVES
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from rooftui.ingest.report import RawReport
-from rooftui.model.metrics import REGISTER_MOVES
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
 
 
 def read_ncu_rep(
-    path: str | Path, *, timeout_s: float | None = None, children: int | None = None
+    path: str | Path,
+    *,
+    timeout_s: float | None = None,
+    children: int | None = None,
+    store: ReportCache | None = None,
 ) -> RawReport:
     """Read one ``.ncu-rep`` (or ``.ncu-rep.xz``/``.gz``/``.bz2``) into a RawReport.
 
     ``timeout_s`` bounds the reader (default: 60 s plus 1 s per MB of report);
     ``children``: reader processes at once (default: the usable cores; see
-    ``_ncu_rep_worker``). Raises InputError for a missing, empty, truncated, corrupt or
-    kernel-less report.
+    ``_ncu_rep_worker``); ``store``: the cache the report's entry goes into (None: no
+    cache). Raises InputError for a missing, empty, truncated, corrupt or kernel-less
+    report.
     """
-    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s, children=children))
+    key = store.key(path) if store is not None else None
+    return to_raw_report(fetch_ncu_rep(path, timeout_s=timeout_s, children=children, store=store, key=key))
 
 
 @dataclass
 class Fetched:
-    """What the reader child sent for one report, not yet a frame."""
+    """The entry the reader child wrote for one report, not decoded yet."""
 
     path: Path
-    document: dict
+    entry: EntryFile  # open until ``to_raw_report`` (or ``close``)
     has_signature: bool
     results: int | None = None  # profiled launches the report's blocks hold; None: not known
 
+    def close(self) -> None:
+        """Delete the entry unread (a read given up)."""
+        self.entry.close()
+
 
 def fetch_ncu_rep(
-    path: str | Path, *, timeout_s: float | None = None, children: int | None = None
+    path: str | Path,
+    *,
+    timeout_s: float | None = None,
+    children: int | None = None,
+    store: ReportCache | None = None,
+    key: str | None = None,
 ) -> Fetched:
     """The part of ``read_ncu_rep`` that needs no pandas: checks, decompression and the
-    reader child. It can start before the caller has imported pandas (about 0.3 s),
-    so that the child reads meanwhile (``rooftui.ingest.parallel.start_reading``)."""
+    reader child, which writes the report's entry. It can start before the caller has
+    imported pandas (about 0.3 s), so that the child reads meanwhile
+    (``rooftui.ingest.parallel.start_reading``). ``key``: the report's entry name in
+    ``store``, taken before reading (an entry of a report that changed meanwhile is not
+    kept); without both, the entry goes to an anonymous temporary file."""
     if children is None:
         from rooftui.ingest.parallel import usable_cores
 
@@ -88,23 +114,46 @@ def fetch_ncu_rep(
             "pip install ncu-report, or export the report to CSV with "
             "`ncu --import REPORT.ncu-rep --csv --page raw`",
         )
-    command = [*WORKER, "--children", str(children)]
-    with reading(path):  # one-line errors
-        if compression(path) is None:
-            return _fetch_plain(path, command, timeout_s)
-        with checked_report(path) as (report, chain):  # decompressed and checked in one pass
-            with _READER_MEMORY.reserve(_reader_memory(report.stat().st_size)):
-                document = _run_worker(command, report, path, _timeout(report, timeout_s))
-    return Fetched(path, document, bool(chain.has_signature), chain.results)
+    if store is None or key is None:
+        store, key = None, "uncached-" + secrets.token_hex(16)  # this read's entry, no other
+    try:
+        return _fetch_into(EntryFile(store, key), path, children, timeout_s)
+    except EntryUnwritable:
+        if store is None:
+            raise
+    # The cache's disk is full or over its quota: the cache must cost no error, so the
+    # report is read again into a private temporary file.
+    return _fetch_into(EntryFile(None, key), path, children, timeout_s)
 
 
-def _fetch_plain(path: Path, command: list[str], timeout_s: float | None) -> Fetched:
+class EntryUnwritable(InputError):
+    """The reader read the report but could not write its entry (a full disk)."""
+
+
+def _fetch_into(entry: EntryFile, path: Path, children: int, timeout_s: float | None) -> Fetched:
+    """Run the reader on ``path``, writing ``entry``; Fetched, or InputError."""
+    command = [*WORKER, "--children", str(children), "--entry-fd", str(entry.fileno()), "--key", entry.key]
+    try:
+        with reading(path):  # one-line errors
+            if compression(path) is None:
+                chain = _fetch_plain(path, command, entry, timeout_s)
+            else:
+                with checked_report(path) as (report, chain):  # decompressed and checked in one pass
+                    with _READER_MEMORY.reserve(_reader_memory(report.stat().st_size)):
+                        _run_worker(command, report, path, entry, _timeout(report, timeout_s))
+    except BaseException:
+        entry.close()
+        raise
+    return Fetched(path, entry, bool(chain.has_signature), chain.results)
+
+
+def _fetch_plain(path: Path, command: list[str], entry: EntryFile, timeout_s: float | None) -> RecordChain:
     """An uncompressed report: the reader starts at once and its record chain is
     checked while it reads (``ncu_rep_records.checked_report`` checks first; the check
     takes ~0.04 s for 150 MB, and while the caller imports pandas, twice that). A
     report the check refuses gets the check's error, as it would have first."""
     with _READER_MEMORY.reserve(_reader_memory(path.stat().st_size)):
-        worker = _start_worker(command, path)
+        worker = _start_worker(command, path, entry)
         try:
             chain = RecordChain(path)
             chain.walk(path)
@@ -112,8 +161,8 @@ def _fetch_plain(path: Path, command: list[str], timeout_s: float | None) -> Fet
         except BaseException:
             _stop(worker)
             raise
-        document = _finish_worker(worker, path, _timeout(path, timeout_s))
-    return Fetched(path, document, bool(chain.has_signature), chain.results)
+        _finish_worker(worker, path, _timeout(path, timeout_s))
+    return chain
 
 
 def _timeout(report: Path, timeout_s: float | None) -> float:
@@ -176,14 +225,19 @@ def _available_memory() -> float:
 _READER_MEMORY = MemoryGate()
 
 
-def _run_worker(command: Sequence[str], report: Path, path: Path, timeout_s: float) -> dict:
-    """Run the reader on ``report`` in a child process; its document, or InputError."""
-    return _finish_worker(_start_worker(command, report), path, timeout_s)
+def _run_worker(command: Sequence[str], report: Path, path: Path, entry: EntryFile, timeout_s: float) -> None:
+    """Run the reader on ``report`` in a child process, which writes ``entry``; InputError
+    if it fails."""
+    _finish_worker(_start_worker(command, report, entry), path, timeout_s)
 
 
-def _start_worker(command: Sequence[str], report: Path) -> subprocess.Popen:
+def _start_worker(command: Sequence[str], report: Path, entry: EntryFile) -> subprocess.Popen:
     return subprocess.Popen(
-        [*command, str(report)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_worker_env()
+        [*command, str(report)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=_worker_env(),
+        pass_fds=(entry.fileno(),),
     )
 
 
@@ -192,10 +246,10 @@ def _stop(worker: subprocess.Popen) -> None:
     worker.communicate()
 
 
-def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> dict:
-    """The document the reader started by ``_start_worker`` sends, or InputError."""
+def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> None:
+    """Wait for the reader started by ``_start_worker``; InputError if it failed."""
     try:
-        stdout, stderr_bytes = worker.communicate(timeout=timeout_s)
+        _, stderr_bytes = worker.communicate(timeout=timeout_s)
     except BaseException as err:
         _stop(worker)
         if not isinstance(err, subprocess.TimeoutExpired):
@@ -219,6 +273,12 @@ def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> di
             path,
             "reinstall it: pip install --force-reinstall ncu-report",
         )
+    if worker.returncode == EXIT_ENTRY_UNWRITABLE:
+        raise EntryUnwritable(
+            f"no room to write the report as read ({_last_line(stderr)})",
+            path,
+            "free space in the temporary folder (TMPDIR) or the cache's (XDG_CACHE_HOME)",
+        )
     if worker.returncode != 0:
         raise InputError(
             f"the ncu_report reader failed on it ({_last_line(stderr)})",
@@ -227,41 +287,6 @@ def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> di
         )
     if "Can't parse message" in stderr:  # protobuf skipped a damaged record and went on
         raise InputError(f"the report is corrupt (ncu_report: {_last_line(stderr)})", path, _RERUN)
-    try:
-        document = _unpickle_builtins(stdout)
-        _check_document(document)
-    except (pickle.UnpicklingError, ValueError, KeyError, TypeError, EOFError) as err:
-        raise InputError(
-            f"the ncu_report reader gave unreadable output ({_one_line(err)})",
-            path,
-            "the report is probably corrupt; " + _RERUN,
-        ) from None
-    return document
-
-
-class _BuiltinsOnly(pickle.Unpickler):
-    """The worker sends dicts, lists, str, int, float, bytes and None; nothing that
-    names a class or a function is accepted."""
-
-    def find_class(self, module: str, name: str):
-        raise pickle.UnpicklingError(f"unexpected type {module}.{name}")
-
-
-def _unpickle_builtins(data: bytes) -> dict:
-    return _BuiltinsOnly(io.BytesIO(data)).load()
-
-
-def _check_document(document: object) -> None:
-    if not isinstance(document, dict):
-        raise ValueError("not a dict")
-    launches, identity = document["launches"], document["identity"]
-    metrics, unit_of, values = document["metrics"], document["units"], document["values"]
-    if not (isinstance(launches, int) and isinstance(values, bytes) and isinstance(identity, dict)):
-        raise TypeError("wrong types")
-    if any(len(identity[name]) != launches for name in IDENTITY_FIELDS):
-        raise ValueError("identity columns of the wrong length")
-    if len(unit_of) != len(metrics) or len(values) != 8 * launches * len(metrics):
-        raise ValueError("metric columns of the wrong length")
 
 
 def _worker_env() -> dict[str, str]:
@@ -273,72 +298,52 @@ def _worker_env() -> dict[str, str]:
 
 
 def to_raw_report(fetched: Fetched) -> RawReport:
-    """The RawReport of what ``fetch_ncu_rep`` fetched; InputError if it holds no launch."""
-    import numpy as np
-    import pandas as pd
+    """The RawReport in the entry ``fetch_ncu_rep`` had written: decoded as any cache
+    entry is (``cache.decode_report``), checked, and only then moved into the cache;
+    InputError if it holds no launch or the reader missed some."""
+    path = fetched.path
+    with fetched.entry:
+        try:
+            report = decode_report(fetched.entry.read(), fetched.entry.key)
+        except (ValueError, TypeError, OSError) as err:
+            raise InputError(
+                f"the ncu_report reader gave unreadable output ({_one_line(err)})",
+                path,
+                "the report is probably corrupt; " + _RERUN,
+            ) from None
+        _check_every_result_read(fetched, report.kernels)
+        fetched.entry.install(path)
+    report.path = str(path)
+    return report
 
-    from rooftui.ingest.report import RawReport, failed_launch_notes
 
-    path, document = fetched.path, fetched.document
-    launches, identity = document["launches"], document["identity"]
+def _check_every_result_read(fetched: Fetched, kernels: pd.DataFrame) -> None:
+    """Refuse a report with no launch, a result ncu_report could not parse (it skips it,
+    or gives a launch with no name and no metric, which would otherwise pass for a 0 s
+    kernel), or no launch that ncu measured."""
+    from rooftui.ingest.report import IDENTITY_COLUMNS, every_launch_failed, failed_launches
+
+    launches = len(kernels)
     if not launches:
         if fetched.has_signature:
             raise InputError(
                 "the report holds no profiled kernels (cut short before its first "
                 "result, or ncu profiled none)",
-                path,
+                fetched.path,
                 "if it was copied, copy it whole; else check ncu's filters "
                 "(-k, --launch-count, --profile-from-start) and re-run it",
             )
         raise InputError(
             "not an Nsight Compute report (no kernels could be read from it)",
-            path,
+            fetched.path,
             "pass an .ncu-rep written by `ncu -o`, or its CSV export",
         )
-    names = document["metrics"]
-    values = np.frombuffer(document["values"], dtype=np.float64).reshape(len(names), launches)
-    _check_every_result_read(fetched, values)
-    kernels = pd.DataFrame(
-        {
-            "ncu_id": np.arange(launches, dtype=np.int64),  # ncu's IDs: launch order from 0
-            "kernel_name": identity["kernel_name"],
-            "process_id": np.full(launches, np.nan),  # ncu_report does not expose it
-            "device_index": _integers(identity["device_index"]),
-            "device": identity["device"],
-            "cc": identity["cc"],
-            "grid": identity["grid"],
-            "block": identity["block"],
-            "stream": _integers(identity["stream"]),
-            "nvtx": identity["nvtx"],
-            REGISTER_MOVES: np.array(identity["register_moves"], dtype=np.float64),  # None -> NaN
-        }
-    )
-
-    notes: list[str] = []
-    metrics = {}
-    for name, unit, column in zip(names, document["units"], values):
-        f = units.factor(unit)
-        if f is None:
-            notes.append(f"{name}: unknown unit {unit!r}, values taken as stored")
-            f = 1.0
-        metrics[name] = column * f if f != 1.0 else column.copy()
-    kernels = pd.concat([kernels, pd.DataFrame(metrics, index=kernels.index)], axis=1)
-    notes += failed_launch_notes(kernels, path)
-    return RawReport(str(path), "ncu-rep", kernels, True, notes)
-
-
-def _check_every_result_read(fetched: Fetched, values) -> None:
-    """Refuse a report with a result ncu_report could not parse: it skips it, or gives a
-    launch with no name and no metric, which would otherwise pass for a 0 s kernel."""
-    import numpy as np
-
-    launches, names = fetched.document["launches"], fetched.document["identity"]["kernel_name"]
-    empty = np.isnan(values).all(axis=0) if len(values) else np.ones(launches, dtype=bool)
-    damaged = [i for i, name in enumerate(names) if name is None and empty[i]]
-    if damaged:
+    metrics = [c for c in kernels.columns if c not in IDENTITY_COLUMNS and c != REGISTER_MOVES]
+    damaged = kernels["kernel_name"].isna() & kernels[metrics].isna().all(axis=1)
+    if damaged.any():
         raise InputError(
-            f"the report is corrupt: the record of kernel ID {damaged[0]} "
-            f"({len(damaged)} of {launches} results) cannot be read (ncu_report finds "
+            f"the report is corrupt: the record of kernel ID {damaged.idxmax()} "
+            f"({damaged.sum()} of {launches} results) cannot be read (ncu_report finds "
             "no name, time or counter in it; it is no 0 s kernel)",
             fetched.path,
             _RERUN,
@@ -350,16 +355,10 @@ def _check_every_result_read(fetched: Fetched, values) -> None:
             fetched.path,
             _RERUN,
         )
-
-
-def _integers(values: list):
-    """An int64 array, or pandas' nullable Int64 where some launch lacks the value."""
-    import numpy as np
-    import pandas as pd
-
-    if any(v is None for v in values):
-        return pd.array(values, dtype="Int64")
-    return np.array(values, dtype=np.int64)
+    failed = failed_launches(kernels)
+    if failed.all():
+        first = kernels[failed].iloc[0]
+        raise every_launch_failed(launches, int(first["ncu_id"]), first["kernel_name"], fetched.path)
 
 
 def _signal_name(number: int) -> str:

@@ -9,7 +9,9 @@ memory for it. CSV exports are parsed in the threads themselves.
 command can start them first and import the rest of rooftui while they read;
 ``Reading.result()`` then waits for them and reads the cached and CSV reports and
 directories (``rooftui.ingest.read_reports``; a directory is neither cached nor
-started early).
+started early). A ``.ncu-rep`` reader writes the report's cache entry itself; it is
+decoded here as a cached report is (``ncu_rep.to_raw_report``), a CSV report's entry
+written here (``ReportCache.put``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from rooftui.ingest.cache import ReportCache, enabled_by_default
 from rooftui.ingest.files import is_directory, logical_name
 
 if TYPE_CHECKING:
+    from rooftui.ingest.ncu_rep import Fetched
     from rooftui.ingest.report import RawReport
 
 # done, total, what: called as each report is read (what: the report, "(cached)" if so).
@@ -81,18 +84,22 @@ class Reading:
         # .ncu-rep readers start now; cached and CSV reports wait for result(),
         # as decoding or parsing them needs pandas.
         self._futures: dict[Future, int] = {}
+        self._ncu_rep = [
+            files[i] and logical_name(Path(path)).endswith(".ncu-rep") for i, path in enumerate(paths)
+        ]
         started = [
             i
-            for i, (path, key) in enumerate(zip(paths, self.keys))
-            if files[i]
-            and logical_name(Path(path)).endswith(".ncu-rep")
-            and not (key is not None and store is not None and store.has(key))
+            for i, key in enumerate(self.keys)
+            if self._ncu_rep[i] and not (key is not None and store is not None and store.has(key))
         ]
         # The cores are shared among the readers running at once; each reader's processes
         # share one memory budget (ncu_rep._reader_memory), however many they are.
-        children = max(1, usable_cores() // max(1, min(workers, len(started))))
+        self._children = max(1, usable_cores() // max(1, min(workers, len(started))))
         for i in started:
-            self._futures[self._pool.submit(_fetch, paths[i], children)] = i
+            self._futures[self._fetch(i)] = i
+
+    def _fetch(self, i: int) -> Future:
+        return self._pool.submit(_fetch, self.paths[i], self._children, self.store, self.keys[i])
 
     def result(self, progress: Progress | None = None) -> list[list[RawReport]]:
         """The reports of each path, in the order given: one per file, a directory's
@@ -112,7 +119,9 @@ class Reading:
                 if i in started:
                     continue
                 hit = self.store.get(path) if self.store and self.keys[i] else None
-                if hit is None:
+                if hit is None and self._ncu_rep[i]:  # its entry was unreadable: read again
+                    self._futures[self._fetch(i)] = i
+                elif hit is None:
                     self._futures[self._pool.submit(read_reports, path)] = i
                 else:
                     found[i] = [hit]
@@ -127,6 +136,7 @@ class Reading:
                     for future in pending:
                         future.cancel()
                     wait(pending)
+                    _close_unread(finished | pending)
                     failed += [f for f in pending if not f.cancelled() and f.exception() is not None]
                     error = min(failed, key=self._futures.__getitem__).exception()
                     assert error is not None  # failed holds only futures that raised
@@ -134,23 +144,34 @@ class Reading:
                 for future in sorted(finished, key=self._futures.__getitem__):
                     i = self._futures[future]
                     got = future.result()
-                    if i in started:  # fetched by a reader child: not a frame yet
+                    if self._ncu_rep[i]:  # a reader child's entry, not decoded yet
                         from rooftui.ingest.ncu_rep import to_raw_report
 
                         with reading(Path(self.paths[i])):
                             got = [to_raw_report(got)]
-                    found[i] = got
-                    if self.store and self.keys[i] and len(got) == 1:
+                    elif self.store and self.keys[i] and len(got) == 1:
                         self.store.put(self.paths[i], got[0], self.keys[i])
+                    found[i] = got
                     done += 1
                     if progress:
                         progress(done, total, str(self.paths[i]))
         return [reports or [] for reports in found]
 
 
-def _fetch(path: str | Path, children: int):
+def _fetch(path: str | Path, children: int, store: ReportCache | None, key: str | None) -> Fetched:
     """``fetch_ncu_rep`` with what a damaged report raises turned into one line."""
     from rooftui.ingest.ncu_rep import fetch_ncu_rep
 
     with reading(Path(path)):
-        return fetch_ncu_rep(path, children=children)
+        return fetch_ncu_rep(path, children=children, store=store, key=key)
+
+
+def _close_unread(futures: set[Future]) -> None:
+    """Delete the entries that reader children wrote for reads given up."""
+    from rooftui.ingest.ncu_rep import Fetched
+
+    for future in futures:
+        if future.done() and not future.cancelled() and future.exception() is None:
+            got = future.result()
+            if isinstance(got, Fetched):
+                got.close()

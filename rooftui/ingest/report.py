@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rooftui.errors import InputError
 from rooftui.model.metrics import metrics_read
 
 if TYPE_CHECKING:  # pandas is imported by whoever makes a RawReport
@@ -24,6 +25,8 @@ IDENTITY_COLUMNS = (
     "stream",  # int
     "nvtx",  # str: push/pop ranges of the launching thread, outermost first, " > " joined
 )
+# What a RawReport's ``format`` says it was read from.
+FORMATS = ("raw-csv", "details-csv", "ncu-rep", "metric-runs", "summary-csv")
 # Optional: how many launches a row stands for (absent = 1). Readers of data that
 # cannot be split per launch (a per-name join, a --print-summary export) set it.
 LAUNCHES = "launches"
@@ -49,7 +52,7 @@ class RawReport:
     """
 
     path: str
-    format: str  # "raw-csv" | "details-csv" | "ncu-rep" | "metric-runs" | "summary-csv"
+    format: str  # one of FORMATS
     kernels: pd.DataFrame
     exact: bool  # False when the export rounded values (auto-scaled units)
     notes: list[str] = field(default_factory=list)
@@ -58,6 +61,17 @@ class RawReport:
 # Columns a failed replay still has: what ncu knows of the device without measuring.
 _NOT_MEASURED_PREFIXES = ("device__attribute_", "rooftui__")
 _NOT_MEASURED_SUFFIXES = (".peak_sustained",)
+
+
+def is_measured(column: str) -> bool:
+    """Whether ``column`` holds something ncu measured of a launch: not an identity fact,
+    a device attribute or a peak, which a failed replay still has."""
+    return (
+        column not in IDENTITY_COLUMNS
+        and column != LAUNCHES
+        and not column.startswith(_NOT_MEASURED_PREFIXES)
+        and not column.endswith(_NOT_MEASURED_SUFFIXES)
+    )
 
 
 def failed_launches(kernels: pd.DataFrame) -> pd.Series:
@@ -70,14 +84,7 @@ def failed_launches(kernels: pd.DataFrame) -> pd.Series:
     """
     import pandas as pd
 
-    measured = [
-        c
-        for c in kernels.columns
-        if c not in IDENTITY_COLUMNS
-        and c != LAUNCHES
-        and not c.startswith(_NOT_MEASURED_PREFIXES)
-        and not c.endswith(_NOT_MEASURED_SUFFIXES)
-    ]
+    measured = [c for c in kernels.columns if is_measured(c)]
     if not measured:
         return pd.Series(False, index=kernels.index)
     return kernels[measured].isna().all(axis=1)
@@ -86,26 +93,34 @@ def failed_launches(kernels: pd.DataFrame) -> pd.Series:
 def failed_launch_notes(kernels: pd.DataFrame, path: str | Path) -> list[str]:
     """One note naming the launches ``failed_launches`` finds (none when there are none);
     InputError when every launch failed (nothing was measured)."""
-    from rooftui.errors import InputError
-
     failed = kernels.loc[failed_launches(kernels)]
     if failed.empty:
         return []
     if len(failed) == len(kernels):
         first = failed.iloc[0]
-        raise InputError(
-            f"every launch ({len(failed)}) has every metric blank: ncu's replay failed "
-            f"(first: ID {int(first['ncu_id'])}, {str(first['kernel_name'])[:60]})",
-            path,
-            "profile it again and check ncu's output for ==ERROR== lines "
-            "(out of memory, a kernel that does not finish, a replay that changes its input)",
-        )
-    named = ", ".join(
-        f"ID {int(row.ncu_id)} ({str(row.kernel_name)[:60]})" for row in failed.head(3).itertuples()
+        raise every_launch_failed(len(failed), int(first["ncu_id"]), first["kernel_name"], path)
+    first_three = list(zip(failed["ncu_id"].head(3), failed["kernel_name"].head(3)))
+    return [failed_launch_note(first_three, len(failed))]
+
+
+def every_launch_failed(count: int, first_id: int, first_name: object, path: str | Path) -> InputError:
+    """The error for a report whose every launch has every metric blank."""
+    return InputError(
+        f"every launch ({count}) has every metric blank: ncu's replay failed "
+        f"(first: ID {first_id}, {str(first_name)[:60]})",
+        path,
+        "profile it again and check ncu's output for ==ERROR== lines "
+        "(out of memory, a kernel that does not finish, a replay that changes its input)",
     )
-    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
-    return [
-        f"{len(failed)} launch(es) with every metric blank (ncu's replay of them failed): "
+
+
+def failed_launch_note(first: list[tuple[int, object]], count: int) -> str:
+    """The note naming ``count`` launches with every metric blank, ``first`` (ID, name)
+    of them by name (three at most); pandas-free, for the ``.ncu-rep`` reader child."""
+    named = ", ".join(f"ID {int(ncu_id)} ({str(name)[:60]})" for ncu_id, name in first[:3])
+    more = f" and {count - 3} more" if count > 3 else ""
+    return (
+        f"{count} launch(es) with every metric blank (ncu's replay of them failed): "
         f"{named}{more}; kept, with their time, FLOPs and bytes not collected; "
         "re-profile them (ncu -k NAME) to measure them"
-    ]
+    )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import lzma
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -20,7 +19,8 @@ import pandas as pd
 import pytest
 
 from rooftui.errors import InputError
-from rooftui.ingest import ncu_rep
+from rooftui.ingest import cache_entry, ncu_rep
+from rooftui.ingest.cache import EntryFile
 from rooftui.ingest.ncu_rep import read_ncu_rep
 from rooftui.ingest.report import IDENTITY_COLUMNS, is_relevant_metric
 from rooftui.ingest.units import factor, to_base
@@ -242,65 +242,78 @@ def test_report_with_only_a_header_holds_no_kernels(tmp_path):
         read_ncu_rep(header_only)
 
 
-def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
+# A stand-in for the reader child: Python code run with the reader's arguments
+# (--children N --entry-fd FD --key KEY REPORT); ENTRY_FD takes out the descriptor.
+ENTRY_FD = "import os, sys; fd = int(sys.argv[sys.argv.index('--entry-fd') + 1]); "
+
+
+def _run_fake_worker(tmp_path: Path, code: str, monkeypatch, timeout_s: float = 60):
     report = tmp_path / "r.ncu-rep"
     report.write_bytes(b"NVR\0")
-    return ncu_rep._run_worker([sys.executable, "-c", code], report, report, timeout_s)
+    monkeypatch.setattr(ncu_rep, "WORKER", [sys.executable, "-c", code])
+    return read_ncu_rep(report, timeout_s=timeout_s)
 
 
-def test_parent_survives_a_reader_that_segfaults(tmp_path):
+def test_parent_survives_a_reader_that_segfaults(tmp_path, monkeypatch):
     crash = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
     with pytest.raises(InputError, match=r"crashed with SIGSEGV\) — re-copy"):
-        _run_fake_worker(tmp_path, crash)
+        _run_fake_worker(tmp_path, crash, monkeypatch)
 
 
-def test_reader_that_hangs_is_stopped(tmp_path):
+def test_reader_that_hangs_is_stopped(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="took more than 1 s"):
-        _run_fake_worker(tmp_path, "import time; time.sleep(30)", timeout_s=1)
+        _run_fake_worker(tmp_path, "import time; time.sleep(30)", monkeypatch, timeout_s=1)
 
 
-def test_reader_garbage_output_is_an_input_error(tmp_path):
+def test_reader_garbage_output_is_an_input_error(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="unreadable output"):
-        _run_fake_worker(tmp_path, "print('{\"columns\": [')")
+        _run_fake_worker(tmp_path, ENTRY_FD + "os.write(fd, b'{\"columns\": [')", monkeypatch)
 
 
-def test_reader_skipping_a_damaged_record_is_an_input_error(tmp_path):
+def test_reader_skipping_a_damaged_record_is_an_input_error(tmp_path, monkeypatch):
     code = (
-        'import sys; print(\'{"columns": [], "units": [], "kernels": []}\'); '
+        "import sys; "
         "sys.stderr.write('[libprotobuf ERROR] Can\\'t parse message of type "
         '"NV.Profiler.Messages.ProfileResult" because it is missing required fields\')'
     )
     with pytest.raises(InputError, match="the report is corrupt"):
-        _run_fake_worker(tmp_path, code)
+        _run_fake_worker(tmp_path, code, monkeypatch)
 
 
 def test_reader_exception_becomes_one_line(tmp_path):
     missing = tmp_path / "gone.ncu-rep"
-    with pytest.raises(InputError) as caught:
-        ncu_rep._run_worker(ncu_rep.WORKER, missing, missing, 60)
+    with EntryFile(None, "k") as entry, pytest.raises(InputError) as caught:
+        command = [*ncu_rep.WORKER, "--entry-fd", str(entry.fileno()), "--key", "k"]
+        ncu_rep._run_worker(command, missing, missing, entry, 60)
     assert "the ncu_report reader failed on it (FileNotFoundError" in str(caught.value)
     assert "\n" not in str(caught.value)
 
 
-def test_worker_reads_only_the_metrics_rooftui_uses_and_sends_columns():
-    done = subprocess.run(
-        [*ncu_rep.WORKER, str(KNOWN / "known_answer.ncu-rep")],
-        capture_output=True,
-        env=ncu_rep._worker_env(),
-        check=True,
-    )
-    document = ncu_rep._unpickle_builtins(done.stdout)
-    assert document["launches"] == 15
-    assert document["metrics"] and all(is_relevant_metric(c) for c in document["metrics"])
+def test_worker_writes_only_the_metrics_rooftui_uses_as_columns():
+    with EntryFile(None, "k") as entry:
+        command = [*ncu_rep.WORKER, "--entry-fd", str(entry.fileno()), "--key", "k"]
+        ncu_rep._run_worker(command, KNOWN / "known_answer.ncu-rep", KNOWN, entry, 60)
+        data = entry.read()
+    written = cache_entry.decode(data, "k")
+    metrics = [c for c in written.columns if c.name not in IDENTITY_COLUMNS and c.name != REGISTER_MOVES]
+    assert written.rows == 15 and written.format == "ncu-rep"
+    assert metrics and all(is_relevant_metric(c.name) for c in metrics)
     # one float64 per launch and metric, not a Python object per value
-    assert len(document["values"]) == 8 * 15 * len(document["metrics"])
-    assert len(done.stdout) < 40_000  # 15 kernels x ~30 metrics, not 530 metrics each
+    assert all(c.kind == "float64" and len(c.data) == 8 * 15 for c in metrics)
+    assert len(data) < 40_000  # 15 kernels x ~30 metrics, not 530 metrics each
 
 
-def test_reader_output_naming_a_class_is_refused(tmp_path):
-    code = "import pickle, sys, collections; sys.stdout.buffer.write(pickle.dumps(collections.OrderedDict()))"
-    with pytest.raises(InputError, match="unreadable output .*unexpected type collections"):
-        _run_fake_worker(tmp_path, code)
+def test_reader_entry_made_for_another_report_is_refused(tmp_path, monkeypatch):
+    """An entry is only trusted for the key it was made for: a reader that wrote
+    another report's entry (a well-formed one) gives an error, not that report."""
+    code = (
+        ENTRY_FD
+        + "from rooftui.ingest.cache_entry import Column, Entry; "
+        + "entry = Entry('another', 'ncu-rep', True, 1, [Column('ncu_id', 'int64', bytes(8))]); "
+        + "entry.write(os.fdopen(fd, 'wb'))"
+    )
+    with pytest.raises(InputError, match="unreadable output .*another report's entry"):
+        _run_fake_worker(tmp_path, code, monkeypatch)
 
 
 def test_summary_cli_exits_2_with_one_line_on_a_truncated_report(tmp_path):

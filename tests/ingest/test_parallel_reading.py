@@ -126,7 +126,7 @@ def test_each_reader_gets_its_share_of_the_cores(monkeypatch, tmp_path, cores, w
 
     given = []
     monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
-    monkeypatch.setattr(parallel, "_fetch", lambda path, at_once: given.append(at_once))
+    monkeypatch.setattr(parallel, "_fetch", lambda path, at_once, store, key: given.append(at_once))
     paths = [tmp_path / f"r{i}.ncu-rep" for i in range(reports)]
     for path in paths:
         path.write_bytes(b"NVR\0")

@@ -22,6 +22,7 @@ from rooftui import ingest
 from rooftui.errors import InputError
 from rooftui.ingest import _ncu_rep_worker as worker
 from rooftui.ingest import ncu_rep
+from rooftui.ingest.cache import EntryFile
 from rooftui.ingest.files import open_binary
 from rooftui.ingest.parallel import read_paths
 from rooftui.model.metrics import REGISTER_MOVES
@@ -136,10 +137,11 @@ def test_parts_merge_as_if_read_in_one_go():
     assert merged["identity"]["kernel_name"] == ["kernel_name0", "kernel_name1", "kernel_name0"]
 
 
-def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> dict:
+def _run_fake_worker(tmp_path: Path, code: str, timeout_s: float = 60) -> None:
     report = tmp_path / "r.ncu-rep"
     report.write_bytes(b"NVR\0")
-    return ncu_rep._run_worker([sys.executable, "-c", code], report, report, timeout_s)
+    with EntryFile(None, "k") as entry:
+        ncu_rep._run_worker([sys.executable, "-c", code], report, report, entry, timeout_s)
 
 
 def test_a_reader_child_that_hangs_is_stopped_with_its_parent(tmp_path):
@@ -370,9 +372,10 @@ def test_a_failing_child_stops_the_others_and_is_one_line(tmp_path, how, message
     report = tmp_path / "r.ncu-rep"
     shutil.copy(KNOWN / "known_answer.ncu-rep", report)
     sleeping = tmp_path / "sleeping.pid"
-    command = [sys.executable, "-c", FAILING_CHILD, how, str(sleeping)]
-    with pytest.raises(InputError) as caught:  # the timeout: the sleeping child was waited for
-        ncu_rep._run_worker(command, report, report, timeout_s=30)
+    with EntryFile(None, "k") as entry, pytest.raises(InputError) as caught:  # the timeout: the
+        # sleeping child was waited for
+        command = [sys.executable, "-c", FAILING_CHILD, how, str(sleeping), "--entry-fd", str(entry.fileno())]
+        ncu_rep._run_worker([*command, "--key", "k"], report, report, entry, timeout_s=30)
     assert message in str(caught.value) and "\n" not in str(caught.value)
     assert not _running(int(sleeping.read_text()))  # stopped and reaped, not left behind
 
