@@ -1,5 +1,6 @@
 import asyncio
 import contextlib
+import copy
 import gc
 import inspect
 import json
@@ -74,6 +75,27 @@ def pytest_runtest_protocol(item, nextitem):
     them, whether it calls ``main()`` through ``run_cli`` or directly."""
     with signal_handlers_kept():
         yield
+
+
+@pytest.fixture(scope="session")
+def load_once():
+    """``load_once(path, **options)`` is ``load_run([path], LoadOptions(**options))`` for a
+    committed report, read once per worker (a cold load costs 0.3-1 s of CPU; many tests
+    read the same sample with the same options) and given to each caller as a copy of its
+    own, so a test may change what it gets. Only for loads nothing in the test changes:
+    a test that saves ceilings (XDG_DATA_HOME) or writes its input loads it itself."""
+    from rooftui.analysis import load_run
+    from rooftui.analysis.load_options import LoadOptions
+
+    loaded = {}
+
+    def load(path, **options):
+        key = (str(path), tuple(sorted(options.items())))
+        if key not in loaded:
+            loaded[key] = load_run([path], LoadOptions(**options))
+        return copy.deepcopy(loaded[key])
+
+    return load
 
 
 def run_cli(*args, cwd=None, env=None, replace_env=False):

@@ -67,8 +67,8 @@ def test_the_bundled_h200_ceilings_are_the_measured_file_read_as_package_data():
     assert find_bundled("NVIDIA H200", "10.0") is None  # keyed by compute capability too
 
 
-def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so():
-    run = load_run([AMP])
+def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so(load_once):
+    run = load_once(AMP)
     doc = measured_file()
     assert {roof_key(c) for c in run.ceilings.ceilings} == H200_ROOFS
     for ceiling in run.ceilings.ceilings:
@@ -78,8 +78,8 @@ def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so(
     assert run.ceilings.bandwidth("l2").value == pytest.approx(8.984296570102639e12, rel=1e-12)
 
 
-def test_deepcam_without_ceilings_binds_kernels_exactly_as_the_bundled_sample():
-    ours = load_run([AMP]).kernels
+def test_deepcam_without_ceilings_binds_kernels_exactly_as_the_bundled_sample(load_once):
+    ours = load_once(AMP).kernels
     sample = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings())).kernels
     columns = [
         "bound",
