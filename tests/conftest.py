@@ -98,6 +98,14 @@ def load_once():
     return load
 
 
+def the_sample():
+    """The bundled sample's one report (``rooftui.sample.sample_paths``), for ``load_once``."""
+    from rooftui.sample import sample_paths
+
+    [report] = sample_paths()
+    return report
+
+
 def run_cli(*args, cwd=None, env=None, replace_env=False):
     """``rooftui ARGS`` in this process (click's CliRunner), through the same ``main`` as the
     real command, so errors become one line and exit code 2. Returns what a subprocess run
