@@ -75,11 +75,14 @@ def main(argv: list[str]) -> int:
         load_after = os.getloadavg()[0]
         summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "(no output)"
         tests = read_junit(report) if report.exists() else []
+        failed = failed_tests(report) if report.exists() else []
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     print(f"# {options.label}: python -m pytest {' '.join(pytest_args)}")
     print(f"pytest said: {summary} (exit code {done.returncode})")
     print(f"wall {wall:.1f} s; CPU user {user:.1f} s + system {system:.1f} s = {user + system:.1f} s")
     print(f"load average (1 min) {load_before:.2f} at the start, {load_after:.2f} at the end")
+    for test_id in failed:
+        print(f"failed: {test_id}")
     summarise(tests)
     return done.returncode
 
@@ -153,6 +156,15 @@ def read_junit(path: Path) -> list[tuple[str, float]]:
             file = module.rsplit("/", 1)[0] + ".py"
         tests.append((f"{file}::{name}", float(case.get("time", 0.0))))
     return tests
+
+
+def failed_tests(path: Path) -> list[str]:
+    """The ids of the test cases the JUnit XML records as failed or in error."""
+    return [
+        f"{case.get('classname', '')}::{case.get('name', '')}"
+        for case in ElementTree.parse(path).iter("testcase")
+        if case.find("failure") is not None or case.find("error") is not None
+    ]
 
 
 def directory_of(test_id: str) -> str:

@@ -1,4 +1,6 @@
 import asyncio
+import contextlib
+import copy
 import gc
 import inspect
 import json
@@ -49,6 +51,61 @@ def expected():
     return {k["name"]: k for k in doc["kernels"]}
 
 
+# What rooftui.cli.main() sets for the rest of its process (rooftui.cli.errors).
+SIGNALS_THE_CLI_HANDLES = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def signal_handlers_kept():
+    """``main()`` turns SIGTERM and SIGHUP into SystemExit for the rest of the process; run
+    in-process, it would leave that in the pytest worker, where a SIGTERM (xdist stopping
+    its workers, a timeout) would then raise inside whichever test runs. Puts back what
+    was there before."""
+    saved = {number: signal.getsignal(number) for number in SIGNALS_THE_CLI_HANDLES}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test (its fixtures included) leaves the worker's signal handlers as it found
+    them, whether it calls ``main()`` through ``run_cli`` or directly."""
+    with signal_handlers_kept():
+        yield
+
+
+@pytest.fixture(scope="session")
+def load_once():
+    """``load_once(path, **options)`` is ``load_run([path], LoadOptions(**options))`` for a
+    committed report, read once per worker (a cold load costs 0.3-1 s of CPU; many tests
+    read the same sample with the same options) and given to each caller as a copy of its
+    own, so a test may change what it gets. Only for loads nothing in the test changes:
+    a test that saves ceilings (XDG_DATA_HOME) or writes its input loads it itself."""
+    from rooftui.analysis import load_run
+    from rooftui.analysis.load_options import LoadOptions
+
+    loaded = {}
+
+    def load(path, **options):
+        key = (str(path), tuple(sorted(options.items())))
+        if key not in loaded:
+            loaded[key] = load_run([path], LoadOptions(**options))
+        return copy.deepcopy(loaded[key])
+
+    return load
+
+
+def the_sample():
+    """The bundled sample's one report (``rooftui.sample.sample_paths``), for ``load_once``."""
+    from rooftui.sample import sample_paths
+
+    [report] = sample_paths()
+    return report
+
+
 def run_cli(*args, cwd=None, env=None, replace_env=False):
     """``rooftui ARGS`` in this process (click's CliRunner), through the same ``main`` as the
     real command, so errors become one line and exit code 2. Returns what a subprocess run
@@ -63,10 +120,7 @@ def run_cli(*args, cwd=None, env=None, replace_env=False):
         changes = {**{key: None for key in os.environ if key not in env}, **env}
     runner = CliRunner()
     previous = Path.cwd()
-    # main() turns SIGTERM and SIGHUP into SystemExit for the rest of the process; left
-    # installed, a SIGTERM to pytest would raise inside whichever test then runs.
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGHUP)}
-    with runner.isolation(env=changes) as (out, err, _):
+    with signal_handlers_kept(), runner.isolation(env=changes) as (out, err, _):
         os.chdir(cwd or ROOT)
         try:
             main([str(arg) for arg in args])
@@ -77,8 +131,6 @@ def run_cli(*args, cwd=None, env=None, replace_env=False):
             sys.stdout.flush()  # what was written with sys.stdout.write is still buffered
             sys.stderr.flush()
             os.chdir(previous)
-            for number, handler in handlers.items():
-                signal.signal(number, handler)
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
 
 

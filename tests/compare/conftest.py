@@ -11,17 +11,13 @@ AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
 
 
 @pytest.fixture(scope="session")
-def fp32_run():
-    from rooftui.analysis import load_run
-
-    return load_run([FP32])
+def fp32_run(load_once):
+    return load_once(FP32)
 
 
 @pytest.fixture(scope="session")
-def amp_run():
-    from rooftui.analysis import load_run
-
-    return load_run([AMP])
+def amp_run(load_once):
+    return load_once(AMP)
 
 
 @pytest.fixture(scope="session")

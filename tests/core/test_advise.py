@@ -33,8 +33,8 @@ from rooftui.errors import CeilingsError
 from rooftui.ingest.launch_floor import find_launch_floor
 from rooftui.model.ceilings import Ceiling, CeilingSet, Device
 from rooftui.model.columns import FLOP_COLUMNS
-from rooftui.sample import sample_ceilings, sample_paths
-from tests.conftest import KNOWN
+from rooftui.sample import sample_ceilings
+from tests.conftest import KNOWN, the_sample
 
 L2_BYTES = 62_914_560  # the H200's L2
 ROOFS = {"l1": 1e15, "l2": 1e14, "hbm": 1e13}
@@ -156,8 +156,8 @@ def test_a_kernel_faster_than_its_bound_has_no_gain_rather_than_a_negative_one()
     assert row["gain_s"] == 0.0 and row["sol_fraction"] == 1.0
 
 
-def test_the_bundled_sample_carries_the_floor_measured_on_the_h200():
-    run = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings()))
+def test_the_bundled_sample_carries_the_floor_measured_on_the_h200(load_once):
+    run = load_once(the_sample(), ceilings=sample_ceilings())
     floor = launch_floor_of(run.ceilings)
     assert floor.per_launch_s == pytest.approx(1.536e-6) and floor.interval_s == pytest.approx(
         1.3135e-6, rel=1e-3
@@ -312,8 +312,8 @@ def test_the_verdict_says_what_binds_in_words_a_user_acts_on(limit, sol, words):
     assert words in verdict(limit, sol)
 
 
-def test_advise_on_the_bundled_sample_bounds_the_step_above_its_floors_and_ranks_findings():
-    run = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings()))
+def test_advise_on_the_bundled_sample_bounds_the_step_above_its_floors_and_ranks_findings(load_once):
+    run = load_once(the_sample(), ceilings=sample_ceilings())
     advice = advise(run)
     budget = advice.budgets["NVIDIA H200"]
     assert budget.step_s == pytest.approx(run.kernels["time_s"].sum())

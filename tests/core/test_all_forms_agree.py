@@ -1,6 +1,6 @@
 """The same run read from .ncu-rep and from its exports gives the same kernel table."""
 
-from rooftui.analysis import grouped_kernels, load_run
+from rooftui.analysis import grouped_kernels
 from tests.conftest import DEEPCAM, KNOWN
 
 COLUMNS = [
@@ -23,23 +23,23 @@ COLUMNS = [
 ]
 
 
-def table(path):
-    return load_run([path]).kernels.sort_values("ncu_id")[COLUMNS].reset_index(drop=True)
+def table(run):
+    return run.kernels.sort_values("ncu_id")[COLUMNS].reset_index(drop=True)
 
 
-def test_known_answer_report_and_base_unit_csv_exports_are_identical(expected):
-    report = table(KNOWN / "known_answer.ncu-rep")
-    assert report.equals(table(KNOWN / "known_answer.raw-base.csv"))
-    assert report.equals(table(KNOWN / "known_answer.details-base.csv"))
+def test_known_answer_report_and_base_unit_csv_exports_are_identical(expected, load_once):
+    report = table(load_once(KNOWN / "known_answer.ncu-rep"))
+    assert report.equals(table(load_once(KNOWN / "known_answer.raw-base.csv")))
+    assert report.equals(table(load_once(KNOWN / "known_answer.details-base.csv")))
     assert report.set_index("name").loc["wmma_gemm", "flops_tensor"] == 137_438_953_472
 
 
-def test_pytorch_step_report_and_csv_agree_kernel_by_kernel_and_group_alike():
-    report = table(DEEPCAM / "deepcam_amp.ncu-rep.xz")
-    csv = table(DEEPCAM / "deepcam_amp.raw-base.csv.xz")
-    assert report.equals(csv)
-    groups_report = grouped_kernels(load_run([DEEPCAM / "deepcam_amp.ncu-rep.xz"]))
-    groups_csv = grouped_kernels(load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"]))
+def test_pytorch_step_report_and_csv_agree_kernel_by_kernel_and_group_alike(load_once):
+    from_report = load_once(DEEPCAM / "deepcam_amp.ncu-rep.xz")
+    from_csv = load_once(DEEPCAM / "deepcam_amp.raw-base.csv.xz")
+    assert table(from_report).equals(table(from_csv))
+    groups_report = grouped_kernels(from_report)
+    groups_csv = grouped_kernels(from_csv)
     assert sorted(groups_report["name"]) == sorted(groups_csv["name"])
 
 

@@ -17,8 +17,8 @@ from rooftui.ingest.ceilings import load_ceilings
 from rooftui.ingest.measured_ceilings import find_bundled, find_saved, save_measured, saved_path
 from rooftui.model.columns import LEVELS
 from rooftui.notes import kind_of
-from rooftui.sample import sample_ceilings, sample_paths
-from tests.conftest import DEEPCAM, KNOWN, SAMPLES, run_cli
+from rooftui.sample import sample_ceilings
+from tests.conftest import DEEPCAM, KNOWN, SAMPLES, run_cli, the_sample
 
 AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
 BASE = KNOWN / "known_answer.raw-base.csv"
@@ -67,8 +67,8 @@ def test_the_bundled_h200_ceilings_are_the_measured_file_read_as_package_data():
     assert find_bundled("NVIDIA H200", "10.0") is None  # keyed by compute capability too
 
 
-def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so():
-    run = load_run([AMP])
+def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so(load_once):
+    run = load_once(AMP)
     doc = measured_file()
     assert {roof_key(c) for c in run.ceilings.ceilings} == H200_ROOFS
     for ceiling in run.ceilings.ceilings:
@@ -78,9 +78,9 @@ def test_deepcam_without_ceilings_uses_the_bundled_h200_measurement_labelled_so(
     assert run.ceilings.bandwidth("l2").value == pytest.approx(8.984296570102639e12, rel=1e-12)
 
 
-def test_deepcam_without_ceilings_binds_kernels_exactly_as_the_bundled_sample():
-    ours = load_run([AMP]).kernels
-    sample = load_run(sample_paths(), LoadOptions(ceilings=sample_ceilings())).kernels
+def test_deepcam_without_ceilings_binds_kernels_exactly_as_the_bundled_sample(load_once):
+    ours = load_once(AMP).kernels
+    sample = load_once(the_sample(), ceilings=sample_ceilings()).kernels
     columns = [
         "bound",
         "roof_fraction",
@@ -178,7 +178,7 @@ def test_measure_saves_its_file_in_the_user_data_dir_and_still_writes_out(tmp_pa
 # --- report peaks no kernel can reach, held against rooftui measure on the H200 -----
 
 
-def test_report_peaks_compared_with_the_measured_h200():
+def test_report_peaks_compared_with_the_measured_h200(load_once):
     """ncu's peaks × clocks (the known-answer report with rooftui's metrics, its --set
     roofline twin) against sample_data/ceilings/h200.json: the tag-stage byte peaks
     are far above what loads reach; FP64/FP32 and HBM are within a few percent."""
@@ -204,15 +204,15 @@ def test_report_peaks_compared_with_the_measured_h200():
         roofline, "dram__cycles_elapsed.avg.per_second"
     )
     assert measured.bandwidth("hbm").value / hbm_peak == pytest.approx(0.947, abs=0.01)
-    peaks = load_run([BASE], LoadOptions(find_measured=False)).ceilings
+    peaks = load_once(BASE, find_measured=False).ceilings
     assert peaks.bandwidth("l2").value == pytest.approx(l2_peak)
     for precision in ("fp64", "fp32"):
         assert peaks.compute(precision).method == "report"
         assert peaks.compute(precision).value == pytest.approx(measured.compute(precision).value, rel=0.02)
 
 
-def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source():
-    alone = load_run([BASE], LoadOptions(find_measured=False)).ceilings
+def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source(load_once):
+    alone = load_once(BASE, find_measured=False).ceilings
     assert alone.bandwidth("l1").name == "L1 (report peak, unreachable)"
     assert "512 B/cycle/SM" in alone.bandwidth("l1").caveat
     assert alone.bandwidth("l2").name == "L2 (report peak, unreachable)"
@@ -224,8 +224,8 @@ def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source():
 # --- a missing roof is said, and a bound at it is unknown -----------------------------
 
 
-def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently():
-    run = load_run([AMP], LoadOptions(find_measured=False))
+def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently(load_once):
+    run = load_once(AMP, find_measured=False)
     assert [m.message for m in run.missing_roofs] == ["no L2 roof: pass --ceilings or run rooftui measure"]
     assert run.missing_roof_messages() == ["no L2 roof: pass --ceilings or run rooftui measure"]
     missing_roof = [note for note in run.notes if kind_of(note) == "missing_roof"]

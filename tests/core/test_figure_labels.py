@@ -7,6 +7,7 @@ pixels, so a failure names the two labels that touch."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -32,10 +33,12 @@ from tests.conftest import KNOWN, SAMPLES  # noqa: E402
 EVERY_PIPELINE = [*FLOAT_PIPELINES, "tensor_int8"]
 
 
-def figure_of(paths, pipelines=EVERY_PIPELINE, ceilings=None):
+@functools.cache
+def figure_of(paths, ceilings=None):
+    """The figure of ``paths`` (a tuple), drawn once per worker: the tests only read it."""
     run = load_run([str(p) for p in paths], LoadOptions(ceilings=ceilings))
     rows = grouped_kernels(run)
-    return roofline_figure(rows, ceilings_per_device(run), pipelines=pipelines, title="a title")
+    return roofline_figure(rows, ceilings_per_device(run), pipelines=EVERY_PIPELINE, title="a title")
 
 
 def outlines(figure):
@@ -81,8 +84,8 @@ def overlapping(named):
 @pytest.mark.parametrize(
     "paths",
     [
-        [sample_paths()[0]],  # Tensor BF16 940 and FP16 899 are 0.02 decades apart
-        [KNOWN / "known_answer.raw-base.csv"],  # Tensor FP64 66.7 over FP32 65.7 read "FP62"
+        (sample_paths()[0],),  # Tensor BF16 940 and FP16 899 are 0.02 decades apart
+        (KNOWN / "known_answer.raw-base.csv",),  # Tensor FP64 66.7 over FP32 65.7 read "FP62"
     ],
     ids=["sample", "known_answer"],
 )
@@ -96,7 +99,7 @@ def test_no_label_overlaps_another_label_a_title_or_the_legend(paths):
 
 
 def test_no_slope_label_is_struck_through_by_another_roof():
-    figure = figure_of([KNOWN / "known_answer.raw-base.csv"], ceilings=sample_ceilings())
+    figure = figure_of((KNOWN / "known_answer.raw-base.csv",), ceilings=sample_ceilings())
     named, renderer = outlines(figure)
     ax = figure.axes[0]
     for text in ax.texts:
@@ -122,7 +125,7 @@ def test_no_slope_label_is_struck_through_by_another_roof():
 
 
 def test_every_roof_has_a_dash_pattern_of_its_own():
-    figure = figure_of([sample_paths()[0]], ceilings=sample_ceilings())
+    figure = figure_of((sample_paths()[0],), ceilings=sample_ceilings())
     roofs = [line for line in figure.axes[0].get_lines() if line.get_label().endswith(")")]
     compute = [line for line in roofs if "FLOP/s" in line.get_label() or "OP/s" in line.get_label()]
     assert len(compute) == 9  # every roof the H200's ceilings have, INT8 included
@@ -132,7 +135,7 @@ def test_every_roof_has_a_dash_pattern_of_its_own():
 
 def test_two_gpus_are_stacked_in_a_papers_width(tmp_path):
     ranks = SAMPLES / "multigpu"
-    figure = figure_of([ranks / "ddp.rank0.raw.csv.xz", ranks / "ddp.rank1.raw.csv.xz"])
+    figure = figure_of((ranks / "ddp.rank0.raw.csv.xz", ranks / "ddp.rank1.raw.csv.xz"))
     width, height = figure.get_size_inches()
     assert width == FIGURE_WIDTH_IN == 7.0 and height > width  # was 24 x 6.5 in, side by side
     top, bottom = (ax.get_position() for ax in figure.axes)

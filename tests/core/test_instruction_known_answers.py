@@ -135,8 +135,8 @@ def test_json_adds_instruction_keys_and_keeps_the_old_ones(run):
     assert [roof["name"] for roof in roofs] == ["issue", "l1", "l2", "hbm", "smem"]
 
 
-def test_a_report_without_the_counters_says_not_collected_never_zero():
-    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+def test_a_report_without_the_counters_says_not_collected_never_zero(load_once):
+    run = load_once(KNOWN / "known_answer.raw-base.csv")
     assert run.kernels["warp_instructions"].isna().all()
     entry = to_json(run, run.kernels)["kernels"][0]["instructions"]
     assert entry["state"] == "not_collected"
@@ -149,8 +149,8 @@ def test_a_report_without_the_counters_says_not_collected_never_zero():
     assert not any("smsp__inst_executed" in name for name in run.missing_metrics)
 
 
-def test_the_deepcam_step_with_instruction_counters_places_every_zero_ai_launch():
-    run = load_run([KNOWN.parent / "deepcam" / "deepcam_amp_instructions.raw-base.csv.xz"])
+def test_the_deepcam_step_with_instruction_counters_places_every_zero_ai_launch(load_once):
+    run = load_once(KNOWN.parent / "deepcam" / "deepcam_amp_instructions.raw-base.csv.xz")
     kernels = run.kernels
     zero = kernels[kernels["zero_ai"].fillna(False).astype(bool)]
     assert len(zero) > 0

@@ -120,8 +120,8 @@ def test_ceilings_file_errors_name_the_entry(tmp_path):
         load_ceilings(path)
 
 
-def test_without_a_file_the_report_peaks_are_used():
-    ceilings = load_run([BASE], LoadOptions(find_measured=False)).ceilings
+def test_without_a_file_the_report_peaks_are_used(load_once):
+    ceilings = load_once(BASE, find_measured=False).ceilings
     fp32 = ceilings.compute("fp32")
     assert fp32.method == "report"
     clock = fp32.value / (16_896 * 2)
@@ -135,8 +135,8 @@ def test_without_a_file_the_report_peaks_are_used():
     assert ceilings.bandwidth("hbm").method == "report"
 
 
-def test_without_peaks_in_the_report_the_datasheet_fills_in():
-    ceilings = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"], LoadOptions(find_measured=False)).ceilings
+def test_without_peaks_in_the_report_the_datasheet_fills_in(load_once):
+    ceilings = load_once(DEEPCAM / "deepcam_amp.raw-base.csv.xz", find_measured=False).ceilings
     assert ceilings.compute("fp32").method == "report"
     assert ceilings.compute("tensor_fp16").method == "spec"
     assert ceilings.compute("tensor_fp16").value == 989.4e12

@@ -10,8 +10,8 @@ from tests.conftest import DEEPCAM, KNOWN
 AMP = DEEPCAM / "deepcam_amp.raw-base.csv.xz"
 
 
-def test_backward_kernels_from_the_autograd_thread_are_inferred_in_launch_order():
-    kernels = load_run([AMP]).kernels.sort_values("ncu_id")
+def test_backward_kernels_from_the_autograd_thread_are_inferred_in_launch_order(load_once):
+    kernels = load_once(AMP).kernels.sort_values("ncu_id")
     assert kernels["phase"].tolist() == ["forward"] * 76 + ["backward"] * 90 + ["optimizer"] * 13
     inferred = kernels[kernels["phase_inferred"]]
     assert len(inferred) == 88 and set(inferred["phase"]) == {"backward"}
@@ -30,8 +30,8 @@ def test_phase_names_are_configurable():
     assert counts.to_dict() == {"bwd": 90, "fwd": 76, "opt": 13}
 
 
-def test_table_three_counts_zero_ai_launches_and_their_time_per_phase():
-    kernels = load_run([AMP]).kernels
+def test_table_three_counts_zero_ai_launches_and_their_time_per_phase(load_once):
+    kernels = load_once(AMP).kernels
     table = zero_ai_table(kernels).set_index("phase")
     zero = kernels["zero_ai"].astype(bool)
     assert table.loc["all", "kernels"] == 179
@@ -42,8 +42,8 @@ def test_table_three_counts_zero_ai_launches_and_their_time_per_phase():
     assert phase_table(kernels)["kernels"].sum() == 179
 
 
-def test_grouping_sums_invocations_and_recomputes_intensity():
-    run = load_run([AMP])
+def test_grouping_sums_invocations_and_recomputes_intensity(load_once):
+    run = load_once(AMP)
     groups = grouped_kernels(run)
     assert groups["count"].sum() == 179
     assert abs(groups["time_s"].sum() - run.kernels["time_s"].sum()) < 1e-12
@@ -54,8 +54,8 @@ def test_grouping_sums_invocations_and_recomputes_intensity():
     assert many["time_mean_s"] == pytest.approx(members["time_s"].mean(), rel=1e-12)
 
 
-def test_a_group_pipeline_is_that_of_its_summed_flops_and_zero_ai_needs_every_launch():
-    run = load_run([AMP])
+def test_a_group_pipeline_is_that_of_its_summed_flops_and_zero_ai_needs_every_launch(load_once):
+    run = load_once(AMP)
     for group in grouped_kernels(run).to_dict("records"):
         members = run.kernels[run.kernels["name"] == group["name"]]
         if members["flops"].sum() > 0:
@@ -72,12 +72,12 @@ def test_several_reports_load_as_one_run_with_distinct_ids(expected):
     assert set(run.kernels["report"]) == {str(KNOWN / "known_answer.raw-base.csv"), str(AMP)}
 
 
-def test_group_keeps_kernels_of_different_namespaces_apart():
+def test_group_keeps_kernels_of_different_namespaces_apart(load_once):
     """#28: cuDNN's cask_cudnn::computeOffsetsKernel and cudnn::gemm::computeOffsetsKernel
     share a short name but are two kernels: two groups, each named with its namespaces."""
     from rooftui.analysis.grouping import group_by_name
 
-    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+    run = load_once(KNOWN / "known_answer.raw-base.csv")
     three = run.kernels.head(3).copy()
     three["demangled"] = [
         "void cask_cudnn::computeOffsetsKernel<(bool)0>(cask_cudnn::Params)",

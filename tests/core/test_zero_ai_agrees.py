@@ -67,8 +67,8 @@ def status_totals(loaded: LoadedRun, grouped: bool, zero_ai: str = "all"):
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
-def test_zero_ai_launches_agree_across_every_output(path, expected):
-    run = load_run([path])
+def test_zero_ai_launches_agree_across_every_output(path, expected, load_once):
+    run = load_once(path)
     launches = len(run.kernels)
     table3 = zero_ai_table(run.kernels).iloc[-1]
     zero, zero_time = int(table3["zero_ai"]), float(table3["zero_ai_time_s"])
@@ -115,8 +115,8 @@ def test_zero_ai_launches_agree_across_every_output(path, expected):
     assert re.search(rf"^ all\s+{launches}\s+{zero}\s", text, re.MULTILINE), text
 
 
-def test_the_deepcam_amp_step_has_34_zero_ai_launches_some_in_groups_with_fp16_ones():
-    run = load_run([DEEPCAM / "deepcam_amp.raw-base.csv.xz"])
+def test_the_deepcam_amp_step_has_34_zero_ai_launches_some_in_groups_with_fp16_ones(load_once):
+    run = load_once(DEEPCAM / "deepcam_amp.raw-base.csv.xz")
     groups = grouped_kernels(run)
     mixed = groups[(groups["zero_ai_launches"] > 0) & (groups["zero_ai_launches"] < groups["count"])]
     assert int(groups["zero_ai_launches"].sum()) == 34 and len(run.kernels) == 179
@@ -129,8 +129,8 @@ def test_the_deepcam_amp_step_has_34_zero_ai_launches_some_in_groups_with_fp16_o
     assert f"zero-AI launches {first['zero_ai_launches']}/{first['count']}" in text  # "13/18", as every view
 
 
-def test_int8_tensor_work_is_not_zero_ai_anywhere():
-    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+def test_int8_tensor_work_is_not_zero_ai_anywhere(load_once):
+    run = load_once(KNOWN / "known_answer.raw-base.csv")
     int8 = run.kernels.set_index("name").loc["wmma_gemm_int8"]
     assert int8["ops_tensor_int8"] == 2_147_483_648 and int8["flops"] == 0
     assert int8["zero_ai"] is np.False_ or int8["zero_ai"] is False
@@ -142,10 +142,10 @@ def test_int8_tensor_work_is_not_zero_ai_anywhere():
     assert "wmma_gemm_int8" not in set(state.rows()["name"])
 
 
-def test_group_keeps_unknown_flops_unknown():
+def test_group_keeps_unknown_flops_unknown(load_once):
     """#10 item 9: a report without FLOP counters (ncu's basic set) has no zero-AI launch,
     grouped or not; a group is zero-AI only when every launch is known to have no FLOPs."""
-    run = load_run([KNOWN / "known_answer_basic.raw.csv"])
+    run = load_once(KNOWN / "known_answer_basic.raw.csv")
     # The 5 WMMA kernels kept a Tensor MMA pipe busy: known not zero-AI; the rest unknown.
     mma = run.kernels["name"].str.startswith("wmma_gemm")
     assert run.kernels.loc[~mma, "zero_ai"].isna().all() and not run.kernels.loc[mma, "zero_ai"].any()
@@ -184,19 +184,19 @@ def test_without_tensor_counters_zero_ai_is_unknown_and_counted_so(tmp_path):
     assert to_json(run, run.kernels)["summary"]["zero_ai_unknown"] == 6  # 5 GEMMs and the copy
 
 
-def test_zero_ai_judged_without_some_counters_is_said():
+def test_zero_ai_judged_without_some_counters_is_said(load_once):
     """ncu's --set roofline has no sm__ops_path_tensor_src_fp8.sum: its copy kernel is
     zero-AI by every other counter, and a note says the FP8 Tensor count was missing."""
-    run = load_run([KNOWN / "known_answer_roofline.raw.csv"])
+    run = load_once(KNOWN / "known_answer_roofline.raw.csv")
     assert run.kernels.set_index("name").loc["copy_f32", "zero_ai"]
     note = next(n for n in run.notes if kind_of(n) == "zero_ai_judged_without")
     assert note.startswith("zero-AI is judged without Tensor FP8 counters (not in the report)")
-    complete = load_run([KNOWN / "known_answer.raw-base.csv"])
+    complete = load_once(KNOWN / "known_answer.raw-base.csv")
     assert "zero_ai_judged_without" not in map(kind_of, complete.notes)
 
 
-def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables():
-    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables(load_once):
+    run = load_once(KNOWN / "known_answer.raw-base.csv")
     doc = json.loads(json.dumps(to_json(run, run.kernels)))
     assert {k["phase"] for k in doc["kernels"]} == {None}
     assert doc["summary"]["phases"] == {} and doc["summary"]["no_phase"] == 15
@@ -208,12 +208,12 @@ def test_no_nvtx_means_no_phase_null_in_json_and_none_in_tables():
     assert "(none)" in text.split("Zero-AI kernels")[0]  # the kernel rows too
 
 
-def test_tensor_kernels_profiled_without_tensor_counters_are_not_zero_ai():
+def test_tensor_kernels_profiled_without_tensor_counters_are_not_zero_ai(load_once):
     # The spellings report has every CUDA-core counter but no Tensor Core FLOP counter:
     # its wmma kernels did Tensor work nobody counted, so zero-AI is unknown, not True.
     # Its copy kernel issued no instruction to the Tensor pipe (sm__inst_executed_pipe_tensor
     # = 0 on a known GPU): Tensor FLOPs known 0, so zero-AI is decided, True.
-    run = load_run([KNOWN / "known_answer.spellings.raw-base.csv"])
+    run = load_once(KNOWN / "known_answer.spellings.raw-base.csv")
     wmma = run.kernels[run.kernels["name"].str.startswith("wmma_gemm")]
     assert len(wmma) == 5 and wmma["zero_ai"].isna().all()
     rows = run.kernels.set_index("name")

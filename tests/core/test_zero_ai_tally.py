@@ -15,10 +15,10 @@ from rooftui.views.summary import render_table
 from tests.conftest import KNOWN
 
 
-def test_the_known_answer_has_one_zero_ai_kernel_and_the_int8_gemm_is_not_one():
+def test_the_known_answer_has_one_zero_ai_kernel_and_the_int8_gemm_is_not_one(load_once):
     # kernels/known_answer: copy_f32 moves bytes and does no arithmetic; wmma_gemm_int8 does
     # 2^31 integer Tensor ops and no FLOP.
-    run = load_run([KNOWN / "known_answer.raw-base.csv"])
+    run = load_once(KNOWN / "known_answer.raw-base.csv")
     tally = zero_ai.tally(run.kernels)
     assert (tally.launches, tally.all_launches, tally.kernels, tally.all_kernels) == (1, 15, 1, 15)
     int8 = run.kernels[run.kernels["name"] == "wmma_gemm_int8"].iloc[0]

@@ -54,8 +54,19 @@ def tensorflow_dir(clone):
     return clone / "climate-seg-benchmark" / "TF-fp16-batch2-fwbw-amp-2"
 
 
-def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_rule(pytorch_dir):
-    run = load_run([pytorch_dir], LoadOptions(gpu="V100"))
+# Loaded once for the tests that only read them (each load ~0.5 s of CPU).
+@pytest.fixture(scope="module")
+def pytorch_on_v100(pytorch_dir):
+    return load_run([pytorch_dir], LoadOptions(gpu="V100"))
+
+
+@pytest.fixture(scope="module")
+def pytorch_on_no_gpu_named(pytorch_dir):
+    return load_run([pytorch_dir])
+
+
+def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_rule(pytorch_on_v100):
+    run = pytorch_on_v100
     kernels = run.kernels.sort_values("ncu_id")
     assert list(kernels["demangled"]) == [launch["name"] for launch in LAUNCHES]
     assert (kernels["launches"] == 1).all()
@@ -79,18 +90,18 @@ def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_r
     assert "time derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second" in notes
 
 
-def test_zero_ai_per_launch_and_per_kernel_name_as_the_authors_counted(pytorch_dir):
-    run = load_run([pytorch_dir], LoadOptions(gpu="V100"))
+def test_zero_ai_per_launch_and_per_kernel_name_as_the_authors_counted(pytorch_on_v100):
+    run = pytorch_on_v100
     per_launch = zero_ai_table(run.kernels).iloc[-1]
     per_name = zero_ai_table(run.kernels, group_by_name(run.kernels)).iloc[-1]
     assert (per_launch["zero_ai"], per_launch["kernels"]) == (PER_LAUNCH_ZERO_AI, len(LAUNCHES))
     assert (per_name["zero_ai"], per_name["kernels"]) == (PER_NAME_ZERO_AI, len(LAUNCHES))
 
 
-def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir):
+def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir, pytorch_on_v100):
     relu = next(launch for launch in LAUNCHES if launch["name"] == RELU)
     hadd, hmul, hfma = (relu[SASS.format(op)] for op in ("hadd", "hmul", "hfma"))
-    packed = load_run([pytorch_dir], LoadOptions(gpu="V100")).kernels.set_index("demangled")
+    packed = pytorch_on_v100.kernels.set_index("demangled")
     paper = load_run([pytorch_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
     assert packed.loc[RELU, "flops_fp16"] == 2 * hadd + 2 * hmul + 4 * hfma
     assert paper.kernels.set_index("demangled").loc[RELU, "flops_fp16"] == hadd + hmul + 2 * hfma
@@ -98,8 +109,8 @@ def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir):
     assert any("--fp16-rule paper" in note for note in paper.notes)
 
 
-def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_options(pytorch_dir):
-    run = load_run([pytorch_dir])
+def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_options(pytorch_on_no_gpu_named):
+    run = pytorch_on_no_gpu_named
     rows = run.kernels.set_index("demangled")
     assert rows.loc[CONV, "flops_tensor_fp16"].isna().all()  # Tensor instructions, FLOPs each unknown
     assert rows.loc[BATCHNORM, "flops_fp32"].iloc[0] == 50 + 100 + 2 * 3000  # CUDA cores: any GPU
@@ -112,8 +123,8 @@ def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_optio
     assert set(run.kernels["cc"]) == {""}  # no architecture assumed
 
 
-def test_arch_option_gives_the_same_numbers_as_gpu(pytorch_dir):
-    by_gpu = load_run([pytorch_dir], LoadOptions(gpu="V100")).kernels
+def test_arch_option_gives_the_same_numbers_as_gpu(pytorch_dir, pytorch_on_v100):
+    by_gpu = pytorch_on_v100.kernels
     by_arch = load_run([pytorch_dir], LoadOptions(arch="sm_70")).kernels
     pd.testing.assert_series_equal(by_gpu["flops"], by_arch["flops"])
 
@@ -184,12 +195,12 @@ def test_group_alone_counts_zero_ai_per_launch_and_says_so(pytorch_dir):
     assert "Table III, zero-AI per kernel name" in by_name.stdout
 
 
-def test_detail_pane_says_the_time_was_derived_and_from_what(pytorch_dir):
+def test_detail_pane_says_the_time_was_derived_and_from_what(pytorch_on_no_gpu_named):
     from rich.console import Console
 
     from rooftui.views.tui.detail_text import describe
 
-    run = load_run([pytorch_dir])  # no --gpu: Tensor FLOPs and some zero-AI unknown
+    run = pytorch_on_no_gpu_named  # no --gpu: Tensor FLOPs and some zero-AI unknown
     console = Console(width=200, record=True)
     for _, row in run.kernels.iterrows():
         console.print(describe(row, run.ceilings))

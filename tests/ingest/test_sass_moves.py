@@ -21,19 +21,18 @@ MOVES = SAMPLES / "register_moves"
 THREADS = 1 << 20  # every register-move and FMA-loop kernel runs 2^20 threads
 
 
-def by_name(path):
-    run = load_run([path])
+def by_name(run):
     return {row["name"]: row for row in run.kernels.to_dict("records")}, run
 
 
 @pytest.fixture(scope="module")
-def moves_report():
-    return by_name(MOVES / "register_moves_sourcecounters.ncu-rep.xz")
+def moves_report(load_once):
+    return by_name(load_once(MOVES / "register_moves_sourcecounters.ncu-rep.xz"))
 
 
 @pytest.fixture(scope="module")
-def known_report():
-    return by_name(KNOWN / "known_answer_sourcecounters.ncu-rep.xz")
+def known_report(load_once):
+    return by_name(load_once(KNOWN / "known_answer_sourcecounters.ncu-rep.xz"))
 
 
 def answers(name):
@@ -118,8 +117,8 @@ def test_every_known_answer_kernel_is_exact_with_moves_taken_out(known_report, e
         assert rows[name]["register_moves"] > 0 and rows[name]["flops_fp16"] == 0
 
 
-def test_a_report_without_instruction_level_data_keeps_todays_rule_and_says_so():
-    rows, run = by_name(KNOWN / "known_answer.ncu-rep")
+def test_a_report_without_instruction_level_data_keeps_todays_rule_and_says_so(load_once):
+    rows, run = by_name(load_once(KNOWN / "known_answer.ncu-rep"))
     row = rows["fma_loop<float>"]
     assert row["register_moves"] != row["register_moves"]  # NaN: not known
     assert row["flops_fp16"] == 4 * THREADS  # one move a thread, 4 FLOPs each under the rule

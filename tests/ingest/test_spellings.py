@@ -25,10 +25,10 @@ def _respelled(tmp_path, renames: dict[str, str]):
     return path
 
 
-def test_every_sass_counter_under_its_sm_spelling_gives_the_known_answers(tmp_path, expected):
+def test_every_sass_counter_under_its_sm_spelling_gives_the_known_answers(tmp_path, expected, load_once):
     renames = {canonical: others[0] for canonical, others in m.SPELLINGS.items() if "sass" in canonical}
     run = load_run([_respelled(tmp_path, renames)])
-    today = load_run([KNOWN / "known_answer.raw-base.csv"]).kernels.set_index("name")[COMPARED]
+    today = load_once(KNOWN / "known_answer.raw-base.csv").kernels.set_index("name")[COMPARED]
     rows = run.kernels.set_index("name")
     assert rows[COMPARED].to_numpy() == pytest.approx(today.to_numpy(), nan_ok=True)
     for name, answer in expected.items():

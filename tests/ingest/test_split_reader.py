@@ -71,6 +71,13 @@ def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
         assert list(kernels[name]) == [row[name][0] for row in direct], name
 
 
+# The reader's own limit (60 s + 1 s per MB) is for one report on a user's machine; one
+# child per launch of SOURCE_COUNTERS, each paying the disassembler's setup, took longer
+# than that on the suite's shared 2-core machine under load. That limit is tested on its
+# own (test_a_reader_child_that_hangs_is_stopped_with_its_parent).
+READ_TIMEOUT_S = 600
+
+
 def read_with(monkeypatch, path: Path, child_bytes: int, children: int = 1) -> pd.DataFrame:
     """Read by children only, each stopping once grown by ``child_bytes`` (0: no child)."""
     monkeypatch.setattr(
@@ -78,7 +85,14 @@ def read_with(monkeypatch, path: Path, child_bytes: int, children: int = 1) -> p
         "WORKER",
         [*ncu_rep.WORKER, "--child-bytes", str(child_bytes), "--min-launches", "1", "--children-only"],
     )
-    return ncu_rep.read_ncu_rep(path, children=children).kernels
+    return ncu_rep.read_ncu_rep(path, children=children, timeout_s=READ_TIMEOUT_S).kernels
+
+
+@pytest.fixture(scope="module")
+def source_counters_in_one_go() -> pd.DataFrame:
+    """SOURCE_COUNTERS read without splitting: what every split read must give."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return read_with(monkeypatch, SOURCE_COUNTERS, 0)
 
 
 def test_one_launch_per_reader_child_gives_what_ncu_report_reads(monkeypatch):
@@ -90,12 +104,10 @@ def test_one_launch_per_reader_child_gives_what_ncu_report_reads(monkeypatch):
     pd.testing.assert_frame_equal(split, whole, check_exact=True)
 
 
-def test_register_moves_are_the_same_read_one_launch_per_child(monkeypatch):
+def test_register_moves_are_the_same_read_one_launch_per_child(monkeypatch, source_counters_in_one_go):
     split = read_with(monkeypatch, SOURCE_COUNTERS, 1)
-    monkeypatch.undo()
-    whole = read_with(monkeypatch, SOURCE_COUNTERS, 0)
     assert split[REGISTER_MOVES].gt(0).any()  # the report has moves to count
-    pd.testing.assert_frame_equal(split, whole, check_exact=True)
+    pd.testing.assert_frame_equal(split, source_counters_in_one_go, check_exact=True)
 
 
 def test_cached_and_parallel_reads_give_what_ncu_report_reads(monkeypatch):
@@ -318,12 +330,10 @@ def test_more_children_at_once_than_launches_or_cores_read_the_same():
     assert len(forked) == 15 and launches == 15 and same  # at most 4 at once, 15 children
 
 
-def test_register_moves_are_the_same_read_by_children_at_once(monkeypatch):
+def test_register_moves_are_the_same_read_by_children_at_once(monkeypatch, source_counters_in_one_go):
     at_once = read_with(monkeypatch, SOURCE_COUNTERS, 1, children=3)
-    monkeypatch.undo()
-    whole = read_with(monkeypatch, SOURCE_COUNTERS, 0)
     assert at_once[REGISTER_MOVES].gt(0).any()  # the report has moves to count
-    pd.testing.assert_frame_equal(at_once, whole, check_exact=True)
+    pd.testing.assert_frame_equal(at_once, source_counters_in_one_go, check_exact=True)
 
 
 def test_what_a_child_left_of_its_launches_is_read_next_joined_to_what_follows():
