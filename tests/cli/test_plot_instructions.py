@@ -1,16 +1,11 @@
 """``rooftui plot --instructions``: the instruction roofline as a figure (matplotlib, the
 explorer's geometry), with its roofs, walls and sources."""
 
-from pathlib import Path
-
+from rooftui.sample import sample_paths
 from tests.conftest import run_cli
 
-DEEPCAM = (
-    Path(__file__).resolve().parents[2]
-    / "sample_data"
-    / "deepcam"
-    / "deepcam_amp_instructions.raw-base.csv.xz"
-)
+# The bundled sample (`rooftui` with no argument): a DeepCAM AMP step with the instruction counters.
+[DEEPCAM] = sample_paths()
 
 
 def test_plot_instructions_writes_the_instruction_roofline_with_its_walls_and_sources(tmp_path):
