@@ -67,9 +67,10 @@ def test_the_rule_reads_the_tile_and_the_warp_layout_from_the_name():
     assert (xmma.bm, xmma.bn, xmma.bk, xmma.warps) == (128, 32, 32, (4, 1))
     # one k-step: 2·128·32·32 FLOP over (160 written + 1·128 + 4·32 read)·32·2 B + C in FP32
     assert xmma.ai_range(128)[0] == 2 * 128 * 32 * 32 / ((160 + 256) * 32 * 2 + 2 * 128 * 32 * 4)
-    tf32 = rule.tile_of("sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize64x64x32_w")
+    tf32 = rule.tile_of("sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32_f32_nhwc_tilesize64x64x32")
     assert tf32.element_bytes == 4
-    assert rule.tile_of("sm80_xmma_gemm_f16f16_f32f32_f32_nn_n_tilesize128x32x8_stage3_warpsize2x2x1_ffma_") is None
+    ffma = "sm80_xmma_gemm_f16f16_f32f32_f32_nn_n_tilesize128x32x8_stage3_warpsize2x2x1_ffma_"
+    assert rule.tile_of(ffma) is None
 
 
 def test_no_l1_point_beyond_1e4_is_left_unexplained(kernels):
