@@ -2,7 +2,8 @@
 a real run against the ceilings measured on the very GPU it ran on.
 
 Copies of sample_data/deepcam/deepcam_{amp,fp32}.raw-base.csv.xz: one training step of
-the DeepCAM-like network profiled on an H200 (sample_data/make/make_samples.sh).
+the DeepCAM-like network profiled on an H200 (sample_data/make/make_samples.sh) with
+rooftui's metric list, the SMEM counters and the instruction roofline's.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 #    (rooftui.model.instructions), exported as raw CSV and print-summary CSV (base units).
 # 3. Counts ncu's replay passes for rooftui's list alone, the instruction list alone
 #    and both (each kernel's "- N passes" in the logs).
-# 4. Profiles one DeepCAM-like AMP step with both lists, for the sample.
+# The DeepCAM-like steps with both lists (the bundled sample) are make_samples.sh's.
 # Never changes clocks: every ncu call has --clock-control none.
 set -u
 out=${1:?usage: make_instructions.sh OUTDIR}
@@ -57,16 +57,6 @@ for f in instructions passes_rooftui passes_instructions; do
   echo "$f: $(grep -o -- '- [0-9]* passes' "$out/$f.ncu.log" | sort | uniq -c | tr '\n' ' ')"
 done | tee "$out/passes.txt"
 
-log "DeepCAM AMP step with rooftui + instruction metrics"
-s=$(date +%s)
-timeout "${DEEPCAM_TIMEOUT:-200}" "$NCU" --clock-control none --nvtx --profile-from-start off --target-processes all \
-  --metrics "$base,$inst" -f -o "$out/deepcam_amp_instructions" \
-  python3 "$here/deepcam_step.py" --precision amp > "$out/deepcam_amp_instructions.ncu.log" 2>&1
-echo "wall_s $(( $(date +%s) - s ))" >> "$out/deepcam_amp_instructions.ncu.log"
-"$NCU" --import "$out/deepcam_amp_instructions.ncu-rep" --csv --page raw --print-units base \
-  > "$out/deepcam_amp_instructions.raw-base.csv"
-echo "deepcam: $(grep -o -- '- [0-9]* passes' "$out/deepcam_amp_instructions.ncu.log" | sort | uniq -c | tr '\n' ' ') $(tail -1 "$out/deepcam_amp_instructions.ncu.log")" \
-  | tee -a "$out/passes.txt"
 rm -rf "$scratch"
 ls -la "$out"
 log "done"

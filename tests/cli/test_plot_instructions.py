@@ -1,16 +1,11 @@
 """``rooftui plot --instructions``: the instruction roofline as a figure (matplotlib, the
 explorer's geometry), with its roofs, walls and sources."""
 
-from pathlib import Path
-
+from rooftui.sample import sample_paths
 from tests.conftest import run_cli
 
-DEEPCAM = (
-    Path(__file__).resolve().parents[2]
-    / "sample_data"
-    / "deepcam"
-    / "deepcam_amp_instructions.raw-base.csv.xz"
-)
+# The bundled sample (`rooftui` with no argument): a DeepCAM AMP step with the instruction counters.
+[DEEPCAM] = sample_paths()
 
 
 def test_plot_instructions_writes_the_instruction_roofline_with_its_walls_and_sources(tmp_path):
@@ -19,7 +14,8 @@ def test_plot_instructions_writes_the_instruction_roofline_with_its_walls_and_so
     assert done.returncode == 0, done.stderr
     text = svg.read_text(encoding="utf-8")
     assert "instruction roofline (Ding &amp; Williams, PMBS'19)" in text
-    assert "warp issue 1,047 GIPS" in text
+    # 528 warp instructions/cycle × the launches' median SM clock, 1.970 GHz in the report
+    assert "warp issue 1,040 GIPS" in text
     assert "wall 1/32: a sector per lane / 32-way conflict" in text
     assert "(528/cycle)" in text  # the issue roof says where it came from
     assert "not plotted (no FLOP)" not in text  # zero-AI kernels are on this chart

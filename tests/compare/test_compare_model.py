@@ -65,7 +65,7 @@ def test_it_opens_on_the_heaviest_matched_pair_described(model, comparison):
     at_80 = "A deepcam_fp32 1.58 ms → B deepcam_amp 1.38 ms (-13%) · 53 matched"
     assert model.summary_line(78).plain == at_80
     lines = model.detail_line().plain.splitlines()
-    how = "same name but its parameters, 3 launches aligned · 62.9 TFLOP/s → 166 TFLOP/s"
+    how = "same name but its parameters, 3 launches aligned · 63.9 TFLOP/s → 167 TFLOP/s"
     assert lines[0].startswith(how)
     assert lines[1].startswith("A sm90_xmma_wgrad_indexed_implicit_gemm_f32f32_tf32f32")
     assert lines[2].startswith("B sm90_xmma_wgrad_indexed_implicit_gemm_f16f16_f16f32")
@@ -83,8 +83,8 @@ def test_names_come_from_the_one_shortener_fitted_to_the_column_left(model, comp
     assert shown == [expected[name] for name in comparison.matched["name_b"]]
     assert all(len(name) <= widths[-1] for name in shown)
     assert len(set(shown)) == len(set(comparison.matched["name_b"]))  # no two kernels read alike
-    # Each time as the CLI's diff writes it, whole: 120.704 µs in A, 40.96 µs in B (-66%).
-    assert rows[0][1][:4] == ("params", "121µs", "41µs", "-66%")
+    # Each time as the CLI's diff writes it, whole: 118.784 µs in A, 40.672 µs in B (-66%).
+    assert rows[0][1][:4] == ("params", "119µs", "40.7µs", "-66%")
 
 
 def test_a_wider_list_shows_more_of_each_name(model):
@@ -98,7 +98,7 @@ def test_operations_lead_with_the_convolutions_and_select_every_pair_of_one(mode
     model.show_view("operations")
     rows = model.rows("operations", 120)
     assert [cells[-1] for _, cells in rows[:3]] == ["conv wgrad", "conv dgrad", "conv fprop"]
-    assert rows[0][1][2:6] == ("268µs", "219µs", "-18%", "TC TF32→TC FP16")
+    assert rows[0][1][2:6] == ("266µs", "220µs", "-17%", "TC TF32→TC FP16")
     assert model.detail_line().plain == "backward · conv wgrad: 5 kernels in A, 6 in B"
     matched = comparison.matched
     wgrad = matched[(matched["operation_b"] == "conv wgrad") & (matched["phase_b"] == "backward")]
@@ -138,11 +138,11 @@ def test_enter_on_a_pair_gives_both_sides_numbers_and_what_changed(model, compar
     pair = comparison.matched.iloc[0]
     lines = model.pair_detail().plain.splitlines()
     words = {line.split("  ")[0]: line.split() for line in lines[3:20] if line}
-    # From the two reports: 4 and 3 launches, 120.704 and 40.96 µs, 7.5886 and 6.7956
-    # GFLOP, so 62.9 and 166 TFLOP/s: B against A, -25%, -66%, -10%, +164%.
+    # From the two reports: 4 and 3 launches, 118.784 and 40.672 µs, 7.5886 and 6.7956
+    # GFLOP, so 63.9 and 167 TFLOP/s: B against A, -25%, -66%, -10%, +162%.
     assert words["launches"][-3:] == ["4", "3", "-25%"]
-    assert words["time"][-5:] == ["121", "µs", "41", "µs", "-66%"]
-    assert words["FLOP/s"][-5:] == ["62.9", "TFLOP/s", "166", "TFLOP/s", "+164%"]
+    assert words["time"][-5:] == ["119", "µs", "40.7", "µs", "-66%"]
+    assert words["FLOP/s"][-5:] == ["63.9", "TFLOP/s", "167", "TFLOP/s", "+162%"]
     assert words["FLOP"][-5:] == ["7.59", "GFLOP", "6.8", "GFLOP", "-10%"]
     assert words["pipeline"][-5:] == ["TC", "TF32", "TC", "FP16", "changed"]
     assert words["bound"][-2:] == ["L2", "L2"]  # unchanged: no word

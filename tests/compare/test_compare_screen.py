@@ -103,7 +103,7 @@ async def test_letters_switch_the_list_and_its_focus(comparison):
                 text = screen_text(app)
                 assert "Zero-AI launches (Table III)" in text
                 row = next(line for line in text.splitlines() if line.strip().startswith("all "))
-                assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.5%", "34", "19.0%", "6.1%"]
+                assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.6%", "34", "19.0%", "6.1%"]
             else:
                 assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
 

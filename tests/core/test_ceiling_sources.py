@@ -224,12 +224,17 @@ def test_an_unreachable_report_peak_is_marked_when_it_is_the_only_source(load_on
 # --- a missing roof is said, and a bound at it is unknown -----------------------------
 
 
-def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently(load_once):
-    run = load_once(AMP, find_measured=False)
-    assert [m.message for m in run.missing_roofs] == ["no L2 roof: pass --ceilings or run rooftui measure"]
-    assert run.missing_roof_messages() == ["no L2 roof: pass --ceilings or run rooftui measure"]
+# A report with no L2 clock has no L2 peak; ncu offers no shared-memory peak at all.
+NO_L2 = "no L2 roof: pass --ceilings or run rooftui measure"
+NO_SMEM = "no SMEM roof: pass --ceilings or run rooftui measure"
+
+
+def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently(tmp_path):
+    run = load_run([without_l2_clock(tmp_path, AMP)], LoadOptions(find_measured=False))
+    assert sorted(m.message for m in run.missing_roofs) == [NO_L2, NO_SMEM]
+    assert sorted(run.missing_roof_messages()) == [NO_L2, NO_SMEM]
     missing_roof = [note for note in run.notes if kind_of(note) == "missing_roof"]
-    assert missing_roof == ["no L2 roof: pass --ceilings or run rooftui measure"]
+    assert sorted(missing_roof) == [NO_L2, NO_SMEM]
     kernels = run.kernels
     moved_l2 = kernels["bytes_l2"] > 0
     assert moved_l2.all()
@@ -239,26 +244,36 @@ def test_a_missing_l2_roof_is_said_and_no_kernel_is_bound_elsewhere_silently(loa
     assert (kernels.loc[with_flops, "bound_hbm"] != "").all()  # the other levels keep theirs
 
 
-def other_gpu_copy(tmp_path, name: str, report=BASE):
-    """A raw CSV as if profiled on another GPU model (one rooftui ships no ceilings for)."""
-    frame = pd.read_csv(report, dtype=str, keep_default_na=False)
+def other_gpu_copy(tmp_path, name: str, report=BASE, drop=()):
+    """A raw CSV as if profiled on another GPU model (one rooftui ships no ceilings for),
+    without the columns ``drop`` names."""
+    frame = pd.read_csv(report, dtype=str, keep_default_na=False).drop(columns=list(drop))
     frame.loc[frame["ID"] != "", "device__attribute_display_name"] = name  # not the units row
     path = tmp_path / f"{name.replace(' ', '_')}.raw-base.csv"
     frame.to_csv(path, index=False)
     return path
 
 
+def without_l2_clock(tmp_path, report):
+    """``report`` as an H200 report profiled without the L2 clock (as rooftui's list was
+    before it asked for lts__cycles_elapsed.avg.per_second): no L2 peak can be derived."""
+    return other_gpu_copy(tmp_path, "NVIDIA H200", report, drop=["lts__cycles_elapsed.avg.per_second"])
+
+
 def test_summary_text_and_json_say_each_missing_roof(tmp_path):
-    # deepcam's report has no L2 clock, so no L2 peak; an H100 has no bundled ceilings
-    path = other_gpu_copy(tmp_path, "NVIDIA H100 80GB HBM3", AMP)
-    message = "no L2 roof: pass --ceilings or run rooftui measure"
+    # without its L2 clock the report gives no L2 peak, nor any SMEM peak; an H100 has no
+    # bundled ceilings
+    path = other_gpu_copy(tmp_path, "NVIDIA H100 80GB HBM3", AMP, drop=["lts__cycles_elapsed.avg.per_second"])
     text = run_cli("summary", path, env={"COLUMNS": "200"})
     assert text.returncode == 0, text.stderr
-    assert message in text.stdout and message in text.stderr
+    for message in (NO_L2, NO_SMEM):
+        assert message in text.stdout and message in text.stderr
     assert "L1 (report peak, unreachable): ncu's l1tex__t_bytes peak" in text.stdout
     doc = json.loads(run_cli("summary", path, "--format", "json").stdout)
-    assert doc["missing_roofs"] == [
-        {"device": "NVIDIA H100 80GB HBM3", "kind": "bandwidth", "roof": "l2", "message": message}
+    device = "NVIDIA H100 80GB HBM3"
+    assert sorted(doc["missing_roofs"], key=lambda m: m["roof"]) == [
+        {"device": device, "kind": "bandwidth", "roof": "l2", "message": NO_L2},
+        {"device": device, "kind": "bandwidth", "roof": "smem", "message": NO_SMEM},
     ]
     assert {k["bound"] for k in doc["kernels"]} == {""}
     l1 = next(c for c in doc["ceilings"] if c.get("level") == "l1")

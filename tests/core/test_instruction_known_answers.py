@@ -14,6 +14,7 @@ import math
 import pytest
 
 from rooftui.analysis import instruction_roofline, load_run
+from rooftui.sample import sample_paths
 from rooftui.views.summary import to_json
 from tests.conftest import KNOWN
 
@@ -149,8 +150,8 @@ def test_a_report_without_the_counters_says_not_collected_never_zero(load_once):
     assert not any("smsp__inst_executed" in name for name in run.missing_metrics)
 
 
-def test_the_deepcam_step_with_instruction_counters_places_every_zero_ai_launch(load_once):
-    run = load_once(KNOWN.parent / "deepcam" / "deepcam_amp_instructions.raw-base.csv.xz")
+def test_the_bundled_deepcam_sample_places_every_zero_ai_launch(load_once):
+    run = load_once(sample_paths()[0])
     kernels = run.kernels
     zero = kernels[kernels["zero_ai"].fillna(False).astype(bool)]
     assert len(zero) > 0

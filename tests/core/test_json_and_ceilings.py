@@ -9,7 +9,8 @@ from rooftui.analysis.load_options import LoadOptions
 from rooftui.errors import CeilingsError
 from rooftui.ingest.ceilings import load_ceilings
 from rooftui.model.ceilings import Ceiling, CeilingSet, Device
-from tests.conftest import DEEPCAM, KNOWN, run_cli
+from tests.conftest import KNOWN, run_cli
+from tests.sample_variants import without_peaks
 
 BASE = KNOWN / "known_answer.raw-base.csv"
 
@@ -135,8 +136,8 @@ def test_without_a_file_the_report_peaks_are_used(load_once):
     assert ceilings.bandwidth("hbm").method == "report"
 
 
-def test_without_peaks_in_the_report_the_datasheet_fills_in(load_once):
-    ceilings = load_once(DEEPCAM / "deepcam_amp.raw-base.csv.xz", find_measured=False).ceilings
+def test_without_peaks_in_the_report_the_datasheet_fills_in(tmp_path):
+    ceilings = load_run([without_peaks(tmp_path)], LoadOptions(find_measured=False)).ceilings
     assert ceilings.compute("fp32").method == "report"
     assert ceilings.compute("tensor_fp16").method == "spec"
     assert ceilings.compute("tensor_fp16").value == 989.4e12

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from rooftui.cli import main
+from tests.sample_variants import without_smem_counters
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 DEEPCAM = SAMPLES / "deepcam" / "deepcam_amp.raw-base.csv.xz"
@@ -22,8 +23,10 @@ def table_and_json(capsys, monkeypatch, report: Path, top: int) -> tuple[list[st
     return lines[header : header + 1 + top], kernels
 
 
-def test_a_run_without_smem_counters_has_no_smem_column_and_every_bound_under_its_title(capsys, monkeypatch):
-    table, kernels = table_and_json(capsys, monkeypatch, DEEPCAM, 5)
+def test_a_run_without_smem_counters_has_no_smem_column_and_every_bound_under_its_title(
+    capsys, monkeypatch, tmp_path
+):
+    table, kernels = table_and_json(capsys, monkeypatch, without_smem_counters(tmp_path, DEEPCAM), 5)
     header = table[0]
     assert "SMEM" not in header
     for line, kernel in zip(table[1:], kernels):

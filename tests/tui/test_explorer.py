@@ -111,15 +111,16 @@ async def g_switches_between_grouped_kernels_and_single_invocations(app, pilot) 
 
 
 async def number_keys_toggle_memory_levels_on_the_roofline(app, pilot) -> None:
-    # The sample's H200 has measured L1, L2 and HBM roofs: three slopes, three point sets.
-    assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l1", "l2", "hbm"}
+    # The sample's H200 has measured L1, L2, HBM and SMEM roofs, and the sample the SMEM
+    # counters: four slopes, four point sets.
+    assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l1", "l2", "hbm", "smem"}
     await pilot.press("1")
-    assert {s.level for s in figure(app).points} == {"l2", "hbm"}
-    assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l2", "hbm"}
-    await pilot.press("2", "3")
+    assert {s.level for s in figure(app).points} == {"l2", "hbm", "smem"}
+    assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l2", "hbm", "smem"}
+    await pilot.press("2", "3", "4")
     assert figure(app).points == []
-    await pilot.press("1", "2", "3")
-    assert {s.level for s in figure(app).points} == {"l1", "l2", "hbm"}
+    await pilot.press("1", "2", "3", "4")
+    assert {s.level for s in figure(app).points} == {"l1", "l2", "hbm", "smem"}
 
 
 async def z_zooms_the_roofline_and_back(app, pilot) -> None:

@@ -91,8 +91,8 @@ def test_the_table_leads_with_what_there_is_to_gain_then_time_then_what_binds(mo
 def test_the_gain_cells_are_microseconds_and_a_share_of_the_run(model):
     page = model.table_page(0, 1, name_width=40)
     first = model.rows.iloc[0]
-    # The wgrad GEMM: 108.128 µs, 3.2% of its L2 roof; %gain shares the %time denominator.
-    assert page[0][1:5] == ("105 µs", "7.6%", "108 µs", "7.8%")
+    # The wgrad GEMM: 108.544 µs of 1,378.5, 3.2% of its L2 roof; %gain shares the %time denominator.
+    assert page[0][1:5] == ("105 µs", "7.6%", "109 µs", "7.9%")
     assert first["gain_share"] / first["time_share"] == pytest.approx(first["gain_s"] / first["time_s"])
 
 
@@ -264,15 +264,16 @@ def test_the_table_page_tags_the_heaviest_and_formats_every_column(model):
 # --- the roofline and its legend ------------------------------------------------------------
 
 
-def test_the_selected_kernel_is_drawn_at_its_three_ais_and_one_flop_rate(model):
+def test_the_selected_kernel_is_drawn_at_its_four_ais_and_one_flop_rate(model):
     model.select(1)
     model.update_roofline()
     figure = model.roofline_picture(100, 20).figure
     row = model.selected
     assert row["name"].startswith("batchnorm_fwtr_nhwc_semiPersist")
-    assert [level for level, _, _ in figure.selected] == ["l1", "l2", "hbm"]
+    levels = ("l1", "l2", "hbm", "smem")  # the sample has the SMEM counters
+    assert [level for level, _, _ in figure.selected] == list(levels)
     assert {y for _, _, y in figure.selected} == {math.log10(row["flop_rate"])}
-    assert [x for _, x, _ in figure.selected] == [math.log10(row[f"ai_{lv}"]) for lv in ("l1", "l2", "hbm")]
+    assert [x for _, x, _ in figure.selected] == [math.log10(row[f"ai_{lv}"]) for lv in levels]
 
 
 def test_number_keys_toggle_memory_levels_on_the_roofline(model):
@@ -281,11 +282,13 @@ def test_number_keys_toggle_memory_levels_on_the_roofline(model):
         figure = model.roofline_picture(100, 20).figure
         return {s.level for s in figure.points}, {r.key for r in figure.roofs if r.kind == "bandwidth"}
 
-    assert drawn() == ({"l1", "l2", "hbm"}, {"l1", "l2", "hbm"})
-    assert model.toggle_level("l1") == "memory levels on the roofline: L2, HBM"
-    assert drawn() == ({"l2", "hbm"}, {"l2", "hbm"})
+    every = {"l1", "l2", "hbm", "smem"}  # the sample has the SMEM counters
+    assert drawn() == (every, every)
+    assert model.toggle_level("l1") == "memory levels on the roofline: L2, HBM, SMEM"
+    assert drawn() == (every - {"l1"}, every - {"l1"})
     model.toggle_level("l2")
-    assert model.toggle_level("hbm") == "memory levels on the roofline: none"
+    model.toggle_level("hbm")
+    assert model.toggle_level("smem") == "memory levels on the roofline: none"
     assert drawn()[0] == set()
 
 

@@ -1,5 +1,5 @@
-"""The explorer's instruction roofline (key i), on the DeepCAM AMP step profiled with the
-instruction counters (sample_data/deepcam/deepcam_amp_instructions.raw-base.csv.xz) and on
+"""The explorer's instruction roofline (key i), on the bundled sample (`rooftui` with no
+argument: a DeepCAM AMP step profiled with the instruction counters) and on
 the instruction known-answer kernels: every zero-AI kernel is placed, no label covers a
 point, a line or another label, and the table, filter and selection stay as they were."""
 
@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rooftui.sample import sample_paths
 from rooftui.views.tui.roofline_layout import lay_out
 from tests.tui.test_roofline_layout import assert_no_label_hides_anything
 
 REPO = Path(__file__).resolve().parents[2]
-DEEPCAM = REPO / "sample_data" / "deepcam" / "deepcam_amp_instructions.raw-base.csv.xz"
+[DEEPCAM] = sample_paths()
 KNOWN = REPO / "sample_data" / "known_answer" / "instructions" / "instructions.raw-base.csv"
 # Terminal sizes, and the roofline canvas the explorer gives each (test_roofline_layout.py).
 SIZES = {(80, 24): (80, 10), (120, 40): (120, 19)}
