@@ -360,8 +360,17 @@ def test_stepping_points_selects_their_kernels_left_to_right(model):
     model.update_roofline()
     layout = model.roofline_picture(100, 24).layout
     start = (model.roofline.figure.selected[0][0], model.selected.name)
-    expected = nearest_in_order(layout.points, start, 1)
+    expected = nearest_in_order(layout.stops, start, 1)
     assert model.step_point(1)
     assert model.roofline.cursor == (expected.level, expected.kernel)
     assert model.positions[model.cursor] == expected.kernel  # the table row of that point
+    # Each step selects its kernel, which is then drawn on top of the points it shares a cell
+    # with; stepping back still retraces the same points, whatever was on top.
+    visited = [model.roofline.cursor]
+    for _ in range(12):
+        model.step_point(1)
+        visited.append(model.roofline.cursor)
+    for back in reversed(visited[:-1]):
+        model.step_point(-1)
+        assert model.roofline.cursor == back
     assert model.next_device() == "one GPU in this run"

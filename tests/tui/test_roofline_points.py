@@ -26,13 +26,13 @@ async def full_stop_and_comma_step_through_points_left_to_right_and_select_their
     canvas = app.explorer.query_one(RooflineCanvas)
     selected = table_kernel(app)
     start = (canvas.figure.selected[0][0], selected)
-    expected = nearest_in_order(canvas.layout_.points, start, 1)
+    expected = nearest_in_order(canvas.layout_.stops, start, 1)
     await pilot.press("full_stop")
     await pilot.pause()
     assert canvas.cursor == (expected.level, expected.kernel)
     assert table_kernel(app) == expected.kernel
     assert app.explorer.selected.name == expected.kernel  # the detail and plot follow
-    following = nearest_in_order(canvas.layout_.points, canvas.cursor, 1)
+    following = nearest_in_order(canvas.layout_.stops, canvas.cursor, 1)
     assert (following.col, -following.row) >= (expected.col, -expected.row)  # left to right
     await pilot.press("full_stop")
     await pilot.pause()

@@ -168,6 +168,10 @@ class Layout:
     line_series: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     labels: list[Label] = field(default_factory=list)
     points: list[PointCell] = field(default_factory=list)  # the point on top in each cell
+    # Every kernel's point, hidden or not, left to right: what `.` and `,` step through. Its
+    # order does not depend on which kernel is drawn on top (the selected one), so a step and
+    # its reverse come back to the same point.
+    stops: list[PointCell] = field(default_factory=list)
     labelled: set[str] = field(default_factory=set)  # roofs whose full label is drawn
     # What each cell held before any label was placed: (kind, owner), for checks.
     before_labels: list[list[tuple[str, str]]] = field(default_factory=list)
@@ -445,6 +449,7 @@ def lay_out(
     layout = canvas.layout
     # Points first, so that lines pass behind them, and heaviest last, on top.
     on_top: dict[tuple[int, int], PointCell] = {}
+    every: dict[tuple[str, object], PointCell] = {}
     order = {
         "merged": 0,
         "below": 1,
@@ -464,17 +469,18 @@ def lay_out(
             row, col = canvas.cell(x, y)
             canvas.put(row, col, marker, "point", series.level, style)
             if kernel is not None:
-                on_top[(row, col)] = PointCell(row, col, series.level, kernel)
+                on_top[(row, col)] = every[(series.level, kernel)] = PointCell(row, col, series.level, kernel)
             else:
                 on_top.pop((row, col), None)
     selected = [canvas.cell(x, y) for _, x, y in figure.selected]
     for row, col in selected:
         canvas.put(row, col, glyphs.selected, "point", "selected", "selected")
-    if cursor is not None:
-        for cell, point in on_top.items():
-            if (point.level, point.kernel) == cursor:
-                canvas.layout.styles[cell[0]][cell[1]] = "cursor"
+    chosen = None if cursor is None else every.get(cursor)
+    if chosen is not None:  # the point stepped to is on top of its cell, hidden or not before
+        on_top[(chosen.row, chosen.col)] = chosen
+        canvas.layout.styles[chosen.row][chosen.col] = "cursor"
     layout.points = sorted(on_top.values(), key=lambda p: (p.col, -p.row))
+    layout.stops = sorted(every.values(), key=lambda p: (p.col, -p.row, p.level, str(p.kernel)))
 
     roof_chars = iter(glyphs.roofs * 4)
     for roof in figure.roofs:

@@ -438,7 +438,7 @@ class RooflineView:
             selected = None if self.inputs is None else self.inputs.selected
             if selected is not None:
                 current = (self.figure.selected[0][0], selected.name)
-        point = nearest_in_order(self.layout.points, current, step)
+        point = nearest_in_order(self.layout.stops, current, step)
         if point is not None:
             self.choose(point)
         return point
