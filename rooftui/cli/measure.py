@@ -196,6 +196,16 @@ def ceilings_table(ceiling_set: CeilingSet) -> Table:
             plain(how),
             f"{fraction:.1%}" if isinstance(fraction, (int, float)) and fraction else "",
         )
+    for roof in ceiling_set.instruction_roofs:  # the instruction roofline's, with their sources
+        clock = roof.extra.get("clock_hz")
+        fraction = roof.extra.get("fraction_of_theoretical")
+        table.add_row(
+            plain(f"{roof.label} (instructions)"),
+            si(roof.value, roof.unit.replace("transactions", "txn"), digits=4),
+            f"{clock / 1e6:.0f} MHz" if isinstance(clock, (int, float)) and clock else "",
+            plain(roof.source),
+            f"{fraction:.1%}" if isinstance(fraction, (int, float)) and fraction else "",
+        )
     return table
 
 
