@@ -121,8 +121,9 @@ def instruction_ceilings(kernels: pd.DataFrame, ceilings: CeilingSet) -> Instruc
 def add_instruction_bounds(table: pd.DataFrame, roofs: InstructionCeilings) -> pd.DataFrame:
     """Per kernel, in place: ``instruction_roof_<level>`` (warp inst/s a level allows at the
     kernel's intensity, capped by the issue rate), ``instruction_bound`` (the roof that
-    gives least: a level, or "issue"; "" where no level has an intensity) and
-    ``instruction_roof_fraction`` (achieved / that roof)."""
+    gives least: a level, or "issue"; "" where no level has an intensity),
+    ``instruction_level`` (the level whose roof is lowest, which binds unless the issue
+    rate is lower still) and ``instruction_roof_fraction`` (achieved / the binding roof)."""
     issue = roofs.issue.value if roofs.issue else np.inf
     attainable = {}
     for level in ins.LEVELS:
@@ -138,6 +139,7 @@ def add_instruction_bounds(table: pd.DataFrame, roofs: InstructionCeilings) -> p
     bound = np.where(known & (lowest >= issue), ISSUE, level)
     binding = np.where(bound == ISSUE, issue, lowest)
     table["instruction_bound"] = pd.Series(bound, index=table.index).where(known, "")
+    table["instruction_level"] = level  # the lowest memory roof (it binds unless the issue rate does)
     table["instruction_roof_fraction"] = (table["warp_instruction_rate"] / binding).where(known)
     return table
 
@@ -231,6 +233,7 @@ def kernel_json(row: dict[str, Any]) -> dict[str, Any]:
             "wavefronts_per_request": _value(row, "wavefronts_per_request"),
         },
         "bound": bound_label(str(row.get("instruction_bound") or "")) or None,
+        "level": bound_label(str(row.get("instruction_level") or "")) or None,  # lowest memory roof
         "roof_fraction": _value(row, "instruction_roof_fraction"),
         "walls": wall_verdicts(row),
     }

@@ -31,6 +31,7 @@ from rooftui.model.columns import (
 from rooftui.model.kernel_table import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
+from rooftui.views.instruction_table import render_instruction_table
 from rooftui.views.text import distinct_labels, markup_escaped, plain, printable, short_names
 
 CSV_COLUMNS = (
@@ -405,6 +406,7 @@ def render_table(
         f"approximate); FLOP/s, AI {PARTIAL_MARK}: lower bounds, some FLOPs not collected (notes say which); "
         "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]"
     )
+    render_instruction_table(run, rows, console, counts)  # only with the instruction counters
     if grouped:
         _render_mixed_groups(rows, console, shown)
     _render_table3(run, console, per_name)
