@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import pandas as pd
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from rooftui.analysis import Run, instruction_roofline
 from rooftui.model.instructions import ISSUE
 from rooftui.views.formats import intensity, si
-from rooftui.views.text import short_names
+from rooftui.views.name_table import print_name_table
 
 TITLE = "Instruction roofline (warp instructions; Ding & Williams, PMBS'19)"
 LEGEND = (
@@ -61,25 +59,6 @@ def render_instruction_table(run: Run, rows: pd.DataFrame, console: Console, cou
     for row in rows.to_dict("records"):
         count = [str(row["count"] if counts == ["n"] else row["ncu_id"])] if counts else []
         lines.append(["", *count, *instruction_cells(row)])
-    widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
-    others = sum(width + 1 for width in widths[1:])
-    longest = max(len(str(name)) for name in rows["name"])
-    name_width = max(9, min(longest, console.width - others - 1))
-    shown = short_names(rows["name"], name_width)
-    table = Table(
-        title=TITLE,
-        title_justify="left",
-        box=None,
-        pad_edge=False,
-        header_style="bold",
-        show_edge=False,
-        collapse_padding=True,
-        padding=(0, 1, 0, 0),
-    )
-    table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
-    for title, width in zip(titles[1:], widths[1:]):
-        table.add_column(title, justify="left" if title == "bound" else "right", no_wrap=True, width=width)
-    for line, name in zip(lines, rows["name"]):
-        table.add_row(Text(shown[name]), *line[1:])
-    console.print(table, width=max(console.width, name_width + others + 1), crop=False)
+    lines = [[str(name), *line[1:]] for name, line in zip(rows["name"], lines)]
+    print_name_table(console, titles, lines, rows["name"], left=("bound",), title=TITLE)
     console.print(f"[dim]{LEGEND}[/dim]")
