@@ -14,12 +14,12 @@ kernel, are compared with one warp instruction per scheduler per cycle
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from rooftui.measure.compute import CheckFailed, Timing, calibrate_trips
+from rooftui.measure.compute import CheckFailed, ComputeResult, Timing, calibrate_trips
 from rooftui.measure.gpu import Gpu, clock_hz
 from rooftui.measure.sass import SassLoop, disassemble, sass_loop
 from rooftui.model.instructions import (
@@ -103,6 +103,10 @@ class IssueResult:
     trips: int
     sass: SassLoop
     check: str
+    kernel: str = ISSUE_FUNCTION
+    source_file: str = ISSUE_SOURCE
+    # per_cycle_per_sm of every kernel the issue rate was taken from (``fastest``)
+    variants: dict[str, float] = field(default_factory=dict)
 
     @property
     def per_cycle_per_sm(self) -> float:
@@ -116,7 +120,7 @@ class IssueResult:
     def roof(self) -> InstructionRoof:
         """The issue roof, as the ceilings file's ``instruction_ceilings`` saves it."""
         source = (
-            f"measured by rooftui measure: {ISSUE_FUNCTION} kernel, {self.per_cycle_per_sm:.3g} warp "
+            f"measured by rooftui measure: {self.kernel} kernel, {self.per_cycle_per_sm:.3g} warp "
             f"instructions/cycle/SM at {self.clock_hz / 1e9:.3g} GHz, counted from its SASS "
             "(cuobjdump -sass) × trips × warps"
         )
@@ -132,7 +136,8 @@ class IssueResult:
             "theoretical_at_clock": self.theoretical_at_clock,
             "fraction_of_theoretical": self.warp_instructions_per_s / self.theoretical_at_clock,
             "clock_hz": self.clock_hz,
-            "kernel": f"rooftui/measure/cuda/{ISSUE_SOURCE}:{ISSUE_FUNCTION}",
+            "kernel": f"rooftui/measure/cuda/{self.source_file}:{self.kernel}",
+            "variants_per_cycle_per_sm": dict(self.variants),
             "launch": {"grid": self.grid, "block": self.block, "trips": self.trips},
             "warp_instructions_per_launch": self.warp_instructions,
             "past_first_exit_at_most": self.past_exit_bound,
@@ -198,3 +203,35 @@ def measure_issue_rate(gpu: Gpu, timing: Timing) -> IssueResult:
         sass=loop,
         check=check,
     )
+
+
+def from_fma(gpu: Gpu, fma: ComputeResult) -> IssueResult:
+    """The issue rate of a CUDA-core FMA kernel's timed launches (``compute``): its warp
+    instructions counted from its SASS the same way, over the seconds it was timed. Its
+    loop is all FFMA but for three instructions, and on the H200 that issues faster than
+    any FFMA/integer mix of ``issue_mix`` (benchmarks/results/2026-12-01-issue-rate-h200.md)."""
+    spec = fma.kernel
+    loop = sass_loop(disassemble(gpu.cubins[spec.source]), spec.function)
+    sure, past_exit = loop.warp_instructions(fma.grid * fma.block // WARP_SIZE, fma.trips)
+    return IssueResult(
+        warp_instructions_per_s=sure / float(np.median(fma.seconds)),
+        warp_instructions=sure,
+        past_exit_bound=past_exit,
+        seconds=fma.seconds,
+        clock_hz=fma.clock_hz,
+        sm_count=gpu.info.sm_count,
+        grid=fma.grid,
+        block=fma.block,
+        trips=fma.trips,
+        sass=loop,
+        check=fma.check,
+        kernel=spec.function,
+        source_file=spec.source,
+    )
+
+
+def fastest(results: list[IssueResult]) -> IssueResult:
+    """The issue roof: the fastest of ``results``, noting every kernel's rate per cycle per SM."""
+    best = max(results, key=lambda r: r.warp_instructions_per_s)
+    best.variants = {r.kernel: r.per_cycle_per_sm for r in results}
+    return best

@@ -234,7 +234,7 @@ if __name__ == "__main__":
                 continue
             print(
                 f"{'ok ' if r['ok'] else 'BAD'} {r['kernel']:14s} {r['metric']:55s} "
-                f"measured {r['measured']:.6g} "
-                f"rooftui {r['expected']:.6g} ({r['rooftui_count']}) "
+                f"measured {r['measured']:.10g} "
+                f"rooftui {r['expected']:.10g} ({r['rooftui_count']}) "
                 f"rel.err {r['relative_error']:.2e}"
             )

@@ -9,6 +9,7 @@ smsp__inst_executed.sum for the same launch (tests/measure/ncu_counts.py) is pin
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +17,10 @@ import pytest
 
 from rooftui.errors import GpuUnavailableError
 from rooftui.measure import issue_rate as I
+from rooftui.measure import kernels as K
 from rooftui.measure import runner
 from rooftui.measure import sass as S
-from rooftui.measure.compute import CheckFailed, Timing
+from rooftui.measure.compute import CheckFailed, ComputeResult, Timing
 from rooftui.measure.results import instruction_roofs
 from rooftui.model.ceilings import Ceiling
 
@@ -198,3 +200,70 @@ def test_measure_saves_each_levels_transaction_rate_derived_from_its_measured_ba
         "bytes_per_s": 4.48e12,
         "bytes_per_transaction": 32,
     }
+
+
+RUN = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "2026-12-01-issue-rate-h200"
+
+
+def h200_fp32_fma() -> ComputeResult:
+    """The FP32 FMA kernel's timed launches in the committed H200 run."""
+    doc = json.loads((RUN / "h200_ceilings.json").read_text())
+    ceiling = next(c for c in doc["ceilings"] if c["name"] == "FP32 FMA")
+    spec = next(k for k in K.compute_kernels() if k.function == "fma_fp32")
+    launch = ceiling["launch"]
+    return ComputeResult(
+        spec,
+        ceiling["value"],
+        ceiling["seconds"],
+        ceiling["ops_per_launch"],
+        ceiling["clock_hz"],
+        launch["grid"],
+        launch["block"],
+        launch["trips"],
+        ceiling["check"],
+    )
+
+
+def test_the_fp32_fma_loop_is_its_256_ffma_plus_the_same_three_loop_instructions():
+    loop = S.sass_loop((FIXTURES / "fma_fp32.sass").read_text(), "fma_fp32")
+    assert loop.body_opcodes == {"FFMA": K.FMA_CHAINS * K.FMA_UNROLL, "UIADD3": 1, "ISETP": 1, "BRA": 1}
+    assert (loop.before, loop.body, loop.after) == (27, 259, 11)  # as the H200 run printed it
+
+
+def test_on_the_h200_the_ffma_loop_issues_faster_than_the_mix_and_sets_the_roof(monkeypatch):
+    listings = {"fma_cuda_cores.cu": (FIXTURES / "fma_fp32.sass").read_text()}
+    monkeypatch.setattr(I, "disassemble", lambda path: listings[path.name])
+    gpu = FakeGpu(Path("fma_cuda_cores.cu"), rate=1.0, clock=1.0)
+    gpu.cubins["fma_cuda_cores.cu"] = Path("fma_cuda_cores.cu")
+    fma = h200_fp32_fma()
+    from_fma = I.from_fma(gpu, fma)
+    # by hand: 528 blocks x 256 threads = 4224 warps, each 27 + 259 x 18886 + 11 instructions
+    assert fma.trips == 18886 and from_fma.warp_instructions == 4224 * (27 + 259 * 18886 + 11)
+    assert from_fma.warp_instructions_per_s == pytest.approx(
+        20_661_746_688 / 0.01981612777709961, rel=1e-12
+    )  # median of 5
+    assert from_fma.per_cycle_per_sm == pytest.approx(3.9895, abs=1e-4)  # 99.7% of 4
+    doc = json.loads((RUN / "h200_ceilings.json").read_text())
+    mix = doc["instruction_ceilings"][0]  # issue_mix in the same run: 3.53 per cycle per SM
+    mixed = I.IssueResult(
+        mix["value"], 0, 0, [], mix["clock_hz"], 132, 528, 256, 1, S.sass_loop(LISTING, I.ISSUE_FUNCTION), ""
+    )
+    best = I.fastest([mixed, from_fma])
+    assert best is from_fma and best.roof().source.startswith("measured by rooftui measure: fma_fp32 kernel")
+    assert best.variants == {
+        "issue_mix": pytest.approx(3.5307, abs=1e-4),
+        "fma_fp32": from_fma.per_cycle_per_sm,
+    }
+
+
+def test_ncu_counted_on_the_h200_exactly_the_warp_instructions_the_sass_gives():
+    """ncu_counts on the H200 (40 trips, 528 blocks of 256): smsp__inst_executed.sum equal to
+    every warp's prologue + loop + epilogue, plus the clock stamp past the first EXIT that
+    only warp 0 of each block runs."""
+    line = next(x for x in (RUN / "ncu_counts.txt").read_text().splitlines() if "issue_mix" in x)
+    assert line.startswith("ok ") and "smsp__inst_executed.sum" in line and "rel.err 0.00e+00" in line
+    measured = float(line.split("measured ")[1].split()[0])
+    loop = S.sass_loop(LISTING, I.ISSUE_FUNCTION)
+    every_warp, _ = loop.warp_instructions(warps=528 * 256 // 32, trips=40)
+    assert every_warp + 528 * loop.past_exit == 33_153_120  # 4224 x (34 + 195 x 40 + 13) + 528 x 14
+    assert measured == pytest.approx(33_153_120, rel=5e-6)  # printed to 6 digits
