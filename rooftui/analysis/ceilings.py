@@ -23,6 +23,7 @@ from rooftui.ingest.measured_ceilings import find_bundled, find_saved
 from rooftui.model import metrics as m
 from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet, Device
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS, PIPELINE_LABELS
+from rooftui.model.instructions import chosen_instruction_roofs
 from rooftui.model.spec import _LABELS, datasheet_note, spec_ceilings
 
 
@@ -164,7 +165,12 @@ def choose_ceilings(
     clocks = {}
     if m.SM_CLOCK in raw and raw[m.SM_CLOCK].notna().any():
         clocks["sm"] = float(np.nanmedian(raw[m.SM_CLOCK].astype(float)))
-    return CeilingSet(Device(device, cc, clocks_hz=clocks), tuple(chosen.values()), source="+".join(methods))
+    return CeilingSet(
+        Device(device, cc, clocks_hz=clocks),
+        tuple(chosen.values()),
+        source="+".join(methods),
+        instruction_roofs=chosen_instruction_roofs(sources, chosen),
+    )
 
 
 def _stamped(ceiling: Ceiling, source: str, found: CeilingSet) -> Ceiling:

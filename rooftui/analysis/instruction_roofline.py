@@ -11,7 +11,7 @@ FLOP roofline (``rooftui.analysis.roofline``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,35 +19,15 @@ import pandas as pd
 
 from rooftui.ingest.measured_ceilings import find_bundled
 from rooftui.model import instructions as ins
-from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet
+from rooftui.model.ceilings import SOURCE_LABELS, CeilingSet
 from rooftui.model.columns import LEVEL_LABELS
 
 if TYPE_CHECKING:
     from rooftui.analysis import Run
 
-SHARED_WAVEFRONT_BYTES = 128  # one shared-memory wavefront moves up to 128 B [NCU]
-ISSUE = "issue"  # the name of the issue-rate roof in ``instruction_bound``
-
-
-@dataclass(frozen=True)
-class InstructionRoof:
-    """One roof of the instruction roofline: warp instructions per second (``issue``) or
-    transactions per second (a memory level, or ``smem`` for shared wavefronts)."""
-
-    name: str  # "issue", "l1", "l2", "hbm", "smem"
-    label: str  # "Warp issue", "L1", ...
-    value: float  # per second
-    unit: str  # "warp inst/s" or "transactions/s"
-    source: str  # how it was obtained, for the detail pane and the JSON
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "label": self.label,
-            "value": self.value,
-            "unit": self.unit,
-            "source": self.source,
-        }
+SHARED_WAVEFRONT_BYTES = ins.SHARED_WAVEFRONT_BYTES
+ISSUE = ins.ISSUE  # the name of the issue-rate roof in ``instruction_bound``
+InstructionRoof = ins.InstructionRoof
 
 
 @dataclass(frozen=True)
@@ -65,25 +45,30 @@ class InstructionCeilings:
         return [roof for roof in found if roof is not None]
 
 
-def _transaction_roof(name: str, ceiling: Ceiling | None, per: int, what: str) -> InstructionRoof | None:
+def _transaction_roof(level: str, ceilings: CeilingSet) -> InstructionRoof | None:
+    """The level's transaction rate the ceilings file saved, else derived at load from the
+    run's bandwidth ceiling for that level."""
+    saved = next((roof for roof in ceilings.instruction_roofs if roof.name == level), None)
+    if saved is not None:
+        return saved
+    ceiling = ceilings.bandwidth(level)
     if ceiling is None:
         return None
     where = SOURCE_LABELS.get(ceiling.source, ceiling.source or ceiling.method)
-    return InstructionRoof(
-        name,
-        LEVEL_LABELS.get(name, "Shared"),
-        ceiling.value / per,
-        "transactions/s",
-        f"{ceiling.name} bandwidth ({where}) ÷ {per} B per {what}",
-    )
+    roof = ins.transaction_roof(level, ceiling.value, f"{ceiling.name} bandwidth ({where})", {})
+    return replace(roof, source=f"{roof.source}; derived at load (the ceilings saved none)")
 
 
 def issue_roof(kernels: pd.DataFrame, ceilings: CeilingSet) -> tuple[InstructionRoof | None, str]:
-    """The warp-instruction issue rate: the report's own peak per cycle
+    """The warp-instruction issue rate: the one the ceilings file saved (measured by
+    ``rooftui measure``), else the report's own peak per cycle
     (``smsp__inst_executed.sum.peak_sustained``) × the SM clock the kernels ran at, else
     SMs × 4 schedulers × that clock (one warp instruction per scheduler per cycle [DING]).
     The clock is the median of the launches' ``sm_clock_hz`` (the ceilings' SM clock
     without one). Returns the roof, or None and why not."""
+    saved = next((roof for roof in ceilings.instruction_roofs if roof.name == ISSUE), None)
+    if saved is not None:
+        return saved, ""
     clocks = kernels["sm_clock_hz"].dropna() if "sm_clock_hz" in kernels else pd.Series(dtype=float)
     clock = float(clocks.median()) if len(clocks) else ceilings.device.clocks_hz.get("sm", math.nan)
     clock_from = "the kernels' median SM clock" if len(clocks) else "the ceilings' SM clock"
@@ -119,25 +104,26 @@ def _sm_count(ceilings: CeilingSet) -> int | None:
 def instruction_ceilings(kernels: pd.DataFrame, ceilings: CeilingSet) -> InstructionCeilings:
     """Every roof of the instruction roofline for one device's ``kernels``: the issue rate
     (``issue_roof``) and each level's transaction rate, its bandwidth ÷ 32 B sectors [DING]
-    (shared memory: ÷ 128 B wavefronts)."""
+    (shared memory: ÷ 128 B wavefronts), as the ceilings file saved them or else derived
+    at load."""
     issue, why = issue_roof(kernels, ceilings)
     missing = [f"warp issue: {why}"] if issue is None else []
     levels = {}
     for level in ins.LEVELS:
-        roof = _transaction_roof(level, ceilings.bandwidth(level), ins.SECTOR_BYTES, "sector")
+        roof = _transaction_roof(level, ceilings)
         if roof is None:
             missing.append(f"{LEVEL_LABELS[level]}: no bandwidth ceiling")
         else:
             levels[level] = roof
-    shared = _transaction_roof("smem", ceilings.bandwidth("smem"), SHARED_WAVEFRONT_BYTES, "wavefront")
-    return InstructionCeilings(issue, levels, shared, tuple(missing))
+    return InstructionCeilings(issue, levels, _transaction_roof("smem", ceilings), tuple(missing))
 
 
 def add_instruction_bounds(table: pd.DataFrame, roofs: InstructionCeilings) -> pd.DataFrame:
     """Per kernel, in place: ``instruction_roof_<level>`` (warp inst/s a level allows at the
     kernel's intensity, capped by the issue rate), ``instruction_bound`` (the roof that
-    gives least: a level, or "issue"; "" where no level has an intensity) and
-    ``instruction_roof_fraction`` (achieved / that roof)."""
+    gives least: a level, or "issue"; "" where no level has an intensity),
+    ``instruction_level`` (the level whose roof is lowest, which binds unless the issue
+    rate is lower still) and ``instruction_roof_fraction`` (achieved / the binding roof)."""
     issue = roofs.issue.value if roofs.issue else np.inf
     attainable = {}
     for level in ins.LEVELS:
@@ -153,6 +139,7 @@ def add_instruction_bounds(table: pd.DataFrame, roofs: InstructionCeilings) -> p
     bound = np.where(known & (lowest >= issue), ISSUE, level)
     binding = np.where(bound == ISSUE, issue, lowest)
     table["instruction_bound"] = pd.Series(bound, index=table.index).where(known, "")
+    table["instruction_level"] = level  # the lowest memory roof (it binds unless the issue rate does)
     table["instruction_roof_fraction"] = (table["warp_instruction_rate"] / binding).where(known)
     return table
 
@@ -246,6 +233,7 @@ def kernel_json(row: dict[str, Any]) -> dict[str, Any]:
             "wavefronts_per_request": _value(row, "wavefronts_per_request"),
         },
         "bound": bound_label(str(row.get("instruction_bound") or "")) or None,
+        "level": bound_label(str(row.get("instruction_level") or "")) or None,  # lowest memory roof
         "roof_fraction": _value(row, "instruction_roof_fraction"),
         "walls": wall_verdicts(row),
     }

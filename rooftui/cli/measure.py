@@ -196,6 +196,20 @@ def ceilings_table(ceiling_set: CeilingSet) -> Table:
             plain(how),
             f"{fraction:.1%}" if isinstance(fraction, (int, float)) and fraction else "",
         )
+    for roof in ceiling_set.instruction_roofs:  # the instruction roofline's (sources in the file)
+        clock = roof.extra.get("clock_hz")
+        fraction = roof.extra.get("fraction_of_theoretical")
+        derived = roof.extra.get("derived_from")
+        how = str(roof.extra.get("kernel") or roof.source).rsplit("/", 1)[-1]
+        if isinstance(derived, dict):
+            how = f"{derived.get('ceiling')} ÷ {derived.get('bytes_per_transaction')} B"
+        table.add_row(
+            plain(f"{roof.label} (instructions)"),
+            si(roof.value, roof.unit.replace("transactions", "txn"), digits=4),
+            f"{clock / 1e6:.0f} MHz" if isinstance(clock, (int, float)) and clock else "",
+            plain(how),
+            f"{fraction:.1%}" if isinstance(fraction, (int, float)) and fraction else "",
+        )
     return table
 
 

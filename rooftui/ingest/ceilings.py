@@ -11,6 +11,7 @@ from typing import Any
 from rooftui.errors import CeilingsError, reading
 from rooftui.ingest.files import check_readable, open_text
 from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, STAMP_KEYS, Ceiling, CeilingSet, Device
+from rooftui.model.instructions import ROOF_LABELS, ROOF_UNITS, InstructionRoof
 
 _HINT = 'see the README\'s "Ceilings file" section, or write one with `rooftui measure`'
 _LEVELS = ("l1", "smem", "l2", "hbm")
@@ -129,7 +130,42 @@ def _from_rooftui(doc: dict[str, Any], path: Path) -> CeilingSet:
         source=_text(doc.get("source"), "source", path) or str(path),
         measured_at=_measured_at(doc),
         origin=str(path),
+        instruction_roofs=instruction_roofs(doc.get("instruction_ceilings"), path),
     )
+
+
+def instruction_roofs(entries: Any, path: Path) -> tuple[InstructionRoof, ...]:
+    """The optional top-level ``instruction_ceilings`` list (``rooftui measure`` writes it):
+    the issue rate in warp inst/s and per-level transaction rates in transactions/s, each
+    with the sentence that says where it came from. A file without it has none."""
+    if entries is None:
+        return ()
+    if not isinstance(entries, list):
+        raise CeilingsError('"instruction_ceilings" must be a list', path, _HINT)
+    roofs: list[InstructionRoof] = []
+    for i, entry in enumerate(entries):
+        where = f"instruction_ceilings[{i}]"
+        if not isinstance(entry, dict):
+            raise CeilingsError(f"{where} is not an object", path, _HINT)
+        name = entry.get("name")
+        if name not in ROOF_LABELS:
+            raise CeilingsError(f'{where}: "name" must be one of {tuple(ROOF_LABELS)}', path, _HINT)
+        if entry.get("unit") != ROOF_UNITS[name]:
+            raise CeilingsError(f'{where}: "unit" must be "{ROOF_UNITS[name]}" for {name}', path, _HINT)
+        value = positive_number(entry.get("value"), f"{where}.value", path)
+        source = _text(entry.get("source"), f"{where}.source", path)
+        if not source:
+            raise CeilingsError(f'{where}: "source" must say where the value came from', path, _HINT)
+        derived = entry.get("derived_from")
+        if derived is not None:
+            if not isinstance(derived, dict):
+                raise CeilingsError(f'{where}: "derived_from" must be an object', path, _HINT)
+            positive_number(derived.get("bytes_per_s"), f"{where}.derived_from.bytes_per_s", path)
+        if any(roof.name == name for roof in roofs):
+            raise CeilingsError(f"{where}: a second {name} roof", path, _HINT)
+        extra = {k: v for k, v in entry.items() if k not in ("name", "label", "value", "unit", "source")}
+        roofs.append(InstructionRoof(name, ROOF_LABELS[name], value, ROOF_UNITS[name], source, extra))
+    return tuple(roofs)
 
 
 def _measured_at(doc: dict[str, Any]) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,7 +155,7 @@ class ComputeRunner:
                     args = (np.int32(trips), np.uint32(self.lbo), np.uint32(self.sbo), out, stamps)
                 return gpu.time_launch(kernel, grid, block, *args), None
 
-        trips = self._calibrate(launch)
+        trips = calibrate_trips(launch, self.timing.launch_s)
         seconds, clocks, check = [], [], ""
         launch(trips)  # warm-up at the final length
         for _ in range(self.timing.repeats):
@@ -181,12 +182,13 @@ class ComputeRunner:
             check=check,
         )
 
-    def _calibrate(self, launch) -> int:
-        """Trips that make one launch last about ``timing.launch_s``."""
-        trips = 16
-        while True:
-            seconds, _ = launch(trips)
-            if seconds >= self.timing.launch_s / 8 or trips >= 1 << 24:
-                break
-            trips *= 8
-        return max(1, int(trips * self.timing.launch_s / seconds))
+
+def calibrate_trips(launch: Callable[[int], tuple[float, Any]], launch_s: float) -> int:
+    """Trips that make one launch last about ``launch_s`` (``launch(trips)`` returns its seconds first)."""
+    trips = 16
+    while True:
+        seconds, _ = launch(trips)
+        if seconds >= launch_s / 8 or trips >= 1 << 24:
+            break
+        trips *= 8
+    return max(1, int(trips * launch_s / seconds))

@@ -167,6 +167,7 @@ class Gpu:
             total_memory=_total_memory(index),
         )
         self.compile_log: list[str] = []
+        self.cubins: dict[str, Path] = {}  # source -> the cubin it was last compiled into
 
     # ---- compiling ---------------------------------------------------------
     def compile(self, source: str, defines: dict[str, int], arch_suffix: str = "") -> Any:
@@ -178,6 +179,7 @@ class Gpu:
             "\0".join([text, *options, self.info.name, self._versions()]).encode()
         ).hexdigest()[:24]
         path = cache_dir() / f"{Path(source).stem}-{arch}-{key}.cubin"
+        self.cubins[source] = path
         if path.exists():
             self.compile_log.append(f"{source} ({arch}): cached {path.name}")
             return self._load_cubin(path.read_bytes())

@@ -15,6 +15,7 @@ from rooftui.measure.bandwidth import SMEM_SOURCE, SharedMemoryResult, Sweep
 from rooftui.measure.compute import ComputeResult
 from rooftui.measure.plateaus import Plateau, first_plateau, last_plateau
 from rooftui.model.ceilings import SCHEMA, Ceiling, CeilingSet, Device
+from rooftui.model.instructions import TRANSACTION_BYTES, InstructionRoof, transaction_roof
 
 SOURCE = f"rooftui measure {__version__}"
 
@@ -64,6 +65,26 @@ def with_theoretical(ceiling: Ceiling, arch: int, sm_count: int) -> Ceiling:
         ceiling.level,
         extra,
     )
+
+
+def instruction_roofs(issue: InstructionRoof | None, bandwidth: list[Ceiling]) -> tuple[InstructionRoof, ...]:
+    """What the ceilings file saves under ``instruction_ceilings``: the measured issue rate
+    and each measured level's transaction rate, derived from its bandwidth [DING]."""
+    roofs = [issue] if issue is not None else []
+    for ceiling in bandwidth:
+        if ceiling.level in TRANSACTION_BYTES:
+            derived_from = {
+                "ceiling": ceiling.name,
+                "bytes_per_s": ceiling.value,
+                "bytes_per_transaction": TRANSACTION_BYTES[ceiling.level],
+            }
+            bandwidth_text = (
+                f"derived from measured {ceiling.name} bandwidth ({ceiling.value / 1e12:.4g} TB/s)"
+            )
+            roofs.append(
+                transaction_roof(ceiling.level, ceiling.value, bandwidth_text, {"derived_from": derived_from})
+            )
+    return tuple(roofs)
 
 
 def _plateau_extra(sweep: Sweep, plateau: Plateau) -> dict[str, Any]:
@@ -189,7 +210,7 @@ def write_json(path: Path, document: dict[str, Any]) -> None:
 
 def read_ceilings(path: Path) -> CeilingSet:
     """Read a ceilings file back (what ``--show`` draws); one-line errors for bad files."""
-    from rooftui.ingest.ceilings import read_json_object
+    from rooftui.ingest.ceilings import instruction_roofs, read_json_object
 
     path = Path(path)
     doc = read_json_object(path)
@@ -213,7 +234,12 @@ def read_ceilings(path: Path) -> CeilingSet:
         )
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise CeilingsError(f"malformed ceilings file ({type(err).__name__}: {err})", path=path) from None
-    return CeilingSet(device=device, ceilings=ceilings, source=str(doc.get("source", "")))
+    return CeilingSet(
+        device=device,
+        ceilings=ceilings,
+        source=str(doc.get("source", "")),
+        instruction_roofs=instruction_roofs(doc.get("instruction_ceilings"), path),
+    )
 
 
 def _positive(value: object, where: str, path: Path) -> float:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rooftui.errors import GpuUnavailableError
 from rooftui.measure import kernels as K
 from rooftui.measure.bandwidth import (
     SMEM_SOURCE,
@@ -24,9 +25,18 @@ from rooftui.measure.bandwidth import (
 from rooftui.measure.clocks import read_reported_clocks
 from rooftui.measure.compute import ComputeResult, ComputeRunner, Timing
 from rooftui.measure.gpu import Gpu, check_kernels
+from rooftui.measure.issue_rate import ISSUE_SOURCE, IssueResult, fastest, from_fma, measure_issue_rate
 from rooftui.measure.launch_floor import EMPTY_SOURCE, measure_launch_floor
-from rooftui.measure.results import SOURCE, bandwidth_ceilings, compute_ceiling, with_theoretical
+from rooftui.measure.results import (
+    SOURCE,
+    bandwidth_ceilings,
+    compute_ceiling,
+    instruction_roofs,
+    with_theoretical,
+)
+from rooftui.measure.sass import SassError
 from rooftui.model.ceilings import CeilingSet, Device
+from rooftui.model.instructions import SCHEDULERS_PER_SM
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -83,7 +93,9 @@ class Progress:
 
 def kernel_sources() -> list[str]:
     """Every CUDA source file a measurement compiles."""
-    return sorted({SWEEP_SOURCE, SMEM_SOURCE, EMPTY_SOURCE, *(k.source for k in K.compute_kernels())})
+    return sorted(
+        {SWEEP_SOURCE, SMEM_SOURCE, EMPTY_SOURCE, ISSUE_SOURCE, *(k.source for k in K.compute_kernels())}
+    )
 
 
 def check_installation() -> None:
@@ -117,7 +129,7 @@ def measure_device(
         largest = min(largest, info.total_memory // 4)
     l1_sizes = working_sets(grid, min(largest, 4 * max(info.l2_bytes, 8 * MiB)), plan.per_octave)
     l2_sizes = working_sets(grid, largest, plan.per_octave)
-    progress.total(2 + len(l1_sizes) + len(l2_sizes) + 1 + len(kernels) + 1)
+    progress.total(2 + len(l1_sizes) + len(l2_sizes) + 1 + len(kernels) + 1 + 1)
 
     compute = ComputeRunner(gpu, plan.timing, wgmma_layout)
     bandwidth = BandwidthRunner(gpu, plan.timing)
@@ -149,6 +161,8 @@ def measure_device(
             f"clock {result.clock_hz / 1e6:6.0f} MHz  trips {result.trips}  check: {result.check}"
         )
         progress.advance(spec.name)
+    fma_fp32 = next((r for r in by_precision.get("fp32", []) if r.kernel.function == "fma_fp32"), None)
+    issue = _issue_rate(gpu, plan.timing, progress, fma_fp32)
     clocks_seen.append(dict(read_reported_clocks(index, info.pci_bus_id), when="end"))
     floor = measure_launch_floor(gpu)
     progress.log(
@@ -161,6 +175,8 @@ def measure_device(
         with_theoretical(compute_ceiling(rs), info.arch, info.sm_count) for rs in by_precision.values()
     ]
     bw_ceilings, warnings = bandwidth_ceilings(l1_sweep, l2_sweep, smem)
+    if isinstance(issue, str):
+        warnings.append(issue)
     for w in warnings:
         progress.log(f"warning: {w}")
     measured_clocks = [c.extra["clock_hz"] for c in compute_ceilings]
@@ -168,7 +184,12 @@ def measure_device(
     if clocks_seen[-1].get("memory_hz"):
         clocks_hz["memory"] = clocks_seen[-1]["memory_hz"]
     device = Device(info.name, info.cc, info.sm_count, clocks_hz)
-    ceiling_set = CeilingSet(device=device, ceilings=tuple(bw_ceilings + compute_ceilings), source=SOURCE)
+    ceiling_set = CeilingSet(
+        device=device,
+        ceilings=tuple(bw_ceilings + compute_ceilings),
+        source=SOURCE,
+        instruction_roofs=instruction_roofs(None if isinstance(issue, str) else issue.roof(), bw_ceilings),
+    )
     record = {
         "host": info.hostname,
         "device_index": index,
@@ -191,6 +212,30 @@ def measure_device(
         },
     }
     return ceiling_set, record
+
+
+def _issue_rate(
+    gpu: Gpu, timing: Timing, progress: Progress, fma: ComputeResult | None = None
+) -> IssueResult | str:
+    """The warp-issue roof: the faster of ``issue_mix`` and the FP32 FMA kernel's timed
+    launches (``fma``), each counted from its SASS; or why the issue rate was not measured."""
+    try:
+        results = [measure_issue_rate(gpu, timing)]
+        if fma is not None:
+            results.append(from_fma(gpu, fma))
+    except (GpuUnavailableError, SassError) as err:
+        progress.advance("warp issue rate (not measured)")
+        return f"warp issue rate not measured: {err}"
+    for result in results:
+        progress.log(
+            f"  {result.kernel:20s} {result.sass.body} SASS per trip        "
+            f"{result.warp_instructions_per_s / 1e9:9.1f} G warp inst/s  "
+            f"{result.per_cycle_per_sm:.3f}/cycle/SM "
+            f"({result.per_cycle_per_sm / SCHEDULERS_PER_SM:.1%} of {SCHEDULERS_PER_SM})  "
+            f"clock {result.clock_hz / 1e6:6.0f} MHz  trips {result.trips}  check: {result.check}"
+        )
+    progress.advance("warp issue rate")
+    return fastest(results)
 
 
 def _warm_up(compute: ComputeRunner, seconds: float) -> None:

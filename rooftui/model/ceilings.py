@@ -28,7 +28,10 @@ and, for report peaks no kernel can reach, a ``caveat``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rooftui.model.instructions import InstructionRoof
 
 SCHEMA = "rooftui.ceilings/1"
 KINDS = ("compute", "bandwidth")
@@ -107,6 +110,9 @@ class CeilingSet:
     source: str = ""
     measured_at: str | None = field(default=None, compare=False)  # ISO 8601 UTC: when measured
     origin: str = field(default="", compare=False)  # the file it was read from
+    # The instruction roofline's roofs the file saved (top-level "instruction_ceilings",
+    # rooftui.model.instructions); empty when it saved none.
+    instruction_roofs: tuple[InstructionRoof, ...] = field(default=(), compare=False)
 
     def compute(self, precision: str) -> Ceiling | None:
         return next((c for c in self.ceilings if c.kind == "compute" and c.precision == precision), None)
@@ -124,4 +130,6 @@ class CeilingSet:
         if self.measured_at:
             out["measured_at"] = self.measured_at
         out["ceilings"] = [c.to_dict() for c in self.ceilings]
+        if self.instruction_roofs:
+            out["instruction_ceilings"] = [roof.to_dict() for roof in self.instruction_roofs]
         return out

@@ -23,7 +23,14 @@ Sources (each entry below names its own):
 
 from __future__ import annotations
 
-from rooftui.model.byte_sources import SECTOR_BYTES  # noqa: F401 (instruction_roofline reads it here)
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from rooftui.model.byte_sources import SECTOR_BYTES
+
+if TYPE_CHECKING:
+    from rooftui.model.ceilings import Ceiling, CeilingSet
 
 WARP_SIZE = 32
 SCHEDULERS_PER_SM = 4  # one warp instruction issued per scheduler per cycle, Volta to Blackwell [DING][NCU]
@@ -61,6 +68,103 @@ TRANSACTION_WHAT = {
 GLOBAL_WALLS = {"stride-0": 1.0, "unit stride (4 B)": 4.0, "one sector per lane": 32.0}
 # Shared (4-byte words): 1 wavefront without bank conflicts, 32 with 32-way conflicts.
 SHARED_WALLS = {"no bank conflict": 1.0, "32-way bank conflict": 32.0}
+
+SHARED_WAVEFRONT_BYTES = 128  # one shared-memory wavefront moves up to 128 B [NCU]
+
+# The roofs of the instruction roofline [DING]: the issue rate (warp instructions per
+# second) and each level's transaction rate (its bandwidth ÷ the bytes of a transaction).
+ISSUE = "issue"
+ROOF_LABELS = {ISSUE: "Warp issue", "l1": "L1", "l2": "L2", "hbm": "HBM", "smem": "Shared"}
+ROOF_UNITS = {ISSUE: "warp inst/s", **{name: "transactions/s" for name in ("l1", "l2", "hbm", "smem")}}
+TRANSACTION_BYTES = {
+    "l1": SECTOR_BYTES,
+    "l2": SECTOR_BYTES,
+    "hbm": SECTOR_BYTES,
+    "smem": SHARED_WAVEFRONT_BYTES,
+}
+
+
+@dataclass(frozen=True)
+class InstructionRoof:
+    """One roof of the instruction roofline: warp instructions per second (``issue``) or
+    transactions per second (a memory level, or ``smem`` for shared wavefronts)."""
+
+    name: str  # a key of ROOF_LABELS
+    label: str  # "Warp issue", "L1", ...
+    value: float  # per second
+    unit: str  # ROOF_UNITS[name]
+    source: str  # how it was obtained, for the detail pane and the JSON
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # how it was measured
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "value": self.value,
+            "unit": self.unit,
+            "source": self.source,
+            **self.extra,
+        }
+
+
+def transaction_roof(
+    level: str, bytes_per_s: float, bandwidth: str, extra: dict[str, Any]
+) -> InstructionRoof:
+    """A level's transaction rate: its bandwidth ÷ 32 B per sector (shared memory: ÷ 128 B
+    per wavefront) [DING]. ``bandwidth`` names the bandwidth and where it came from, as the
+    roof's source begins ("derived from measured L2 bandwidth (8.984 TB/s)")."""
+    per = TRANSACTION_BYTES[level]
+    what = "wavefront" if level == "smem" else "sector"
+    return InstructionRoof(
+        level,
+        ROOF_LABELS[level],
+        bytes_per_s / per,
+        ROOF_UNITS[level],
+        f"{bandwidth} ÷ {per} B per {what}",
+        extra,
+    )
+
+
+def chosen_instruction_roofs(
+    sources: Sequence[tuple[str, CeilingSet | None]], chosen: Mapping[tuple[str, str], Ceiling]
+) -> tuple[InstructionRoof, ...]:
+    """The saved instruction roofs a run uses (``analysis.ceilings.choose_ceilings``): the
+    issue rate from the first source that saved one; a level's transaction rate only from
+    the source whose bandwidth the run uses for that level, and only if it was derived from
+    that very value (else the roofline derives it again at load). Each roof's source says
+    where it was found."""
+    from rooftui.model.ceilings import SOURCE_LABELS
+
+    found = dict(sources)
+    roofs: list[InstructionRoof] = []
+    for source, ceiling_set in sources:
+        issue = _saved(ceiling_set, ISSUE)
+        if issue is not None:
+            roofs.append(_stamped(issue, source, ceiling_set, SOURCE_LABELS))
+            break
+    for level in TRANSACTION_BYTES:
+        bandwidth = chosen.get(("bandwidth", level))
+        if bandwidth is None:
+            continue
+        saved = _saved(found.get(bandwidth.source), level)
+        derived = saved.extra.get("derived_from") if saved is not None else None
+        if saved is not None and isinstance(derived, dict) and derived.get("bytes_per_s") == bandwidth.value:
+            roofs.append(_stamped(saved, bandwidth.source, found[bandwidth.source], SOURCE_LABELS))
+    return tuple(roofs)
+
+
+def _saved(ceiling_set: CeilingSet | None, name: str) -> InstructionRoof | None:
+    if ceiling_set is None:
+        return None
+    return next((roof for roof in ceiling_set.instruction_roofs if roof.name == name), None)
+
+
+def _stamped(
+    roof: InstructionRoof, source: str, ceiling_set: CeilingSet | None, labels: Mapping[str, str]
+) -> InstructionRoof:
+    where = labels.get(source, source)
+    origin = ceiling_set.origin if ceiling_set is not None else ""
+    return replace(roof, source=f"{roof.source} ({where}{': ' + origin if origin else ''})")
 
 
 def instruction_counts() -> list[str]:

@@ -31,7 +31,9 @@ from rooftui.model.columns import (
 from rooftui.model.kernel_table import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
-from rooftui.views.text import distinct_labels, markup_escaped, plain, printable, short_names
+from rooftui.views.instruction_table import render_instruction_table
+from rooftui.views.name_table import print_name_table
+from rooftui.views.text import distinct_labels, markup_escaped, plain, printable
 
 CSV_COLUMNS = (
     "id",
@@ -370,31 +372,7 @@ def render_table(
     bypassed = any(line_has == BYPASSED_CELL for line in lines for line_has in line)
     counts = ["n"] if grouped else ["ID"] if launch_ids else []
     titles = ["kernel", *(["rank"] if ranked else []), *counts, *titles]
-    widths = [max([len(title)] + [len(line[i]) for line in lines]) for i, title in enumerate(titles)]
-    others = sum(width + 1 for width in widths[1:])
-    name_width = max(9, min(widths[0], console.width - others - 1))
-    shown = short_names(rows["name"], name_width)  # the operator, types and tile, told apart
-    for line, name in zip(lines, rows["name"]):
-        line[0] = Text(shown[name])
-    table = Table(
-        box=None,
-        pad_edge=False,
-        header_style="bold",
-        show_edge=False,
-        collapse_padding=True,
-        padding=(0, 1, 0, 0),
-    )
-    table.add_column("kernel", overflow="ellipsis", no_wrap=True, width=name_width)
-    for title, width in zip(titles[1:], widths[1:]):
-        table.add_column(
-            title,
-            justify="left" if title in ("pipe", "phase", "bound") else "right",
-            no_wrap=True,
-            width=width,
-        )
-    for cells in lines:
-        table.add_row(*cells)
-    console.print(table, width=max(console.width, name_width + others + 1), crop=False)
+    shown = print_name_table(console, titles, lines, rows["name"], left=("pipe", "phase", "bound"))
     console.print(
         "[dim]"
         + ("ID: ncu's launch ID; " if launch_ids else "")
@@ -405,6 +383,7 @@ def render_table(
         f"approximate); FLOP/s, AI {PARTIAL_MARK}: lower bounds, some FLOPs not collected (notes say which); "
         "phase * inferred; bound: binding roof and % of it reached (blank: unknown)[/dim]"
     )
+    render_instruction_table(run, rows, console, counts)  # only with the instruction counters
     if grouped:
         _render_mixed_groups(rows, console, shown)
     _render_table3(run, console, per_name)

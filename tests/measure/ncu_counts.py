@@ -31,6 +31,8 @@ CHECKS = {
     "read_sweep_l2": [("dram__bytes_read.sum", "bytes_read", 0.03)],
     "read_sweep_l1": [("l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum", "bytes_read", 0.0)],
     "smem_read": [("smsp__sass_inst_executed_op_shared_ld.sum", "warp_instructions", 0.0)],
+    # every warp instruction, counted from the kernel's SASS (rooftui.measure.sass)
+    "issue_mix": [("smsp__inst_executed.sum", "warp_instructions", 0.0)],
 }
 
 
@@ -98,7 +100,41 @@ def child(out_path: str) -> None:
     gpu.stream.sync()
     per_thread = B.SMEM_VECTORS // B.SMEM_THREADS
     counts["smem_read"] = {"warp_instructions": grid * (B.SMEM_THREADS // 32) * passes * per_thread}
+    counts["issue_mix"] = _issue_mix(gpu)
     Path(out_path).write_text(json.dumps(counts))
+
+
+def _issue_mix(gpu) -> dict:
+    """Launch issue_mix once (40 trips); its warp instructions from its SASS. The code past
+    its first EXIT is the clock stamp only thread 0 writes, so warp 0 of each block runs it."""
+    from rooftui.measure import issue_rate as I
+    from rooftui.measure.sass import disassemble, sass_loop
+
+    module = gpu.compile(I.ISSUE_SOURCE, I.issue_defines())
+    listing = disassemble(gpu.cubins[I.ISSUE_SOURCE])
+    if os.environ.get("ROOFTUI_SASS_OUT"):
+        Path(os.environ["ROOFTUI_SASS_OUT"]).write_text(listing)
+    loop = sass_loop(listing, I.ISSUE_FUNCTION)
+    grid, trips = gpu.info.sm_count * I.ISSUE_BLOCKS_PER_SM, 40
+    threads = grid * I.ISSUE_THREADS
+    gpu.launch(
+        module.get_kernel(I.ISSUE_FUNCTION),
+        grid,
+        I.ISSUE_THREADS,
+        gpu.from_host(I.float_starts()),
+        gpu.from_host(I.int_starts()),
+        np.float32(I.FLOAT_B),
+        np.float32(I.FLOAT_C),
+        np.uint32(I.INT_KEY),
+        np.uint32(I.INT_ADD),
+        np.int32(trips),
+        gpu.allocate(threads * I.ISSUE_FLOAT_CHAINS * 4),
+        gpu.allocate(threads * I.ISSUE_INT_CHAINS * 4),
+        gpu.allocate(grid * 16),
+    )
+    gpu.stream.sync()
+    sure, _ = loop.warp_instructions(threads // 32, trips)
+    return {"warp_instructions": sure + grid * loop.past_exit, "sass": loop.to_dict()}
 
 
 def _profile(ncu: str, metrics: list[str]) -> tuple[list[dict], dict]:
@@ -198,7 +234,7 @@ if __name__ == "__main__":
                 continue
             print(
                 f"{'ok ' if r['ok'] else 'BAD'} {r['kernel']:14s} {r['metric']:55s} "
-                f"measured {r['measured']:.6g} "
-                f"rooftui {r['expected']:.6g} ({r['rooftui_count']}) "
+                f"measured {r['measured']:.10g} "
+                f"rooftui {r['expected']:.10g} ({r['rooftui_count']}) "
                 f"rel.err {r['relative_error']:.2e}"
             )

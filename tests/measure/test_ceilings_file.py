@@ -117,3 +117,13 @@ def test_show_draws_the_curves_and_the_ceilings():
     assert "GiB" in out and "TB/s" in out  # our own log-scale tick labels
     for name in ("L1", "L2", "HBM", "Shared memory", "FP64 FMA", "Tensor FP16"):
         assert name in out
+
+
+def test_show_lists_the_instruction_ceilings_the_h200_run_saved():
+    run = ROOT / "benchmarks" / "results" / "2026-12-01-issue-rate-h200" / "h200_ceilings.json"
+    done = run_cli("measure", "--show", run, env={"COLUMNS": "120", "LINES": "40"})
+    assert done.returncode == 0, done.stderr
+    issue = next(line for line in done.stdout.splitlines() if "Warp issue (instructions)" in line)
+    assert "922.8 Gwarp inst/s" in issue and "issue_rate.cu:issue_mix" in issue and "88.3%" in issue
+    l2 = next(line for line in done.stdout.splitlines() if "L2 (instructions)" in line)
+    assert "281.3 Gtxn/s" in l2 and "L2 ÷ 32 B" in l2  # 9.002 TB/s ÷ 32 B per sector

@@ -16,6 +16,7 @@ from importlib.resources import as_file
 import pytest
 
 from rooftui.measure import bandwidth as B
+from rooftui.measure import issue_rate as I
 from rooftui.measure import kernels as K
 from rooftui.measure.gpu import KERNELS
 
@@ -29,6 +30,7 @@ SOURCES = {
     "bandwidth_sweep.cu": {"SWEEP_THREADS": B.SWEEP_THREADS, "SWEEP_BLOCKS_PER_SM": 1},
     "shared_memory.cu": {"SMEM_THREADS": B.SMEM_THREADS, "SMEM_BLOCKS_PER_SM": 2},
     "empty_kernel.cu": {},
+    "issue_rate.cu": I.issue_defines(),
 }
 
 
