@@ -1,8 +1,9 @@
 """Which launches of the public corpus get a binding roof, and why the others do not.
 
 ``python benchmarks/corpus_roofs.py /tmp/corpus`` loads every file of
-tests/corpus/public_corpus.json (as tests/corpus/test_public_corpus.py does: ``--gpu V100``
-for the NERSC V100 runs) and prints, per file and per set: launches, launches with a
+tests/corpus/public_corpus.json (as tests/corpus/test_public_corpus.py does: ``--gpu
+'Tesla V100-SXM2-16GB'`` for the paper's runs, which name no device: the paper ran them
+on NERSC's Cori-GPU, whose V100s are SXM2 16 GB) and prints, per file and per set: launches, launches with a
 time, with bytes at each level, the roofs the run has (and their source), launches with
 a bound, and the reasons the others have none (``bound_reason``).
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = json.loads((ROOT / "tests/corpus/public_corpus.json").read_text())
+PAPER_GPU = "Tesla V100-SXM2-16GB"  # NERSC Cori-GPU (docs.nersc.gov/cgpu/hardware)
 
 
 def walk(corpus: Path) -> dict[str, Counter]:
@@ -28,7 +30,7 @@ def walk(corpus: Path) -> dict[str, Counter]:
     for entry in MANIFEST:
         if entry["outcome"] == "refused":
             continue
-        gpu = "V100" if entry["repo"] == "cyanguwa/DeepLearningProfiling" else None
+        gpu = PAPER_GPU if entry["repo"] == "cyanguwa/DeepLearningProfiling" else None
         try:
             run = LoadOptions(gpu=gpu, no_cache=True, find_measured=False).load([corpus / entry["file"]])
         except RooftuiError as err:
