@@ -37,3 +37,17 @@ def test_zero_ai_on_a_v100_is_judged_without_fp64_only_not_tensor_types_a_v100_l
     assert run.kernels.iloc[0]["zero_ai"]
     note = next(n for n in run.notes if kind_of(n) == "zero_ai_judged_without")
     assert note.startswith("zero-AI is judged without FP64 counters (not in the report)"), note
+
+
+def test_a_zero_ai_launch_judged_without_fp64_is_bound_but_never_on_a_complete_basis(tmp_path):
+    """The copy moves 10^8 DRAM bytes and nothing else: zero-AI, HBM-bound on the paper's
+    roofs (828.758 GB/s); without FP64 counters its basis says it was judged on a partial
+    set, and with them (all 0) it is complete."""
+    path = write_raw(tmp_path / "nersc.csv", *V100, [("copy", COPY)])
+    row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
+    assert row["bound"] == "HBM" and row["bound_basis"] == "zero_ai_partial"
+    assert row["roof_fraction"] == 1e8 / 100e-6 / 828.758e9
+    every = {**COPY, **{FMA.format(f"d{op}"): 0.0 for op in ("add", "mul", "fma")}}
+    path = write_raw(tmp_path / "full.csv", *V100, [("copy", every)])
+    row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
+    assert row["bound"] == "HBM" and row["bound_basis"] == "complete"
