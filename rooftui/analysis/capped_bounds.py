@@ -44,6 +44,9 @@ from rooftui.model.flop_caps import cap_column
 COMPLETE = "complete"  # a FLOP total with every applicable term known
 KNOWN_PART = "known_part"  # compute-bound on the known FLOPs alone (more only takes longer)
 CAPPED = "capped"  # memory-bound with the missing FLOPs capped by their pipes' busy cycles
+# Zero-AI on the counters the report holds, some applicable ones not collected (the paper's
+# V100 runs: no FP64): bound, as every zero-AI launch, by the level it uses most.
+ZERO_AI_PARTIAL = "zero_ai_partial"
 BASES = {
     COMPLETE: "every applicable FLOP counter known",
     KNOWN_PART: (
@@ -53,6 +56,10 @@ BASES = {
         "partial FLOP total with the missing work capped: the memory time is at least the "
         "known compute time plus the most the uncounted pipelines could take (their pipes' "
         "busy cycles × peak per cycle)"
+    ),
+    ZERO_AI_PARTIAL: (
+        "zero-AI on the counters collected (some were not: see the 'zero-AI is judged without' "
+        "note), bound by the memory level whose bandwidth it uses most"
     ),
 }
 

@@ -3,10 +3,11 @@
 Order of preference (``choose_ceilings``): a ceilings file the user gives; the
 ceilings ``rooftui measure`` saved for this GPU model; measured ceilings bundled
 with rooftui; the report's own ``*.peak_sustained`` metrics × the clock the kernels
-ran at; the datasheet table. Each ceiling keeps its ``method`` ("empirical",
-"report", "spec") and is stamped with its source, so every view can say where it
-came from and when it was measured. Roofs that no source has are listed by
-``missing_roofs``, with the one-line fix.
+ran at; the datasheet table. Between the measured ones and the report's peaks stand
+measurements others published for the exact model (``rooftui.model.published``).
+Each ceiling keeps its ``method`` ("empirical", "report", "spec") and is stamped with
+its source, so every view can say where it came from and when it was measured. Roofs
+that no source has are listed by ``missing_roofs``, with the one-line fix.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from rooftui.model import metrics as m
 from rooftui.model.ceilings import SOURCE_LABELS, Ceiling, CeilingSet, Device
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS, PIPELINE_LABELS
 from rooftui.model.instructions import chosen_instruction_roofs
-from rooftui.model.spec import _LABELS, datasheet_note, spec_ceilings
+from rooftui.model.published import published_ceilings
+from rooftui.model.spec import ROOF_LABELS, datasheet_note, spec_ceilings
 
 
 def _median(raw: pd.DataFrame, column: str) -> float:
@@ -64,7 +66,7 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
     for term in arch.tensor if arch else ():
         found.append((term.pipeline, peak(term.metric) * term.factor * term.peak_factor))
     ceilings = [
-        Ceiling(f"{_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
+        Ceiling(f"{ROOF_LABELS[p]} (report peak)", "compute", v, "report", precision=p)
         for p, v in found
         if np.isfinite(v) and v > 0
     ]
@@ -131,8 +133,9 @@ def choose_ceilings(
     1. ``given`` (``--ceilings FILE``);
     2. what ``rooftui measure`` saved for this GPU model (user data directory);
     3. measurements bundled with rooftui for this GPU model;
-    4. the report's own peaks (those no kernel can reach carry a caveat);
-    5. the datasheet.
+    4. measurements published for exactly this GPU model (``model.published``);
+    5. the report's own peaks (those no kernel can reach carry a caveat);
+    6. the datasheet.
 
     2 and 3 are skipped with ``find_measured=False``. Each ceiling is stamped with its
     source, file and measurement time; problems reading a saved file go to ``notes``.
@@ -146,6 +149,7 @@ def choose_ceilings(
             if notes is not None:
                 notes.append(f"skipped the saved ceilings: {err}")
         sources += [("saved", saved), ("bundled", find_bundled(device, cc))]
+    sources.append(("published", published_ceilings(device, cc)))
     peaks = report_ceilings(raw, device, cc)
     sources.append(("report", CeilingSet(Device(device, cc), tuple(peaks), source="report peaks")))
     datasheet = spec_ceilings(device, cc)
@@ -193,6 +197,8 @@ def source_text(ceiling: Ceiling) -> str:
     text = SOURCE_LABELS.get(ceiling.source, ceiling.method)
     if ceiling.extra.get("datasheet"):
         text += f" {ceiling.extra['datasheet']}"
+    if ceiling.extra.get("published"):
+        text += f" ({ceiling.extra['published']})"
     if ceiling.source == "file" and ceiling.origin:
         text = Path(ceiling.origin).name
     if ceiling.measured_at:

@@ -28,6 +28,7 @@ from rooftui.analysis.capped_bounds import (
     CAPPED,
     COMPLETE,
     KNOWN_PART,
+    ZERO_AI_PARTIAL,
     capped_memory_bounds,
     why_not_capped,
 )
@@ -134,6 +135,7 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     fraction[partial] = np.nan
     basis = pd.Series(np.where(bound != "", COMPLETE, ""), index=table.index, dtype=object)
     basis[partial & (bound != "")] = KNOWN_PART
+    basis[_partial(table) & zero & (bound != "")] = ZERO_AI_PARTIAL  # never "complete"
     # The uncounted work capped by its pipes' busy cycles: a memory roof may bind anyway.
     decidable = partial & (bound == "") & peak.notna()  # as a complete total would be
     level, capped_fraction = capped_memory_bounds(table, ceilings, decidable)

@@ -7,9 +7,19 @@ import numpy as np
 import pandas as pd
 
 from rooftui.analysis import zero_ai
+from rooftui.model.names import qualified_name
 
 ALL = "all"
 NO_PHASE_LABEL = "(none)"  # how tables show launches without a phase (JSON: null)
+
+
+def _group_key(frame: pd.DataFrame, with_rank: bool = True) -> pd.MultiIndex:
+    """(device[, rank], function with namespaces) per row, as ``group_by_name`` keys."""
+    columns = [frame["device"]]
+    if with_rank and "rank" in frame:
+        columns.append(frame["rank"])
+    functions = frame["demangled"].astype(str).map(qualified_name) if "demangled" in frame else frame["name"]
+    return pd.MultiIndex.from_arrays([*columns, functions])
 
 
 def phase_label(phase: object) -> str:
@@ -31,9 +41,11 @@ def zero_ai_table(kernels: pd.DataFrame, groups: pd.DataFrame | None = None) -> 
     """
     rows = []
     if groups is not None:
-        key = pd.MultiIndex.from_frame(kernels[["device", "name"]])
-        by_name = groups.set_index(["device", "name"])["zero_ai"].astype("boolean")
-        zero = by_name.reindex(key).fillna(False).to_numpy(dtype=bool)
+        # Matched on what group_by_name groups by (the function with its namespaces), not
+        # on the shown name: a group whose short name collides with another's is shown by
+        # its qualified name, which no launch's short name equals.
+        by_name = groups.set_index(_group_key(groups))["zero_ai"].astype("boolean")
+        zero = by_name.reindex(_group_key(kernels, "rank" in groups)).fillna(False).to_numpy(dtype=bool)
     else:
         zero = zero_ai.launch_is_zero_ai(kernels)
     weight = (

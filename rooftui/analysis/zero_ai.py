@@ -19,7 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rooftui.model.columns import FLOAT_PIPELINES, PIPELINE_LABELS, flop_column
+from rooftui.model.columns import (
+    FLOAT_PIPELINES,
+    NOT_APPLICABLE,
+    PIPELINE_LABELS,
+    flop_column,
+    state_column,
+)
 
 LAUNCHES = "zero_ai_launches"  # grouped rows: launches that are zero-AI
 TIME = "zero_ai_time_s"  # grouped rows: the time of those launches
@@ -40,13 +46,19 @@ def _row_launches(kernels: pd.DataFrame) -> np.ndarray:
 
 def judged_without(kernels: pd.DataFrame) -> list[str]:
     """The pipelines whose counters are missing for some launch counted zero-AI: such a
-    launch did none of the work the report counts, but may have done this."""
+    launch did none of the work the report counts, but may have done this. A pipeline
+    the GPU lacks (``not_applicable``: every Tensor type but FP16 on a V100) is not
+    missing: no launch did that work."""
     zero = launch_is_zero_ai(kernels)
-    return [
-        pipeline
-        for pipeline in (*FLOAT_PIPELINES, "tensor_int8")
-        if kernels.loc[zero, flop_column(pipeline)].isna().any()
-    ]
+
+    def missing(pipeline: str) -> bool:
+        blank = kernels.loc[zero, flop_column(pipeline)].isna()
+        state = state_column(flop_column(pipeline))
+        if state in kernels:
+            blank &= kernels.loc[zero, state] != NOT_APPLICABLE
+        return bool(blank.any())
+
+    return [pipeline for pipeline in (*FLOAT_PIPELINES, "tensor_int8") if missing(pipeline)]
 
 
 def unknown_launches(kernels: pd.DataFrame) -> int:

@@ -37,11 +37,12 @@ SCHEMA = "rooftui.ceilings/1"
 KINDS = ("compute", "bandwidth")
 METHODS = ("empirical", "spec", "report")
 # Where a run found a ceiling, in the order they are tried (analysis.ceilings).
-SOURCES = ("file", "saved", "bundled", "report", "datasheet")
+SOURCES = ("file", "saved", "bundled", "published", "report", "datasheet")
 SOURCE_LABELS = {
     "file": "--ceilings file",
     "saved": "saved by rooftui measure",
     "bundled": "bundled with rooftui",
+    "published": "published measurement",
     "report": "report peak",
     "datasheet": "datasheet",
 }

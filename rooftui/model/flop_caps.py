@@ -7,7 +7,8 @@ do more in a cycle than its peak. So the uncounted FLOPs of pipeline p are at mo
     cap_p = busy × cycles × peak_p
 
 with busy the fraction of its sustained peak the pipe was active for the launch
-(``metrics.PIPE_BUSY``; FP16 adds the fma and the Tensor pipe, both of which run HFMA2),
+(``metrics.PIPE_BUSY``; FP16 adds the fma and the Tensor pipe, both of which run HFMA2,
+and on GA100 its own fp16 pipe: ``metrics.capped_pipes``),
 cycles the launch's SM cycles (time × SM clock) and peak_p the report's own per-cycle
 peak of p's counter × FLOPs per count (``metrics.PIPE_BUSY`` names the sources). The
 bound is loose (the pipe may have been busy with other instructions; the Tensor peaks
@@ -80,7 +81,7 @@ def flop_caps(
     }
     caps = pd.DataFrame(index=raw.index)
     for pipeline in CAPPED:
-        pipes = m.CAPPED_PIPES.get(pipeline, ("tensor",))
+        pipes = m.capped_pipes(pipeline, cc)
         peak = per_cycle.get(pipeline)
         cap = pd.Series(np.nan, index=raw.index)
         if peak is not None:

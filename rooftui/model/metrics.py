@@ -407,9 +407,23 @@ PIPE_BUSY = {
     "fp64": "sm__pipe_fp64_cycles_active",
     "fma": "sm__pipe_fma_cycles_active",
     "tensor": "sm__pipe_tensor_cycles_active",
+    "fp16": "sm__pipe_fp16_cycles_active",
 }
 PIPE_BUSY_FORMS = (".avg.pct_of_peak_sustained_elapsed", ".sum.pct_of_peak_sustained_elapsed")
 CAPPED_PIPES = {"fp64": ("fp64",), "fp16": ("fma", "tensor")}  # Tensor types: ("tensor",)
+# GA100 (sm_80) runs FP16x2 on its own fp16 pipe (the shared pipe with Tensor and FP64),
+# not on fma; GA10x and GH100 dual-issue it to FMAheavy + FMAlite, the fma pipe ncu shows
+# (NVIDIA, forums.developer.nvidia.com/t/separate-cuda-core-pipeline-for-fp16-and-fp32/
+# 302018). So on sm_80 FP16 is capped only where the report holds the fp16 pipe's busy %.
+FP16_PIPES_BY_CC = {"8.0": ("fma", "tensor", "fp16")}
+
+
+def capped_pipes(pipeline: str, cc: str) -> tuple[str, ...]:
+    """The pipes (``PIPE_BUSY`` keys) whose busy fractions bound ``pipeline``'s work on a GPU
+    of compute capability ``cc``."""
+    if pipeline == "fp16" and cc in FP16_PIPES_BY_CC:
+        return FP16_PIPES_BY_CC[cc]
+    return CAPPED_PIPES.get(pipeline, ("tensor",))
 # FP8's per-cycle peak where a report lacks it: INT8's, the same rate on Hopper ([KA] H200:
 # sm__ops_path_tensor_src_fp8 and _int8 .sum.peak_sustained both 2,162,688 per cycle,
 # sample_data/hopper_hmma/register_moves.raw-base.csv; NVIDIA H100 datasheet: FP8 and INT8

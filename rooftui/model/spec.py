@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rooftui.model.ceilings import Ceiling, CeilingSet, Device
 
 T = 1e12
-_LABELS = {
+ROOF_LABELS = {
     "fp64": "FP64",
     "fp32": "FP32",
     "fp16": "FP16",
@@ -36,12 +36,18 @@ class Datasheet:
     """One GPU model's published peaks (FLOP/s, OP/s for INT8; DRAM B/s or None)."""
 
     model: str  # the row's name, shown wherever its ceilings are
-    names: tuple[str, ...]  # display names it matches, as ``_words`` spells them
+    names: tuple[str, ...]  # display names it matches, as ``model_words`` spells them
     cc: str
     compute: dict[str, float]
     dram: float | None
     source: str  # the public document the numbers are from
     any_suffix: bool = False  # also "NAME <anything>" (a suffix that changes no peak)
+    verified: bool = True  # False: no NVIDIA document was found to check the figures against
+
+    @property
+    def shown(self) -> str:
+        """The row's name as every view shows it: "(unverified)" where it is."""
+        return self.model if self.verified else f"{self.model} (unverified)"
 
 
 def _tensor(tf32: float, fp16: float, int8: float, fp8: float = 0.0) -> dict[str, float]:
@@ -62,6 +68,14 @@ _H100_SXM = {
 }
 _H100_SOURCE = "NVIDIA H100 Tensor Core GPU datasheet (2023), dense = half the * sparse rates"
 _NVL = {"fp64": 30 * T, "fp32": 60 * T, "tensor_fp64": 60 * T, **_tensor(417.5, 835.5, 1670.5, 1670.5)}
+# No NVIDIA product brief, datasheet or spec table for the H100 NVL, H200 NVL or GH200 was
+# in the public corpora searched on 2026-12-01 (third-party pages disagree with each other:
+# H100 NVL FP32 60 or 67 TFLOP/s, HBM 3.9 or 4.8 TB/s), so these rows keep the figures an
+# earlier round typed in and say they are unverified wherever their roofs are shown.
+_UNVERIFIED = (
+    "unverified: not checked against an NVIDIA document (none found in the public corpora "
+    "searched on 2026-12-01); figures as typed from "
+)
 
 DATASHEETS: tuple[Datasheet, ...] = (
     Datasheet(
@@ -169,7 +183,9 @@ DATASHEETS: tuple[Datasheet, ...] = (
         2.0e12,
         _H100_SOURCE,
     ),
-    Datasheet("NVIDIA H100 NVL", ("h100 nvl",), "9.0", _NVL, 3.9e12, _H100_SOURCE),
+    Datasheet(
+        "NVIDIA H100 NVL", ("h100 nvl",), "9.0", _NVL, 3.9e12, _UNVERIFIED + _H100_SOURCE, verified=False
+    ),
     Datasheet(
         "NVIDIA H200 SXM",
         ("h200",),
@@ -184,7 +200,8 @@ DATASHEETS: tuple[Datasheet, ...] = (
         "9.0",
         _NVL,
         4.8e12,
-        "NVIDIA H200 Tensor Core GPU datasheet (2024), dense = half the * sparse rates",
+        _UNVERIFIED + "NVIDIA H200 Tensor Core GPU datasheet (2024), dense = half the * sparse rates",
+        verified=False,
     ),
     # GH200 ships with 96 GB HBM3 (4 TB/s) or 144 GB HBM3e (4.9 TB/s) and names its CPU
     # memory ("GH200 480GB"): the name does not say which, so no DRAM roof.
@@ -194,8 +211,9 @@ DATASHEETS: tuple[Datasheet, ...] = (
         "9.0",
         {k: v for k, v in _H100_SXM.items() if k != "fp16"},
         None,
-        "NVIDIA GH200 Grace Hopper Superchip datasheet (2024), dense = half the * sparse rates",
+        _UNVERIFIED + "NVIDIA GH200 Grace Hopper Superchip datasheet (2024), dense = half the * sparse rates",
         any_suffix=True,
+        verified=False,
     ),
     Datasheet(
         "NVIDIA B200",
@@ -210,14 +228,14 @@ DATASHEETS: tuple[Datasheet, ...] = (
 _DROPPED = {"nvidia", "tesla", "geforce"}
 
 
-def _words(name: str) -> str:
+def model_words(name: str) -> str:
     """ "NVIDIA A100-SXM4-80GB" -> "a100 sxm4 80gb": lower case, vendor words dropped."""
     return " ".join(w for w in re.findall(r"[a-z0-9]+", name.lower()) if w not in _DROPPED)
 
 
 def datasheet_for(device_name: str) -> Datasheet | None:
     """The datasheet row of exactly this GPU model, or None."""
-    words = _words(device_name)
+    words = model_words(device_name)
     for sheet in DATASHEETS:
         if words in sheet.names or (sheet.any_suffix and any(words.startswith(n + " ") for n in sheet.names)):
             return sheet
@@ -227,7 +245,7 @@ def datasheet_for(device_name: str) -> Datasheet | None:
 def datasheet_note(device_name: str) -> str:
     """Why a GPU got no datasheet roofs: a name that fits several rows ("V100": SXM2 or
     PCIe) says which, and how to name the exact model."""
-    words = _words(device_name)
+    words = model_words(device_name)
     fits = [
         sheet for sheet in DATASHEETS if words and any(name.startswith(words + " ") for name in sheet.names)
     ]
@@ -250,9 +268,9 @@ def spec_ceilings(device_name: str, cc: str = "") -> CeilingSet | None:
     sheet = datasheet_for(device_name)
     if sheet is None:
         return None
-    row = {"datasheet": sheet.model, "datasheet_source": sheet.source}
+    row = {"datasheet": sheet.shown, "datasheet_source": sheet.source, "datasheet_verified": sheet.verified}
     ceilings = [
-        Ceiling(f"{_LABELS[p]} (spec)", "compute", value, "spec", precision=p, extra=row)
+        Ceiling(f"{ROOF_LABELS[p]} (spec)", "compute", value, "spec", precision=p, extra=row)
         for p, value in sheet.compute.items()
     ]
     if sheet.dram is not None:
@@ -260,5 +278,5 @@ def spec_ceilings(device_name: str, cc: str = "") -> CeilingSet | None:
     return CeilingSet(
         Device(device_name, cc or sheet.cc),
         tuple(ceilings),
-        source=f"datasheet peaks for {sheet.model} ({sheet.source})",
+        source=f"datasheet peaks for {sheet.shown} ({sheet.source})",
     )

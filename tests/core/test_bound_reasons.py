@@ -77,6 +77,10 @@ def test_gpu_v100_names_both_datasheet_rows_and_the_exact_model_gets_the_sxm2_ro
     note = next(n for n in run.notes if "'V100': it could be any of" in n)
     assert "Tesla V100 SXM2" in note and "Tesla V100 PCIe" in note and "--gpu 'V100 SXM2 16GB'" in note
     run = load_run([path], LoadOptions(find_measured=False, gpu="Tesla V100-SXM2-16GB"))
+    # the exact model: the paper's measured roofs (tests/core/test_published_ceilings.py)
+    assert run.ceilings.compute("fp32").value == 15158.6e9
+    assert run.ceilings.bandwidth("hbm").value == 828.758e9
+    run = load_run([path], LoadOptions(find_measured=False, gpu="Tesla V100-SXM2-32GB"))
     assert run.ceilings.compute("fp32").value == 15.7e12 and run.ceilings.bandwidth("hbm").value == 900e9
 
 

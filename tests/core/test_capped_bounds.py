@@ -4,13 +4,13 @@ The fixture is an A100 raw-CSV export (tests/core/test_three_states.py's layout)
 `detailed`-set kind: FP32/FP64 counted, FP16 and every Tensor type not collected, the
 pipes' busy % and ncu's per-cycle peaks present. Every number below follows from how it
 is built: 141,000 SM cycles at 1.41 GHz (100 µs); the fma pipe 10% busy and the Tensor
-pipe 2% (ncu prints 9.995 / 1.995: rooftui adds the half unit ncu's two decimals may hide);
-FP16 then did at most (0.10 + 0.02) × 141,000 cycles × 13,824 HFMA × 4 FLOPs, i.e. at most
-0.12 × 100 µs = 12 µs at the FP16 roof (that roof is the same peak × the same clock); each
-Tensor type at most 0.02 × 100 µs × 2 (its peak counts 2:4-sparse work, twice the dense
-roof) = 4 µs. With 2·10^6 known FP32 FLOPs (0.103 µs at the FP32 roof) the compute time is
-at most 16.103 µs; 4·10^7 DRAM bytes take 19.62 µs at the datasheet's 2,039 GB/s, so HBM
-binds whatever the uncounted work was; 3·10^7 bytes (14.71 µs) cannot say.
+pipe 2%, GA100's fp16 pipe 1% (ncu prints 9.995 / 1.995 / 0.995: rooftui adds the half unit
+ncu's two decimals may hide); FP16 then did at most (0.10 + 0.02 + 0.01) × 141,000 cycles ×
+13,824 HFMA × 4 FLOPs, i.e. at most 0.13 × 100 µs = 13 µs at the FP16 roof (that roof is the
+same peak × the same clock); each Tensor type at most 0.02 × 100 µs × 2 (its peak counts
+2:4-sparse work, twice the dense roof) = 4 µs. With 2·10^6 known FP32 FLOPs (0.103 µs at the
+FP32 roof) the compute time is at most 17.103 µs; 4·10^7 DRAM bytes take 19.62 µs at the
+datasheet's 2,039 GB/s, so HBM binds whatever the uncounted work was; 3·10^7 bytes (14.71 µs) cannot say.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ PEAKS = {  # ncu's .peak_sustained per cycle, whole GPU: the A100's per-SM rates
 BUSY = {
     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed": 9.995,
     "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed": 1.995,
+    "sm__pipe_fp16_cycles_active.avg.pct_of_peak_sustained_elapsed": 0.995,  # GA100 runs HFMA2 there
 }
 KERNEL = {
     "gpu__time_duration.sum": 100_000.0,
@@ -68,7 +69,7 @@ def _load(tmp_path, launches):
 def test_the_caps_are_busy_fraction_times_cycles_times_peak(tmp_path, units):
     row = _load(tmp_path, [("rmsnorm", {**KERNEL, "dram__bytes.sum": 4e7})]).kernels.iloc[0]
     assert row["flops_partial"] and row["flops_fp16_state"] == "not_collected"
-    assert row["flops_cap_fp16"] == pytest.approx((0.10 + 0.02) * 141_000 * 128 * SMS * 4, rel=1e-12)
+    assert row["flops_cap_fp16"] == pytest.approx((0.10 + 0.02 + 0.01) * 141_000 * 128 * SMS * 4, rel=1e-12)
     assert row["flops_cap_tensor_fp16"] == pytest.approx(0.02 * 141_000 * 4096 * SMS, rel=1e-12)
     assert pd.isna(row.get("flops_cap_fp32")) and pd.isna(row.get("flops_cap_fp64"))  # FP64 counted
 
@@ -88,7 +89,7 @@ def test_a_memory_time_under_the_capped_compute_time_leaves_the_bound_blank(tmp_
     assert row["bound"] == "" and row["bound_basis"] == "" and pd.isna(row["roof_fraction"])
     assert row["bound_reason"].startswith("FLOP total partial (FP16, Tensor")
     assert row["bound_reason"].endswith(
-        "not capped: the missing work could take up to 16 µs at its roofs, more than the memory time allows"
+        "not capped: the missing work could take up to 17 µs at its roofs, more than the memory time allows"
     )
 
 
@@ -156,10 +157,30 @@ def test_a_group_sums_its_launches_caps_and_keeps_the_capped_bound(tmp_path, uni
     run = _load(tmp_path, launches)
     group = grouped_kernels(run).iloc[0]
     assert group["count"] == 2
-    assert group["flops_cap_fp16"] == pytest.approx(2 * 0.12 * 141_000 * 128 * SMS * 4, rel=1e-12)
+    assert group["flops_cap_fp16"] == pytest.approx(2 * 0.13 * 141_000 * 128 * SMS * 4, rel=1e-12)
     assert group["bound"] == "HBM" and group["bound_basis"] == "capped"
     # one launch without the busy fractions: the sum has no cap, the group no bound
     plain = {k: v for k, v in KERNEL.items() if k not in BUSY}
     run = _load(tmp_path, [launches[0], ("stream", {**plain, "dram__bytes.sum": 4e7})])
     group = grouped_kernels(run).iloc[0]
     assert pd.isna(group.get("flops_cap_fp16")) and group["bound"] == ""
+
+
+def test_fp16_on_a_ga100_is_capped_only_with_its_fp16_pipe_busy_which_ga10x_lacks(tmp_path, units):
+    """GA100 runs FP16x2 on its fp16 pipe, GA10x on the fma pipe (NVIDIA's pipe list,
+    rooftui.model.metrics.FP16_PIPES_BY_CC): an A100 report without the fp16 pipe's busy %
+    cannot cap FP16 (the fma and Tensor pipes' need not show that work); an RTX 3090's can."""
+    no_fp16_pipe = {k: v for k, v in KERNEL.items() if "pipe_fp16" not in k}
+    row = _load(tmp_path, [("stream", {**no_fp16_pipe, "dram__bytes.sum": 4e7})]).kernels.iloc[0]
+    assert pd.isna(row.get("flops_cap_fp16")) and row["bound"] == ""
+    assert row["bound_reason"].endswith(
+        "not capped: the report holds no busy % or per-cycle peak to cap FP16"
+    )
+    path = write_raw(
+        tmp_path / "ga102.csv",
+        "NVIDIA GeForce RTX 3090",
+        "8.6",
+        [("stream", {**no_fp16_pipe, "dram__bytes.sum": 4e7})],
+    )
+    row = load_run([path], LoadOptions(find_measured=False)).kernels.iloc[0]
+    assert row["flops_cap_fp16"] == pytest.approx((0.10 + 0.02) * 141_000 * 128 * SMS * 4, rel=1e-12)

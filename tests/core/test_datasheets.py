@@ -84,3 +84,30 @@ def test_the_matched_row_is_named_where_the_ceilings_are_shown():
     hbm = chosen.bandwidth("hbm")
     assert hbm is not None and source_text(hbm) == "datasheet NVIDIA A100 PCIe 40GB"
     assert hbm.to_dict()["datasheet_source"].startswith("NVIDIA A100 Tensor Core GPU datasheet")
+
+
+@pytest.mark.parametrize(
+    ("name", "model"),
+    [
+        ("NVIDIA H100 NVL", "NVIDIA H100 NVL"),
+        ("NVIDIA H200 NVL", "NVIDIA H200 NVL"),
+        ("NVIDIA GH200 480GB", "NVIDIA GH200 Grace Hopper"),
+    ],
+)
+def test_rows_no_nvidia_document_confirmed_say_unverified_wherever_their_roofs_are_shown(name, model):
+    import pandas as pd
+
+    chosen = choose_ceilings(pd.DataFrame({"x": [1.0]}), name, "9.0", None, find_measured=False)
+    fp32 = chosen.compute("fp32")
+    assert fp32 is not None and source_text(fp32) == f"datasheet {model} (unverified)"
+    stamp = fp32.to_dict()
+    assert stamp["datasheet_verified"] is False and stamp["datasheet_source"].startswith("unverified: ")
+
+
+def test_rows_checked_against_nvidia_documents_carry_no_unverified_mark():
+    for name in ("NVIDIA H100 PCIe", "NVIDIA H200", "NVIDIA A100-SXM4-80GB", "Tesla T4"):
+        found = spec_ceilings(name)
+        assert found is not None
+        for ceiling in found.ceilings:
+            assert ceiling.extra["datasheet_verified"] is True
+            assert "unverified" not in ceiling.extra["datasheet"] + ceiling.extra["datasheet_source"]

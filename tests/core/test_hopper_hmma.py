@@ -93,8 +93,8 @@ def test_capped_bounds_on_the_roofline_set_are_the_bounds_of_the_complete_total(
     assert list(capped["bound_basis"].value_counts().sort_index().items()) == [
         ("", 2),
         ("capped", 7),
-        ("complete", 1),  # copy_f32: zero-AI, no FLOPs to be partial about
         ("known_part", 5),  # the FMA loops: compute-bound on their known FLOPs
+        ("zero_ai_partial", 1),  # copy_f32: zero-AI on every counter but FP8, never "complete"
     ]
     assert (capped.loc[given, "bound"] == complete.loc[given, "bound"]).all()
     is_capped = capped["bound_basis"] == "capped"
