@@ -16,7 +16,16 @@ import sys
 
 SECTOR = 32
 COUNTER = re.compile(r"^(lts__t_|l1tex__m_|derived__lts__|dram__bytes)")
-TIME_UNITS = {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+TIME_UNITS = {
+    "nsecond": 1e-9,
+    "usecond": 1e-6,
+    "msecond": 1e-3,
+    "second": 1.0,
+    "ns": 1e-9,
+    "us": 1e-6,
+    "ms": 1e-3,
+    "s": 1.0,
+}
 PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}  # ncu's scaled units (without --print-units base)
 
 
@@ -27,7 +36,11 @@ def kernel_name(full: str) -> str:
 def answer_for(row: dict, answers: list[dict]) -> dict | None:
     name, grid = kernel_name(row.get("Kernel Name", "")), row.get("launch__grid_size", "")
     matches = [a for a in answers if a["name"] == name]
-    sized = [a for a in matches if a["grid"] is not None and grid and int(float(grid.replace(",", ""))) == a["grid"]]
+    sized = [
+        a
+        for a in matches
+        if a["grid"] is not None and grid and int(float(grid.replace(",", ""))) == a["grid"]
+    ]
     return (sized or matches or [None])[0]
 
 
@@ -52,10 +65,16 @@ def main(expected_path: str, raw_paths: list[str]) -> None:
     for path in raw_paths:
         with open(path, encoding="utf-8", newline="") as handle:
             table = list(csv.reader(handle))
-        header, units, rows = table[0], dict(zip(table[0], table[1])), [dict(zip(table[0], r)) for r in table[2:]]
+        header, units, rows = (
+            table[0],
+            dict(zip(table[0], table[1])),
+            [dict(zip(table[0], r)) for r in table[2:]],
+        )
         counters = [c for c in header if COUNTER.match(c) and c.endswith(".sum")]
         # ncu's roofline sections store rates only: count = rate x duration
-        rates = [c for c in header if COUNTER.match(c) and c.endswith(".sum.per_second") and c[:-11] not in header]
+        rates = [
+            c for c in header if COUNTER.match(c) and c.endswith(".sum.per_second") and c[:-11] not in header
+        ]
         seconds = TIME_UNITS.get(units.get("gpu__time_duration.sum", ""), 0.0)
         print(f"== {path}")
         for row in rows:
@@ -66,7 +85,8 @@ def main(expected_path: str, raw_paths: list[str]) -> None:
             print(
                 f"-- {answer['name']} ({answer['source']}"
                 + (f", {size // 2**20} MiB per array" if size else "")
-                + f"): L1->L2 read {answer['l2_read_sectors']:,} + write {answer['l2_write_sectors']:,} sectors"
+                + f"): L1->L2 read {answer['l2_read_sectors']:,}"
+                + f" + write {answer['l2_write_sectors']:,} sectors"
             )
             duration = number(row.get("gpu__time_duration.sum", "")) or 0.0
             for rate in rates:

@@ -59,7 +59,9 @@ def from_known_answer(expected: dict) -> list[dict]:
             read, write = STREAMING[k["name"]]
             elements = k["bytes_hbm_min"] // (read + write)
             rows.append(
-                _row(k["name"], None, elements * read // SECTOR, elements * write // SECTOR, "known_answer.cu")
+                _row(
+                    k["name"], None, elements * read // SECTOR, elements * write // SECTOR, "known_answer.cu"
+                )
             )
     return rows
 
@@ -71,7 +73,14 @@ def from_shared_memory(params: dict) -> list[dict]:
 
 
 def _row(name: str, grid: int | None, read: int, write: int, source: str, **extra: int) -> dict:
-    return {"name": name, "grid": grid, "l2_read_sectors": read, "l2_write_sectors": write, "source": source, **extra}
+    return {
+        "name": name,
+        "grid": grid,
+        "l2_read_sectors": read,
+        "l2_write_sectors": write,
+        "source": source,
+        **extra,
+    }
 
 
 def main(argv: list[str]) -> None:
