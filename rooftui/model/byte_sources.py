@@ -174,6 +174,20 @@ def l2_counted_twice_note(launches: int) -> str:
     )
 
 
+def l2_counts(source: object, cc: str) -> str:
+    """What a launch's L2 bytes count where they are tag lookups (the detail pane); "" where
+    the bytes are another quantity, which the bytes line itself names."""
+    if source not in L2_COUNTED_TWICE:
+        return ""
+    counter = str(source).split(":")[0]
+    if cc in TWO_L2_PARTITIONS:
+        return (
+            f"L2 tag lookups ({counter}, the paper's L2): a request for the far L2 partition "
+            "is counted twice on this GPU (1.5-2x; docs/l2-bytes.md)"
+        )
+    return f"L2 tag lookups from every source ({counter}, the paper's L2)"
+
+
 # Where ncu offers lts__t_sectors_srcunit_tex (ncu fails a whole run on a name it does not
 # know, so rooftui profile asks for it only there): ncu 2025.3's --query-metrics --chip [L2].
 # Volta is not in ncu 2025.3's tables; Turing to Blackwell (tu102 ... gb202) all offer it.

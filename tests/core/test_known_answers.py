@@ -207,3 +207,21 @@ def test_profile_asks_for_l1_sourced_l2_sectors_only_where_ncu_offers_them():
     assert not offered["gv100"]  # Volta left ncu 2025.3: never asked for, lts__t_bytes stays
     partitioned = {chip for chip, names in offered.items() if "lts__t_sectors_srcunit_ltcfabric" in names}
     assert partitioned == {"ga100", "gh100", "gb100"} and TWO_L2_PARTITIONS == ("8.0", "9.0")
+
+
+def test_the_detail_pane_says_what_l2_bytes_count(tmp_path):
+    from rich.console import Console
+
+    from rooftui.views.tui.detail_text import describe
+
+    def pane(path):
+        run = load_run([path])
+        console = Console(width=120, record=True)
+        console.print(describe(run.kernels.iloc[2], run.ceilings, None, False, 120))
+        return " ".join(console.export_text().split())
+
+    once = pane(L2 / "l2.raw-base.csv.xz")
+    assert f"bytes L2 16.8 MB ({L2_FROM_L1_WHAT})" in once and "L2 counts" not in once
+    twice = pane(without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path))
+    assert "bytes L2 26 MB" in twice and "L2 counts L2 tag lookups (lts__t_bytes, the paper's L2)" in twice
+    assert "far L2 partition is counted twice on this GPU (1.5-2x" in twice
