@@ -225,3 +225,15 @@ def test_the_detail_pane_says_what_l2_bytes_count(tmp_path):
     twice = pane(without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path))
     assert "bytes L2 26 MB" in twice and "L2 counts L2 tag lookups (lts__t_bytes, the paper's L2)" in twice
     assert "far L2 partition is counted twice on this GPU (1.5-2x" in twice
+
+
+def test_diff_says_when_a_and_bs_l2_bytes_count_different_things():
+    from rooftui.analysis.compare import byte_source_notes
+
+    paper = load_run([KNOWN / "known_answer.raw-base.csv"])  # lts__t_bytes
+    once = load_run([L2 / "known_answer.raw-base.csv.xz"])  # lts__t_sectors_srcunit_tex
+    [note] = byte_source_notes(paper, once)
+    assert note.kind == "byte_sources" and str(note).startswith(
+        "L2 bytes count different things: A lts__t_bytes, B lts__t_sectors_srcunit_tex × 32"
+    )
+    assert byte_source_notes(once, once) == []
