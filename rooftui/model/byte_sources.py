@@ -170,7 +170,7 @@ def l2_counted_twice_note(launches: int) -> str:
         "the paper's L2) on a GPU with two L2 partitions (A100, H100, H200), where a "
         "request for the far partition is looked up at both: 1.5-2x the bytes L1 moved on the "
         "H200 known answers, so L2 AI is understated (docs/l2-bytes.md); collect "
-        "lts__t_sectors_srcunit_tex for L1<->L2 bytes counted once"
+        "lts__t_sectors_srcunit_tex for the L1<->L2 bytes without the double count"
     )
 
 
