@@ -18,6 +18,7 @@ KINDS = {
     "derived_from_rates": "counts rebuilt from rates × elapsed cycles or time",
     "respelled": "counts read under another spelling of the same metric",
     "byte_sources": "bytes at a level read from another quantity the report holds",
+    "l2_partitions": "L2 bytes from lts__t_bytes on a GPU with two L2 partitions (far lookups twice)",
     "flops_partial": "FLOP totals of only the known terms; names what is missing and its fix",
     "tensor_uncounted": "Tensor instructions issued but no Tensor FLOP counter: Tensor FLOPs blank",
     "unknown_arch": "the GPU is not named: Tensor FLOPs blank where Tensor instructions ran",

@@ -20,6 +20,7 @@ from rooftui.ingest.duplicates import counted_once
 from rooftui.ingest.files import is_directory
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
+from rooftui.model.byte_sources import l2_counted_twice_note
 from rooftui.model.ceilings import CeilingSet
 from rooftui.notes import Note, prefixed
 
@@ -213,6 +214,10 @@ def load_run(
                 "quantity, named in each launch's bytes source): "
                 + "; ".join(sorted(derivation.byte_sources)),
             )
+        )
+    if derivation.l2_counted_twice:
+        notes.append(
+            Note("l2_partitions", l2_counted_twice_note(derivation.l2_counted_twice), "rooftui profile")
         )
     if derivation.unknown_arch:
         notes.append(Note("unknown_arch", m.UNKNOWN_ARCH_NOTE, "--gpu NAME or --arch sm_XY"))

@@ -58,6 +58,7 @@ import pandas as pd
 from rooftui.analysis import Run, grouped_kernels
 from rooftui.analysis.alignment import LaunchKeys, LaunchMatch, align_launches, words_of
 from rooftui.analysis.summary import ALL, phase_table, pipeline_table, zero_ai_table
+from rooftui.model.columns import LEVEL_LABELS, LEVELS, byte_source_column
 from rooftui.notes import Note, prefixed
 
 METHODS = ("exact", "parameters", "operation", "similar")
@@ -453,6 +454,7 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
                 f"B on {', '.join(run_b.devices)}; each side is measured against its own ceilings",
             )
         )
+    notes += byte_source_notes(run_a, run_b)
     aligned = sum(1 for m in launch_matches)
     notes.append(
         Note(
@@ -474,6 +476,25 @@ def compare_runs(run_a: Run, run_b: Run, label_a: str = "A", label_b: str = "B")
         zero_ai=_join(zero_ai_table(run_a.kernels), zero_ai_table(run_b.kernels), "phase"),
         notes=notes,
     )
+
+
+def byte_source_notes(run_a: Run, run_b: Run) -> list[Note]:
+    """A note per memory level whose bytes count different things in A and B (say an L2
+    of lts__t_bytes against one of lts__t_sectors_srcunit_tex: docs/l2-bytes.md), where a
+    change of bytes is partly the counter."""
+    notes = []
+    for level in LEVELS:
+        column = byte_source_column(level)
+        a, b = ({str(s).split(":")[0] for s in run.kernels.get(column, ()) if s} for run in (run_a, run_b))
+        if a and b and a != b:
+            notes.append(
+                Note(
+                    "byte_sources",
+                    f"{LEVEL_LABELS[level]} bytes count different things: A {', '.join(sorted(a))}, "
+                    f"B {', '.join(sorted(b))}; part of their change is the counter (docs/l2-bytes.md)",
+                )
+            )
+    return notes
 
 
 def _kernel_columns() -> list[str]:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from rooftui.model import instruction_columns
 from rooftui.model import metrics as m
+from rooftui.model.byte_sources import L2_COUNTED_TWICE, PREFERRED_BYTE_SOURCES, TWO_L2_PARTITIONS
 from rooftui.model.columns import (
     CUDA_CORE_PIPELINES,
     FLOAT_PIPELINES,
@@ -49,6 +50,8 @@ class Derivation:
     missing: set[str] = field(default_factory=set)
     time_sources: set[str] = field(default_factory=set)
     byte_sources: set[str] = field(default_factory=set)  # levels' bytes not from their first source
+    # launches on a GPU with two L2 partitions whose L2 bytes count far-partition lookups twice
+    l2_counted_twice: int = 0
     # launches (sm_80 on) whose Tensor FLOPs are blank though pipe_tensor issued instructions
     tensor_issued_uncounted: int = 0
     unknown_arch: bool = False
@@ -124,11 +127,13 @@ def bytes_values(
     raw: pd.DataFrame, level: str, time_ns: pd.Series, log: Derivation
 ) -> tuple[pd.Series, pd.Series]:
     """Bytes at one level and what they count, per launch: the first source of
-    ``metrics.BYTE_SOURCES[level]`` that gives the launch a value (its terms read or
-    derived from rates like any count); "" where none does."""
+    ``byte_sources.PREFERRED_BYTE_SOURCES[level]`` then ``metrics.BYTE_SOURCES[level]`` that
+    gives the launch a value (its terms read or derived from rates like any count); ""
+    where none does."""
     value = pd.Series(np.nan, index=raw.index)
     what = pd.Series("", index=raw.index, dtype=object)
-    for i, source in enumerate(m.BYTE_SOURCES[level]):
+    preferred = PREFERRED_BYTE_SOURCES.get(level, ())
+    for i, source in enumerate(preferred + m.BYTE_SOURCES[level], start=-len(preferred)):
         if not value.isna().any():
             break
         quiet = Derivation()
@@ -268,6 +273,8 @@ def kernel_rows(
             out[column] = cap
     for level in LEVELS:
         out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
+    if cc in TWO_L2_PARTITIONS:
+        log.l2_counted_twice += int(out[byte_source_column("l2")].isin(L2_COUNTED_TWICE).sum())
     out["bytes_tma"] = metric_values(raw, TMA_LOADS, time_ns, Derivation())
     out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
     quiet = Derivation()  # the instruction roofline's counters are optional: none is "missing"

@@ -25,7 +25,12 @@ from dataclasses import dataclass
 
 from rooftui.model import instructions
 from rooftui.model import shared_memory as smem
-from rooftui.model.byte_sources import BYTE_SOURCES
+from rooftui.model.byte_sources import (
+    BYTE_SOURCES,
+    L2_FROM_L1,
+    L2_FROM_L1_ARCHITECTURES,
+    PREFERRED_BYTE_SOURCES,
+)
 
 # --- counts that are the same on every architecture since Volta --------------------
 TIME = "gpu__time_duration.sum"  # ns in ncu's base units [NCU]
@@ -296,6 +301,7 @@ def required_metrics(arch: Architecture) -> list[str]:
         names += [metric for metric, _ in terms]
     names += [term.metric for term in arch.tensor]
     names += list(BYTES.values())
+    names += [L2_FROM_L1] if arch.name in L2_FROM_L1_ARCHITECTURES else []
     names += list(arch.shared_memory)
     names += [UNIT_CLOCKS["lts"], UNIT_CLOCKS["dram"], DISPLAY_NAME]
     names += peak_metrics(arch)
@@ -464,6 +470,7 @@ def metrics_read() -> tuple[str, ...]:
     counts += [metric for terms in CUDA_CORE_TERMS.values() for metric, _ in terms]
     counts += [term.metric for arch in ARCHITECTURES for term in arch.tensor]
     counts += list(BYTES.values()) + list(smem.HOPPER_TERMS)
+    counts += [t for sources in PREFERRED_BYTE_SOURCES.values() for s in sources for t in s.terms]
     counts += instructions.instruction_counts()  # the instruction roofline's counts
     names = [SM_CYCLES, *UNIT_CLOCKS.values(), DISPLAY_NAME, *DEVICE_ATTRIBUTES]
     names += [name for pair in TIME_FROM_CYCLES for name in pair] + list(TIME_ACTIVE)

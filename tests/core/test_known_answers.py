@@ -1,9 +1,14 @@
 """The known-answer kernels (kernels/known_answer), profiled on an H200, pin every
-formula: FLOPs exactly, L1 bytes exactly, HBM bytes within the L2's reach."""
+formula: FLOPs exactly, L1 and L2 bytes exactly, HBM bytes within the L2's reach."""
+
+import csv
+import json
+import lzma
 
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.model.byte_sources import L2_FROM_L1, L2_FROM_L1_WHAT
 from tests.conftest import KNOWN
 
 EXACT_FORMS = ["known_answer.raw-base.csv"]
@@ -95,3 +100,140 @@ def test_bounds_name_the_roof_a_streaming_and_a_compute_kernel_hit():
     assert rows["fma_loop<double>"]["bound"] == "FP64"
     assert 0.9 < rows["fma_loop<double>"]["roof_fraction"] <= 1.0
     assert rows["copy_f32"]["bound"] == "HBM"  # zero-AI: the level it uses most
+
+
+# ---- L2: the bytes between L1 and L2, counted once (docs/l2-bytes.md) ---------------------
+# kernels/known_answer/l2/device_run.sh on the H200 (two L2 partitions); the answers come from
+# how the kernels are built (kernels/known_answer/l2/expected.py), written before profiling.
+L2 = KNOWN / "l2"
+L2_REPORTS = ["l2", "instructions", "known_answer", "tma_bulk"]
+
+
+def l2_answer(row, answers):
+    """The known answer for one launch (by name and grid size); None where L2 reads are not
+    fixed by construction (copy_broadcast: every warp of a block reads one sector)."""
+    grid = int(row["grid"].strip("()").split(",")[0])
+    found = [a for a in answers if a["name"] == row["name"] and a["grid"] in (None, grid)]
+    return found[0] if found else None
+
+
+@pytest.fixture(scope="module")
+def l2_answers():
+    return json.loads((L2 / "expected.json").read_text())["kernels"]
+
+
+@pytest.mark.parametrize("report", L2_REPORTS)
+def test_l2_bytes_are_what_l1_sent_and_received_once_on_the_two_partition_h200(report, l2_answers):
+    checked = 0
+    for row in load_run([L2 / f"{report}.raw-base.csv.xz"]).kernels.to_dict("records"):
+        answer = l2_answer(row, l2_answers)
+        if answer is None:
+            continue
+        read, write = 32 * answer["l2_read_sectors"], 32 * answer["l2_write_sectors"]
+        assert row["bytes_l2_source"] == L2_FROM_L1_WHAT, row["name"]
+        if row["name"] == "read_sum":
+            # one 4-byte store per block, 8 blocks to a sector: L1 merges a few of them
+            # (l1tex2xbar_write_sectors 8,187 of 8,192), so only the reads are fixed
+            assert read + 0.99 * write <= row["bytes_l2"] <= read + write, row["grid"]
+        elif row["name"] == "reread_cg" and answer["footprint_bytes"] < L2_BYTES:
+            # re-reads of an L2-resident buffer: 0.44% of them reach L1 without a tex lookup
+            assert 0.99 * (read + write) <= row["bytes_l2"] <= read + write
+        else:
+            assert row["bytes_l2"] == read + write, row["name"]
+        checked += 1
+    assert checked == {"l2": 8, "instructions": 5, "known_answer": 4, "tma_bulk": 1}[report]
+
+
+def without_l1_sourced_sectors(path, tmp_path):
+    """The same export without the lts__t_sectors_srcunit_tex columns: what a report of
+    rooftui before this change, or of ncu's basic set, holds."""
+    with lzma.open(path, "rt", encoding="utf-8", newline="") as handle:
+        table = list(csv.reader(handle))
+    keep = [i for i, name in enumerate(table[0]) if not name.startswith("lts__t_sectors_srcunit_tex")]
+    out = tmp_path / path.name.removesuffix(".xz")
+    with out.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, quoting=csv.QUOTE_ALL).writerows([[r[i] for i in keep] for r in table])
+    return out
+
+
+def test_the_papers_lts_t_bytes_counts_far_partition_lookups_twice_and_says_so(tmp_path, l2_answers):
+    run = load_run([without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path)])
+    ratios = {}
+    for row in run.kernels.to_dict("records"):
+        answer = l2_answer(row, l2_answers)
+        assert row["bytes_l2_source"] == "lts__t_bytes: L2 tag requests"
+        ratios[(row["name"], answer["footprint_bytes"])] = row["bytes_l2"] / (
+            32 * (answer["l2_read_sectors"] + answer["l2_write_sectors"])
+        )
+    beyond = [r for (name, size), r in ratios.items() if size > L2_BYTES]
+    assert all(1.50 <= r <= 1.53 for r in beyond), ratios  # half the lines live in the far partition
+    assert 1.09 <= ratios[("reread_cg", 8 * 2**20)] <= 1.10  # resident: most re-reads hit the near copy
+    assert [note.kind for note in run.notes] == ["l2_partitions"]
+    assert "8 launch(es)" in run.notes[0] and "lts__t_sectors_srcunit_tex" in run.notes[0]
+
+
+def test_ncus_own_roofline_l2_traffic_counts_reads_only(l2_answers):
+    """ncu 2025.3's hierarchical roofline plots lts__lts2xbar_cycles_active × 32 for L2
+    (sample_data/known_answer/l2/ncu_2025.3_roofline_l2.txt): bytes L2 returned."""
+    run = load_run([L2 / "l2_roofline.raw-base.csv.xz"])
+    for row in run.kernels.to_dict("records"):
+        answer = l2_answer(row, l2_answers)
+        read, write = 32 * answer["l2_read_sectors"], 32 * answer["l2_write_sectors"]
+        source = row["bytes_l2_source"]
+        assert source.startswith("derived__lts__lts2xbar_bytes") and "reads only" in source
+        if answer["footprint_bytes"] > L2_BYTES and row["name"] in ("copy", "read_sum"):
+            assert row["bytes_l2"] == pytest.approx(read, rel=0.03), row["name"]
+        if row["name"] == "fill":
+            assert row["bytes_l2"] < 0.05 * write
+    assert "l2_partitions" not in [note.kind for note in run.notes]
+
+
+def test_profile_asks_for_l1_sourced_l2_sectors_only_where_ncu_offers_them():
+    from rooftui.model.byte_sources import L2_FROM_L1_ARCHITECTURES, TWO_L2_PARTITIONS
+    from rooftui.model.metrics import ARCHITECTURES, required_metrics
+
+    # ncu 2025.3.1's own tables (--query-metrics --chip, on the device)
+    offered = {}
+    for line in (L2 / "query_l2_chips.txt").read_text().splitlines():
+        chip, _, names = line.removeprefix("== ").partition(":")
+        offered[chip] = set(names.split())
+    chips = {"Turing": ["tu102"], "Ampere": ["ga100", "ga102"], "Ada": ["ad102"], "Hopper": ["gh100"]}
+    chips["Blackwell"] = ["gb100", "gb202"]
+    for arch in ARCHITECTURES:
+        asked = L2_FROM_L1 in required_metrics(arch)
+        assert asked == (arch.name in L2_FROM_L1_ARCHITECTURES), arch.name
+        if asked:
+            assert all("lts__t_sectors_srcunit_tex" in offered[chip] for chip in chips[arch.name])
+    assert not offered["gv100"]  # Volta left ncu 2025.3: never asked for, lts__t_bytes stays
+    partitioned = {chip for chip, names in offered.items() if "lts__t_sectors_srcunit_ltcfabric" in names}
+    assert partitioned == {"ga100", "gh100", "gb100"} and TWO_L2_PARTITIONS == ("8.0", "9.0")
+
+
+def test_the_detail_pane_says_what_l2_bytes_count(tmp_path):
+    from rich.console import Console
+
+    from rooftui.views.tui.detail_text import describe
+
+    def pane(path):
+        run = load_run([path])
+        console = Console(width=120, record=True)
+        console.print(describe(run.kernels.iloc[2], run.ceilings, None, False, 120))
+        return " ".join(console.export_text().split())
+
+    once = pane(L2 / "l2.raw-base.csv.xz")
+    assert f"bytes L2 16.8 MB ({L2_FROM_L1_WHAT})" in once and "L2 counts" not in once
+    twice = pane(without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path))
+    assert "bytes L2 26 MB" in twice and "L2 counts L2 tag lookups (lts__t_bytes, the paper's L2)" in twice
+    assert "far L2 partition is counted twice on this GPU (1.5-2x" in twice
+
+
+def test_diff_says_when_a_and_bs_l2_bytes_count_different_things():
+    from rooftui.analysis.compare import byte_source_notes
+
+    paper = load_run([KNOWN / "known_answer.raw-base.csv"])  # lts__t_bytes
+    once = load_run([L2 / "known_answer.raw-base.csv.xz"])  # lts__t_sectors_srcunit_tex
+    [note] = byte_source_notes(paper, once)
+    assert note.kind == "byte_sources" and str(note).startswith(
+        "L2 bytes count different things: A lts__t_bytes, B lts__t_sectors_srcunit_tex × 32"
+    )
+    assert byte_source_notes(once, once) == []

@@ -6,6 +6,7 @@ import pickle
 import pytest
 
 from rooftui.cli import main
+from rooftui.model.byte_sources import L2_FROM_L1_WHAT
 from rooftui.notes import KINDS, Note, kind_of, prefixed
 from rooftui.sample import sample_paths
 
@@ -35,15 +36,16 @@ def test_summary_json_gives_each_notes_kind_text_and_fix(capsys):
     main(["summary", str(sample_paths()[0]), "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     # The bundled AMP step: FP16 on CUDA cores (approximate, no SourceCounters to take the
-    # register moves out) and 88 backward launches whose phase is inferred (README, docs/method.md).
-    assert [note["kind"] for note in doc["notes_detail"]] == [
-        "fp16_approximate",
-        "register_moves",
-        "phases_inferred",
-    ]
+    # register moves out) and 88 backward launches whose phase is inferred (README, docs/method.md);
+    # on its H200 (two L2 partitions), L2 bytes from lts__t_bytes unless it holds the L1-sourced
+    # sectors (docs/l2-bytes.md).
+    kinds = [note["kind"] for note in doc["notes_detail"]]
+    from_l1 = {k["provenance"]["bytes"]["l2"] for k in doc["kernels"]} == {L2_FROM_L1_WHAT}
+    usual = ["fp16_approximate", "register_moves", "phases_inferred"]
+    assert kinds == ["l2_partitions"] * (not from_l1) + usual
     assert [note["text"] for note in doc["notes_detail"]] == doc["notes"]
-    assert doc["notes_detail"][2]["fix"] == "--no-infer-phases"
-    assert doc["notes"][2].startswith("88 launches without an NVTX phase")
+    assert doc["notes_detail"][-1]["fix"] == "--no-infer-phases"
+    assert doc["notes"][-1].startswith("88 launches without an NVTX phase")
 
 
 def test_diff_json_gives_kinds_and_keeps_each_sides_kind(capsys):

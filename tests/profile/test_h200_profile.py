@@ -10,6 +10,7 @@ import pytest
 
 from rooftui.analysis import load_run
 from rooftui.analysis.load_options import LoadOptions
+from rooftui.model.byte_sources import L2_FROM_L1
 from rooftui.model.metrics import architecture_for, required_metrics
 from rooftui.model.shared_memory import HOPPER_TERMS
 from rooftui.profile.run import NcuLog
@@ -58,9 +59,10 @@ def test_report_has_every_metric_rooftui_asked_for_and_eight_passes_per_kernel()
     with lzma.open(ROOFTUI_REPORT, "rt") as handle:
         raw = pd.read_csv(handle, skiprows=[1], low_memory=False)
     assert len(raw) == 179
-    # made before the SMEM counters joined the list (their cost: 0 passes, docs/shared-memory.md)
-    before_smem = set(required_metrics(architecture_for("9.0"))) - set(HOPPER_TERMS)
-    assert before_smem <= set(raw.columns)
+    # made before the SMEM counters and the L1-sourced L2 sectors joined the list (their cost:
+    # 0 passes, docs/shared-memory.md, docs/l2-bytes.md)
+    before = set(required_metrics(architecture_for("9.0"))) - set(HOPPER_TERMS) - {L2_FROM_L1}
+    assert before <= set(raw.columns)
     assert set(raw["profiler__replayer_passes"].astype(float)) == {8.0}
 
 

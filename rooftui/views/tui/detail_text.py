@@ -15,6 +15,7 @@ from rich.text import Text
 from rooftui.analysis.capped_bounds import BASES, COMPLETE
 from rooftui.analysis.deduplicated import counters_line
 from rooftui.model import shared_memory as smem
+from rooftui.model.byte_sources import l2_counts
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import FLOP_COLUMNS, LEVEL_LABELS, LEVELS, PARTIAL_MARK, PIPELINE_LABELS
 from rooftui.model.metrics import BYTES
@@ -205,6 +206,8 @@ def describe(
         moved = si(_number(row.get(f"bytes_{level}")), "B", missing=MISSING)
         work.append((f"bytes {LEVEL_LABELS[level]}", moved + (f" ({counted})" if other else "")))
     work += shared_memory_lines(row)
+    if l2 := l2_counts(row.get("bytes_l2_source"), str(row.get("cc", ""))):
+        work.append(("  L2 counts", l2))
     pipeline = str(row.get("pipeline", "none"))
     work.append(("pipeline", PIPELINE_LABELS.get(pipeline, pipeline)))
     zero = row.get("zero_ai")
