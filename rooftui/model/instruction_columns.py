@@ -43,6 +43,9 @@ def count_columns(raw: pd.DataFrame, read: Callable[[str], pd.Series]) -> pd.Dat
     out = pd.DataFrame(index=raw.index)
     for column, terms in COUNT_COLUMNS.items():
         out[column] = sum((values[t] for t in terms[1:]), values[terms[0]])  # NaN if any term is
+    # L2: the sectors L1 requested, once, where the launch has them (docs/l2-bytes.md)
+    from_l1 = read(ins.L2_SECTORS_FROM_L1)
+    out["transactions_l2"] = from_l1.where(from_l1.notna(), out["transactions_l2"])
     out["issue_peak_per_cycle"] = raw[ins.ISSUE_PEAK].astype(float) if ins.ISSUE_PEAK in raw else np.nan
     return out
 

@@ -47,6 +47,10 @@ LOCAL_SECTORS = {op: f"l1tex__t_sectors_pipe_lsu_mem_local_op_{op}.sum" for op i
 SHARED_WAVEFRONTS = {op: f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st")}
 SHARED_INSTRUCTIONS = {op: f"smsp__inst_executed_op_shared_{op}.sum" for op in ("ld", "st")}
 L2_SECTORS = {op: f"lts__t_sectors_op_{op}.sum" for op in ("read", "write", "atom", "red")}
+# The sectors L1 asked L2 for, each counted once at the slice that received it: on a GPU with
+# two L2 partitions (A100, H100, H200) L2_SECTORS counts a far-partition request twice,
+# 1.5-2x on the H200 known answers (docs/l2-bytes.md). Taken first wherever a launch has it.
+L2_SECTORS_FROM_L1 = "lts__t_sectors_srcunit_tex.sum"
 DRAM_SECTORS = {op: f"dram__sectors_{op}.sum" for op in ("read", "write")}
 
 # Transactions per memory level [DING]: the terms added. Every term must be present for
@@ -59,7 +63,8 @@ TRANSACTIONS: dict[str, tuple[str, ...]] = {
 LEVELS = tuple(TRANSACTIONS)
 TRANSACTION_WHAT = {
     "l1": "global and local load/store sectors + shared-memory load/store wavefronts",
-    "l2": "L2 sectors read, written, atomic and reduction",
+    "l2": "L2 sectors L1 requested (lts__t_sectors_srcunit_tex, each once), else L2 sectors read,"
+    " written, atomic and reduction from every source",
     "hbm": "DRAM sectors read and written",
 }
 

@@ -157,3 +157,23 @@ def test_the_bundled_deepcam_sample_places_every_zero_ai_launch(load_once):
     assert len(zero) > 0
     assert (zero["warp_instruction_rate"] > 0).all()
     assert zero["instruction_intensity_l1"].map(math.isfinite).all()
+
+
+def test_l2_transactions_are_the_sectors_l1_requested_once_on_the_two_partition_h200():
+    # The instruction kernels profiled with every L2 counter (sample_data/known_answer/l2):
+    # L2 transactions = the sectors each kernel moves by construction (expected.json, derived
+    # before profiling), not the 1.5-2x of lts__t_sectors_op_*, which counts a request to the
+    # far L2 partition twice (docs/l2-bytes.md).
+    l2 = KNOWN / "l2"
+    answers = json.loads((l2 / "expected.json").read_text())["kernels"]
+    checked = 0
+    for row in load_run([l2 / "instructions.raw-base.csv.xz"]).kernels.to_dict("records"):
+        grid = int(row["grid"].strip("()").split(",")[0])
+        found = [a for a in answers if a["name"] == row["name"] and a["grid"] in (None, grid)]
+        if not found:  # copy_broadcast: every warp of a block reads one sector, not fixed
+            continue
+        assert row["transactions_l2"] == found[0]["l2_read_sectors"] + found[0]["l2_write_sectors"], row[
+            "name"
+        ]
+        checked += 1
+    assert checked == 5
