@@ -33,7 +33,7 @@ from pathlib import Path
 from rooftui import __version__
 from rooftui.errors import InputError
 from rooftui.ingest.files import open_binary
-from rooftui.ingest.report import RawReport
+from rooftui.ingest.report import ALWAYS_IDENTIFIED, FORMATS, RawReport
 from rooftui.model.metrics import metrics_read
 
 MAGIC = b"rooftui-report-cache\n"
@@ -103,6 +103,7 @@ class ReportCache:
             return None
         try:
             report = _decode(data, key)
+            _check_shape(report)
         except Exception:  # noqa: BLE001 -- whatever a damaged entry makes decoding raise, the
             # answer is the same: it is no entry; read the report anew (the module's contract)
             _delete(entry)
@@ -290,3 +291,17 @@ def _decode(blob: bytes, key: str) -> RawReport:
     ):
         raise ValueError("header fields of the wrong type")
     return RawReport("", kind, frame, exact, notes)
+
+
+def _check_shape(report: RawReport) -> None:
+    """Raise ValueError unless ``report`` has the shape every reader gives: a CRC only
+    says the entry is as written, and an entry whose header lies (no columns at all, an
+    unknown format) would otherwise reach the model and fail there, a good report refused."""
+    columns = report.kernels.columns
+    if not all(isinstance(name, str) for name in columns):
+        raise ValueError("a column name that is not text")
+    missing = [name for name in ALWAYS_IDENTIFIED if name not in columns]
+    if missing:
+        raise ValueError(f"no {', '.join(missing)} column")
+    if report.format not in FORMATS:
+        raise ValueError(f"unknown report format {report.format!r}")

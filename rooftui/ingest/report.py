@@ -24,6 +24,11 @@ IDENTITY_COLUMNS = (
     "stream",  # int
     "nvtx",  # str: push/pop ranges of the launching thread, outermost first, " > " joined
 )
+# The identity columns every reader fills whatever its export holds (summary-csv has
+# no stream, grid or block where ncu printed none): what the model cannot do without.
+ALWAYS_IDENTIFIED = ("ncu_id", "kernel_name", "device", "cc", "nvtx")
+# RawReport.format: which reader made it.
+FORMATS = ("raw-csv", "details-csv", "ncu-rep", "metric-runs", "summary-csv")
 # Optional: how many launches a row stands for (absent = 1). Readers of data that
 # cannot be split per launch (a per-name join, a --print-summary export) set it.
 LAUNCHES = "launches"
@@ -49,7 +54,7 @@ class RawReport:
     """
 
     path: str
-    format: str  # "raw-csv" | "details-csv" | "ncu-rep" | "metric-runs" | "summary-csv"
+    format: str  # one of FORMATS
     kernels: pd.DataFrame
     exact: bool  # False when the export rounded values (auto-scaled units)
     notes: list[str] = field(default_factory=list)
