@@ -82,7 +82,8 @@ def require_matplotlib() -> None:
         _missing()
 
 
-def _matplotlib():
+def figure_class():
+    """matplotlib's ``Figure``, imported now; ``MissingExtraError`` where it cannot be."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -141,7 +142,7 @@ def roofline_figure(
     ``device_labels`` spells it), stacked, ``FIGURE_WIDTH_IN`` wide. No label overlaps
     another label or a title (``place_labels``). With ``instruction_roofs`` (per GPU) the
     instruction roofline instead (``views.tui.instruction_figure``)."""
-    Figure = _matplotlib()
+    Figure = figure_class()
     labels = device_labels(frame)
     devices = [d for d in ceilings_by_device if (labels == d).any()] or list(ceilings_by_device)[:1]
     figure = Figure(figsize=(FIGURE_WIDTH_IN, PANEL_HEIGHT_IN * len(devices)), layout="constrained")

@@ -343,3 +343,15 @@ def test_plot_of_a_bad_export_refuses_before_matplotlib_is_imported(tmp_path, ar
     assert run.stdout.split() == ["2", "[]"], (run.stdout, run.stderr)
     assert run.stderr.count("\n") == 1 and "above the header line" in run.stderr
     assert not any(tmp_path.glob("r.*"))
+
+
+@pytest.mark.parametrize("command", ["plot", "advise"])
+def test_a_figure_without_a_usable_matplotlib_is_one_line(tmp_path, monkeypatch, command):
+    # matplotlib is looked up before loading, imported only to draw: an install that is
+    # found but cannot be imported still ends in one line naming the extra, not exit 1
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # the import fails
+    report = tmp_path / "run.csv"
+    report.write_bytes(BASE.read_bytes())
+    option = "--svg" if command == "plot" else "--figure"
+    result = rooftui(tmp_path, command, report, option, tmp_path / "out" / "figure.svg")
+    assert_one_line_error(result, "needs matplotlib", "rooftui[plot]")
