@@ -166,7 +166,12 @@ def main() -> int:
 def _tally(files: list[Path]) -> int:
     """Cases, exit codes and problems of chunked runs' --jsonl files: per input kind, per
     command, per mutation (compression suffixes folded in), and the problems found."""
-    rows = [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
+    rows = [
+        {"file": f.name, **json.loads(line)}
+        for f in files
+        for line in f.read_text().splitlines()
+        if line.strip()
+    ]
     per: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     problems: collections.Counter = collections.Counter()
     for row in rows:
@@ -186,11 +191,29 @@ def _tally(files: list[Path]) -> int:
         for problem in row["problems"]:
             problems[(row["kind"], mutation, problem.split(":")[0])] += 1
     seeds = sorted({row["seed"] for row in rows})
+    # fuzz_long_run.sh names its subprocess chunks sub-sSEED.jsonl (peak RSS only there)
+    through = [row for row in rows if row["file"].startswith("sub-")]
+    slowest = max(rows, key=lambda row: row["seconds"], default=None)
+
+    def having(*starts: str) -> int:
+        return sum(any(p.startswith(starts) for p in row["problems"]) for row in rows)
+
     summary = {
         "cases": len(rows),
+        "through_subprocesses": len(through),
         "seeds": f"{len(seeds)} seeds, {seeds[0]}-{seeds[-1]}" if seeds else "",
         **{axis: dict(counter.most_common()) for axis, counter in per.items()},
         "failing_cases": sum(1 for row in rows if row["problems"]),
+        "last_resort": sum(row["exit"] == 1 for row in rows),
+        "tracebacks": having("traceback"),
+        "hangs": having("hang"),
+        "raw_escapes": having("raw control"),
+        "inputs_changed": having("input changed"),
+        "left_behind": having("files left", "partial"),
+        "silent_damage": having("silent damage"),
+        "wrong_refusals": having("wrong refusal"),
+        "subprocess_peak_rss_mb": max((row["rss_mb"] for row in through), default=0),
+        "slowest": {key: slowest[key] for key in ("file", "label", "argv", "seconds")} if slowest else {},
         "problems": {" / ".join(k): v for k, v in problems.most_common()},
     }
     print(json.dumps(summary, indent=1))

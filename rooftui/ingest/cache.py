@@ -113,6 +113,7 @@ class ReportCache:
             return None
         try:
             report = decode_report(data, key)
+            _check_shape(report)
         except Exception:  # noqa: BLE001 -- whatever a damaged entry makes decoding raise, the
             # answer is the same: it is no entry; read the report anew (the module's contract)
             _delete(entry)
@@ -358,3 +359,18 @@ def _flags(values: np.ndarray) -> np.ndarray:
     if len(values) and values.max() > 1:
         raise EntryError("a flag that is neither 0 nor 1")
     return values.astype(bool)
+
+
+def _check_shape(report: RawReport) -> None:
+    """Raise ValueError unless ``report`` has the shape every reader gives: a CRC only
+    says the entry is as written, and an entry whose header lies (no columns at all, an
+    unknown format) would otherwise reach the model and fail there, a good report refused."""
+    from rooftui.ingest.report import ALWAYS_IDENTIFIED, FORMATS
+    columns = report.kernels.columns
+    if not all(isinstance(name, str) for name in columns):
+        raise ValueError("a column name that is not text")
+    missing = [name for name in ALWAYS_IDENTIFIED if name not in columns]
+    if missing:
+        raise ValueError(f"no {', '.join(missing)} column")
+    if report.format not in FORMATS:
+        raise ValueError(f"unknown report format {report.format!r}")

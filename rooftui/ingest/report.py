@@ -25,6 +25,9 @@ IDENTITY_COLUMNS = (
     "stream",  # int
     "nvtx",  # str: push/pop ranges of the launching thread, outermost first, " > " joined
 )
+# The identity columns every reader fills whatever its export holds (summary-csv has
+# no stream, grid or block where ncu printed none): what the model cannot do without.
+ALWAYS_IDENTIFIED = ("ncu_id", "kernel_name", "device", "cc", "nvtx")
 # What a RawReport's ``format`` says it was read from.
 FORMATS = ("raw-csv", "details-csv", "ncu-rep", "metric-runs", "summary-csv")
 # Optional: how many launches a row stands for (absent = 1). Readers of data that

@@ -108,16 +108,36 @@ class Export:
 
 
 def read_export(text: str) -> Export:
-    """Parse ncu's raw CSV (a units row under the header, as --print-units base writes it)."""
-    lines = [line for line in csv.reader(io.StringIO(text)) if line]
+    """Parse ncu's raw CSV (a units row under the header, as --print-units base writes it).
+
+    ncu's own ``==PROF==``/``==WARNING==`` lines are skipped; a launch row of another field
+    count than the header is refused (dropping it would leave that launch's signature, or
+    its counters in the merged table, out without a word; shifting it, wrong columns)."""
+    fix = "check which ncu ran (--ncu) and profile again"
+    try:
+        lines = [line for line in csv.reader(io.StringIO(text)) if line]
+    except csv.Error as err:
+        raise RooftuiError(f"ncu's CSV export is not CSV ({err})", fix=fix) from None
     start = next((i for i, line in enumerate(lines) if line and line[0] == "ID"), None)
     if start is None:
         raise RooftuiError('ncu\'s CSV export has no header line starting with "ID"')
     header = lines[start]
-    body = lines[start + 1 :]
+    body = [line for line in lines[start + 1 :] if not line[0].startswith("==")]
     units = body[0] if body and body[0] and body[0][0] == "" else [""] * len(header)
     rows = body[1:] if body and units is body[0] else body
-    return Export(header, units, [row for row in rows if len(row) == len(header)])
+    if len(units) != len(header):
+        raise RooftuiError(
+            f"ncu's CSV export: its units row has {len(units)} fields, the header {len(header)}",
+            fix=fix,
+        )
+    for number, row in enumerate(rows, start=1):
+        if len(row) != len(header):
+            raise RooftuiError(
+                f"ncu's CSV export: launch row {number} has {len(row)} fields, the header "
+                f"{len(header)}; its cells would land in the wrong columns",
+                fix=fix,
+            )
+    return Export(header, units, rows)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 
 from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, StepBudget
-from rooftui.views.figure import FORMATS, require_matplotlib
+from rooftui.views.figure import FORMATS, figure_class
 from rooftui.views.formats import seconds
 from rooftui.views.text import printable
 
@@ -22,8 +22,7 @@ def waterfall_figure_bytes(budget: StepBudget, fmt: str, title: str = "", dpi: i
     """The waterfall of ``budget`` as an ``fmt`` ("svg", "png", "pdf") file."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}; one of {FORMATS}")
-    require_matplotlib()
-    from matplotlib.figure import Figure
+    Figure = figure_class()
 
     bars = budget.bars
     figure = Figure(figsize=(10, 0.38 * len(bars) + 1.5), layout="constrained")

@@ -16,6 +16,7 @@ import io
 import math
 import re
 import textwrap
+from typing import NoReturn
 
 import numpy as np
 import pandas as pd
@@ -70,18 +71,30 @@ class MissingExtraError(RooftuiError):
 
 
 def require_matplotlib() -> None:
-    """Raise ``MissingExtraError`` (one line, exit code 2) if matplotlib is missing."""
-    _matplotlib()
+    """Raise ``MissingExtraError`` (one line, exit code 2) if matplotlib is missing.
+
+    Looked up, not imported: a first import builds matplotlib's font cache, and a build
+    slower than 5 s prints its own warning on stderr, a second line beside rooftui's
+    one-line error about the input (found by the fuzz run on a loaded machine)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        _missing()
 
 
-def _matplotlib():
+def figure_class():
+    """matplotlib's ``Figure``, imported now; ``MissingExtraError`` where it cannot be."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise MissingExtraError(
-            "drawing a figure needs matplotlib", None, "pip install 'rooftui[plot]'"
-        ) from None
+        _missing()
     return Figure
+
+
+def _missing() -> NoReturn:
+    raise MissingExtraError(
+        "drawing a figure needs matplotlib", None, "pip install 'rooftui[plot]'"
+    ) from None
 
 
 def roofline_figure_bytes(
@@ -129,7 +142,7 @@ def roofline_figure(
     ``device_labels`` spells it), stacked, ``FIGURE_WIDTH_IN`` wide. No label overlaps
     another label or a title (``place_labels``). With ``instruction_roofs`` (per GPU) the
     instruction roofline instead (``views.tui.instruction_figure``)."""
-    Figure = _matplotlib()
+    Figure = figure_class()
     labels = device_labels(frame)
     devices = [d for d in ceilings_by_device if (labels == d).any()] or list(ceilings_by_device)[:1]
     figure = Figure(figsize=(FIGURE_WIDTH_IN, PANEL_HEIGHT_IN * len(devices)), layout="constrained")

@@ -10,7 +10,10 @@ import bz2
 import gzip
 import json
 import lzma
+import os
 import struct
+import subprocess
+import sys
 
 import pytest
 
@@ -307,3 +310,48 @@ def test_a_compressed_report_missing_its_last_bytes_says_truncated(tmp_path, suf
     assert_one_line_error(
         rooftui(tmp_path, "summary", tmp_path / f"r.ncu-rep{suffix}"), f"r.ncu-rep{suffix}", "truncated"
     )
+
+
+# ---------------------------------------------------------------- round 6 (seed 8000)
+
+_PLOT_THEN_LIST_MODULES = """
+import sys
+from rooftui.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit_:
+    print(exit_.code, sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib")[:1])
+"""
+
+
+@pytest.mark.parametrize("argv", [["--svg", "r.svg"], ["--png", "r.png", "--csv", "r.csv"]])
+def test_plot_of_a_bad_export_refuses_before_matplotlib_is_imported(tmp_path, argv):
+    # seed 8000, header-below-data through `plot --svg --csv`: the error took two lines, as a
+    # first import of matplotlib built its font cache in the run's XDG_CACHE_HOME and, on a
+    # loaded machine (over 5 s), printed "Matplotlib is building the font cache" on stderr
+    rows = base_rows()
+    path = write_rows(tmp_path / "moved.csv", [rows[2], rows[0], rows[1], *rows[3:]])
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "MPLCONFIGDIR": ""}
+    run = subprocess.run(
+        [sys.executable, "-c", _PLOT_THEN_LIST_MODULES, "plot", str(path), *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+    assert run.stdout.split() == ["2", "[]"], (run.stdout, run.stderr)
+    assert run.stderr.count("\n") == 1 and "above the header line" in run.stderr
+    assert not any(tmp_path.glob("r.*"))
+
+
+@pytest.mark.parametrize("command", ["plot", "advise"])
+def test_a_figure_without_a_usable_matplotlib_is_one_line(tmp_path, monkeypatch, command):
+    # matplotlib is looked up before loading, imported only to draw: an install that is
+    # found but cannot be imported still ends in one line naming the extra, not exit 1
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # the import fails
+    report = tmp_path / "run.csv"
+    report.write_bytes(BASE.read_bytes())
+    option = "--svg" if command == "plot" else "--figure"
+    result = rooftui(tmp_path, command, report, option, tmp_path / "out" / "figure.svg")
+    assert_one_line_error(result, "needs matplotlib", "rooftui[plot]")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rooftui.errors import RooftuiError
+from rooftui.profile import dedup
 from rooftui.profile.time_export import read_kernel_times
 from tests.profile.conftest import FAKE_NCU_PROLOGUE, KNOWN_ANSWER_REPORT, rooftui_env, run_rooftui
 from tests.profile.test_profile_job import FAKE_LAUNCHER
@@ -78,3 +79,35 @@ def test_kernel_times_skip_ncus_log_lines_and_unmeasured_kernels_and_convert_the
     assert read_kernel_times('==PROF== Profiling "k" - 0: 0%\n', Path("r.ncu-rep")) == []  # no kernel
     with pytest.raises(RooftuiError, match="r.ncu-rep: ncu's export"):
         read_kernel_times('"ID","Kernel Name","gpu__time_duration.sum"\n"3","k","1"\n', Path("r.ncu-rep"))
+
+
+# `profile --dedup` reads ncu's export of the probe and of the full run (dedup.read_export)
+PROBE = b'"ID","Kernel Name","gpu__time_duration.sum","smsp__inst_executed.sum"\n"","","ns","inst"\n'
+
+
+@pytest.mark.parametrize(
+    ("rows", "words"),
+    [
+        (b'"0","gemm","9,312","1,933"\n"1","relu","2,000"\n', "launch row 2 has 3 fields, the header 4"),
+        (b'"0","gemm","9,312","1,933","7"\n', "launch row 1 has 5 fields"),
+        (b'"0","gemm","9,312","1,933"\n"1","a, b"\n', "launch row 2 has 2 fields"),
+    ],
+    ids=["short", "long", "shifted-name"],
+)
+def test_a_dedup_export_row_of_another_field_count_is_refused_not_dropped(rows, words):
+    # was: the row left out without a word (its launch's signature or counters lost)
+    with pytest.raises(RooftuiError) as refused:
+        dedup.read_export((PROBE + rows).decode())
+    assert words in str(refused.value) and "--ncu" in str(refused.value)
+
+
+def test_a_dedup_export_units_row_of_another_field_count_is_refused():
+    with pytest.raises(RooftuiError, match="units row has 3 fields, the header 4"):
+        dedup.read_export(PROBE.replace(b',"inst"\n', b"\n").decode() + '"0","k","1","2"\n')
+
+
+def test_ncu_own_lines_in_a_dedup_export_are_skipped_not_refused():
+    text = PROBE + b'"0","gemm","9,312","1,933"\n==WARNING== Found outstanding GPU clock reset\n'
+    export = dedup.read_export(text.decode())
+    assert export.rows == [["0", "gemm", "9,312", "1,933"]]
+    assert export.number(export.rows[0], "smsp__inst_executed.sum") == 1933

@@ -4,6 +4,7 @@ bounded, checked; a damaged one is one line (exit 2) or, where optional, a note.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import lzma
 import os
@@ -15,7 +16,9 @@ import pytest
 from rooftui.ingest.cache import MAGIC, ReportCache
 from rooftui.ingest.parallel import read_paths
 from rooftui.ingest.sidecars import cut_short_reason
+from tests.fuzz.generators import Case
 from tests.fuzz.helpers import BASE, REPORT, assert_clean, assert_one_line_error, rooftui
+from tests.fuzz.runner import run_in_process
 
 MULTIGPU = BASE.parents[1] / "multigpu"
 GOOD_SIDECAR = (MULTIGPU / "ddp.communication.csv").read_bytes()
@@ -75,6 +78,27 @@ def test_a_fifo_in_place_of_the_sidecar_is_refused_without_waiting(tmp_path):
     os.mkfifo(tmp_path / "ddp.communication.csv")
     result = rooftui(tmp_path, "summary", *reports)
     assert_one_line_error(result, "ddp.communication.csv", "not a regular file")
+
+
+def test_a_csv_report_whose_cache_entry_has_no_columns_is_summarised_as_read(tmp_path):
+    # the long fuzz run's case (seeds 5016, 5018): `summary known_answer.raw.csv --format
+    # json` with the case's XDG_CACHE_HOME, its entry rewritten with a valid CRC and no
+    # columns; it was exit 1 (KeyError: 'ncu_id'), a good report refused
+    name = "known_answer.raw.csv"
+
+    def damage(folder: Path) -> None:  # after the report is written: the entry must match it
+        store = ReportCache(folder / "cache" / "rooftui" / "reports")
+        read_paths([folder / name], cache=store)
+        (entry,) = store.directory.glob("*.report")
+        _rewrite_header(entry, lambda h: {**h, "columns": []})
+
+    argv = ["summary", "{dir}/" + name, "--format", "json"]
+    case = Case("cache", "no-columns", {name: (BASE.parent / name).read_bytes()}, argv, True)
+    outcome = run_in_process(dataclasses.replace(case, setup=damage), tmp_path)
+    assert outcome.returncode == 0, outcome.stderr
+    assert not outcome.problems, outcome.problems
+    alone = run_in_process(dataclasses.replace(case, env={"ROOFTUI_NO_CACHE": "1"}), tmp_path / "alone")
+    assert json.loads(outcome.stdout)["summary"] == json.loads(alone.stdout)["summary"]
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
@@ -138,8 +162,25 @@ def _rewrite_header(entry: Path, edit) -> None:
         lambda h: {**h, "exact": "yes"},
         lambda h: {**h, "columns": [5]},
         lambda h: [h],
+        # found by the long fuzz run (seeds 5016, 5018): no column at all decoded "fine" and
+        # the summary died on the missing launch ID (exit 1, a good report refused)
+        lambda h: {**h, "columns": []},
+        lambda h: {**h, "columns": {}},
+        lambda h: {**h, "columns": [c for c in h["columns"] if c["name"] != "kernel_name"]},
+        lambda h: {**h, "format": "x"},
     ],
-    ids=["rows-text", "rows-huge", "notes", "exact", "column", "list"],
+    ids=[
+        "rows-text",
+        "rows-huge",
+        "notes",
+        "exact",
+        "column",
+        "list",
+        "no-columns",
+        "columns-object",
+        "no-kernel-name",
+        "format",
+    ],
 )
 def test_a_cache_entry_with_a_valid_crc_and_a_bad_header_is_read_anew(tmp_path, edit):
     store, report, entry = _cached(tmp_path)

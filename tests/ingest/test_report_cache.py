@@ -26,6 +26,7 @@ FORMS = [
     KNOWN / "known_answer.raw.csv",
     KNOWN / "known_answer.details-base.csv",
     DEEPCAM / "deepcam_amp.raw-base.csv.xz",
+    KNOWN / "instructions" / "instructions.summary.csv",  # no stream, grid or block column
 ]
 
 
