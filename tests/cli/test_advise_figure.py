@@ -20,7 +20,10 @@ def test_the_figure_names_every_bar_of_the_budget_and_the_speed_of_light(tmp_pat
         "not collected",
         "launch floors",
         "speed-of-light step",
-        "322 µs",
+        # the bundled AMP step's speed of light: Σ per launch of max(bytes at each level / its
+        # roof, FLOPs / the pipeline's roof, the launch floor); 322 µs while L2 bytes were
+        # lts__t_bytes, 308 µs with lts__t_sectors_srcunit_tex × 32 (docs/l2-bytes.md)
+        "308 µs",
         "1.38 ms",
     )
     for label in labels:
