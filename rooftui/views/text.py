@@ -72,6 +72,11 @@ def ascii_fold(text: str) -> str:
     return folded if folded.isascii() else "".join(ch if ch.isascii() else "?" for ch in folded)
 
 
+def ellipsis_mark(ascii_mode: bool) -> str:
+    """What marks text left out: "…", or "..." where the screen draws ASCII only."""
+    return "..." if ascii_mode else "…"
+
+
 def shorten(text: str, width: int, ellipsis: str = "…") -> str:
     """``text`` cut to ``width`` characters, its end replaced by ``ellipsis`` when cut
     ("~" in ASCII mode); "" for a width below one."""

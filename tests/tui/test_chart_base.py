@@ -55,7 +55,7 @@ async def chart(
 
 # Terminal sizes each chart is resized to after its first picture: the AI axis goes from
 # every other decade to every decade on the way (WIDTHS below).
-RESIZED = {"roofline": [(77, 30), (78, 30), (160, 48)], "compare": [(46, 30), (52, 30), (160, 48)]}
+RESIZED = {"roofline": [(70, 30), (71, 30), (160, 48)], "compare": [(46, 30), (52, 30), (160, 48)]}
 
 
 @pytest.fixture(scope="module")
@@ -126,10 +126,11 @@ def test_ticks_thin_to_the_room_of_the_plot():
 
 
 # Terminal widths around where each chart's AI axis goes from every other decade to every
-# decade (the sample's 9 decades in the explorer, its TMA kernels' L1 points on the right
-# edge: at 78 columns; the comparison's 6 at HBM: at 50): a chart that leaves its axes
-# other cells than plot_cells, or thins ticks its own way, draws other ticks at one of them.
-WIDTHS = {"roofline": range(72, 82), "compare": range(46, 53)}
+# decade (the sample's 9 decade ticks in the explorer, 1e-4 to 10k, each given 7 columns
+# ("0.001" and a gap of 2): 63 plot columns, the 8 of the y axis added: at 71 columns; the
+# comparison's 6 at HBM: at 50): a chart that leaves its axes other cells than plot_cells,
+# or thins ticks its own way, draws other ticks at one of them.
+WIDTHS = {"roofline": range(66, 76), "compare": range(46, 53)}
 
 
 def ticks_follow_the_plot_area(figure, size: tuple[int, int]) -> bool:

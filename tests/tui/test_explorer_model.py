@@ -91,8 +91,8 @@ def test_the_table_leads_with_what_there_is_to_gain_then_time_then_what_binds(mo
 def test_the_gain_cells_are_microseconds_and_a_share_of_the_run(model):
     page = model.table_page(0, 1, name_width=40)
     first = model.rows.iloc[0]
-    # The wgrad GEMM: 108.544 µs of 1,378.5, 3.2% of its L2 roof; %gain shares the %time denominator.
-    assert page[0][1:5] == ("105 µs", "7.6%", "109 µs", "7.9%")
+    # The wgrad GEMM: 108.544 µs of 1,378.5, 2.6% of its L2 roof; %gain shares the %time denominator.
+    assert page[0][1:5] == ("106 µs", "7.7%", "109 µs", "7.9%")
     assert first["gain_share"] / first["time_share"] == pytest.approx(first["gain_s"] / first["time_s"])
 
 
@@ -311,7 +311,7 @@ def test_a_cramped_legend_hands_what_it_cannot_say_to_the_status_line(model):
     assert "FP32 65.7 TFLOP/s (empirical)" in hidden
     status = model.status_line(80)
     # the zero-AI launches stay at 80 columns; the legend's overflow is named, the rest counted
-    assert status == "73 kernels · 0-AI: 34 launches · by gain▼ · legend full: FP32/FP64 roofs +1"
+    assert status == "73 kernels · 0-AI: 34 launches · by gain▼ · legend full: FP16/FP32/FP64 roofs +1"
     # with room, everything is in the legend or on the plot, and the status says nothing more
     roomy = model.roofline_picture(200, 60)
     assert roomy.overflow == [] and "legend full" not in model.status_line(200)

@@ -16,7 +16,7 @@ from textual.message import Message
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.errors import RooftuiError
-from rooftui.views.text import printable
+from rooftui.views.text import ellipsis_mark, printable
 from rooftui.views.tui.base_app import RooftuiBaseApp
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.view_state import LoadedRun
@@ -133,7 +133,11 @@ class RooftuiApp(RooftuiBaseApp):
         if self.trace_analysis is not None:
             self._push_timeline()
         elif self.trace_path is not None:
-            self.notify(printable(f"analysing {self.trace_path.name}…"), timeout=2, markup=False)
+            self.notify(
+                printable(f"analysing {self.trace_path.name}{ellipsis_mark(self.ascii_mode)}"),
+                timeout=2,
+                markup=False,
+            )
             self.analyse_trace()
 
     @work(thread=True, exclusive=True, group="trace")

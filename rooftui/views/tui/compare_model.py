@@ -26,7 +26,7 @@ from rooftui.model.columns import BOUND_LEVELS as LEVELS  # compared: the paper'
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.compare import METHOD_WORDS, both, change, count_text, pipeline_text, time_text
 from rooftui.views.formats import intensity, percent, seconds, si
-from rooftui.views.text import printable, short_names, shorten
+from rooftui.views.text import ellipsis_mark, printable, short_names, shorten
 from rooftui.views.tui.compare_overlay import (
     A_MARKER,
     B_MARKER,
@@ -183,7 +183,7 @@ class CompareModel:
             (2, f"{len(c.only_a)} only A · {len(c.only_b)} only B"),
         ]
         line = self._plain(fit_parts(parts, width, " · "))
-        return Text(shorten(line, width, "..." if self.ascii_mode else "…"))
+        return Text(shorten(line, width, ellipsis_mark(self.ascii_mode)))
 
     def views_line(self) -> Text:
         """The lists and their keys, the shown one reversed."""
@@ -226,7 +226,7 @@ class CompareModel:
         if width not in self._names:
             kernels = self.comparison.kernels
             names = [n for side in "ab" for n in kernels[f"name_{side}"] if isinstance(n, str)]
-            self._names[width] = short_names(names, width, "..." if self.ascii_mode else "…")
+            self._names[width] = short_names(names, width, ellipsis_mark(self.ascii_mode))
         return self._names[width]
 
     def rows(self, view: str, width: int) -> list[tuple[int, tuple[str, ...]]]:

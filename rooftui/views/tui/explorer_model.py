@@ -23,7 +23,7 @@ from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS
 from rooftui.views.formats import counted, percent, seconds
-from rooftui.views.text import printable, short_names
+from rooftui.views.text import ellipsis_mark, printable, short_names
 from rooftui.views.tui.detail_text import describe
 from rooftui.views.tui.format import MISSING, fit_items, fit_parts
 from rooftui.views.tui.roofline_model import ceilings_per_device
@@ -313,7 +313,7 @@ class ExplorerModel:
         from the others in ``name_width`` columns; the others as their ``Column`` formats."""
         frame, columns = self.state.all_rows, self.columns
         window = self.positions[first : first + count]
-        more = "..." if self.ascii_mode else "…"
+        more = ellipsis_mark(self.ascii_mode)
         shown = short_names(frame["name"].unique(), name_width - TAG_WIDTH, more)
         tags = self.state.tags()  # whether or not the plot found them room
         rows = []

@@ -24,7 +24,7 @@ from rooftui.timeline.finding import KIND_LABELS, Finding, Place
 from rooftui.timeline.gantt import GanttChart, GanttRow, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
 from rooftui.views.formats import seconds
-from rooftui.views.text import printable, shorten
+from rooftui.views.text import ellipsis_mark, printable, shorten
 from rooftui.views.tui.format import ascii_safe
 
 LABEL_WIDTH = 11  # the lanes' names, right-aligned before them
@@ -222,7 +222,7 @@ class TimelineModel:
         then its time axis and its legend (a glyph per kind: readable under NO_COLOR)."""
         chart = self.chart(width)
         text = Text(no_wrap=True, overflow="crop")
-        more = "..." if self.ascii_mode else "…"
+        more = ellipsis_mark(self.ascii_mode)
         glyphs = GANTT_ASCII if self.ascii_mode else {}
         for row in chart.rows:
             label = shorten(printable(row.label), LABEL_WIDTH, more)
@@ -262,7 +262,7 @@ class TimelineModel:
         return self._cells(widths[-2], widths[-1])
 
     def _cells(self, range_width: int, host_call_width: int) -> list[tuple[str, ...]]:
-        more = "..." if self.ascii_mode else "…"
+        more = ellipsis_mark(self.ascii_mode)
         rows = []
         for number, finding in enumerate(self.analysis.findings, start=1):
             cells = (

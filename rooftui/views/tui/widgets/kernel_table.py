@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from rooftui.views.text import short_names, shorten
+from rooftui.views.text import ellipsis_mark, short_names, shorten
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.table_columns import (
     COLUMNS,
@@ -155,7 +155,7 @@ class KernelTable(ScrollView, can_focus=True):
         tells it from the other names of the table."""
         width, shown = self._names
         if width != self.name_width:
-            more = "..." if self.ascii_mode else "…"
+            more = ellipsis_mark(self.ascii_mode)
             names = self.frame["name"].unique() if "name" in self.frame else []
             width, shown = self.name_width, short_names(names, self.name_width - TAG_WIDTH, more)
             self._names = (width, shown)
@@ -318,7 +318,7 @@ class KernelTable(ScrollView, can_focus=True):
         number missing its first or last digits reads as another number."""
         if self.ascii_mode:
             cells = [ascii_safe(cell) for cell in cells]
-        more = "..." if self.ascii_mode else "…"
+        more = ellipsis_mark(self.ascii_mode)
         segments = [Segment(_fit(cells[0], self.name_width, False, more) + " " * GAP, styles[0])]
         left = int(self.scroll_x)
         right = left + width - self.name_width - GAP
