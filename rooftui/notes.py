@@ -27,6 +27,7 @@ KINDS = {
     "register_moves": "HFMA2 register moves taken out of (or left in) FP16 FLOPs",
     "deduplicated": "profile --dedup: launches profiled, launches given a twin's counters, the self-check",
     "partial_report": "a report cut short by a stop; it holds only the kernels profiled before",
+    "dedup_subset": "a profile --dedup .ncu-rep: only the launches profiled in full; REPORT.raw.csv has all",
     "report": "what reading one report found (ingest)",
     "gpu_given": "the GPU or compute capability given differs from or fills the report's",
     "left_out": "kernels left out (--skip-invalid)",

@@ -103,6 +103,7 @@ def load_run(
     from rooftui.analysis.deduplicated import add_counters_from
     from rooftui.analysis.phases import PhaseConfig, assign_phases
     from rooftui.analysis.roofline import add_bounds
+    from rooftui.ingest.deduplicated import full_table_beside
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
     from rooftui.model.kernel_table import build_kernel_table, partial_note, register_move_notes
@@ -147,6 +148,15 @@ def load_run(
                     f"{report.path} is partial, {stopped} ({cut_short_path(report.path).name}):"
                     " it holds only the kernels profiled before the stop",
                     "profile it again",
+                )
+            )
+        if (full := full_table_beside(report.path)) is not None:  # rooftui profile --dedup's subset
+            notes.append(
+                Note(
+                    "dedup_subset",
+                    f"{report.path} holds only the launches rooftui profile --dedup profiled in full;"
+                    f" {full.name} beside it has every launch, the others with their twin's counters",
+                    f"open {full.name}",
                 )
             )
     if progress:

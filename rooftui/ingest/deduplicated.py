@@ -63,6 +63,18 @@ def signatures_path(report: str | Path) -> Path:
     return Path(f"{report_stem(report)}{SIGNATURES_SUFFIX}")
 
 
+def full_table_beside(report: str | Path) -> Path | None:
+    """For the ``.ncu-rep`` of a ``rooftui profile --dedup`` run (its signatures sidecar beside
+    it), the table with every launch, ``REPORT.raw.csv``: the ``.ncu-rep`` holds only the
+    launches the full run profiled. None for any other report."""
+    name = Path(str(report)).name
+    if not (name.endswith(".ncu-rep") or name.endswith(".ncu-rep.xz")):
+        return None
+    if not os.path.lexists(signatures_path(report)):
+        return None
+    return Path(f"{report_stem(report)}.raw.csv")
+
+
 def read_sidecar(report: str | Path) -> Sidecar | str:
     """The sidecar beside ``report``, or why it cannot be read (one phrase, never an error:
     the table itself holds each launch's provenance)."""

@@ -218,6 +218,10 @@ def profile_deduplicated(
         "every launch)"
     )
     lines.append(f"rooftui: {check.line()}")
+    subset = Path(str(run_info["report"])).name
+    lines.append(
+        f"rooftui: every launch is in {table}: open that ({subset} holds only the launches profiled in full)"
+    )
     if launches < SMALL_PROGRAM_LAUNCHES:
         lines.append(
             f"rooftui: {launches} launches: for a program this small --exhaustive (every launch, one "

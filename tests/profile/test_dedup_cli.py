@@ -120,6 +120,8 @@ def test_dedup_profile_probes_every_launch_then_profiles_launches_covering_every
     assert "self-check: no launch was profiled beside its twin" in done.stderr
     # 6 launches: the run says what a program this small would rather use, and what it costs
     assert "6 launches: for a program this small --exhaustive" in done.stderr
+    # which file to open: the .ncu-rep holds only the launches profiled in full
+    assert "rooftui: every launch is in step.raw.csv: open that (step.ncu-rep holds only" in done.stderr
 
 
 def test_launch_filters_profile_every_matching_launch_as_before(
