@@ -366,6 +366,7 @@ def _check_shape(report: RawReport) -> None:
     says the entry is as written, and an entry whose header lies (no columns at all, an
     unknown format) would otherwise reach the model and fail there, a good report refused."""
     from rooftui.ingest.report import ALWAYS_IDENTIFIED, FORMATS
+
     columns = report.kernels.columns
     if not all(isinstance(name, str) for name in columns):
         raise ValueError("a column name that is not text")

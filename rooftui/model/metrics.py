@@ -430,6 +430,8 @@ def capped_pipes(pipeline: str, cc: str) -> tuple[str, ...]:
     if pipeline == "fp16" and cc in FP16_PIPES_BY_CC:
         return FP16_PIPES_BY_CC[cc]
     return CAPPED_PIPES.get(pipeline, ("tensor",))
+
+
 # FP8's per-cycle peak where a report lacks it: INT8's, the same rate on Hopper ([KA] H200:
 # sm__ops_path_tensor_src_fp8 and _int8 .sum.peak_sustained both 2,162,688 per cycle,
 # sample_data/hopper_hmma/register_moves.raw-base.csv; NVIDIA H100 datasheet: FP8 and INT8

@@ -14,6 +14,7 @@ def sample_note_count(capsys) -> int:
     main(["summary", str(sample_paths()[0]), "--format", "json"])
     return len(json.loads(capsys.readouterr().out)["notes"])
 
+
 HEAVIEST = (
     "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize16x64x64"
     "_stage1_warpsize1x4x1_g1_tensor16x8x16_aligna4_alignc4_execute_kernel__5x_cudnn"
