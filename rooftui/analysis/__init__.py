@@ -154,7 +154,7 @@ def load_run(
             notes.append(
                 Note(
                     "dedup_subset",
-                    f"{report.path} holds only the launches rooftui profile --dedup profiled in full;"
+                    f"{report.path} holds only the launches a deduplicated rooftui profile ran in full;"
                     f" {full.name} beside it has every launch, the others with their twin's counters",
                     f"open {full.name}",
                 )

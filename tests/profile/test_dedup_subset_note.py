@@ -19,6 +19,6 @@ def test_a_deduplicated_profiles_ncu_rep_says_it_is_a_subset_and_names_the_full_
     run = load_run([tmp_path / "step.ncu-rep"])
     said = [n for n in run.notes if kind_of(n) == "dedup_subset"]
     assert len(said) == 1
-    assert "holds only the launches rooftui profile --dedup profiled in full" in str(said[0])
+    assert "holds only the launches a deduplicated rooftui profile ran in full" in str(said[0])
     assert "step.raw.csv beside it has every launch" in str(said[0])
     assert said[0].fix == "open step.raw.csv"
