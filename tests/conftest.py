@@ -231,17 +231,12 @@ def snap_compare_sizes(snapshot, request):
 
     def screenshots(app, sizes, run_before, after_resize) -> dict:
         async def each_size(pilot) -> None:
-            # what textual._doc.take_svg_screenshot (snap_compare) does before its screenshot
             async def settle(step) -> None:
                 if step is not None:
                     result = step(pilot)
                     if inspect.isawaitable(result):
                         await result
-                await pilot.pause()
-                await pilot.wait_for_scheduled_animations()
-                await pilot.pause()
-                await pilot.pause()
-                await pilot.wait_for_scheduled_animations()
+                await settle_for_screenshot(pilot)
 
             shots = {}
             for index, size in enumerate(sizes):
@@ -260,20 +255,37 @@ def snap_compare_sizes(snapshot, request):
 
     def compare(make_app, sessions, run_before=None, after_resize=None, prefix="") -> None:
         ended.append(False)
-        differ = []
+        shots = {}
         for sizes in sessions:
             for (width, height), svg in screenshots(make_app(), sizes, run_before, after_resize).items():
-                name = f"{prefix}{width}x{height}"
-                assert name in declared, f"declare it: @pytest.mark.snapshots({name!r}, ...)"
-                compared.add(name)
-                if not snapshot(name=name) == svg:
-                    differ.append(name)
-        assert differ == [], f"screenshots differ from __snapshots__/{request.node.path.stem}: {differ}"
+                shots[f"{prefix}{width}x{height}"] = svg
+        check_screenshots(shots, declared, compared, snapshot, request)
         ended[-1] = True
 
     yield compare
     if ended and all(ended):  # a declared name no screenshot was compared with: a file never checked
         assert compared == declared, f"declared but never compared: {sorted(declared - compared)}"
+
+
+async def settle_for_screenshot(pilot) -> None:
+    """What textual._doc.take_svg_screenshot (snap_compare) does before its screenshot."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+
+
+def check_screenshots(shots: dict, declared: set, compared: set, snapshot, request) -> None:
+    """Each screenshot (name -> SVG) against its stored file: every name declared by the
+    test's ``snapshots`` marker, noted as compared, and all that differ named at once."""
+    differ = []
+    for name, svg in shots.items():
+        assert name in declared, f"declare it: @pytest.mark.snapshots({name!r}, ...)"
+        compared.add(name)
+        if not snapshot(name=name) == svg:
+            differ.append(name)
+    assert differ == [], f"screenshots differ from __snapshots__/{request.node.path.stem}: {differ}"
 
 
 COLLECTED: list[pytest.Item] = []

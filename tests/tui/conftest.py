@@ -8,6 +8,7 @@ import pytest
 
 from rooftui.sample import sample_paths
 from rooftui.views.tui.app import RooftuiApp, make_app
+from tests.conftest import check_screenshots, settle_for_screenshot
 
 
 def screen_text(app: RooftuiApp) -> str:
@@ -138,25 +139,14 @@ def snap_compare_steps(snap_compare_sizes, snapshot, request):
                 result = step(pilot)
                 if inspect.isawaitable(result):
                     await result
-                # what textual._doc.take_svg_screenshot (snap_compare) does before its screenshot
-                await pilot.pause()
-                await pilot.wait_for_scheduled_animations()
-                await pilot.pause()
-                await pilot.pause()
-                await pilot.wait_for_scheduled_animations()
+                await settle_for_screenshot(pilot)
                 if name is not None:
                     shots[name] = pilot.app.export_screenshot(title=pilot.app.title, simplify=True)
             pilot.app.exit(shots)
 
         shots = app.run(headless=True, auto_pilot=run, size=size)
         assert shots is not None, "the app ended before its screenshots"
-        differ = []
-        for name, svg in shots.items():
-            assert name in declared, f"declare it: @pytest.mark.snapshots({name!r}, ...)"
-            compared.add(name)
-            if not snapshot(name=name) == svg:
-                differ.append(name)
-        assert differ == [], f"screenshots differ from __snapshots__/{request.node.path.stem}: {differ}"
+        check_screenshots(shots, declared, compared, snapshot, request)
         ended[-1] = True
 
     yield compare
