@@ -91,6 +91,9 @@ async def test_choosing_points_with_keys_and_the_mouse_and_the_tags_of_plot_and_
                 app.explorer.flush_redraw()
             await pilot.pause()
             await every_tag_drawn_on_the_plot_starts_exactly_one_table_row_its_kernels(app, pilot)
+            # after the keys, the click, the sort and the resize: the table row and the
+            # selection the plot and detail pane follow are still the same kernel
+            assert table_kernel(app) == app.explorer.selected.name, size
 
 
 def two_gpu_reports(tmp_path: Path) -> list[Path]:
