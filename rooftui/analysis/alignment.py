@@ -9,7 +9,7 @@ programming, Needleman & Wunsch, J. Mol. Biol. 48, 1970): each launch is paired
 with one launch of the other side or with nothing (a gap), maximising the summed
 similarity of the pairs minus ``GAP`` per unpaired launch.
 
-Similarity of two launches, from the name keys of ``rooftui.analysis.compare``
+Similarity of two launches, from the name keys of ``rooftui.analysis.compare_match``
 (``parameter_key``, ``operation_key``) plus the launch shape:
 
 ===========  =====  =====================================================

@@ -1,6 +1,6 @@
 """Operation classes: what a kernel does, in the few groups a step budget is read in.
 
-Built on ``compare.operation_key`` (the operation ``diff`` matches kernels by), so a
+Built on ``compare_match.operation_key`` (the operation ``diff`` matches kernels by), so a
 kernel lands in the same operation here and in ``diff``; this only folds those keys
 into classes. Communication comes from ``ranks.is_communication`` (the kernel table's
 ``communication`` column).
@@ -12,7 +12,7 @@ import re
 
 import pandas as pd
 
-from rooftui.analysis.compare import operation_key
+from rooftui.analysis.compare_match import operation_key
 
 GEMM = "GEMM"
 ATTENTION = "attention"
