@@ -26,6 +26,7 @@ from tui_bench import scale_run  # noqa: E402
 
 from rooftui.analysis import load_run  # noqa: E402
 from rooftui.sample import sample_paths  # noqa: E402
+from rooftui.views.tui.explorer_model import ExplorerModel  # noqa: E402
 from rooftui.views.tui.table_columns import COLUMNS  # noqa: E402
 from rooftui.views.tui.view_state import LoadedRun  # noqa: E402
 
@@ -56,7 +57,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000)
     args = parser.parse_args()
     run = scale_run(load_run(sample_paths()), args.rows)
-    frame = LoadedRun.from_run(run).invocations
+    model = ExplorerModel(LoadedRun.from_run(run))
+    model.toggle_grouped()  # one row per invocation
+    frame = model.state.all_rows
     keys = [c.key for c in COLUMNS]
 
     from textual_fastdatatable import ArrowBackend, DataTable
@@ -76,15 +79,15 @@ def main() -> None:
         from rooftui.views.tui.widgets.kernel_table import KernelTable
 
         table = app.query_one(KernelTable)
-        order = np.argsort(-frame["flop_rate"].to_numpy(), kind="stable")
-        table.show_rows(frame, order, "flop_rate", True)
+        model.sort("flop_rate", True)
+        table.show_rows(frame, model.positions, "flop_rate", True, page=model.table_page)
 
     def ours():
         from rooftui.views.tui.widgets.kernel_table import KernelTable
 
         table = KernelTable()
-        order = np.argsort(-frame["time_s"].to_numpy(), kind="stable")
-        table.call_later(table.show_rows, frame, order, "time_s", True)
+        model.sort("time_s", True)
+        table.call_later(table.show_rows, frame, model.positions, "time_s", True, page=model.table_page)
         return table
 
     results = [

@@ -28,13 +28,11 @@ from rooftui.views.tui.detail_text import describe
 from rooftui.views.tui.format import MISSING, fit_items, fit_parts
 from rooftui.views.tui.roofline_model import ceilings_per_device
 from rooftui.views.tui.roofline_view import RooflineInputs, RooflinePicture, RooflineView, Said, in_few_words
-from rooftui.views.tui.table_columns import Column, columns_for
+from rooftui.views.tui.table_columns import TAG_WIDTH, Column, columns_for
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 
 # Below this many columns the explorer is narrow: the detail pane covers the table.
 WIDE = 120
-# The name column starts with the kernel's tag on the roofline ("1".."5").
-TAG_WIDTH = 2
 
 
 class ExplorerModel:
@@ -65,6 +63,8 @@ class ExplorerModel:
         self.zoomed = False
         self.legend_hidden: list[Said] = []  # what the roofline's legend could not show
         self._instruction_roofs: dict[str, InstructionCeilings] | None = None
+        self._short_names: tuple[tuple[bool, int] | None, dict[str, str]] = (None, {})
+        self._columns: dict[bool, tuple[Column, ...]] = {}  # per grouping (``columns``)
         self.refresh(keep=False)
 
     # --- what is shown ---------------------------------------------------------------
@@ -77,8 +77,12 @@ class ExplorerModel:
     @property
     def columns(self) -> tuple[Column, ...]:
         """The table's columns (``table_columns``): data, so a view adds one by adding
-        a ``Column``, not by changing a widget."""
-        return columns_for(self.state.all_rows)
+        a ``Column``, not by changing a widget. Worked out once per row granularity (a
+        run's ranks take a pass over its rows)."""
+        grouped = self.state.grouped
+        if grouped not in self._columns:
+            self._columns[grouped] = columns_for(self.state.all_rows)
+        return self._columns[grouped]
 
     @property
     def selected(self) -> pd.Series | None:
@@ -308,22 +312,39 @@ class ExplorerModel:
         return max(fitted)[2]
 
     def table_page(self, first: int, count: int, name_width: int) -> list[tuple[str, ...]]:
-        """The table's cells of rows ``first`` to ``first + count`` (table order): the
-        name column holds the row's roofline tag and its name shortened to what tells it
-        from the others in ``name_width`` columns; the others as their ``Column`` formats."""
-        frame, columns = self.state.all_rows, self.columns
+        """The table's cells of rows ``first`` to ``first + count`` (table order), as the
+        kernel table draws them: the name column holds the row's roofline tag and its
+        name shortened to what tells it from the others in ``name_width`` columns; the
+        others as their ``Column`` formats, "–" where the run has no such column."""
+        columns = self.columns
         window = self.positions[first : first + count]
-        more = ellipsis_mark(self.ascii_mode)
-        shown = short_names(frame["name"].unique(), name_width - TAG_WIDTH, more)
+        keys = [c.key for c in columns] + [c.also for c in columns if c.also]
+        present = [key for key in dict.fromkeys(keys) if key in self.state.all_rows]
+        values = [self.state.column_values(key, window) for key in present]
+        records = [dict(zip(present, row)) for row in zip(*values)] if present else [{} for _ in window]
+        rows = [tuple(c.cell(record) if c.key in record else "–" for c in columns) for record in records]
+        if "name" not in present:
+            return rows
         tags = self.state.tags()  # whether or not the plot found them room
-        rows = []
-        for position in window:
-            row = frame.iloc[int(position)]
-            cells = [column.cell(row) if column.key in row.index else "–" for column in columns]
-            name = str(row["name"])
-            cells[0] = tags.get(int(position), "").ljust(TAG_WIDTH) + shown.get(name, name)
-            rows.append(tuple(cells))
-        return rows
+        shown = self.short_names(name_width)
+        return [
+            (
+                tags.get(int(position), "").ljust(TAG_WIDTH) + shown.get(record["name"], record["name"]),
+                *row[1:],
+            )
+            for position, record, row in zip(window, records, rows)
+        ]
+
+    def short_names(self, name_width: int) -> dict[str, str]:
+        """Each kernel name of the table shortened to what tells it from the others in a
+        name column ``name_width`` wide (its tag takes the first columns); the last width
+        asked for is kept, as the table asks page after page at one width."""
+        key = (self.state.grouped, name_width)
+        if self._short_names[0] != key:
+            names = self.state.all_rows["name"].unique()
+            more = ellipsis_mark(self.ascii_mode)
+            self._short_names = (key, short_names(names, name_width - TAG_WIDTH, more))
+        return self._short_names[1]
 
     def ceilings_of(self, row: pd.Series) -> CeilingSet:
         """The ceilings of the GPU ``row`` ran on: its headroom and binding roofs are

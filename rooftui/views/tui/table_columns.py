@@ -75,6 +75,10 @@ COLUMNS = (
 # The explorer opens sorted by gain, most first: what to work on leads.
 DEFAULT_SORT = "gain_s"
 
+# The name column starts with the kernel's tag on the roofline ("1".."5", the heaviest
+# kernels, ``ViewState.tags``), so a labelled point has its row.
+TAG_WIDTH = 2
+
 # Columns are separated by GAP. The name column takes what the others leave, and at
 # least 2/5 of the width (the others then scroll), within these bounds, and no wider
 # than the longest name.

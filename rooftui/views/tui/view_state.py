@@ -209,6 +209,12 @@ class ViewState:
     def _array(self, column: str) -> np.ndarray:
         return self._cached("array", column, lambda values: values.to_numpy())
 
+    def column_values(self, column: str, positions: np.ndarray) -> list[Any]:
+        """``column`` of the rows at ``positions``, as Python values: a page of the table
+        is formatted a column at a time (taking whole rows of a wide frame is slow)."""
+        values: list[Any] = self._array(column)[positions].tolist()
+        return values
+
     def _columns(self, columns: list[str], positions: np.ndarray) -> pd.DataFrame:
         # Gathering a few NumPy columns beats pandas' take across every column.
         return pd.DataFrame({c: self._array(c)[positions] for c in columns})

@@ -238,10 +238,13 @@ class ExplorerScreen(Screen):
         if model is None:
             return
         state = model.state
-        table = self.query_one(KernelTable)
-        table.set_tags(state.tags())  # the five heaviest, whether or not the plot has room for them
-        table.show_rows(
-            state.all_rows, model.positions, state.sort_column, state.sort_descending, cursor=model.cursor
+        self.query_one(KernelTable).show_rows(
+            state.all_rows,
+            model.positions,
+            state.sort_column,
+            state.sort_descending,
+            cursor=model.cursor,
+            page=model.table_page,  # the cells, tags of the five heaviest included
         )
         self.update_status()
 

@@ -1,13 +1,17 @@
-"""A virtualised kernel table: a ScrollView that formats only the rows on screen.
+"""A virtualised kernel table: a ScrollView that draws only the rows on screen.
 
 Textual's DataTable builds every row up front (~14 s at 100k rows); this widget
 keeps the pandas frame and renders a line at a time in ``render_line``, so first
-paint and scrolling cost the same at 10 rows or 100,000. Sorting and filtering
-belong to the screen (see ``rooftui.analysis.filters``): the table shows the
-frame it is given and asks for a sort with a message.
+paint and scrolling cost the same at 10 rows or 100,000. What a cell says is the
+explorer model's (``ExplorerModel.table_page``, handed over as ``show_rows``' ``page``):
+the widget lays the cells out, fits them to their columns and colours them. Sorting
+and filtering belong to the screen (see ``rooftui.analysis.filters``): the table
+shows the frame it is given and asks for a sort with a message.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -21,7 +25,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from rooftui.views.text import ellipsis_mark, short_names, shorten
+from rooftui.views.text import ellipsis_mark, shorten
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.table_columns import (
     COLUMNS,
@@ -29,14 +33,15 @@ from rooftui.views.tui.table_columns import (
     GAP,
     NAME_MAX_WIDTH,
     NAME_MIN_WIDTH,
+    TAG_WIDTH,
     Column,
     columns_for,
     name_column_width,
 )
 
-# The name column starts with the kernel's tag on the roofline ("1".."5", the
-# heaviest kernels, ``ViewState.tags``), so a labelled point has its row.
-TAG_WIDTH = 2
+# The cells of ``count`` rows from row ``first`` (table order) with the name column
+# ``name_width`` wide: ``ExplorerModel.table_page``.
+Page = Callable[[int, int, int], list[tuple[str, ...]]]
 
 
 def _fit(text: str, width: int, right: bool, ellipsis: str = "…") -> str:
@@ -100,12 +105,11 @@ class KernelTable(ScrollView, can_focus=True):
         self.columns: tuple[Column, ...] = COLUMNS  # with a rank column when the run holds several ranks
         self.frame = pd.DataFrame()  # every row; ``positions`` picks and orders them
         self.positions = np.empty(0, dtype=np.int64)
-        self._arrays: dict[str, np.ndarray] = {}  # frame columns as arrays, made on first use
+        self._page: Page | None = None  # the rows' cells, from the model (``show_rows``)
         self.sort_column = DEFAULT_SORT  # the screen passes the model's with every show_rows
         self.sort_descending = True
-        self._window: tuple[int, int, list[tuple]] = (0, 0, [])
-        self._names: tuple[int, dict[str, str]] = (0, {})  # name width, {name: shown}
-        self.tags: dict[int, str] = {}  # frame position -> the tag the roofline draws
+        # The cells of rows start:stop at the name width they were made for.
+        self._window: tuple[int, int, int, list[tuple[str, ...]]] = (0, 0, 0, [])
         self._longest_name = NAME_MAX_WIDTH
         self._scrolling_width = sum(c.width + GAP for c in self.columns[1:])
         self.virtual_size = Size(NAME_MIN_WIDTH + GAP + self._scrolling_width, 1)
@@ -119,12 +123,13 @@ class KernelTable(ScrollView, can_focus=True):
         sort_column: str,
         descending: bool,
         cursor: int = 0,
+        *,
+        page: Page,
     ) -> None:
         """Show ``frame.iloc[positions]`` (already filtered and sorted) without copying
-        it, with the cursor on row ``cursor`` (the explorer model's selection)."""
+        it, with the cursor on row ``cursor`` (the explorer model's selection); ``page``
+        gives the cells of the rows on screen."""
         if frame is not self.frame:
-            self._arrays = {}
-            self._names = (0, {})
             names = frame["name"].unique() if "name" in frame else []
             self._longest_name = max((len(str(name)) for name in names), default=0)
             self.columns = columns_for(frame)
@@ -132,40 +137,23 @@ class KernelTable(ScrollView, can_focus=True):
             self.cursor_column = min(self.cursor_column, len(self.columns) - 1)
         self.frame, self.positions = frame, positions
         self.sort_column, self.sort_descending = sort_column, descending
-        self._window = (0, 0, [])
+        self._page = page
+        self._window = (0, 0, 0, [])
         self._size_virtually()
         self.set_reactive(KernelTable.cursor_row, max(0, min(cursor, len(positions) - 1)))
         self._scroll_cursor_into_view()
         self.refresh()
         self.post_message(self.RowHighlighted(self.current_row))
 
-    def set_tags(self, tags: dict[int, str]) -> None:
-        """Show ``tags`` (frame position -> tag of the heaviest kernels) before the names."""
-        if tags != self.tags:
-            self.tags = dict(tags)
-            self._window = (0, 0, [])
-            self.refresh()
-
     @property
     def name_width(self) -> int:
         return name_column_width(self.columns, self.scrollable_content_region.width, self._longest_name)
-
-    def shown_name(self, name: str) -> str:
-        """``name`` as the name column shows it: printable, and shortened to what
-        tells it from the other names of the table."""
-        width, shown = self._names
-        if width != self.name_width:
-            more = ellipsis_mark(self.ascii_mode)
-            names = self.frame["name"].unique() if "name" in self.frame else []
-            width, shown = self.name_width, short_names(names, self.name_width - TAG_WIDTH, more)
-            self._names = (width, shown)
-        return shown.get(name, name)
 
     def _size_virtually(self) -> None:
         self.virtual_size = Size(self.name_width + GAP + self._scrolling_width, len(self.positions) + 1)
 
     def on_resize(self) -> None:
-        self._window = (0, 0, [])  # names are shortened to the column's new width
+        self._window = (0, 0, 0, [])  # names are shortened to the column's new width
         self._size_virtually()
 
     def column_offset(self, index: int) -> int:
@@ -268,39 +256,20 @@ class KernelTable(ScrollView, can_focus=True):
 
     # --- rendering -------------------------------------------------------------------
 
-    def _rows(self, start: int, stop: int) -> list[tuple]:
-        """Formatted cells of rows ``start:stop``, cached while the view stays put."""
-        cached_start, cached_stop, rows = self._window
-        # Names were shortened to the name column's width when cached: a scrollbar
-        # that comes or goes changes that width without a resize event.
-        if cached_start <= start and stop <= cached_stop and self._names[0] == self.name_width:
+    def _rows(self, start: int, stop: int) -> list[tuple[str, ...]]:
+        """The cells of rows ``start:stop`` as the model gives them, cached while the
+        view stays put."""
+        cached_start, cached_stop, name_width, rows = self._window
+        # Names are shortened to the name column's width: a scrollbar that comes or
+        # goes changes that width without a resize event.
+        if cached_start <= start and stop <= cached_stop and name_width == self.name_width:
             return rows[start - cached_start : stop - cached_start]
+        if self._page is None:  # no rows shown yet
+            return []
         stop = min(len(self.positions), stop + 64)  # read ahead for scrolling
-        window = self.positions[start:stop]
-        keys = {c.key for c in self.columns} | {c.also for c in self.columns if c.also}
-        values = {key: self._array(key)[window].tolist() for key in keys if key in self.frame}
-
-        def cell(column: Column, i: int) -> str:
-            if column.key not in values:
-                return "–"
-            if column.also is None:
-                return column.format(values[column.key][i])
-            also = values[column.also][i] if column.also in values else None
-            return column.format(values[column.key][i], also)
-
-        rows = [tuple(cell(c, i) for c in self.columns) for i in range(len(window))]
-        if "name" in values:
-            tags = [self.tags.get(int(position), "").ljust(TAG_WIDTH) for position in window]
-            rows = [
-                (tag + self.shown_name(name), *row[1:]) for tag, name, row in zip(tags, values["name"], rows)
-            ]
-        self._window = (start, stop, rows)
+        rows = self._page(start, stop - start, self.name_width)
+        self._window = (start, stop, self.name_width, rows)
         return rows
-
-    def _array(self, key: str) -> np.ndarray:
-        if key not in self._arrays:
-            self._arrays[key] = self.frame[key].to_numpy()
-        return self._arrays[key]
 
     def _header_cells(self) -> list[str]:
         up, down = ("^", "v") if self.ascii_mode else ("▲", "▼")
