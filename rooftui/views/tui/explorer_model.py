@@ -23,6 +23,7 @@ from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.model.ceilings import CeilingSet
 from rooftui.model.columns import LEVEL_LABELS, LEVELS, OPTIONAL_LEVELS
 from rooftui.views.formats import counted, percent, seconds
+from rooftui.views.summary import to_csv
 from rooftui.views.text import ellipsis_mark, printable, short_names
 from rooftui.views.tui.detail_text import describe
 from rooftui.views.tui.format import MISSING, fit_items, fit_parts
@@ -346,6 +347,15 @@ class ExplorerModel:
             self._short_names = (key, short_names(names, name_width - TAG_WIDTH, more))
         return self._short_names[1]
 
+    def table_csv(self) -> tuple[str, int]:
+        """The filtered table in table order as CSV, in ``rooftui summary --format csv``'s
+        layout (the one CSV layout of the kernel table), and its number of rows. Single
+        launches leave out the table's count of 1 per launch, as summary does."""
+        rows = self.rows
+        if not self.state.grouped:
+            rows = rows.drop(columns=["count"], errors="ignore")
+        return to_csv(rows), len(rows)
+
     def ceilings_of(self, row: pd.Series) -> CeilingSet:
         """The ceilings of the GPU ``row`` ran on: its headroom and binding roofs are
         against its own GPU's roofs, not the first GPU's."""
@@ -378,6 +388,12 @@ class ExplorerModel:
             frozenset(state.hidden_pipelines),
             state.instruction,
         )
+
+    def roofline_key(self) -> tuple[Any, ...]:
+        """What the roofline shows depends on: ``roofline_content`` and the selected
+        kernel. A move that leaves it the same (a sort) needs no redraw."""
+        selected = self.selected
+        return (*self.roofline_content(), None if selected is None else selected.name)
 
     def update_roofline(self) -> None:
         """Give the roofline the shown rows, levels, roofs and the selected kernel."""

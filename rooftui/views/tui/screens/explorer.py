@@ -20,10 +20,9 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
-from rooftui.views.summary import to_csv
 from rooftui.views.terminal import clipboard_message
 from rooftui.views.text import printable
-from rooftui.views.tui.explorer_model import ExplorerModel
+from rooftui.views.tui.explorer_model import WIDE, ExplorerModel
 from rooftui.views.tui.format import literal
 from rooftui.views.tui.roofline_view import Said
 from rooftui.views.tui.screens.help import HelpRow, binding_rows
@@ -57,7 +56,7 @@ def footer_width(screen: Screen, app: Any) -> int:
 
 
 class ExplorerScreen(Screen):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]  # narrow: details cover the table
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
     # The footer shows the keys a first-time user needs; `?` lists them all.
     BINDINGS = [
@@ -274,17 +273,11 @@ class ExplorerScreen(Screen):
         # Every key of the footer stays in view: packed closer where they would not fit.
         self.query_one(Footer).compact = footer_width(self, self.app) > self.app.size.width
 
-    def _roofline_inputs(self) -> tuple[Any, ...]:
-        """What the roofline depends on; the order of the rows is not part of it."""
-        assert self.model is not None
-        selected = self.model.selected
-        return (*self.model.roofline_content(), None if selected is None else selected.name)
-
     def redraw_roofline(self) -> None:
         self._redraw_timer = None
         if self.model is None:
             return
-        self._drawn_inputs = self._roofline_inputs()
+        self._drawn_inputs = self.model.roofline_key()
         self.model.update_roofline()
         self.query_one(RooflinePane).redraw(
             grouped=self.model.state.grouped, content=self.model.roofline_content()
@@ -300,7 +293,7 @@ class ExplorerScreen(Screen):
         if self._redraw_timer is not None:
             self._redraw_timer.stop()
             self._redraw_timer = None
-        if model is None or self._roofline_inputs() == self._drawn_inputs:
+        if model is None or model.roofline_key() == self._drawn_inputs:
             return  # e.g. a sort: same kernels, same selection, same picture
         if len(model.positions) > DEBOUNCE_ROWS:
             self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
@@ -576,11 +569,9 @@ class ExplorerScreen(Screen):
 
         def save(path: Path | None) -> None:
             if path is not None and model is not None:
-                rows = model.rows
-                if not model.state.grouped:  # the table's count of 1 per launch: summary has none
-                    rows = rows.drop(columns=["count"], errors="ignore")
-                path.write_text(to_csv(rows))  # the one CSV layout of the kernel table
-                self.notify(printable(f"saved {len(rows):,} rows to {path}"), markup=False)
+                text, rows = model.table_csv()
+                path.write_text(text)
+                self.notify(printable(f"saved {rows:,} rows to {path}"), markup=False)
 
         self.app.push_screen(
             ExportScreen(
