@@ -6,9 +6,9 @@ cells and tests can check the picture cell by cell: no label over a point or ove
 another series' line, every label on or next to its own line.
 
 Lines are drawn in braille (2×4 dots per cell) or, in ASCII mode, one character
-per cell with a different character per roof and slope. Slopes differ by pattern
-too — L1 solid, L2 dashed, HBM dotted — so they stay apart without colour
-(``NO_COLOR``), as in the matplotlib figure (``rooftui.views.figure``).
+per cell with a different character per roof and slope; the characters, markers,
+dash patterns and point styles are ``roofline_glyphs``'s, the colours
+``rooftui.views.palette``'s.
 """
 
 from __future__ import annotations
@@ -17,99 +17,44 @@ import math
 from dataclasses import dataclass, field, replace
 
 from rooftui.model.columns import LEVEL_LABELS
-from rooftui.views.palette import LEVEL_COLOURS as LEVEL_COLOURS  # the one palette (figures too)
+from rooftui.views.palette import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
 from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.roofline_glyphs import (
+    ASCII,
+    ASCII_MARKERS,
+    BRAILLE,
+    DOTS,
+    PATTERNS,
+    POINT_STYLES,
+    SLOPE_PATTERN,
+    UNICODE,
+    UNICODE_MARKERS,
+    Glyphs,
+)
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 
-# Braille dot bits by [sub-row][sub-column] (Unicode's braille patterns block).
-DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
-BRAILLE = 0x2800
-
-# Dash patterns, by step along the line (sub-cell steps; whole cells in ASCII).
-PATTERNS = {
-    "solid": lambda k: True,
-    "dashed": lambda k: k % 6 < 4,
-    "dotted": lambda k: k % 3 == 0,
-    "dashdot": lambda k: k % 8 < 4 or k % 8 == 6,
-}
-SLOPE_PATTERN = {"l1": "solid", "l2": "dashed", "hbm": "dotted", "smem": "dashdot"}
-
-
-@dataclass(frozen=True)
-class Glyphs:
-    """The characters of one mode; ``ascii`` draws lines one character per cell."""
-
-    ascii: bool
-    markers: dict  # emphasis -> level -> character
-    selected: str
-    slope: dict  # level -> line character (ASCII mode)
-    roofs: tuple[str, ...]  # compute roof line characters, highest roof first (ASCII mode)
-    axis: dict  # "v", "h", "corner", "ytick", "xtick"
-    y_title: str = "FLOP/s"
-    x_title: str = "arithmetic intensity (FLOP/byte)"
-    x_title_short: str = "AI (FLOP/byte)"
-
-
-UNICODE = Glyphs(
-    ascii=False,
-    markers={
-        "heavy": {"l1": "●", "l2": "■", "hbm": "▲", "smem": "◉", "global": "◇", "shared": "□"},
-        "normal": {"l1": "•", "l2": "▪", "hbm": "▴", "smem": "◦", "global": "◦", "shared": "▫"},
-        "merged": {"l1": "·", "l2": "·", "hbm": "·", "smem": "·"},
-        "below": {"l1": "▾", "l2": "▾", "hbm": "▾", "smem": "▾"},
-        # The compare chart: a kernel in run A (hollow) and in run B (filled, its level's
-        # colour); the pair chosen in its list ends in the selected kernel's glyph.
-        "side-a": {"l1": "○", "l2": "○", "hbm": "○", "smem": "○"},
-        "side-b": {"l1": "●", "l2": "●", "hbm": "●", "smem": "●"},
-        "chosen-a": {"l1": "○", "l2": "○", "hbm": "○", "smem": "○"},
-        "chosen-b": {"l1": "◆", "l2": "◆", "hbm": "◆", "smem": "◆"},
-        # An L1 point whose traffic went around L1 (TMA: model.shared_memory.l1_bypassed),
-        # drawn on the right edge instead of at its meaningless AI.
-        "bypassed": {"l1": "▸", "l2": "▸", "hbm": "▸", "smem": "▸"},
-    },
-    selected="◆",
-    slope={},
-    roofs=(),
-    axis={"v": "│", "h": "─", "corner": "└", "ytick": "┤", "xtick": "┬"},
-)
-ASCII = Glyphs(
-    ascii=True,
-    markers={
-        "heavy": {"l1": "O", "l2": "#", "hbm": "A", "smem": "S", "global": "G", "shared": "S"},
-        "normal": {"l1": "o", "l2": "+", "hbm": "^", "smem": "s", "global": "g", "shared": "s"},
-        "merged": {"l1": ".", "l2": ".", "hbm": ".", "smem": "."},
-        "below": {"l1": "v", "l2": "v", "hbm": "v", "smem": "v"},
-        "side-a": {"l1": "o", "l2": "o", "hbm": "o", "smem": "o"},
-        "side-b": {"l1": "*", "l2": "*", "hbm": "*", "smem": "*"},
-        "chosen-a": {"l1": "o", "l2": "o", "hbm": "o", "smem": "o"},
-        "chosen-b": {"l1": "@", "l2": "@", "hbm": "@", "smem": "@"},
-        # An L1 point whose traffic went around L1 (TMA: model.shared_memory.l1_bypassed),
-        # drawn on the right edge instead of at its meaningless AI.
-        "bypassed": {"l1": ">", "l2": ">", "hbm": ">", "smem": ">"},
-    },
-    selected="@",
-    # Distinct from each other and from every point marker.
-    slope={"l1": "/", "l2": ":", "hbm": "'", "smem": ";"},
-    roofs=("=", "-", "~", "_", '"'),
-    axis={"v": "|", "h": "-", "corner": "+", "ytick": "+", "xtick": "+"},
-)
-
-# The paper's colours: L1 red, L2 green, HBM blue.
-SELECTED_COLOUR = (255, 215, 0)
-A_COLOUR = (150, 150, 150)  # the compare chart's run A points and arrows
-
-# Marker per level and emphasis (the glyphs above), the selected kernel's, and the
-# character lines are drawn with where a chart asks for one (braille, "." in ASCII).
-UNICODE_MARKERS = {**UNICODE.markers, "selected": UNICODE.selected, "line": "braille"}
-ASCII_MARKERS = {**ASCII.markers, "selected": ASCII.selected, "line": "."}
+# The glyphs and colours lived here; their names stay importable from here too.
+__all__ = [
+    "A_COLOUR",
+    "ASCII",
+    "ASCII_MARKERS",
+    "LEVEL_COLOURS",
+    "SELECTED_COLOUR",
+    "UNICODE",
+    "UNICODE_MARKERS",
+    "Glyphs",
+    "Label",
+    "Layout",
+    "PointCell",
+    "lay_out",
+    "nearest_in_order",
+    "plot_cells",
+    "rgb",
+    "short_label",
+]
 
 # Character cells the axes and tick labels take from the plot area.
 AXIS_COLUMNS, AXIS_ROWS = 8, 3
-
-
-def rgb(colour: tuple[int, int, int]) -> str:
-    """A colour triplet as a Rich/Textual style: (230, 60, 60) -> "rgb(230,60,60)"."""
-    return "rgb({},{},{})".format(*colour)
 
 
 def plot_cells(width: int, height: int) -> tuple[int, int]:
@@ -117,14 +62,6 @@ def plot_cells(width: int, height: int) -> tuple[int, int]:
     what is left by the axes, never less than 10 × 4."""
     return max(10, width - AXIS_COLUMNS), max(4, height - AXIS_ROWS)
 
-
-# The style of each kind of point ("{level}": the point's level); others are "point:{level}".
-POINT_STYLES = {
-    "merged": "merged:{level}",
-    "side-a": "compare-a",
-    "chosen-a": "selected-line",
-    "chosen-b": "selected-line",
-}
 
 # Where a kernel's tag goes, from its point: beside it, else a cell further out.
 TAG_NEXT = ((0, 1), (0, -1), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1, -1), (1, -1))

@@ -1,6 +1,6 @@
 """What every chart widget shares: the markers, the plot area left by the axes (the
-colours, markers and cells themselves live in ``roofline_layout``, Textual-free), ASCII
-mode, and drawing again on resize.
+markers live in ``roofline_glyphs``, the cells in ``roofline_layout``, the colours in
+``rooftui.views.palette``, all Textual-free), ASCII mode, and drawing again on resize.
 
 The explorer's ``RooflineCanvas`` draws on its own cell grid (``roofline_layout``),
 and so does the compare screen's ``CompareCanvas`` (one renderer); both are a ``ChartCanvas``,
@@ -20,7 +20,8 @@ from textual.widget import Widget
 
 from rooftui.views.tui.ascii import BOX_TO_ASCII
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.roofline_layout import ASCII_MARKERS, UNICODE_MARKERS, plot_cells
+from rooftui.views.tui.roofline_glyphs import ASCII_MARKERS, UNICODE_MARKERS
+from rooftui.views.tui.roofline_layout import plot_cells
 
 Figure = TypeVar("Figure")
 

@@ -19,8 +19,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from rooftui.views.palette import SERIES_COLOURS
-from rooftui.views.tui.roofline_layout import A_COLOUR, SELECTED_COLOUR, Layout, rgb
+from rooftui.views.palette import A_COLOUR, MERGED_COLOURS, SELECTED_COLOUR, SERIES_COLOURS, rgb
+from rooftui.views.tui.roofline_layout import Layout
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
 from rooftui.views.tui.roofline_view import (
     LEGEND_ROWS,
@@ -30,16 +30,6 @@ from rooftui.views.tui.roofline_view import (
     legend_width,
 )
 from rooftui.views.tui.widgets.chart import ChartCanvas
-
-# Merged points: the level's colour (chart.LEVEL_COLOURS), dimmer.
-MERGED_COLOURS = {
-    "l1": (140, 50, 50),
-    "l2": (40, 110, 50),
-    "hbm": (40, 80, 140),
-    "smem": (100, 55, 130),
-    "global": (115, 70, 140),  # the instruction roofline's wall series
-    "shared": (140, 95, 25),
-}
 
 
 def _styles() -> dict[str, Style]:
