@@ -13,7 +13,6 @@ from typing import Any
 import pandas as pd
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -25,7 +24,8 @@ from rooftui.views.text import printable
 from rooftui.views.tui.explorer_model import WIDE, ExplorerModel
 from rooftui.views.tui.format import literal
 from rooftui.views.tui.roofline_view import Said
-from rooftui.views.tui.screens.help import HelpRow, binding_rows
+from rooftui.views.tui.screens.explorer_keys import EXPLORER_BINDINGS, TABLE_HELP
+from rooftui.views.tui.screens.help import HelpRow, binding_rows, footer_width
 from rooftui.views.tui.table_columns import ranks_of
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from rooftui.views.tui.widgets.detail import DetailPane
@@ -41,76 +41,11 @@ DEBOUNCE_S = 0.06
 TALL_ENOUGH_FOR_FILTER_BAR = 30
 
 
-def footer_width(screen: Screen, app: Any) -> int:
-    """The columns Textual's footer takes for the keys it shows on ``screen`` (its own and
-    the app's, those that apply now), not packed: a key, its description, three spaces."""
-    shown = [
-        binding
-        for owner in (screen, app)
-        for binding in owner.BINDINGS
-        if isinstance(binding, Binding)
-        and binding.show
-        and owner.check_action(binding.action.split("(")[0], ()) is not False
-    ]
-    return sum(len(b.key_display or b.key.split(",")[0]) + len(b.description) + 3 for b in shown) + 1
-
-
 class ExplorerScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]  # narrow: details cover the table
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
-    # The footer shows the keys a first-time user needs; `?` lists them all.
-    BINDINGS = [
-        Binding(
-            "slash",
-            "search",
-            "find",
-            key_display="/",
-            tooltip="find a kernel by name, as in less: jumps to it, hides nothing",
-        ),
-        Binding("n", "search_next(1)", "next match of the find", show=False),
-        Binding("N", "search_next(-1)", "previous match of the find", show=False),
-        Binding(
-            "f",
-            "focus_filter",
-            "filter",
-            tooltip="filter the table by name (tab to the other filters)",
-        ),
-        Binding("F", "toggle_filters", "show/hide filter bar", show=False),
-        Binding("x", "clear_filters", "clear filters", show=False),
-        Binding(
-            "g",
-            "toggle_grouped",
-            "group",
-            tooltip="switch between kernels grouped by name and single invocations",
-        ),
-        Binding("1", "toggle_level('l1')", "L1 points and slope on/off", show=False),
-        Binding("2", "toggle_level('l2')", "L2 points and slope on/off", show=False),
-        Binding("3", "toggle_level('hbm')", "HBM points and slope on/off", show=False),
-        Binding("4", "toggle_level('smem')", "shared-memory points and slope on/off", show=False),
-        Binding("p", "pipelines", "choose compute roofs", show=False),
-        Binding("i", "toggle_instruction", "instruction roofline / FLOP roofline", show=False),
-        Binding("d", "toggle_detail", "detail", tooltip="show/hide the selected kernel's details"),
-        Binding("z", "zoom_roofline", "zoom the roofline / back", show=False),
-        Binding("s", "summary", "summary", tooltip="zero-AI share, time per phase and pipeline"),
-        Binding("a", "advise", "advise", show=False, tooltip="the step budget and what to fix first"),
-        Binding("t", "timeline", "timeline", tooltip="timeline of the --trace profile"),
-        Binding(
-            "y", "copy_name", "copy name", show=False, tooltip="copy the selected kernel's full name (OSC 52)"
-        ),
-        Binding("e", "export_svg", "svg", tooltip="save this view as SVG"),
-        Binding("c", "export_csv", "csv", tooltip="save the filtered table as CSV"),
-        Binding("escape", "focus_table", "back to the table (a find: back where it started)", show=False),
-        # The roofline's own keys, from anywhere on the screen (widgets/roofline.py).
-        Binding(
-            "full_stop",
-            "step_point(1)",
-            "next point on the roofline (left to right)",
-            show=False,
-            key_display=".",
-        ),
-        Binding("comma", "step_point(-1)", "previous point on the roofline", show=False, key_display=","),
-        Binding("v", "next_device", "next GPU's roofline (several GPUs)", show=False),
-    ]
+    # The footer shows the keys a first-time user needs; `?` lists them all (explorer_keys.py).
+    BINDINGS = EXPLORER_BINDINGS
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -346,11 +281,7 @@ class ExplorerScreen(Screen):
         return [
             *binding_rows("explorer", self.BINDINGS, self),
             *binding_rows("kernel table", KernelTable.BINDINGS, table),
-            ("kernel table", "click header", "sort by that column; click again to reverse"),
-            ("kernel table", "click row", "select the kernel"),
-            ("kernel table", "1-5 name", "the tag of a heaviest kernel, beside its points on the roofline"),
-            ("kernel table", "FP16~", "FP16 CUDA-core FLOPs, which ncu counts approximately (d: the note)"),
-            ("filter bar", "tab / shift+tab", "move between fields; esc back to the table"),
+            *TABLE_HELP,
         ]
 
     def action_copy_name(self) -> None:

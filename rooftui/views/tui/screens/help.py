@@ -42,22 +42,33 @@ def keys_text(binding: Binding, typing: bool = False) -> str:
     return " ".join(name for name in names if not (typing and len(name) == 1))
 
 
+def working_bindings(bindings: Iterable[BindingType], owner: DOMNode) -> list[Binding]:
+    """The bindings of ``owner`` that work now (its ``check_action`` does not refuse
+    them): ``t`` only when there is a trace to show."""
+    given = [Binding(*binding) if isinstance(binding, tuple) else binding for binding in bindings]
+    return [binding for binding in given if owner.check_action(binding.action.split("(")[0], ()) is not False]
+
+
 def binding_rows(
     where: str, bindings: Iterable[BindingType], owner: DOMNode, typing: bool = False
 ) -> list[HelpRow]:
-    """One row per binding of ``owner`` that works now (``check_action`` says so):
-    ``t`` is listed only when there is a trace to show; with ``typing``, a binding
-    whose keys all type a character is left out (``?`` types a question mark)."""
+    """One row per binding of ``owner`` that works now (``working_bindings``); with
+    ``typing``, a binding whose keys all type a character is left out (``?`` types a
+    question mark)."""
     rows = []
-    for given in bindings:
-        binding = Binding(*given) if isinstance(given, tuple) else given
-        action = binding.action.split("(")[0]
-        if owner.check_action(action, ()) is False:
-            continue
+    for binding in working_bindings(bindings, owner):
         keys = keys_text(binding, typing)
         if keys:
             rows.append((where, keys, binding.tooltip or binding.description))
     return rows
+
+
+def footer_width(*owners: DOMNode) -> int:
+    """The columns Textual's footer takes for the keys it shows of ``owners`` (a screen
+    and its app: those shown that work now), not packed: a key, its description, three
+    spaces."""
+    shown = [b for owner in owners for b in working_bindings(owner.BINDINGS, owner) if b.show]
+    return sum(len(b.key_display or b.key.split(",")[0]) + len(b.description) + 3 for b in shown) + 1
 
 
 def bindings_table(rows: Iterable[HelpRow], ascii_mode: bool = False) -> Table:
