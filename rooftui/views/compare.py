@@ -55,11 +55,13 @@ def pipeline_text(value: Any) -> str:
     return short_pipeline(value) if isinstance(value, str) else ""
 
 
-def _float(value: Any) -> float | None:
-    if value is None or value is pd.NA:
+def finite(value: Any) -> float | None:
+    """``value`` as a float where it is a finite number; None where it is missing (None,
+    NA, NaN), infinite or text."""
+    if value is None or value is pd.NA or isinstance(value, str):
         return None
-    value = float(value)
-    return value if math.isfinite(value) else None
+    number = float(value)
+    return number if math.isfinite(number) else None
 
 
 # ---------------------------------------------------------------- JSON and CSV
@@ -73,7 +75,7 @@ def to_json(comparison: Comparison) -> dict[str, Any]:
         "schema": SCHEMA,
         "a": _run_json(comparison.run_a, comparison.label_a),
         "b": _run_json(comparison.run_b, comparison.label_b),
-        "time_ratio": _ratio(comparison.total_time("b"), comparison.total_time("a")),
+        "time_ratio": ratio(comparison.total_time("b"), comparison.total_time("a")),
         "matching": {
             **{m: int(counts.get(m, 0)) for m in METHODS},
             **{f"by_{h}": int((kernels["how"] == h).sum()) for h in HOWS},
@@ -141,8 +143,8 @@ def _pair_json(row: dict) -> dict[str, Any]:
         "change": {
             "time_ratio": row["time_ratio"],
             "time_s": _difference(b["time_s"], a["time_s"]),
-            "flop_rate_ratio": _ratio(b["flop_rate"], a["flop_rate"]),
-            "ai_ratio": {level: _ratio(b["ai"][level], a["ai"][level]) for level in LEVELS},
+            "flop_rate_ratio": ratio(b["flop_rate"], a["flop_rate"]),
+            "ai_ratio": {level: ratio(b["ai"][level], a["ai"][level]) for level in LEVELS},
             "pipeline": None if a["pipeline"] == b["pipeline"] else {"a": a["pipeline"], "b": b["pipeline"]},
         },
     }
@@ -166,7 +168,7 @@ def _table_json(frame: pd.DataFrame, keys: tuple[str, ...], values: tuple[str, .
     for row in frame.to_dict("records"):
         entry = {k: row[k] for k in keys}
         for side in ("a", "b"):
-            present = _float(row.get(f"time_s_{side}")) is not None or _float(row.get(f"kernels_{side}"))
+            present = finite(row.get(f"time_s_{side}")) is not None or finite(row.get(f"kernels_{side}"))
             entry[side] = (
                 {v: _int(row.get(f"{v}_{side}")) if v in _COUNTS else row.get(f"{v}_{side}") for v in values}
                 if present
@@ -181,17 +183,18 @@ _COUNTS = ("kernels", "count", "zero_ai")
 
 
 def _int(value: Any) -> int | None:
-    value = _float(value)
+    value = finite(value)
     return None if value is None else int(value)
 
 
-def _ratio(b: Any, a: Any) -> float | None:
-    a, b = _float(a), _float(b)
+def ratio(b: Any, a: Any) -> float | None:
+    """B / A; None where either is missing or A is 0."""
+    a, b = finite(a), finite(b)
     return b / a if a and b is not None else None
 
 
 def _difference(b: Any, a: Any) -> float | None:
-    a, b = _float(a), _float(b)
+    a, b = finite(a), finite(b)
     return b - a if a is not None and b is not None else None
 
 
@@ -297,7 +300,7 @@ def _render_operations(comparison: Comparison, console: Console, top: int) -> No
 
 
 def count_text(value: Any) -> str:
-    value = _float(value)
+    value = finite(value)
     return "" if value is None else str(int(value))
 
 
@@ -425,10 +428,10 @@ def _totals(title: str, frame: pd.DataFrame, key: str) -> Table:
             time_text(row["time_s_a"]),
             time_text(row["time_s_b"]),
             change(row["time_ratio"]),
-            percent(_float(row["time_share_a"])),
-            percent(_float(row["time_share_b"])),
-            si(_float(row["flops_a"]), "").replace(" ", ""),
-            si(_float(row["flops_b"]), "").replace(" ", ""),
+            percent(finite(row["time_share_a"])),
+            percent(finite(row["time_share_b"])),
+            si(finite(row["flops_a"]), "").replace(" ", ""),
+            si(finite(row["flops_b"]), "").replace(" ", ""),
         )
     return table
 
@@ -450,11 +453,11 @@ def zero_ai_totals(comparison: Comparison) -> Table:
             plain(row["phase"] or "(none)"),
             launches,
             count_text(row["zero_ai_a"]),
-            percent(_float(row["zero_ai_share_a"])),
-            percent(_float(row["zero_ai_time_share_a"])),
+            percent(finite(row["zero_ai_share_a"])),
+            percent(finite(row["zero_ai_time_share_a"])),
             count_text(row["zero_ai_b"]),
-            percent(_float(row["zero_ai_share_b"])),
-            percent(_float(row["zero_ai_time_share_b"])),
+            percent(finite(row["zero_ai_share_b"])),
+            percent(finite(row["zero_ai_time_share_b"])),
         )
     return table
 

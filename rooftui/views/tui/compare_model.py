@@ -14,7 +14,6 @@ The matching and every number come from :func:`rooftui.analysis.compare.compare_
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,16 @@ from rich.text import Text
 from rooftui.analysis.compare import Comparison
 from rooftui.model.columns import BOUND_LEVELS as LEVELS  # compared: the paper's three levels
 from rooftui.model.columns import LEVEL_LABELS
-from rooftui.views.compare import METHOD_WORDS, both, change, count_text, pipeline_text, time_text
+from rooftui.views.compare import (
+    METHOD_WORDS,
+    both,
+    change,
+    count_text,
+    finite,
+    pipeline_text,
+    ratio,
+    time_text,
+)
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.text import ellipsis_mark, printable, short_names, shorten
 from rooftui.views.tui.compare_overlay import (
@@ -399,25 +407,17 @@ def how_matched(pair: pd.Series) -> str:
     return f"{what}{rank} · {rate_a} → {rate_b}"
 
 
-def _number(value: Any) -> float | None:
-    if value is None or value is pd.NA or isinstance(value, str):
-        return None
-    number = float(value)
-    return number if math.isfinite(number) else None
-
-
 def _yes_no(value: Any) -> str:
     return ("yes" if value else "no") if isinstance(value, (bool, np.bool_)) else MISSING
 
 
 def _ratio(a: Any, b: Any) -> str:
     """B against A ("-66%"); blank where either side is missing or A is 0."""
-    va, vb = _number(a), _number(b)
-    return change(vb / va) if va and vb is not None else ""
+    return change(ratio(b, a))
 
 
 def _intensity(value: Any) -> str:
-    return intensity(_number(value), missing=MISSING)
+    return intensity(finite(value), missing=MISSING)
 
 
 # One line per quantity of a kernel on each side: its title, its column in
@@ -425,14 +425,14 @@ def _intensity(value: Any) -> str:
 # is a ratio (numbers) or only a difference (words).
 PAIR_LINES: tuple[tuple[str, str, Any, bool], ...] = (
     ("launches", "count", count_text, True),
-    ("time", "time_s", lambda v: seconds(_number(v), missing=MISSING), True),
-    ("time per launch", "time_mean_s", lambda v: seconds(_number(v), missing=MISSING), True),
-    ("FLOP", "flops", lambda v: si(_number(v), "FLOP", missing=MISSING), True),
-    ("FLOP/s", "flop_rate", lambda v: si(_number(v), "FLOP/s", missing=MISSING), True),
+    ("time", "time_s", lambda v: seconds(finite(v), missing=MISSING), True),
+    ("time per launch", "time_mean_s", lambda v: seconds(finite(v), missing=MISSING), True),
+    ("FLOP", "flops", lambda v: si(finite(v), "FLOP", missing=MISSING), True),
+    ("FLOP/s", "flop_rate", lambda v: si(finite(v), "FLOP/s", missing=MISSING), True),
     *((f"AI {LEVEL_LABELS[level]} (FLOP/byte)", f"ai_{level}", _intensity, True) for level in LEVELS),
     ("pipeline", "pipeline", pipeline_text, False),
     ("bound", "bound", lambda v: v if isinstance(v, str) else MISSING, False),
-    ("share of its roof", "roof_fraction", lambda v: percent(_number(v), missing=MISSING), False),
+    ("share of its roof", "roof_fraction", lambda v: percent(finite(v), missing=MISSING), False),
     ("zero-AI", "zero_ai", lambda v: _yes_no(v), False),
     ("phase", "phase", lambda v: printable(v) if isinstance(v, str) else MISSING, False),
     ("operation", "operation", lambda v: printable(v) if isinstance(v, str) else MISSING, False),

@@ -25,7 +25,7 @@ from rooftui.timeline.gantt import GanttChart, GanttRow, step_gantt, zoom_window
 from rooftui.timeline.report import costliest_text, detail_text, summary_line, where_text
 from rooftui.views.formats import seconds
 from rooftui.views.text import ellipsis_mark, printable, shorten
-from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.format import ascii_safe, literal
 
 LABEL_WIDTH = 11  # the lanes' names, right-aligned before them
 GANTT_PADDING = 2  # the Gantt's and the detail's left and right padding (timeline.tcss)
@@ -195,8 +195,7 @@ class TimelineModel:
 
     def summary(self) -> Text:
         """The top line: trace, GPUs, steps and idle share."""
-        shown = printable(summary_line(self.analysis))
-        return Text(ascii_safe(shown) if self.ascii_mode else shown)
+        return literal(summary_line(self.analysis), self.ascii_mode)
 
     def step_line(self) -> Text:
         """Which step, its length and idle share, the zoom, and the keys that move."""
