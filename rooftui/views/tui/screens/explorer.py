@@ -52,7 +52,7 @@ class ExplorerScreen(Screen):
         self.ascii_mode = ascii_mode
         self.model: ExplorerModel | None = None  # once the run is loaded
         self._redraw_timer: Timer | None = None
-        self._drawn_inputs: tuple[Any, ...] | None = None
+        self._drawn_key: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("rooftui", id="opened")
@@ -212,7 +212,7 @@ class ExplorerScreen(Screen):
         self._redraw_timer = None
         if self.model is None:
             return
-        self._drawn_inputs = self.model.roofline_key()
+        self._drawn_key = self.model.roofline_key()
         self.model.update_roofline()
         self.query_one(RooflinePane).redraw(
             grouped=self.model.state.grouped, content=self.model.roofline_content()
@@ -228,7 +228,7 @@ class ExplorerScreen(Screen):
         if self._redraw_timer is not None:
             self._redraw_timer.stop()
             self._redraw_timer = None
-        if model is None or model.roofline_key() == self._drawn_inputs:
+        if model is None or model.roofline_key() == self._drawn_key:
             return  # e.g. a sort: same kernels, same selection, same picture
         if len(model.positions) > DEBOUNCE_ROWS:
             self._redraw_timer = self.set_timer(DEBOUNCE_S, self.redraw_roofline)
