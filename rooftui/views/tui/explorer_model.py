@@ -327,7 +327,7 @@ class ExplorerModel:
         if "name" not in present:
             return rows
         tags = self.state.tags()  # whether or not the plot found them room
-        shown = self.short_names(name_width)
+        shown = self.shown_names(name_width)
         return [
             (
                 tags.get(int(position), "").ljust(TAG_WIDTH) + shown.get(record["name"], record["name"]),
@@ -336,7 +336,7 @@ class ExplorerModel:
             for position, record, row in zip(window, records, rows)
         ]
 
-    def short_names(self, name_width: int) -> dict[str, str]:
+    def shown_names(self, name_width: int) -> dict[str, str]:
         """Each kernel name of the table shortened to what tells it from the others in a
         name column ``name_width`` wide (its tag takes the first columns); the last width
         asked for is kept, as the table asks page after page at one width."""
