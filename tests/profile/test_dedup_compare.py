@@ -116,7 +116,8 @@ def test_ratio_table_has_a_row_per_phase_and_a_dash_for_what_a_phase_lacks():
     table = compare_script.ratio_table(compare_script.compare(DEFAULT, EXHAUSTIVE))
     lines = table.splitlines()
     assert lines[0] == (
-        "| phase | time_s | flops_fp32 | flops_tensor_bf16 | flops_fp16_as_counted | bytes_l1 | bytes_l2 | bytes_hbm |"
+        "| phase | time_s | flops_fp32 | flops_tensor_bf16 | flops_fp16_as_counted | "
+        "bytes_l1 | bytes_l2 | bytes_hbm |"
     )
     assert lines[3] == "| forward | 0.9677 | – | 1.0000 | 1.0000 | – | 1.0040 | – |"
     assert lines[-1].startswith("| all | 0.9804 | 1.0000 | 1.0000 | 1.0000 | 1.0000 | 1.0086 | 1.0000 |")
