@@ -34,10 +34,12 @@ class DeduplicatedProfile:
 
 
 # Below about this many launches a deduplicated profile costs more than profiling every launch:
-# measured on an H200 with sample_data/make/transformer_step.py, one run each (docs/profile.md):
-# 175 launches 103.7 s vs 62.5 s exhaustive, 1,119 launches 158.2 s vs 392.0 s; --dedup costs
-# ~0.05 s per launch beyond ~110 s, --exhaustive ~0.35 s, so they cross near 300 launches.
-SMALL_PROGRAM_LAUNCHES = 300
+# measured on an H200 with sample_data/make/transformer_step.py, one run each (docs/profile.md,
+# benchmarks/results/2026-12-02-profile-dedup-depth.md): 309 launches 120.8 s vs 106.0 s
+# exhaustive, 579 launches 125.4 s vs 192.1 s; between the two --exhaustive costs ~0.32 s per
+# launch and --dedup ~0.02 s, so they cross near 360 launches. The DeepCAM step (179 launches,
+# 126 signatures) took 129.5 s vs 62.7 s.
+SMALL_PROGRAM_LAUNCHES = 350
 
 
 def _passes(run: NcuRun) -> str:
@@ -226,7 +228,7 @@ def profile_deduplicated(
         lines.append(
             f"rooftui: {launches} launches: for a program this small --exhaustive (every launch, one "
             "run of the program) is usually quicker, but keeps HFMA2 register moves in FP16 "
-            "(docs/profile.md: on an H200, 175 launches took 103.7 s deduplicated, 62.5 s exhaustive)"
+            "(docs/profile.md: on an H200, 309 launches took 120.8 s deduplicated, 106.0 s exhaustive)"
         )
     if moves_blank and not register_moves:
         lines.append(
