@@ -265,6 +265,29 @@ def test_self_check_reports_how_far_a_launch_profiled_beside_its_twin_is():
     assert "dram__bytes.sum of launch 3 against 0" in check.worst_what
 
 
+def test_self_check_compares_the_l2_bytes_the_summary_reads_not_the_tag_lookups_they_replace():
+    # Twins whose L2 tag lookups differ 2x (far-partition lookups, counted twice) while the L2
+    # sectors L1 requested, what the summary shows as L2 bytes, differ by 10 of 110 sectors.
+    plan, _ = synthetic()
+    header = [*FULL_HEADER, "lts__t_bytes.sum", "lts__t_sectors_srcunit_tex.sum"]
+    run = _export(
+        header,
+        [
+            ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0", "8000", "100"],
+            ["1", "gemm", "backward", "12", "64000", "4096", "132", "384", "0", "1000", "0", "16000", "110"],
+        ],
+    )
+    counters = dedup.checked_counters(header)
+    assert "lts__t_sectors_srcunit_tex.sum" in counters and "lts__t_bytes.sum" not in counters
+    check = dedup.self_check(plan, {0: (run, run.rows[0]), 3: (run, run.rows[1])}, counters)
+    # sectors weigh 32 bytes each beside dram__bytes: (110 - 100) x 32 / (4096 + 110 x 32)
+    assert math.isclose(check.bytes, 320 / (4096 + 3520))
+    assert math.isclose(check.worst, 10 / 110)
+    assert "lts__t_sectors_srcunit_tex.sum of launch 3 against 0" in check.worst_what
+    # a report without the L1-requested sectors keeps the tag lookups, the L2 it reads then
+    assert "lts__t_bytes.sum" in dedup.checked_counters(FULL_HEADER + ["lts__t_bytes.sum"])
+
+
 RANK_HEADER = ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME, "dram__bytes.sum"]
 
 
