@@ -46,7 +46,7 @@ from functools import cached_property
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
-from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS
+from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS, SelfCheck
 from rooftui.model import metrics as m
 from rooftui.model.byte_sources import L2_FROM_L1, SECTOR_BYTES
 
@@ -464,26 +464,6 @@ def write_export(export: Export) -> str:
     return out.getvalue()
 
 
-@dataclass
-class SelfCheck:
-    """Launches profiled in full beside their signature's twin: how far their counters are."""
-
-    pairs: int  # launches compared with their twin
-    worst: float  # the largest relative difference of one counter of one launch
-    worst_what: str
-    flops: float  # |sum over compared launches of (own - twin)| / sum own, FLOP counters
-    bytes: float  # the same for byte counters
-
-    def line(self) -> str:
-        if not self.pairs:
-            return "self-check: no launch was profiled beside its twin (nothing to compare)"
-        return (
-            f"self-check: {self.pairs} launches profiled in full beside their twin: totals of FLOP "
-            f"counters within {self.flops:.2%}, bytes within {self.bytes:.2%} of the twin's; worst "
-            f"single counter {self.worst:.1%} ({self.worst_what})"
-        )
-
-
 def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> SelfCheck:
     """Compare every launch profiled in full, but not first of its signature, with that first."""
     pairs, worst, worst_what = 0, 0.0, ""
@@ -504,7 +484,9 @@ def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> Self
                 if diff > worst:
                     worst, worst_what = diff, f"{c} of launch {i} against {profiled[0]}, {group.label}"
     ratio = {k: abs(d) / t if t > 0 else 0.0 for k, (d, t) in sums.items()}
-    return SelfCheck(pairs, worst, worst_what, ratio["flops"], ratio["bytes"])
+    return SelfCheck(
+        pairs=pairs, flops=ratio["flops"], bytes=ratio["bytes"], worst=worst, worst_what=worst_what
+    )
 
 
 def _launch_key(export: Export, row: list[str]) -> tuple[str, ...]:

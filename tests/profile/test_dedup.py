@@ -288,6 +288,32 @@ def test_self_check_compares_the_l2_bytes_the_summary_reads_not_the_tag_lookups_
     assert "lts__t_bytes.sum" in dedup.checked_counters(FULL_HEADER + ["lts__t_bytes.sum"])
 
 
+def test_a_self_check_above_one_percent_says_inherited_counters_may_be_off_by_as_much():
+    from rooftui.profile.deduplicated import self_check_warning
+
+    # the DeepCAM step's self-check on the H200 (benchmarks/results/2026-12-02-profile-dedup-depth.md)
+    plan, _ = synthetic()
+    run = _export(
+        FULL_HEADER,
+        [
+            ["0", "add", "forward", "12", "64000", "1795840", "132", "384", "0", "1000", "0"],
+            ["1", "add", "backward", "12", "64000", "3565568", "132", "384", "0", "1000", "0"],
+        ],
+    )
+    check = dedup.self_check(plan, {0: (run, run.rows[0]), 3: (run, run.rows[1])}, ("dram__bytes.sum",))
+    (line,) = self_check_warning(check)
+    assert line.startswith("rooftui: the self-check is above 1% (bytes 49.63%): launches of one signature")
+    assert line.endswith("may be off by as much; --exhaustive profiles every launch")
+    # within 1% (16 transformer blocks: bytes 0.20%): nothing more is said
+    run.rows[1][5] = "1799432"
+    assert (
+        self_check_warning(
+            dedup.self_check(plan, {0: (run, run.rows[0]), 3: (run, run.rows[1])}, ("dram__bytes.sum",))
+        )
+        == []
+    )
+
+
 RANK_HEADER = ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME, "dram__bytes.sum"]
 
 
