@@ -13,6 +13,7 @@
 # benchmarks/profile_dedup_compare.py. Prints "WALL <ms> rc=<exit>: <cmd>" per step; a step
 # starts only while its estimate fits in $BUDGET_S seconds from the start.
 # Never changes clocks: rooftui profile passes --clock-control none to every ncu call.
+# (Round 7's 32-block run used this script's earlier BLOCKS=N form, at commit a7f516d.)
 set -u
 EXTRAS=$(ls -d /opt/nvidia/nsight-compute/*/extras/python 2>/dev/null | tail -1)  # ncu's ncu_report
 export PYTHONPATH=$PWD:${PYTHONPATH:-}:$EXTRAS PYTHONUNBUFFERED=1 NO_COLOR=1 COLUMNS=220
