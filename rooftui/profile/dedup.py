@@ -46,8 +46,9 @@ from functools import cached_property
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
-from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS
+from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS, SelfCheck
 from rooftui.model import metrics as m
+from rooftui.model.byte_sources import L2_FROM_L1, SECTOR_BYTES
 
 INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
 TENSOR_INSTRUCTIONS = m.TENSOR_PIPE_INSTRUCTIONS  # sm__inst_executed_pipe_tensor.sum [NCU]
@@ -60,10 +61,20 @@ PROBE_METRICS = (m.TIME, *LAUNCH, *SIGNATURE_COUNTERS)
 TOLERANCE = 1e-3
 
 
+# Bytes per unit of each byte counter the self-check compares: the level counters, and the
+# L2 sectors L1 requested, which the summary reads for L2 wherever a launch has them
+# (rooftui.model.byte_sources.PREFERRED_BYTE_SOURCES).
+BYTES_PER_COUNT = {**{c: 1.0 for c in m.BYTES.values()}, L2_FROM_L1: float(SECTOR_BYTES)}
+
+
 def checked_counters(metrics: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """What the self-check compares: the FLOP and byte counters among ``metrics``."""
+    """What the self-check compares: the FLOP counters among ``metrics`` and the byte
+    counters the summary reads (for L2 the L1-requested sectors where ``metrics`` has them,
+    not the tag lookups they replace)."""
     counts = {metric for terms in m.CUDA_CORE_TERMS.values() for metric, _ in terms}
     counts |= {t.metric for arch in m.ARCHITECTURES for t in arch.tensor} | set(m.BYTES.values())
+    if L2_FROM_L1 in metrics:
+        counts = (counts - {m.BYTES["l2"]}) | {L2_FROM_L1}
     return tuple(c for c in metrics if c in counts)
 
 
@@ -453,29 +464,8 @@ def write_export(export: Export) -> str:
     return out.getvalue()
 
 
-@dataclass
-class SelfCheck:
-    """Launches profiled in full beside their signature's twin: how far their counters are."""
-
-    pairs: int  # launches compared with their twin
-    worst: float  # the largest relative difference of one counter of one launch
-    worst_what: str
-    flops: float  # |sum over compared launches of (own - twin)| / sum own, FLOP counters
-    bytes: float  # the same for byte counters
-
-    def line(self) -> str:
-        if not self.pairs:
-            return "self-check: no launch was profiled beside its twin (nothing to compare)"
-        return (
-            f"self-check: {self.pairs} launches profiled in full beside their twin: totals of FLOP "
-            f"counters within {self.flops:.2%}, bytes within {self.bytes:.2%} of the twin's; worst "
-            f"single counter {self.worst:.1%} ({self.worst_what})"
-        )
-
-
 def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> SelfCheck:
     """Compare every launch profiled in full, but not first of its signature, with that first."""
-    byte_counters = set(m.BYTES.values())
     pairs, worst, worst_what = 0, 0.0, ""
     sums = {"flops": [0.0, 0.0], "bytes": [0.0, 0.0]}
     for group in plan_.signatures:
@@ -486,14 +476,17 @@ def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> Self
                 a, b = number(sources[i], c), number(sources[profiled[0]], c)
                 if math.isnan(a) or math.isnan(b):
                     continue
-                kind = "bytes" if c in byte_counters else "flops"
-                sums[kind][0] += a - b
-                sums[kind][1] += a
+                kind = "bytes" if c in BYTES_PER_COUNT else "flops"
+                scale = BYTES_PER_COUNT.get(c, 1.0)  # FLOP counters are summed as counted
+                sums[kind][0] += scale * (a - b)
+                sums[kind][1] += scale * a
                 diff = abs(a - b) / max(abs(a), abs(b)) if max(abs(a), abs(b)) > 0 else 0.0
                 if diff > worst:
                     worst, worst_what = diff, f"{c} of launch {i} against {profiled[0]}, {group.label}"
     ratio = {k: abs(d) / t if t > 0 else 0.0 for k, (d, t) in sums.items()}
-    return SelfCheck(pairs, worst, worst_what, ratio["flops"], ratio["bytes"])
+    return SelfCheck(
+        pairs=pairs, flops=ratio["flops"], bytes=ratio["bytes"], worst=worst, worst_what=worst_what
+    )
 
 
 def _launch_key(export: Export, row: list[str]) -> tuple[str, ...]:

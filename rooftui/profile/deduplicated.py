@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX
+from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX, SelfCheck
 from rooftui.model.metrics import REGISTER_MOVES
 from rooftui.profile import dedup
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
@@ -34,10 +34,34 @@ class DeduplicatedProfile:
 
 
 # Below about this many launches a deduplicated profile costs more than profiling every launch:
-# measured on an H200 with sample_data/make/transformer_step.py, one run each (docs/profile.md):
-# 175 launches 103.7 s vs 62.5 s exhaustive, 1,119 launches 158.2 s vs 392.0 s; --dedup costs
-# ~0.05 s per launch beyond ~110 s, --exhaustive ~0.35 s, so they cross near 300 launches.
-SMALL_PROGRAM_LAUNCHES = 300
+# measured on an H200 with sample_data/make/transformer_step.py, one run each (docs/profile.md,
+# benchmarks/results/2026-12-02-profile-dedup-depth.md): 309 launches 120.8 s vs 106.0 s
+# exhaustive, 579 launches 125.4 s vs 192.1 s; between the two --exhaustive costs ~0.32 s per
+# launch and --dedup ~0.02 s, so they cross near 360 launches. The DeepCAM step (179 launches,
+# 126 signatures) took 129.5 s vs 62.7 s.
+SMALL_PROGRAM_LAUNCHES = 350
+
+
+# A self-check beyond this says launches of one signature moved different bytes. Measured on
+# an H200 (benchmarks/results/2026-12-02-profile-dedup-depth.md): on the DeepCAM step a forward
+# and a backward add of one signature, one reusing its data through L1 and one not, were 49.8%
+# apart in DRAM bytes (self-check 1.86%), and an inherited pair like it put a phase's HBM bytes
+# 1.06% off; at 16 transformer blocks the self-check was 0.20% and every phase within 0.55%.
+SELF_CHECK_WARNING = 0.01
+
+
+def self_check_warning(check: SelfCheck) -> list[str]:
+    """What the run adds when the self-check says inherited counters may be off by more than 1%."""
+    totals = (("FLOPs", check.flops), ("bytes", check.bytes))
+    over = [f"{what} {value:.2%}" for what, value in totals if value > SELF_CHECK_WARNING]
+    if not over:
+        return []
+    return [
+        f"rooftui: the self-check is above {SELF_CHECK_WARNING:.0%} ({', '.join(over)}): launches of one "
+        "signature moved different bytes (the same instructions, with data reused through L1 in one "
+        "and not in the other, or another cache state), so counters inherited from a twin may be off "
+        "by as much; --exhaustive profiles every launch"
+    ]
 
 
 def _passes(run: NcuRun) -> str:
@@ -217,7 +241,7 @@ def profile_deduplicated(
         f"with their own time ({sidecar.name} says which, from which twin; --exhaustive profiles "
         "every launch)"
     )
-    lines.append(f"rooftui: {check.line()}")
+    lines += [f"rooftui: self-check: {check.text()}", *self_check_warning(check)]
     subset = Path(str(run_info["report"])).name
     lines.append(
         f"rooftui: every launch is in {table}: open that ({subset} holds only the launches profiled in full)"
@@ -226,7 +250,7 @@ def profile_deduplicated(
         lines.append(
             f"rooftui: {launches} launches: for a program this small --exhaustive (every launch, one "
             "run of the program) is usually quicker, but keeps HFMA2 register moves in FP16 "
-            "(docs/profile.md: on an H200, 175 launches took 103.7 s deduplicated, 62.5 s exhaustive)"
+            "(docs/profile.md: on an H200, 309 launches took 120.8 s deduplicated, 106.0 s exhaustive)"
         )
     if moves_blank and not register_moves:
         lines.append(

@@ -248,21 +248,58 @@ def test_a_signature_no_run_profiled_is_blank_and_listed_missing_never_zero():
     assert {g.label for g in merged.missing} == {"S2", "S3"}
 
 
-def test_self_check_reports_how_far_a_launch_profiled_beside_its_twin_is():
+def twin_check(header: list[str], twin: list[str], own: list[str], counters: tuple[str, ...] | None = None):
+    """The self-check of launch 3 (``own``) profiled in full beside launch 0, its
+    signature's first (``twin``), in the synthetic plan."""
     plan, _ = synthetic()
-    run = _export(
-        FULL_HEADER,
-        [
-            ["0", "gemm", "forward", "12", "64000", "4000", "132", "384", "0", "1000", "0"],
-            ["1", "gemm", "backward", "12", "64000", "4100", "132", "384", "0", "1000", "0"],
-        ],
-    )
+    run = _export(header, [twin, own])
     sources = {0: (run, run.rows[0]), 3: (run, run.rows[1])}
-    check = dedup.self_check(plan, sources, dedup.checked_counters(list(FULL_HEADER)))
+    return dedup.self_check(plan, sources, dedup.checked_counters(header) if counters is None else counters)
+
+
+def test_self_check_reports_how_far_a_launch_profiled_beside_its_twin_is():
+    check = twin_check(
+        FULL_HEADER,
+        ["0", "gemm", "forward", "12", "64000", "4000", "132", "384", "0", "1000", "0"],
+        ["1", "gemm", "backward", "12", "64000", "4100", "132", "384", "0", "1000", "0"],
+    )
     assert check.pairs == 1
     assert check.flops == 0.0
     assert math.isclose(check.bytes, 100 / 4100)
     assert "dram__bytes.sum of launch 3 against 0" in check.worst_what
+
+
+def test_self_check_compares_the_l2_bytes_the_summary_reads_not_the_tag_lookups_they_replace():
+    # Twins whose L2 tag lookups differ 2x (far-partition lookups, counted twice) while the L2
+    # sectors L1 requested, what the summary shows as L2 bytes, differ by 10 of 110 sectors.
+    header = [*FULL_HEADER, "lts__t_bytes.sum", "lts__t_sectors_srcunit_tex.sum"]
+    counters = dedup.checked_counters(header)
+    assert "lts__t_sectors_srcunit_tex.sum" in counters and "lts__t_bytes.sum" not in counters
+    check = twin_check(
+        header,
+        ["0", "gemm", "forward", "12", "64000", "4096", "132", "384", "0", "1000", "0", "8000", "100"],
+        ["1", "gemm", "backward", "12", "64000", "4096", "132", "384", "0", "1000", "0", "16000", "110"],
+    )
+    # sectors weigh 32 bytes each beside dram__bytes: (110 - 100) x 32 / (4096 + 110 x 32)
+    assert math.isclose(check.bytes, 320 / (4096 + 3520))
+    assert math.isclose(check.worst, 10 / 110)
+    assert "lts__t_sectors_srcunit_tex.sum of launch 3 against 0" in check.worst_what
+    # a report without the L1-requested sectors keeps the tag lookups, the L2 it reads then
+    assert "lts__t_bytes.sum" in dedup.checked_counters(FULL_HEADER + ["lts__t_bytes.sum"])
+
+
+def test_a_self_check_above_one_percent_says_inherited_counters_may_be_off_by_as_much():
+    from rooftui.profile.deduplicated import self_check_warning
+
+    # the DeepCAM step's self-check on the H200 (benchmarks/results/2026-12-02-profile-dedup-depth.md)
+    twin = ["0", "add", "forward", "12", "64000", "1795840", "132", "384", "0", "1000", "0"]
+    own = ["1", "add", "backward", "12", "64000", "3565568", "132", "384", "0", "1000", "0"]
+    (line,) = self_check_warning(twin_check(FULL_HEADER, twin, own, ("dram__bytes.sum",)))
+    assert line.startswith("rooftui: the self-check is above 1% (bytes 49.63%): launches of one signature")
+    assert line.endswith("may be off by as much; --exhaustive profiles every launch")
+    # within 1% (16 transformer blocks: bytes 0.20%): nothing more is said
+    own[5] = "1799432"
+    assert self_check_warning(twin_check(FULL_HEADER, twin, own, ("dram__bytes.sum",))) == []
 
 
 RANK_HEADER = ["ID", "Kernel Name", "Grid Size", "Block Size", m.TIME, "dram__bytes.sum"]
