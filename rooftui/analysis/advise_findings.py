@@ -264,7 +264,11 @@ def _clocks(launches: pd.DataFrame, ceilings: CeilingSet, per_step: float) -> li
                 if ceiling.kind == "bandwidth"
                 else PIPELINE_LABELS.get(ceiling.precision or "", "")
             ] = float(clock)
-    measured_at = launches["limit"].map(roof_clock)
+    for roof in ceilings.instruction_roofs:  # the issue rate measured at its kernel's clock
+        clock = roof.extra.get("clock_hz")
+        if roof.name == "issue" and isinstance(clock, (int, float)) and clock > 0:
+            roof_clock[ISSUE_LIMIT] = float(clock)
+    measured_at = launches["limit"].astype(str).map(roof_clock)  # float, not a category
     ran_at = launches["sm_clock_hz"]
     slow = (
         measured_at.notna()

@@ -224,3 +224,32 @@ def test_a_launch_bound_by_bytes_or_flops_names_the_roof_the_kernel_table_binds_
     roofline = out["limit"].isin([*LEVEL_LABELS.values(), *PIPELINE_LABELS.values()])
     assert roofline.sum() >= 10
     assert (out.loc[roofline, "limit"] == run.kernels.loc[roofline, "bound"]).all()
+
+
+def test_an_issue_bound_launch_below_the_clock_the_issue_rate_was_measured_at_is_a_clocks_finding():
+    base = with_smem_and_issue()
+    issue = InstructionRoof("issue", "Warp issue", ISSUE_RATE, "warp inst/s", "measured", {"clock_hz": 2e9})
+    ceilings = CeilingSet(base.device, base.ceilings, instruction_roofs=(issue,))
+    table = with_advice(
+        frame(launch(time_s=2e-3, warp_instructions=1e9, sm_clock_hz=1.5e9)),
+        {"NVIDIA H200": ceilings},
+        {"NVIDIA H200": NO_FLOOR},
+    )
+    assert table["limit"].iloc[0] == ISSUE_LIMIT
+    [clocks] = [f for f in findings(table, ceilings, NO_FLOOR) if f.kind == "clocks"]
+    # the roof time at 2 GHz, 1e9 / ISSUE_RATE, takes 2 / 1.5 times as long at 1.5 GHz
+    assert clocks.gain_s == pytest.approx(1e9 / ISSUE_RATE * (2e9 / 1.5e9 - 1))
+
+
+def test_a_launch_below_its_bandwidth_roofs_clock_is_a_clocks_finding_not_a_crash():
+    # main at 53fa460 raised TypeError here: the binding roof's clock came out as a category
+    l2 = Ceiling("L2", "bandwidth", 1e14, "empirical", level="l2", extra={"clock_hz": 2e9})
+    base = roofs()
+    ceilings = CeilingSet(base.device, tuple(c if c.level != "l2" else l2 for c in base.ceilings))
+    table = with_advice(
+        frame(launch(time_s=2e-3, bytes_l2=1e11, sm_clock_hz=1.5e9)),
+        {"NVIDIA H200": ceilings},
+        {"NVIDIA H200": NO_FLOOR},
+    )
+    [clocks] = [f for f in findings(table, ceilings, NO_FLOOR) if f.kind == "clocks"]
+    assert clocks.gain_s == pytest.approx(1e11 / 1e14 * (2e9 / 1.5e9 - 1))
