@@ -27,40 +27,23 @@ from rooftui.measure.sass import SassLoop, disassemble, sass_loop
 from rooftui.model.instructions import WARP_SIZE
 
 
-def count(loop: SassLoop, grid: int, block: int, trips: int) -> int:
+def described(kernel: str, loop: SassLoop, grid: int, block: int, trips: int) -> dict[str, object]:
+    """One launch and its warp instructions from its SASS (warp 0 of each block runs the
+    code past the first EXIT)."""
     sure, _ = loop.warp_instructions(grid * block // WARP_SIZE, trips)
-    return sure + grid * loop.past_exit
-
-
-def issue_mix(gpu: Gpu, trips: int) -> dict[str, object]:
-    module = gpu.compile(I.ISSUE_SOURCE, I.issue_defines())
-    loop = sass_loop(disassemble(gpu.cubins[I.ISSUE_SOURCE]), I.ISSUE_FUNCTION)
-    grid, block = gpu.info.sm_count * I.ISSUE_BLOCKS_PER_SM, I.ISSUE_THREADS
-    threads = grid * block
-    gpu.launch(
-        module.get_kernel(I.ISSUE_FUNCTION),
-        grid,
-        block,
-        gpu.from_host(I.float_starts()),
-        gpu.from_host(I.int_starts()),
-        np.float32(I.FLOAT_B),
-        np.float32(I.FLOAT_C),
-        np.uint32(I.INT_KEY),
-        np.uint32(I.INT_ADD),
-        np.int32(trips),
-        gpu.allocate(threads * I.ISSUE_FLOAT_CHAINS * 4),
-        gpu.allocate(threads * I.ISSUE_INT_CHAINS * 4),
-        gpu.allocate(grid * 16),
-    )
-    gpu.stream.sync()
     return {
-        "kernel": I.ISSUE_FUNCTION,
+        "kernel": kernel,
         "trips": trips,
         "grid": grid,
         "block": block,
-        "warp_instructions": count(loop, grid, block, trips),
+        "warp_instructions": sure + grid * loop.past_exit,
         "sass": loop.to_dict(),
     }
+
+
+def issue_mix(gpu: Gpu, trips: int) -> dict[str, object]:
+    loop, grid, block = I.launch_issue_mix(gpu, trips)
+    return described(I.ISSUE_FUNCTION, loop, grid, block, trips)
 
 
 def fma_fp32(gpu: Gpu, trips: int) -> dict[str, object]:
@@ -80,15 +63,7 @@ def fma_fp32(gpu: Gpu, trips: int) -> dict[str, object]:
         gpu.allocate(grid * 16),
     )
     gpu.stream.sync()
-    return {
-        "kernel": spec.function,
-        "trips": trips,
-        "grid": grid,
-        "block": block,
-        "warp_instructions": count(loop, grid, block, trips),
-        "flops_fp32": spec.operations(grid, trips),
-        "sass": loop.to_dict(),
-    }
+    return {**described(spec.function, loop, grid, block, trips), "flops_fp32": spec.operations(grid, trips)}
 
 
 def main(out: str) -> None:
