@@ -1,7 +1,8 @@
 #!/bin/bash
 # The bundled H200 ceilings' instruction roofs, and the known answer of advise's issue term
 # (docs/advise.md). What benchmarks/results/2026-12-02-issue-rate-bundled-h200.md reports
-# was made by this script.
+# was made by this script (the results page names the commit: a copy of the checkout
+# runs there, so git inside it names whatever checkout encloses it).
 #
 #   bash benchmarks/issue_rate_bundled_h200.sh OUTDIR
 #
@@ -23,7 +24,6 @@ export PYTHONUNBUFFERED=1 XDG_CACHE_HOME=/tmp/rooftui-cache XDG_DATA_HOME=/tmp/r
   ncu --version | tail -1
   cuobjdump --version | tail -1
   python3 -c "import cuda.core, numpy; print('cuda.core', cuda.core.__version__, 'numpy', numpy.__version__)"
-  git log -1 --format='commit %H' 2>/dev/null || echo "commit: not a git checkout"
 } >"$OUT/environment.txt" 2>&1
 cat "$OUT/environment.txt"
 timeout 180 python3 -m rooftui.measure --add-issue-rate rooftui/data/ceilings/nvidia-h200_cc9.0.json \

@@ -32,6 +32,7 @@ runs to its speed of light (1 = at the roof or the floor).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -165,8 +166,12 @@ def bound_terms(kernels: pd.DataFrame, ceilings: CeilingSet) -> list[Term]:
     ]
     for column, label, instruction_roof, what in optional:
         if instruction_roof is not None:
-            terms.append(Term(column, label, instruction_roof.value, instruction_roof.source, what, False))
+            source = FOLDERS.sub("", instruction_roof.source)  # the file's name, as source_text gives it
+            terms.append(Term(column, label, instruction_roof.value, source, what, False))
     return terms
+
+
+FOLDERS = re.compile(r"(?:/?[^/\s():]+/)+(?=[^/\s()]+\.json\b)")  # "/a/b/c.json" -> "c.json"
 
 
 def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchFloor) -> pd.DataFrame:

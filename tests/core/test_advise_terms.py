@@ -212,6 +212,9 @@ def test_every_kernels_verdict_on_the_bundled_sample_is_the_term_binding_most_of
     assert grouped["limit"].to_dict() == expected_limit.to_dict()
     expected_verdicts = {name: verdict(expected_limit[name], sol[name]) for name in sol.index}
     assert grouped["verdict"].to_dict() == expected_verdicts
+    assert grouped["sol_fraction"].to_numpy() == pytest.approx(
+        sol.reindex(grouped.index).to_numpy(), rel=1e-9
+    )
     bn = next(name for name in sol.index if name.startswith("batchnorm_fwtr"))
     assert (hand["name"] == bn).sum() == 9 and grouped.loc[bn, "limit"] == expected_limit[bn]
 
@@ -253,3 +256,41 @@ def test_a_launch_below_its_bandwidth_roofs_clock_is_a_clocks_finding_not_a_cras
     )
     [clocks] = [f for f in findings(table, ceilings, NO_FLOOR) if f.kind == "clocks"]
     assert clocks.gain_s == pytest.approx(1e11 / 1e14 * (2e9 / 1.5e9 - 1))
+
+
+# --- the issue roof measured on the H200, and the kernels it was measured with -------------
+
+ISSUE_LAUNCHES = KNOWN / "issue_rate"  # benchmarks/issue_rate_bundled_h200.sh, 2026-12-02
+
+
+def bundled_issue_roof() -> dict:
+    doc = json.loads((ROOT / "rooftui" / "data" / "ceilings" / "nvidia-h200_cc9.0.json").read_text())
+    return next(roof for roof in doc["instruction_ceilings"] if roof["name"] == "issue")
+
+
+def test_the_issue_rate_kernels_are_bound_by_their_sass_count_at_the_bundled_issue_roof(load_once):
+    from rooftui.analysis.advise import launch_floor_of
+    from rooftui.analysis.advise_run import advise
+
+    roof = bundled_issue_roof()
+    expected = json.loads((ISSUE_LAUNCHES / "issue_launches.expected.json").read_text())["launches"]
+    run = load_once(ISSUE_LAUNCHES / "issue_launches.raw.csv")  # finds the bundled H200 ceilings
+    launches = advise(run).launches.sort_values("id")
+    assert launch_floor_of(run.ceilings).per_launch_s == pytest.approx(1.536e-6)
+    assert [e["warp_instructions"] for e in expected][
+        0
+    ] == 33_153_120  # 4,224 x (34 + 195 x 40 + 13) + 528 x 14
+    assert launches["warp_instructions"].tolist() == [e["warp_instructions"] for e in expected]  # ncu = SASS
+    bound = np.array([e["warp_instructions"] for e in expected]) / roof["value"]
+    mix = launches["name"] == "issue_mix"
+    assert (launches.loc[mix, "limit"] == ISSUE_LIMIT).all()
+    assert launches.loc[mix, "achievable_s"].to_numpy() == pytest.approx(bound[mix.to_numpy()], rel=1e-12)
+    sources = launches.loc[mix, "limit_source"]
+    assert sources.str.startswith("measured by rooftui measure: fma_fp32").all()
+    assert sources.str.endswith("(bundled with rooftui: nvidia-h200_cc9.0.json)").all()  # the file, by name
+    # the long issue_mix launch runs at issue_mix's own measured share of the roof (3.53 of 3.99/cycle/SM)
+    share = roof["variants_per_cycle_per_sm"]["issue_mix"] / roof["per_cycle_per_sm"]
+    assert launches["sol_fraction"].iloc[1] == pytest.approx(share, abs=0.01)
+    # the FP32 FMA kernel the roof was measured with: at its issue bound within 0.3% of its time
+    fma = launches.iloc[2]
+    assert fma["time_s"] == pytest.approx(bound[2], rel=3e-3) and fma["sol_fraction"] >= 0.997
