@@ -18,14 +18,8 @@ set -u
 OUT=${1:?usage: issue_rate_bundled_h200.sh OUTDIR}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 XDG_CACHE_HOME=/tmp/rooftui-cache XDG_DATA_HOME=/tmp/rooftui-data
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
-  ncu --version | tail -1
-  cuobjdump --version | tail -1
-  python3 -c "import cuda.core, numpy; print('cuda.core', cuda.core.__version__, 'numpy', numpy.__version__)"
-} >"$OUT/environment.txt" 2>&1
-cat "$OUT/environment.txt"
+. "$(dirname "$0")/gpu_environment.sh"
+gpu_environment "$OUT"
 timeout 180 python3 -m rooftui.measure --add-issue-rate rooftui/data/ceilings/nvidia-h200_cc9.0.json \
   --out "$OUT/nvidia-h200_cc9.0.json" 2>&1 | tee "$OUT/measure.log"
 timeout 240 python3 -m rooftui profile --exhaustive --instructions --force -o "$OUT/issue_launches" \
