@@ -114,6 +114,8 @@ def measure(
                 argv.append("--quick")
             if log_path:
                 argv += ["--log", log_path]
+            if add_issue_rate is not None:
+                argv += ["--add-issue-rate", str(add_issue_rate)]
             return argv
 
         sys.exit(runner.run_children(list(range(count)), argv_for))
