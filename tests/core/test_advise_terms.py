@@ -294,3 +294,14 @@ def test_the_issue_rate_kernels_are_bound_by_their_sass_count_at_the_bundled_iss
     # the FP32 FMA kernel the roof was measured with: at its issue bound within 0.3% of its time
     fma = launches.iloc[2]
     assert fma["time_s"] == pytest.approx(bound[2], rel=3e-3) and fma["sol_fraction"] >= 0.997
+
+
+def test_a_launch_bound_by_instruction_issue_is_issue_bound_on_the_instruction_roofline_too(sample):
+    from rooftui.analysis import instruction_roofline
+    from rooftui.analysis.advise import launch_floor_of
+
+    run, _ = sample
+    out = achievable_times(run.kernels, run.ceilings, launch_floor_of(run.ceilings))
+    chart = instruction_roofline.with_bounds(run, run.kernels)
+    issue = out["limit"] == ISSUE_LIMIT
+    assert issue.sum() >= 10 and (chart.loc[issue, "instruction_bound"] == "issue").all()
