@@ -15,14 +15,8 @@ set -u
 OUT=${1:?usage: issue_rate_h200.sh OUTDIR}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 XDG_CACHE_HOME=/tmp/rooftui-cache
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
-  ncu --version | tail -1
-  cuobjdump --version | tail -1
-  python3 -c "import cuda.core, numpy; print('cuda.core', cuda.core.__version__, 'numpy', numpy.__version__)"
-} >"$OUT/environment.txt" 2>&1
-cat "$OUT/environment.txt"
+. "$(dirname "$0")/gpu_environment.sh"
+gpu_environment "$OUT"
 ROOFTUI_SASS_OUT="$OUT/issue_mix.sass" timeout 240 python3 -m tests.measure.ncu_counts 2>&1 | tee "$OUT/ncu_counts.txt"
 timeout 240 python3 -m rooftui.measure --out "$OUT/h200_ceilings.json" --log "$OUT/measure.log" 2>&1 |
   tee "$OUT/measure.stdout"

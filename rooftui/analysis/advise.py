@@ -14,15 +14,25 @@ than the launch floor either: an empty kernel's duration as ncu reports it, whic
 
     achievable = max(t_roof, floor)        gain = time - achievable (at least 0)
 
+Where the report has the instruction roofline's counters and the run has its roofs
+(Ding & Williams, PMBS'19: ``analysis.instruction_roofline``), three more kinds of term
+join the max: warp instructions at the issue rate, each level's transactions at its
+transaction rate, and shared-memory wavefronts at the shared-memory roof ÷ 128 B per
+wavefront (one pass of the data pipe each; shared traffic of the LSU only, so a bank
+conflict costs what it costs). Shared-memory *bytes* are not a term: they include wgmma
+operand reads and TMA copies, which ran past the measured (LDS) roof, 1.15× on a GEMM of
+the H200 GPT step (docs/shared-memory.md), so they would bound nothing. These terms are
+optional: a report without the counters keeps the bound of the others.
+
 A launch with a quantity not collected (NaN bytes or FLOPs) or moving bytes at a level
 (doing FLOPs on a pipeline) that has no roof gets no achievable time and no gain; its
-``advise_reason`` says why. Shared memory has no column in the kernel table and is not
-a term. ``sol_fraction`` = achievable / time: how close the launch runs to its speed
-of light (1 = at the roof or the floor).
+``advise_reason`` says why. ``sol_fraction`` = achievable / time: how close the launch
+runs to its speed of light (1 = at the roof or the floor).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,57 +104,107 @@ def launch_floor_of(ceilings: CeilingSet) -> LaunchFloor:
 
 
 OPTIONAL_BYTES = tuple(f"bytes_{level}" for level in OPTIONAL_LEVELS)
+ISSUE_LIMIT = "instruction issue"
+SHARED_LIMIT = "shared memory"
+TIE = 1e-9  # terms within this share of the largest tie; the first named (bytes, FLOPs) binds
 
 
-def _terms(ceilings: CeilingSet) -> list[tuple[str, str, float | None, str]]:
-    """(kernel-table column, roof label, roof value or None, roof source) per bound term."""
-    terms: list[tuple[str, str, float | None, str]] = []
+@dataclass(frozen=True)
+class Term:
+    """One term of the bound: a kernel-table amount at a rate (its roof)."""
+
+    column: str  # the amount, a kernel-table column
+    label: str  # the ``limit`` it names when it binds
+    rate: float | None  # amount per second; None: no roof
+    source: str  # where the roof came from
+    what: str  # "bytes", "FLOPs", ... for the reason a blank amount gives
+    required: bool = True  # a blank amount leaves the launch without a bound (else: left out)
+
+
+def transactions_limit(level: str) -> str:
+    """The ``limit`` a level's transaction term names: "L1 transactions", ..."""
+    return f"{LEVEL_LABELS[level]} transactions"
+
+
+def bound_terms(kernels: pd.DataFrame, ceilings: CeilingSet) -> list[Term]:
+    """Every term of one device's bound: bytes per memory level and FLOPs per pipeline
+    (required), then the instruction roofline's (optional: warp instructions at the issue
+    rate, shared wavefronts at the shared-memory roof, transactions per level)."""
+    from rooftui.analysis.instruction_roofline import instruction_ceilings
+
+    terms = []
     for level in BOUND_LEVELS:
         roof = ceilings.bandwidth(level)
         terms.append(
-            (
+            Term(
                 f"bytes_{level}",
                 LEVEL_LABELS[level],
                 roof.value if roof else None,
                 source_text(roof) if roof else "",
+                "bytes",
             )
         )
     for pipeline in PIPELINES:
         roof = ceilings.compute(pipeline)
         terms.append(
-            (
+            Term(
                 flop_column(pipeline),
                 PIPELINE_LABELS[pipeline],
                 roof.value if roof else None,
                 source_text(roof) if roof else "",
+                "OPs" if pipeline == "tensor_int8" else "FLOPs",
             )
         )
+    roofs = instruction_ceilings(kernels, ceilings)
+    optional = [
+        ("warp_instructions", ISSUE_LIMIT, roofs.issue, "warp instructions"),
+        ("shared_wavefronts", SHARED_LIMIT, roofs.shared, "wavefronts"),
+        *(
+            (f"transactions_{level}", transactions_limit(level), roofs.levels.get(level), "transactions")
+            for level in ("l1", "l2", "hbm")
+        ),
+    ]
+    for column, label, instruction_roof, what in optional:
+        if instruction_roof is not None:
+            source = FOLDERS.sub("", instruction_roof.source)  # the file's name, as source_text gives it
+            terms.append(Term(column, label, instruction_roof.value, source, what, False))
     return terms
 
 
+FOLDERS = re.compile(r"(?:/?[^/\s():]+/)+(?=[^/\s()]+\.json\b)")  # "/a/b/c.json" -> "c.json"
+
+
 def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchFloor) -> pd.DataFrame:
-    """Per launch: roof_s (t_roof, before the floor), achievable_s, gain_s, sol_fraction,
-    limit (the binding term), limit_source
-    and advise_reason ("" when the gain is known). Same index as ``kernels``."""
-    terms = _terms(ceilings)
+    """Per launch: roof_s (t_roof, before the floor), achievable_s, flop_byte_achievable_s
+    (the same from bytes and FLOPs alone), gain_s, sol_fraction, limit (the binding term),
+    limit_source and advise_reason ("" when the gain is known). Same index as ``kernels``."""
+    terms = bound_terms(kernels, ceilings)
     times = np.zeros((len(kernels), len(terms)))
     reason = pd.Series("", index=kernels.index, dtype=object)
-    for j, (column, label, roof, _) in enumerate(terms):
-        amount = kernels[column].to_numpy(dtype=float) if column in kernels else np.full(len(kernels), np.nan)
-        what = "bytes" if column.startswith("bytes_") else "FLOPs" if column != "ops_tensor_int8" else "OPs"
+    for j, term in enumerate(terms):
+        if term.column in kernels:
+            amount = kernels[term.column].to_numpy(dtype=float)
+        else:
+            amount = np.full(len(kernels), np.nan)
         missing = np.isnan(amount)
-        reason = reason.where(~missing | (reason != ""), f"{label} {what} not collected")
-        if roof is None:
-            reason = reason.where(~(amount > 0) | (reason != ""), f"no {label} roof")
+        if term.required:
+            reason = reason.where(~missing | (reason != ""), f"{term.label} {term.what} not collected")
+        if term.rate is None:
+            reason = reason.where(~(amount > 0) | (reason != ""), f"no {term.label} roof")
             continue
-        times[:, j] = np.where(missing, 0.0, amount) / roof
-    binding = times.argmax(axis=1)
-    t_roof = times.max(axis=1)
-    labels = np.array([t[1] for t in terms], dtype=object)[binding]
-    sources = np.array([t[3] for t in terms], dtype=object)[binding]
+        times[:, j] = np.where(missing, 0.0, amount) / term.rate
+    longest = times.max(axis=1)
+    # The FLOP roofline's own bound (bytes and FLOPs only), for estimates that price a new
+    # kernel on those terms alone (advise_findings.precision_gains: "at the same share").
+    flop_byte = times[:, [j for j, term in enumerate(terms) if term.required]].max(axis=1)
+    binding = (times >= longest[:, None] * (1 - TIE)).argmax(axis=1)  # the first of a tie
+    t_roof = longest
+    labels = np.array([t.label for t in terms], dtype=object)[binding]
+    sources = np.array([t.source for t in terms], dtype=object)[binding]
     if floor.per_launch_s is not None:
         floored = t_roof < floor.per_launch_s
         t_roof = np.maximum(t_roof, floor.per_launch_s)
+        flop_byte = np.maximum(flop_byte, floor.per_launch_s)
         labels = np.where(floored, FLOOR_LIMIT, labels)
         sources = np.where(floored, floor.source, sources)
     time = kernels["time_s"].to_numpy(dtype=float)
@@ -153,8 +213,9 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
     achievable = np.where(known, t_roof, np.nan)
     return pd.DataFrame(
         {
-            "roof_s": np.where(known, times.max(axis=1), np.nan),
+            "roof_s": np.where(known, longest, np.nan),
             "achievable_s": achievable,
+            "flop_byte_achievable_s": np.where(known, flop_byte, np.nan),
             "gain_s": np.where(known, np.maximum(time - t_roof, 0.0), np.nan),
             "sol_fraction": np.where(known, np.minimum(t_roof / time, 1.0), np.nan),
             "limit": np.where(known, labels, ""),
@@ -162,6 +223,37 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
             "advise_reason": reason,
         },
         index=kernels.index,
+    )
+
+
+def group_limits(launches: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """What bounds each group's speed of light (groups by the ``keys`` columns): every
+    launch's achievable time counted to the term that binds it (its ``limit``), summed per
+    group and term. Per group, the term with the most (``limit``), its share of the group's
+    achievable time (``limit_share``), its launches (``limit_launches``) and its roof's
+    source (``limit_source``). A group whose time at its speed of light is mostly launch
+    floors is bound by the floor, whatever roof is nearest."""
+    frame = launches.loc[launches["achievable_s"].notna(), [*keys, "achievable_s", "limit", "limit_source"]]
+    frame = frame.assign(limit=frame["limit"].astype(str), limit_source=frame["limit_source"].astype(str))
+    per_term = (
+        frame.groupby([*keys, "limit"], sort=False, observed=True, dropna=False)
+        .agg(
+            seconds=("achievable_s", "sum"),
+            launches=("achievable_s", "size"),
+            source=("limit_source", "first"),
+        )
+        .reset_index()
+        .sort_values("seconds", ascending=False, kind="stable")
+    )
+    totals = per_term.groupby(keys, sort=False, dropna=False)["seconds"].sum()
+    top = per_term.drop_duplicates(keys).set_index(keys)
+    return pd.DataFrame(
+        {
+            "limit": top["limit"],
+            "limit_share": top["seconds"] / totals.reindex(top.index),
+            "limit_launches": top["launches"],
+            "limit_source": top["source"],
+        }
     )
 
 
@@ -183,6 +275,11 @@ INPUT_COLUMNS = (
     "bytes_l2",
     "bytes_hbm",
     "bytes_smem",
+    "warp_instructions",
+    "shared_wavefronts",
+    "transactions_l1",
+    "transactions_l2",
+    "transactions_hbm",
     "pipeline",
     "zero_ai",
     "communication",
@@ -208,7 +305,7 @@ def with_advice(
     out["operation_class"] = operation_classes(kernels)
     communication = out["operation_class"] == COMMUNICATION
     if communication.any():
-        for column in ("roof_s", "achievable_s", "gain_s", "sol_fraction"):
+        for column in ("roof_s", "achievable_s", "flop_byte_achievable_s", "gain_s", "sol_fraction"):
             out.loc[communication, column] = np.nan
         out.loc[communication, ["limit", "limit_source"]] = ""
         out.loc[communication, "advise_reason"] = "communication: no roof bounds it"

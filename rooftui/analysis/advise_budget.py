@@ -159,7 +159,8 @@ def step_budget(
         if rank == 0:
             how += (
                 " (the largest of bytes/bandwidth per memory level and FLOPs/peak per pipeline, "
-                "at least the launch floor)"
+                "and where collected warp instructions/issue rate, shared wavefronts and "
+                "transactions at their rates; at least the launch floor)"
             )
         add(f"below the roofs: {name}", REMOVED, float(row["gain_s"]) * per_step, how)
     roof_s = total(known & ~floored, "achievable_s")

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from rooftui.analysis.advise import FLOOR_LIMIT, LaunchFloor, roll_up
+from rooftui.analysis.advise import (
+    FLOOR_LIMIT,
+    ISSUE_LIMIT,
+    SHARED_LIMIT,
+    LaunchFloor,
+    group_limits,
+    roll_up,
+)
 from rooftui.analysis.advise_budget import plural
 from rooftui.analysis.ceilings import source_text
 from rooftui.analysis.operations import COPY_CAST_LAYOUT, ELEMENTWISE, MATRIX_CLASSES
@@ -59,6 +66,10 @@ class Finding:
         }
 
 
+# How a limit reads in "X-bound" where its own name would not.
+BOUND_WORDS = {ISSUE_LIMIT: "issue", SHARED_LIMIT: "shared-memory"}
+
+
 def verdict(limit: str, sol_fraction: float, reason: str = "") -> str:
     """What binds one launch (or kernel), in words a user acts on."""
     if reason or not math.isfinite(sol_fraction):
@@ -76,10 +87,17 @@ def verdict(limit: str, sol_fraction: float, reason: str = "") -> str:
         if memory:
             what = "reduce traffic" if limit == "HBM" else f"reduce {limit} traffic (reuse, tiling)"
             return f"at {share} of the {limit} roof: memory-bound, {what}"
+        if limit == ISSUE_LIMIT:
+            return f"at {share} of the {limit} roof: issue-bound, issue fewer instructions"
+        if limit == SHARED_LIMIT:
+            return f"at {share} of the {limit} roof: shared-memory-bound, fewer wavefronts"
+        if limit.endswith(" transactions"):
+            return f"at {share} of the {limit} roof: memory-bound on transactions, fewer sectors per request"
         return f"at {share} of the {limit} roof: compute-bound, use a faster pipeline or precision"
     if sol_fraction < 0.1:
         return f"at {share} of every roof: latency/occupancy/launch-bound, not {limit}"
-    return f"at {share} of the {limit} roof, its nearest: between {limit}-bound and latency-bound"
+    what = BOUND_WORDS.get(limit, limit)
+    return f"at {share} of the {limit} roof, its nearest: between {what}-bound and latency-bound"
 
 
 def fix_for(limit: str, sol_fraction: float) -> str:
@@ -100,7 +118,27 @@ def fix_for(limit: str, sol_fraction: float) -> str:
         return f"fewer {limit} passes over the same data: tiling, fusion, reuse in registers or shared memory"
     if limit == "HBM":
         return "move fewer bytes: fuse, use a narrower type, avoid re-reading"
+    if limit == ISSUE_LIMIT:
+        return (
+            "fewer instructions per result: wider (vector) loads and stores, less index arithmetic, "
+            "Tensor Cores for the math"
+        )
+    if limit == SHARED_LIMIT:
+        return "fewer shared-memory wavefronts: remove bank conflicts (padding, swizzling), wider accesses"
+    if limit.endswith(" transactions"):
+        return "fewer sectors per request: coalesced, aligned accesses (explorer key i: the walls)"
     return "a faster pipeline (Tensor Cores, a narrower type) or less arithmetic"
+
+
+def binding_share(binding: pd.Series, launches: int) -> str:
+    """The part of a group its ``limit`` binds (``advise.group_limits``), as ", 7 of 9
+    launches, 75% of the achievable time"; empty where it binds every launch."""
+    if int(binding["limit_launches"]) == launches:
+        return ""
+    return (
+        f", {int(binding['limit_launches'])} of {launches} launches, "
+        f"{binding['limit_share']:.0%} of the achievable time"
+    )
 
 
 IDS_KEPT = 20  # launches a finding names, costliest first
@@ -142,7 +180,8 @@ def precision_gains(launches: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
     gain = (chosen["time_s"] - new - cast).clip(lower=0.0)
     # The same launch at the same share of its speed of light as now: what a kernel that
     # stays latency- or occupancy-bound would gain (closer to what AMP shows, docs/advise.md).
-    same_share = chosen["time_s"] * new / chosen["achievable_s"]
+    # Both bounds on the same terms: bytes and FLOPs (the new kernel's instructions are unknown).
+    same_share = chosen["time_s"] * new / chosen["flop_byte_achievable_s"]
     return pd.DataFrame(
         {
             "new_s": new,
@@ -225,7 +264,11 @@ def _clocks(launches: pd.DataFrame, ceilings: CeilingSet, per_step: float) -> li
                 if ceiling.kind == "bandwidth"
                 else PIPELINE_LABELS.get(ceiling.precision or "", "")
             ] = float(clock)
-    measured_at = launches["limit"].map(roof_clock)
+    for roof in ceilings.instruction_roofs:  # the issue rate measured at its kernel's clock
+        clock = roof.extra.get("clock_hz")
+        if roof.name == "issue" and isinstance(clock, (int, float)) and clock > 0:
+            roof_clock[ISSUE_LIMIT] = float(clock)
+    measured_at = launches["limit"].astype(str).map(roof_clock)  # float, not a category
     ran_at = launches["sm_clock_hz"]
     slow = (
         measured_at.notna()
@@ -350,21 +393,23 @@ def _kernels(launches: pd.DataFrame, per_step: float) -> list[Finding]:
     if known.empty:
         return []
     by_name = roll_up(known, "name").head(KERNEL_FINDINGS)
+    limits = group_limits(known[known["name"].isin(by_name.index)], ["name"])
     findings = []
     for name, row in by_name.iterrows():
         these = known[known["name"] == name]
-        heaviest = these.loc[these["time_s"].idxmax()]
+        binding = limits.loc[name]
+        limit = str(binding["limit"])
         sol = row["achievable_s"] / row["time_s"] if row["time_s"] > 0 else float("nan")
         findings.append(
             Finding(
                 "kernel",
-                verdict(str(heaviest["limit"]), sol),
+                verdict(limit, sol),
                 float(row["gain_s"]) * per_step,
                 f"{plural(int(row['launches']), 'launch')}, "
                 f"{seconds(row['time_s'] * per_step)} per step against "
-                f"{seconds(row['achievable_s'] * per_step)} achievable; binding: {heaviest['limit']} "
-                f"({heaviest['limit_source']})",
-                fix_for(str(heaviest["limit"]), sol),
+                f"{seconds(row['achievable_s'] * per_step)} achievable; binding: {limit}"
+                f"{binding_share(binding, int(row['launches']))} ({binding['limit_source']})",
+                fix_for(limit, sol),
                 int(row["launches"]),
                 subject=str(name),
                 ids=_ids(these, these["gain_s"]),

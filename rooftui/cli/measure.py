@@ -6,6 +6,7 @@ import io
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -14,6 +15,9 @@ from rich.table import Table
 from rooftui.model.ceilings import CeilingSet
 from rooftui.views.formats import si
 from rooftui.views.text import markup_escaped, plain, printable, safe_console
+
+if TYPE_CHECKING:
+    from rooftui.measure.runner import Plan
 
 
 @click.command("measure")
@@ -51,6 +55,16 @@ from rooftui.views.text import markup_escaped, plain, printable, safe_console
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Draw the bandwidth curves and ceilings of a ceilings file instead of measuring.",
 )
+@click.option(
+    "--add-issue-rate",
+    "add_issue_rate",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Measure only the warp-issue rate (a few seconds) and write FILE's ceilings to --out with "
+    "it added, each level's transaction rate derived from FILE's own bandwidths; FILE's bandwidth "
+    "and FLOP roofs are kept as they are. FILE must hold this GPU model's roofs.",
+)
 @click.option("--wgmma-blocks-per-sm", default=2, show_default=True, hidden=True, type=int)
 @click.option(
     "--wgmma-layout",
@@ -66,6 +80,7 @@ def measure(
     quick: bool,
     log_path: str | None,
     show: Path | None,
+    add_issue_rate: Path | None,
     wgmma_blocks_per_sm: int,
     wgmma_layout: str,
 ) -> None:
@@ -99,6 +114,8 @@ def measure(
                 argv.append("--quick")
             if log_path:
                 argv += ["--log", log_path]
+            if add_issue_rate is not None:
+                argv += ["--add-issue-rate", str(add_issue_rate)]
             return argv
 
         sys.exit(runner.run_children(list(range(count)), argv_for))
@@ -108,6 +125,9 @@ def measure(
         raise click.BadParameter("a GPU index or 'all'", param_hint="--device") from None
 
     plan = runner.Plan.quick() if quick else runner.Plan.default()
+    if add_issue_rate is not None:
+        _add_issue_rate(add_issue_rate, index, plan, runner.expand_out(out, index))
+        return
     lbo, sbo = (int(x) for x in wgmma_layout.split(","))
     argv = sys.argv[1:]
     if argv[:1] == ["measure"]:  # `rooftui measure ...` rather than `python -m rooftui.measure ...`
@@ -170,6 +190,31 @@ def measure(
         text_console = Console(record=True, width=140, file=io.StringIO())
         text_console.print(ceilings_table(ceiling_set))
         path.write_text("\n".join([*log_lines, "", text_console.export_text(), summary, ""]))
+
+
+def _add_issue_rate(path: Path, index: int, plan: Plan, out_path: Path) -> None:
+    """``--add-issue-rate FILE``: the issue rate of GPU ``index`` added to FILE's ceilings."""
+    from rooftui.errors import GpuUnavailableError
+    from rooftui.ingest.ceilings import read_json_object
+    from rooftui.measure import runner
+    from rooftui.measure.results import read_ceilings, with_issue_rate, write_json
+
+    # A bad FILE is one line, before any GPU work.
+    document, ceiling_set = read_json_object(path), read_ceilings(path)
+    lines: list[str] = []
+    issue, record = runner.measure_issue_only(index, plan, runner.Progress(log_cb=lines.append))
+    if isinstance(issue, str):
+        raise GpuUnavailableError(issue)
+    write_json(out_path, with_issue_rate(document, ceiling_set, issue.roof(), record))
+    for line in lines:
+        click.echo(plain(line))
+    click.echo(
+        plain(
+            f"{record['device']} (device {index}): warp issue {issue.warp_instructions_per_s / 1e9:.1f} G/s "
+            f"({issue.per_cycle_per_sm:.3f}/cycle/SM, {issue.kernel}); wrote {out_path} "
+            f"(the roofs of {path}, with instruction_ceilings)"
+        )
+    )
 
 
 def ceilings_table(ceiling_set: CeilingSet) -> Table:

@@ -205,6 +205,32 @@ def measure_issue_rate(gpu: Gpu, timing: Timing) -> IssueResult:
     )
 
 
+def launch_issue_mix(gpu: Gpu, trips: int) -> tuple[SassLoop, int, int]:
+    """Launch ``issue_mix`` once for ``trips`` trips on every SM, untimed (for ncu to
+    profile) and wait for it; returns its SASS loop (the cubin that ran), grid and block."""
+    module = gpu.compile(ISSUE_SOURCE, issue_defines())
+    loop = sass_loop(disassemble(gpu.cubins[ISSUE_SOURCE]), ISSUE_FUNCTION)
+    grid, block = gpu.info.sm_count * ISSUE_BLOCKS_PER_SM, ISSUE_THREADS
+    threads = grid * block
+    gpu.launch(
+        module.get_kernel(ISSUE_FUNCTION),
+        grid,
+        block,
+        gpu.from_host(float_starts()),
+        gpu.from_host(int_starts()),
+        np.float32(FLOAT_B),
+        np.float32(FLOAT_C),
+        np.uint32(INT_KEY),
+        np.uint32(INT_ADD),
+        np.int32(trips),
+        gpu.allocate(threads * ISSUE_FLOAT_CHAINS * 4),
+        gpu.allocate(threads * ISSUE_INT_CHAINS * 4),
+        gpu.allocate(grid * 16),
+    )
+    gpu.stream.sync()
+    return loop, grid, block
+
+
 def from_fma(gpu: Gpu, fma: ComputeResult) -> IssueResult:
     """The issue rate of a CUDA-core FMA kernel's timed launches (``compute``): its warp
     instructions counted from its SASS the same way, over the seconds it was timed. Its

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
@@ -85,6 +86,34 @@ def instruction_roofs(issue: InstructionRoof | None, bandwidth: list[Ceiling]) -
                 transaction_roof(ceiling.level, ceiling.value, bandwidth_text, {"derived_from": derived_from})
             )
     return tuple(roofs)
+
+
+def with_issue_rate(
+    document: dict[str, Any], ceiling_set: CeilingSet, issue: InstructionRoof, record: dict[str, Any]
+) -> dict[str, Any]:
+    """A copy of the ceilings ``document`` (read as ``ceiling_set``) with its
+    ``instruction_ceilings`` replaced: the ``issue`` rate just measured on the same GPU
+    model, and each level's transaction rate derived from the document's own bandwidths
+    (``instruction_roofs``), so a run using those bandwidths reads the rates back. Its
+    bandwidth and FLOP roofs are left as they are. ``record`` (``measure_issue_only``'s)
+    is kept under ``instruction_ceilings_measurement``."""
+    measured_on = str(record.get("device", ""))
+    if measured_on != ceiling_set.device.name:
+        raise CeilingsError(
+            f"the issue rate was measured on {measured_on or 'an unnamed GPU'}, but the file holds the "
+            f"roofs of {ceiling_set.device.name}: add it to a ceilings file of the GPU it was measured on"
+        )
+    when = measured_at(record)
+    stamped = replace(
+        issue,
+        source=f"{issue.source}; measured {when[:10]} with rooftui measure --add-issue-rate",
+        extra={**issue.extra, "measured_at": when},
+    )
+    bandwidth = [c for c in ceiling_set.ceilings if c.kind == "bandwidth"]
+    out = dict(document)
+    out["instruction_ceilings"] = [roof.to_dict() for roof in instruction_roofs(stamped, bandwidth)]
+    out["instruction_ceilings_measurement"] = record
+    return out
 
 
 def _plateau_extra(sweep: Sweep, plateau: Plateau) -> dict[str, Any]:

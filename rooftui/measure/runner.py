@@ -214,6 +214,40 @@ def measure_device(
     return ceiling_set, record
 
 
+def measure_issue_only(
+    index: int, plan: Plan, progress: Progress
+) -> tuple[IssueResult | str, dict[str, Any]]:
+    """Only the warp-issue rate of GPU ``index`` (``--add-issue-rate``): the warm-up, the
+    FP32 FMA kernel and ``issue_mix``, the faster of the two as in a full run
+    (``_issue_rate``); no sweep, no other compute kernel, no launch floor. Returns the
+    result (or why there is none) and the run's record."""
+    started = time.perf_counter()
+    check_kernels([ISSUE_SOURCE, *(k.source for k in K.compute_kernels() if k.function == "fma_fp32")])
+    gpu = Gpu(index)
+    info = gpu.info
+    progress.log(f"device {index}: {info.name}, cc {info.cc}, {info.sm_count} SMs, host {info.hostname}")
+    progress.total(3)
+    clocks_seen = [dict(read_reported_clocks(index, info.pci_bus_id), when="start")]
+    compute = ComputeRunner(gpu, plan.timing)
+    _warm_up(compute, plan.warmup_s)
+    progress.advance("warmed up")
+    spec = next(k for k in K.compute_kernels() if k.function == "fma_fp32")
+    fma = compute.run(spec)
+    progress.advance(spec.name)
+    issue = _issue_rate(gpu, plan.timing, progress, fma)
+    clocks_seen.append(dict(read_reported_clocks(index, info.pci_bus_id), when="end"))
+    record = {
+        "host": info.hostname,
+        "device": info.name,
+        "device_index": index,
+        "pci_bus_id": info.pci_bus_id,
+        "seconds": round(time.perf_counter() - started, 2),
+        "clocks_reported": clocks_seen,
+        "timing": {"launch_s": plan.timing.launch_s, "repeats": plan.timing.repeats, "statistic": "median"},
+    }
+    return issue, record
+
+
 def _issue_rate(
     gpu: Gpu, timing: Timing, progress: Progress, fma: ComputeResult | None = None
 ) -> IssueResult | str:

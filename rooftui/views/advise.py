@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from rooftui.analysis import Run
-from rooftui.analysis.advise import launch_floor_of, with_advice
+from rooftui.analysis.advise import group_limits, launch_floor_of, with_advice
 from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, Bar, StepBudget
 from rooftui.analysis.advise_findings import Finding, verdict
 from rooftui.analysis.advise_run import Advice
@@ -240,7 +240,8 @@ def with_opportunity(
     """``invocations`` (the run's kernel table, in its order) and ``grouped`` (by name)
     with each row's gain (s, and share of the run's time), how close it runs to its speed
     of light, what binds it and the verdict in words (``advise_findings.verdict``). A
-    group's gain is its launches' summed, its limit that of its heaviest launch."""
+    group's gain is its launches' summed, its limit the term that binds most of its
+    achievable time (``advise.group_limits``: the launch floor where floors dominate)."""
     floors = {device: launch_floor_of(ceilings) for device, ceilings in run.ceilings_by_device.items()}
     launches = with_advice(run.kernels, run.ceilings_by_device, floors)
     total = float(launches["time_s"].sum())
@@ -251,6 +252,7 @@ def with_opportunity(
             "achievable_s": launches["achievable_s"].to_numpy(),
             "sol_fraction": launches["sol_fraction"].to_numpy(),
             "limit": launches["limit"].astype(str).to_numpy(),
+            "limit_source": launches["limit_source"].astype(str).to_numpy(),
             "advise_reason": launches["advise_reason"].astype(str).to_numpy(),
             "id": launches["id"].to_numpy(),
             **{key: run.kernels[key].to_numpy() for key in keys},
@@ -264,11 +266,12 @@ def with_opportunity(
     sums = by_group[["gain_s", "achievable_s", "time_s"]].sum(min_count=1)
     known = by_group["gain_s"].count() == by_group.size()  # a group with an unknown launch: no gain
     heaviest = per_launch.loc[by_group["time_s"].idxmax()].set_index(keys)
+    binding = group_limits(per_launch, keys).reindex(heaviest.index)
     summary = pd.DataFrame(
         {
             "gain_s": sums["gain_s"].where(known),
             "sol_fraction": (sums["achievable_s"] / sums["time_s"]).where(known),
-            "limit": heaviest["limit"],
+            "limit": binding["limit"].where(known, ""),
             "advise_reason": heaviest["advise_reason"].where(~known, ""),
         }
     )

@@ -14,10 +14,12 @@ def test_plot_instructions_writes_the_instruction_roofline_with_its_walls_and_so
     assert done.returncode == 0, done.stderr
     text = svg.read_text(encoding="utf-8")
     assert "instruction roofline (Ding &amp; Williams, PMBS'19)" in text
-    # 528 warp instructions/cycle × the launches' median SM clock, 1.970 GHz in the report
-    assert "warp issue 1,040 GIPS" in text
+    # the bundled H200 ceilings' issue rate, measured 2026-12-02: 1,041,992,435,550 warp inst/s
+    # (benchmarks/results/2026-12-02-issue-rate-bundled-h200.md; before, the report's 528/cycle
+    # × the launches' median SM clock gave 1,040 GIPS)
+    assert "warp issue 1,042 GIPS" in text
     assert "wall 1/32: a sector per lane / 32-way conflict" in text
-    assert "(528/cycle)" in text  # the issue roof says where it came from
+    assert "issue: measured by rooftui" in text  # the issue roof says where it came from
     assert "not plotted (no FLOP)" not in text  # zero-AI kernels are on this chart
 
 

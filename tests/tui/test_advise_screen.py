@@ -61,9 +61,28 @@ async def test_a_opens_the_budget_and_findings_within_80x24_and_enter_jumps_to_t
         assert finding_kernel(advice, advice.findings[rank]) == advice.findings[rank].subject
 
 
+def wgrad_by_hand(run) -> tuple[str, float, float]:
+    """The sample's costliest kernel, its one wgrad launch (108.544 us): its largest term is
+    its warp instructions at the run's issue rate (test_advise_terms.py recomputes every
+    term of every launch); returns its name, its bound and its time."""
+    from rooftui.analysis.instruction_roofline import ceilings_for
+
+    issue = ceilings_for(run, "NVIDIA H200").issue
+    row = run.kernels[run.kernels["name"].str.startswith("sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem")]
+    assert len(row) == 1 and issue is not None
+    return (
+        str(row["name"].iloc[0]),
+        float(row["warp_instructions"].iloc[0]) / issue.value,
+        float(row["time_s"].iloc[0]),
+    )
+
+
 def test_the_detail_pane_opens_with_the_verdict_in_words_a_user_acts_on(sample_run):
     from rich.console import Console
 
+    from rooftui.analysis.advise import ISSUE_LIMIT
+    from rooftui.analysis.advise_findings import verdict
+    from rooftui.views.formats import percent, seconds
     from rooftui.views.tui.detail_text import describe
     from rooftui.views.tui.view_state import LoadedRun
 
@@ -71,12 +90,12 @@ def test_the_detail_pane_opens_with_the_verdict_in_words_a_user_acts_on(sample_r
     row = loaded_run.grouped.sort_values("gain_s", ascending=False).iloc[0]
     console = Console(width=100, color_system=None, record=True)
     console.print(describe(row, loaded_run.ceilings, None, False, 100))
-    first = console.export_text().splitlines()[0]
-    # the wgrad launch: 108.544 µs, its L2 bytes (lts__t_sectors_srcunit_tex × 32) at the L2
-    # roof 2.9 µs, so 105.7 µs to gain, 7.7% of the step's 1,378.5 µs (105.0 µs and 7.6%
-    # while L2 bytes were lts__t_bytes, which counts far-partition lookups twice)
-    assert first.startswith("at 3% of every roof: latency/occupancy/launch-bound, not L2; 106 µs to gain")
-    assert first.endswith("(7.7% of the run)")
+    first = " ".join(console.export_text().splitlines()[:2])
+    name, bound, time = wgrad_by_hand(sample_run)
+    gain, step = time - bound, sample_run.kernels["time_s"].sum()
+    assert row["name"] == name
+    assert first.startswith(f"{verdict(ISSUE_LIMIT, bound / time)}; {seconds(gain)} to gain")
+    assert f"({percent(gain / step)} of the run)" in first
 
 
 def test_a_groups_gain_is_its_launches_gains_summed(sample_run, advice):
@@ -90,11 +109,19 @@ def test_a_groups_gain_is_its_launches_gains_summed(sample_run, advice):
 
 
 def test_the_summary_screen_opens_with_the_three_kernels_with_most_to_gain(sample_run):
+    from rooftui.analysis.advise import ISSUE_LIMIT
+    from rooftui.analysis.advise_findings import verdict
     from rooftui.views.advise import top_opportunity_lines
+    from rooftui.views.formats import percent, seconds
     from rooftui.views.tui.view_state import LoadedRun
 
     lines = top_opportunity_lines(LoadedRun.from_run(sample_run).grouped, 74)
     assert lines[0] == "Top 3 opportunities, µs to gain at best (a: the step budget)"
     assert max(len(line) for line in lines) <= 74
-    assert lines[1].startswith("     106 µs   7.7%  sm80_xmma_wgrad_f16f16_f16f32_f32_tilesize16x64x64")
-    assert lines[2].strip() == "at 3% of every roof: latency/occupancy/launch-bound, not L2"
+    name, bound, time = wgrad_by_hand(sample_run)
+    share = percent((time - bound) / sample_run.kernels["time_s"].sum())
+    shown = "sm80_xmma_wgrad_f16f16_f16f32_f32_tilesize16x64x64"  # the name as the shortener fits it
+    assert lines[1].startswith(f"  {seconds(time - bound):>9} {share:>6}  {shown}") and name.startswith(
+        "sm80"
+    )
+    assert " ".join(line.strip() for line in lines[2:4]).startswith(verdict(ISSUE_LIMIT, bound / time))
