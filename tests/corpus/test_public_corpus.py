@@ -161,3 +161,15 @@ def test_datasheet_roofs_come_from_the_exact_models_row_or_none(name):
     rows = {c.get("datasheet") for cs in ceilings.values() for c in cs if c["source"] == "datasheet"}
     expected = KNOWN[name]["known"]["datasheet_row"]
     assert rows == ({expected} if expected else set())
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "l2_bytes_by_id" in e["known"]])
+def test_l1_and_l2_bytes_are_the_kernels_own_stores_not_other_units_traffic(name):
+    """aplainjane's shared-memory demo on an RTX 3060 Laptop: lts__t_sectors reads 10.9x the
+    L1-requested sectors (instruction, constant and other units' traffic after ncu's cache
+    flush); rooftui's L2 bytes are lts__t_sectors_srcunit_tex x 32, the 4096 bytes each
+    32x32 block stores, to the byte."""
+    known = KNOWN[name]["known"]
+    kernels = {str(k["id"]): k for k in _rows(name)}
+    assert {i: kernels[i]["bytes"]["l2"] for i in known["l2_bytes_by_id"]} == known["l2_bytes_by_id"]
+    assert {i: kernels[i]["bytes"]["l1"] for i in known["l1_bytes_by_id"]} == known["l1_bytes_by_id"]
