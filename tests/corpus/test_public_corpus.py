@@ -153,8 +153,9 @@ def test_reference_gemm_fp32_flops_are_what_its_source_does(name):
 
 @pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "datasheet_row" in e["known"]])
 def test_datasheet_roofs_come_from_the_exact_models_row_or_none(name):
-    """A40, A100 80GB PCIe and GH200 120GB get their own rows; H800, RTX 2060 Max-Q and
-    GTX 1660 SUPER have none in the table, so no datasheet roof at all (never a similar name's)."""
+    """A40, A100 80GB PCIe and GH200 120GB get their own rows; H800, RTX 3080, RTX 2060 Max-Q
+    and GTX 1660 SUPER have none in the table, so no datasheet roof at all (never a similar
+    name's); a V100-SXM2-16GB has the paper's published measurements for every roof."""
     result = _summary(KNOWN[name])
     assert result.returncode == 0, result.stderr
     ceilings = json.loads(result.stdout)["ceilings_by_device"]
