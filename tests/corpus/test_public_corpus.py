@@ -174,3 +174,10 @@ def test_l1_and_l2_bytes_are_the_kernels_own_stores_not_other_units_traffic(name
     kernels = {str(k["id"]): k for k in _rows(name)}
     assert {i: kernels[i]["bytes"]["l2"] for i in known["l2_bytes_by_id"]} == known["l2_bytes_by_id"]
     assert {i: kernels[i]["bytes"]["l1"] for i in known["l1_bytes_by_id"]} == known["l1_bytes_by_id"]
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "fp32_flops_by_id" in e["known"]])
+def test_tree_reduction_fp32_flops_are_255_per_block(name):
+    expected = KNOWN[name]["known"]["fp32_flops_by_id"]
+    kernels = {str(k["id"]): k for k in _rows(name)}
+    assert {i: kernels[i]["flops"]["fp32"] for i in expected} == expected  # to the unit
