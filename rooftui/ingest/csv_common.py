@@ -8,10 +8,12 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rooftui.errors import InputError
 from rooftui.ingest.files import compression, open_binary, open_text, tail_of
+from rooftui.ingest.report import IDENTITY_COLUMNS
 from rooftui.ingest.validate import check_header, check_last_row
 
 # The identity columns that lead every launch of ncu's raw page, in its order.
@@ -233,6 +235,20 @@ def _tail(path: Path) -> bytes:
         while handle.read(1 << 20):
             pass
         return tail_of(handle) or b""
+
+
+# The identity columns that hold numbers (NaN where blank); the others hold text ("").
+_NUMERIC_IDENTITY = ("ncu_id", "process_id", "device_index", "stream")
+
+
+def fill_unexported_identity(kernels: pd.DataFrame) -> list[str]:
+    """Add, blank, every identity column (``rooftui.ingest.report.IDENTITY_COLUMNS``) the
+    export did not hold, in place: NaN for numbers, "" for text, so every reader's frame
+    has them all. Returns the columns added, for the reader's note."""
+    added = [column for column in IDENTITY_COLUMNS if column not in kernels]
+    for column in added:
+        kernels[column] = np.nan if column in _NUMERIC_IDENTITY else ""
+    return added
 
 
 def cc_text(value: object) -> str:

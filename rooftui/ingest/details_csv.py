@@ -17,6 +17,7 @@ from rooftui.ingest.csv_common import (
     cc_text,
     check_last_line,
     check_profiled_ids,
+    fill_unexported_identity,
     ncu_said,
     parse_nvtx,
     read_prologue,
@@ -127,6 +128,7 @@ def read_details_csv(path: Path) -> RawReport:
     names = relevant["Metric Name"]
     device = relevant[names == DISPLAY_NAME].drop_duplicates("ID").set_index("ID")["Metric Value"]
     kernels["device"] = device.reindex(kernels.index).fillna("").astype(str) if len(device) else ""
+    fill_unexported_identity(kernels)  # a column cut from the export: blank, as in every reader
 
     numeric = relevant[names != DISPLAY_NAME]
     check_duplicate_metrics(numeric["ID"], numeric["Metric Name"], numeric["Metric Value"], path)

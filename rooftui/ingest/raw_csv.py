@@ -20,6 +20,7 @@ from rooftui.ingest.csv_common import (
     cc_text,
     check_last_line,
     check_profiled_ids,
+    fill_unexported_identity,
     ncu_said,
     parse_nvtx,
     read_prologue,
@@ -93,6 +94,7 @@ def read_raw_csv(path: Path) -> RawReport:
     identity_numbers(kernels, path, notes)
     kernels["device"] = frame[DISPLAY_NAME].astype(str) if DISPLAY_NAME in frame else ""
     kernels["nvtx"] = map_unique(frame[nvtx_column], parse_nvtx) if nvtx_column else ""
+    fill_unexported_identity(kernels)  # a column cut from the export: blank, as in every reader
     for said in provenance:  # text as written ("own", a launch ID, "rank 0:3"); "" if blank
         kernels[said] = frame[said].fillna("").astype(str).to_numpy()
 

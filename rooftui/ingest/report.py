@@ -25,8 +25,8 @@ IDENTITY_COLUMNS = (
     "stream",  # int
     "nvtx",  # str: push/pop ranges of the launching thread, outermost first, " > " joined
 )
-# The identity columns every reader fills whatever its export holds (summary-csv has
-# no stream, grid or block where ncu printed none): what the model cannot do without.
+# The identity columns a cache entry must hold to be used: what the model cannot do
+# without (the CSV readers fill every identity column, blank where the export has none).
 ALWAYS_IDENTIFIED = ("ncu_id", "kernel_name", "device", "cc", "nvtx")
 # What a RawReport's ``format`` says it was read from.
 FORMATS = ("raw-csv", "details-csv", "ncu-rep", "metric-runs", "summary-csv")

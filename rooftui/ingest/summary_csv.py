@@ -23,6 +23,7 @@ from rooftui.ingest.csv_common import (
     IDENTITY_FROM_NCU,
     cc_text,
     check_last_line,
+    fill_unexported_identity,
     read_prologue,
 )
 from rooftui.ingest.csv_structure import read_table
@@ -35,6 +36,8 @@ SUMMARY_HINT = (
 )
 _REQUIRED = ("Kernel Name", "Invocations", "Metric Name", "Metric Unit", "Minimum", "Maximum", "Average")
 _AVERAGED_SUFFIXES = (".per_second", ".per_cycle_elapsed", ".peak_sustained", ".pct")
+# Launch-shape identity columns a summary export may lack -> ncu's name for each.
+_SHAPE_COLUMNS = {"stream": "Stream", "grid": "Grid Size", "block": "Block Size"}
 
 
 def looks_like_summary(header: list[str]) -> bool:
@@ -109,9 +112,17 @@ def read_summary_csv(path: Path) -> RawReport:
             index="shape", columns="name", values="value", aggfunc="first", dropna=False
         )
         columns.update({name: wide[name].reindex(kernels.index).astype(np.float64) for name in wide})
+    # ncu prints no Stream column in a summary (a row groups the launches of every stream),
+    # and older ncu printed no Block Size or Grid Size either: those are blank, with the reason.
+    unexported = [c for c in fill_unexported_identity(kernels) if c in _SHAPE_COLUMNS]
     out = pd.concat([kernels, pd.DataFrame(columns, index=kernels.index)], axis=1)
     notes = [
         f"per-kernel summary: {len(out)} kernels, {int(out[LAUNCHES].sum())} launches; totals are "
-        "Average × Invocations, so per-launch rows are not available"
+        "Average × Invocations, so per-launch rows are not available, nor their stream"
     ]
+    shapes_missing = [_SHAPE_COLUMNS[c] for c in unexported if c != "stream"]
+    if shapes_missing:
+        notes.append(
+            f"per-kernel summary: {' and '.join(shapes_missing)} left blank: the export has no such column"
+        )
     return RawReport(str(path), "summary-csv", out, False, notes)

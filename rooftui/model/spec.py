@@ -69,12 +69,14 @@ _H100_SXM = {
 _H100_SOURCE = "NVIDIA H100 Tensor Core GPU datasheet (2023), dense = half the * sparse rates"
 _NVL = {"fp64": 30 * T, "fp32": 60 * T, "tensor_fp64": 60 * T, **_tensor(417.5, 835.5, 1670.5, 1670.5)}
 # No NVIDIA product brief, datasheet or spec table for the H100 NVL, H200 NVL or GH200 was
-# in the public corpora searched on 2026-12-01 (third-party pages disagree with each other:
-# H100 NVL FP32 60 or 67 TFLOP/s, HBM 3.9 or 4.8 TB/s), so these rows keep the figures an
-# earlier round typed in and say they are unverified wherever their roofs are shown.
+# in the public corpora searched on 2026-12-01, nor again on 2026-12-02 (docs and pages, for
+# each model's datasheet, product brief and nvidia.com spec table: only NVIDIA's H100 PCIe
+# product brief PB-11133 and third-party pages came back, and those disagree with each
+# other: H100 NVL FP32 60 or 67 TFLOP/s, HBM 3.9 or 4.8 TB/s), so these rows keep the
+# figures an earlier round typed in and say they are unverified wherever their roofs are shown.
 _UNVERIFIED = (
     "unverified: not checked against an NVIDIA document (none found in the public corpora "
-    "searched on 2026-12-01); figures as typed from "
+    "searched on 2026-12-01 and 2026-12-02); figures as typed from "
 )
 
 DATASHEETS: tuple[Datasheet, ...] = (

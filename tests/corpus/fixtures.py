@@ -127,6 +127,8 @@ def _raw(
 
 def _raw_unit(metric: str) -> str:
     """The unit ncu prints for ``metric`` in base units (the fixtures give raw counts)."""
+    if "pct_of_peak" in metric:
+        return "%"
     if "time" in metric:
         return "nsecond"
     if "bytes" in metric:
@@ -279,6 +281,27 @@ def unknown_gpu(folder: Path) -> Path:
     )
 
 
+def int4_imma_busy(folder: Path) -> Path:
+    """eschnett/IndexSpaces.jl profile.ncu-rep (A40, ncu 2022.1, `detailed`): an int4 Tensor
+    Core beamformer whose sections hold IMMA only as a % of peak (53.96% busy) and no Tensor
+    FLOP/OP counter, beside its FP32/FP64 instruction counters (all 0). Tensor work is present,
+    its amount unknown: never zero-AI, never 0 FLOP/s."""
+    ops = [f"{precision}{op}" for precision in "fd" for op in ("add", "mul", "fma")]
+    zero_fp = {f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum": "0" for op in ops}
+    imma = "sm__inst_executed_pipe_tensor_op_imma.avg.pct_of_peak_sustained_active"
+    hmma = "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_active"
+    beamformer = {"gpu__time_duration.sum": "8974464", "dram__bytes.sum": "2018820864"}
+    beamformer |= {imma: "53.96", hmma: "0"}
+    return _raw(
+        folder,
+        "int4_imma_busy.raw.csv",
+        "",
+        [("julia_bb_4477", {**zero_fp, **beamformer})],
+        device="NVIDIA A40",
+        cc="8.6",
+    )
+
+
 ODD_NAMES = [
     "void ns::kernel<float, 4>(float const*, float*, int), with a comma",
     'kernel_with_"quotes"_and_ünïcödé',
@@ -409,6 +432,7 @@ FIXTURES = (
     odd_names,
     prof_noise,
     details_without_unit,
+    int4_imma_busy,
 )
 
 

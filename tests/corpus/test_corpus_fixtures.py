@@ -13,6 +13,7 @@ import pytest
 
 from rooftui.analysis import load_run
 from rooftui.analysis.load_options import LoadOptions
+from rooftui.notes import kind_of
 from tests.conftest import run_cli
 from tests.corpus import fixtures
 
@@ -99,6 +100,17 @@ def test_an_unknown_gpu_loads_with_counts_and_no_invented_roof(corpus):
     assert kernel["flops_fp64"] == 1 << 21 and kernel["bytes_hbm"] == 24 * (1 << 20)
     assert kernel["bound"] == ""
     assert any(n.startswith("no FP64 roof") for n in run.notes)
+
+
+def test_an_int4_tensor_core_kernel_seen_only_as_imma_busy_is_never_zero_ai(corpus):
+    run = load_run([corpus["int4_imma_busy"]], LoadOptions(no_cache=True))
+    kernel = run.kernels.iloc[0]
+    assert kernel["flops_fp32"] == 0 and kernel["flops_fp64"] == 0  # counted: no FP32/FP64 work
+    assert kernel["pipeline"] == "tensor_uncounted" and not kernel["zero_ai"]
+    assert math.isnan(kernel["flops_tensor"]) and kernel["flops_partial"]
+    assert kernel["bound"] == ""
+    [partial] = [note for note in run.notes if kind_of(note) == "flops_partial"]
+    assert "Tensor work seen in 1 launch(es)" in partial and "blank, not 0" in partial
 
 
 def test_odd_kernel_names_are_read_back_exactly(corpus):

@@ -130,3 +130,54 @@ def test_the_papers_runs_bind_on_the_papers_roofs_unless_fp64_was_not_collected(
     for kernel in out["kernels"]:
         if not kernel["bound"]:
             assert kernel["bound_reason"].startswith("FLOP total partial (FP64 not collected)"), kernel
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "tensor_uncounted_ids" in e["known"]])
+def test_tensor_core_work_the_report_cannot_count_is_never_zero_ai(name):
+    """The A40 int4 beamformer (IMMA 54% busy) and CUTLASS's int8/int4 IMMA GEMMs on an A100:
+    Tensor work is present (ncu's own pipe counters), its amount is not in the report."""
+    kernels = {k["id"]: k for k in _rows(name)}
+    for launch in KNOWN[name]["known"]["tensor_uncounted_ids"]:
+        kernel = kernels[launch]
+        assert kernel["pipeline"] == "tensor_uncounted" and kernel["zero_ai"] is False, kernel["name"]
+        assert kernel["flops"]["tensor"] is None and kernel["flops"]["tensor_int8_ops"] is None
+        assert kernel["flops_partial"] and not kernel["bound"]
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "fp32_flops_by_kernel" in e["known"]])
+def test_reference_gemm_fp32_flops_are_what_its_source_does(name):
+    expected = KNOWN[name]["known"]["fp32_flops_by_kernel"]
+    found = {k["name"]: k["flops"]["fp32"] for k in _rows(name) if k["name"] in expected}
+    assert found == expected  # to the unit: 2 x 384^3 for the float reference, 0 for the integer one
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "datasheet_row" in e["known"]])
+def test_datasheet_roofs_come_from_the_exact_models_row_or_none(name):
+    """A40, A100 80GB PCIe and GH200 120GB get their own rows; H800, RTX 3080, RTX 2060 Max-Q
+    and GTX 1660 SUPER have none in the table, so no datasheet roof at all (never a similar
+    name's); a V100-SXM2-16GB has the paper's published measurements for every roof."""
+    result = _summary(KNOWN[name])
+    assert result.returncode == 0, result.stderr
+    ceilings = json.loads(result.stdout)["ceilings_by_device"]
+    rows = {c.get("datasheet") for cs in ceilings.values() for c in cs if c["source"] == "datasheet"}
+    expected = KNOWN[name]["known"]["datasheet_row"]
+    assert rows == ({expected} if expected else set())
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "l2_bytes_by_id" in e["known"]])
+def test_l1_and_l2_bytes_are_the_kernels_own_stores_not_other_units_traffic(name):
+    """aplainjane's shared-memory demo on an RTX 3060 Laptop: lts__t_sectors reads 10.9x the
+    L1-requested sectors (instruction, constant and other units' traffic after ncu's cache
+    flush); rooftui's L2 bytes are lts__t_sectors_srcunit_tex x 32, the 4096 bytes each
+    32x32 block stores, to the byte."""
+    known = KNOWN[name]["known"]
+    kernels = {str(k["id"]): k for k in _rows(name)}
+    assert {i: kernels[i]["bytes"]["l2"] for i in known["l2_bytes_by_id"]} == known["l2_bytes_by_id"]
+    assert {i: kernels[i]["bytes"]["l1"] for i in known["l1_bytes_by_id"]} == known["l1_bytes_by_id"]
+
+
+@pytest.mark.parametrize("name", [n for n, e in KNOWN.items() if "fp32_flops_by_id" in e["known"]])
+def test_tree_reduction_fp32_flops_are_255_per_block(name):
+    expected = KNOWN[name]["known"]["fp32_flops_by_id"]
+    kernels = {str(k["id"]): k for k in _rows(name)}
+    assert {i: kernels[i]["flops"]["fp32"] for i in expected} == expected  # to the unit
