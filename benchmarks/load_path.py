@@ -73,7 +73,7 @@ sys.path.insert(0, tree)
 os.chdir(tree)
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp()
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp()
-from rooftui.analysis import load_run
+from rooftui.analysis import grouped_kernels, load_run
 from rooftui.analysis.load_options import LoadOptions
 inputs = json.loads(spec)
 def cpu():
@@ -83,8 +83,8 @@ if mode == "check":
     results = []
     for paths, options in inputs:
         run = load_run(paths, LoadOptions(**options))
-        results.append((run.kernels, [str(n) for n in run.notes], run.missing_metrics,
-                        {k: repr(v) for k, v in run.ceilings_by_device.items()}))
+        results.append((run.kernels, grouped_kernels(run), [str(n) for n in run.notes],
+                        run.missing_metrics, {k: repr(v) for k, v in run.ceilings_by_device.items()}))
     pickle.dump(results, open(out, "wb"))
 else:
     rounds = int(os.environ["ROUNDS"])
@@ -117,7 +117,9 @@ def unpack(commit: str, into: Path) -> Path:
 
 def child(tree: Path, mode: str, inputs: list, out: Path, rounds: int = 1) -> subprocess.Popen:
     env = {**os.environ, "ROUNDS": str(rounds), "PYTHONPATH": str(tree)}
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(tree), mode, json.dumps(inputs), str(out)], env=env)
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tree), mode, json.dumps(inputs), str(out)], env=env
+    )
 
 
 def summary_json(tree: Path, report: str) -> bytes:
@@ -136,8 +138,6 @@ def summary_json(tree: Path, report: str) -> bytes:
 def check(base: Path) -> int:
     import pickle
 
-    import pandas as pd
-
     differ = 0
     for report in REPORTS:
         same = summary_json(base, report) == summary_json(ROOT, report)
@@ -152,22 +152,34 @@ def check(base: Path) -> int:
             return 1
         results = [pickle.loads(out.read_bytes()) for out in outs]
     for (paths, options), was, now in zip(inputs, *results):
-        problems = []
-        if list(was[0].columns) != list(now[0].columns):
-            problems.append("columns")
-        elif list(was[0].dtypes) != list(now[0].dtypes):
-            changed = [f"{c} {a} -> {b}" for c, a, b in zip(was[0].columns, was[0].dtypes, now[0].dtypes) if a != b]
-            problems.append("dtypes " + "; ".join(changed[:4]) + (" ..." if len(changed) > 4 else ""))
-        else:
-            try:
-                pd.testing.assert_frame_equal(was[0], now[0], check_exact=True)
-            except AssertionError as err:
-                problems.append(str(err).splitlines()[0])
-        problems += [what for what, a, b in zip(("notes", "missing", "ceilings"), was[1:], now[1:]) if a != b]
+        problems = [
+            f"{what}: {problem}"
+            for what, a, b in zip(("kernels", "grouped"), was, now)
+            if (problem := _frame_differs(a, b))
+        ]
+        problems += [what for what, a, b in zip(("notes", "missing", "ceilings"), was[2:], now[2:]) if a != b]
         differ += bool(problems)
-        print(f"kernel table {'same' if not problems else 'DIFFERS ' + ', '.join(problems)}: {paths} {options}")
+        print(
+            f"kernel table {'same' if not problems else 'DIFFERS ' + ', '.join(problems)}: {paths} {options}"
+        )
     print("all the same" if not differ else f"{differ} differ")
     return 1 if differ else 0
+
+
+def _frame_differs(was, now) -> str:
+    """How two frames differ ("" when they do not): columns, dtypes, or a value."""
+    import pandas as pd
+
+    if list(was.columns) != list(now.columns):
+        return "columns"
+    if list(was.dtypes) != list(now.dtypes):
+        changed = [f"{c} {a} -> {b}" for c, a, b in zip(was.columns, was.dtypes, now.dtypes) if a != b]
+        return "dtypes " + "; ".join(changed[:4]) + (" ..." if len(changed) > 4 else "")
+    try:
+        pd.testing.assert_frame_equal(was, now, check_exact=True)
+    except AssertionError as err:
+        return str(err).splitlines()[0]
+    return ""
 
 
 def time_both(base: Path, rounds: int) -> None:
@@ -175,7 +187,9 @@ def time_both(base: Path, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         sums = {"base": {"cold": 0.0, "cached": 0.0}, "this": {"cold": 0.0, "cached": 0.0}}
         for turn in range(rounds):  # the two take turns, so both meet the same load
-            for name, tree in (("base", base), ("this", ROOT)) if turn % 2 == 0 else (("this", ROOT), ("base", base)):
+            for name, tree in (
+                (("base", base), ("this", ROOT)) if turn % 2 == 0 else (("this", ROOT), ("base", base))
+            ):
                 out = Path(scratch) / f"{name}{turn}.json"
                 if child(tree, "time", inputs, out).wait():
                     raise SystemExit(f"the {name} tree failed to load")

@@ -398,40 +398,55 @@ def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
     when Tensor work was seen but not counted (which pipeline leads is then unknown);
     "none" without any work, known in full; "unknown" when the report has none of the
     counters, or the known ones are 0 but others were not collected."""
-    work = table[list(WORK_COLUMNS)]
-    known = work.notna().any(axis=1)
-    filled = work.fillna(0.0)
+    work = _work(table)
+    known = ~np.isnan(work).all(axis=1)
+    filled = _nan_as_0(work)
     names = np.array([*FLOAT_PIPELINES, "tensor_int8"], dtype=object)
-    partial = flops_partial(table)
-    did_work = filled.sum(axis=1) > 0
-    pipeline = np.where(
-        did_work, names[filled.to_numpy().argmax(axis=1)], np.where(partial, "unknown", "none")
-    )
+    partial = flops_partial(table).to_numpy()
+    total = np.zeros(len(table))
+    for column in filled.T:  # added left to right, as DataFrame.sum(axis=1) adds
+        total = total + column
+    did_work = total > 0
+    pipeline = np.where(did_work, names[filled.argmax(axis=1)], np.where(partial, "unknown", "none"))
     pipeline = np.where(known, pipeline, "unknown")
     return pd.Series(np.where(uncounted_tensor(table), "tensor_uncounted", pipeline), index=table.index)
 
 
-def _states(table: pd.DataFrame, column: str) -> pd.Series:
+def _work(table: pd.DataFrame) -> np.ndarray:
+    """The FLOP (and INT8 OP) columns, one row per launch or group, NaN where not known."""
+    return table[list(WORK_COLUMNS)].to_numpy(dtype=float, na_value=np.nan)
+
+
+def _states(table: pd.DataFrame, column: str) -> np.ndarray:
     name = state_column(column)
     if name in table:
-        return table[name]
+        return table[name].to_numpy(dtype=object)
     # A table built before states existed (or by hand): NaN is not collected.
-    return pd.Series(np.where(table[column].isna(), NOT_COLLECTED, MEASURED), index=table.index)
+    return np.where(table[column].isna(), NOT_COLLECTED, MEASURED).astype(object)
+
+
+def _any_state(table: pd.DataFrame, columns: Iterable[str], states: tuple[str, ...]) -> np.ndarray:
+    """Per row: one of ``columns`` is in one of ``states``."""
+    found = np.zeros(len(table), dtype=bool)
+    for column in columns:
+        values = _states(table, column)
+        for state in states:
+            found |= values == state
+    return found
 
 
 def uncounted_tensor(table: pd.DataFrame) -> pd.Series:
     """Per row: Tensor work present, amount unknown."""
     tensor = [flop_column(p) for p in (*TENSOR_PIPELINES, "tensor_int8")]
-    return pd.concat([_states(table, c) == UNCOUNTED for c in tensor], axis=1).any(axis=1)
+    return pd.Series(_any_state(table, tensor, (UNCOUNTED,)), index=table.index)
 
 
 def flops_partial(table: pd.DataFrame) -> pd.Series:
     """Per row: the FLOP total adds only some of the applicable terms (others not collected,
     or Tensor work not countable), while at least one is known."""
-    missing = pd.concat(
-        [_states(table, c).isin((NOT_COLLECTED, UNCOUNTED)) for c in WORK_COLUMNS], axis=1
-    ).any(axis=1)
-    return missing & table[list(WORK_COLUMNS)].notna().any(axis=1)
+    missing = _any_state(table, WORK_COLUMNS, (NOT_COLLECTED, UNCOUNTED))
+    known = ~np.isnan(_work(table)).all(axis=1)
+    return pd.Series(missing & known, index=table.index)
 
 
 def combine_states(states: pd.Series) -> str:
@@ -504,7 +519,7 @@ def partial_note(kernels: pd.DataFrame) -> str | None:
         return None
     parts = []
     for column in WORK_COLUMNS:
-        states = _states(kernels, column)[partial]
+        states = _states(kernels, column)[partial.to_numpy()]
         label = PIPELINE_LABELS[
             "tensor_int8" if column == "ops_tensor_int8" else column.removeprefix("flops_")
         ]
