@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rooftui.errors import InputError, RooftuiError, one_line, reading
+from rooftui.errors import InputError, one_line, reading
 from rooftui.ingest._ncu_rep_worker import EXIT_ENTRY_UNWRITABLE, EXIT_NO_NCU_REPORT
 from rooftui.ingest.cache import EntryFile, ReportCache, decode_report
 from rooftui.ingest.files import check_readable, compression
@@ -133,9 +133,11 @@ class EntryUnwritable(InputError):
     """The reader read the report but could not write its entry (a full disk)."""
 
 
-class ReaderDidNotStart(RooftuiError):
+class ReaderDidNotStart(InputError):
     """rooftui's own reader process could not start: the report was never read, so
-    nothing is said about it."""
+    nothing is said about it. An InputError still, so that a caller for which an
+    unreadable report means "no data" (``profile.deduplicated.read_register_moves``) goes
+    on as before."""
 
     def __init__(self, interpreter: str, reason: str, path: Path) -> None:
         super().__init__(
