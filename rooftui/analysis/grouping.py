@@ -12,6 +12,7 @@ from rooftui.model.columns import (
     FLOP_COLUMNS,
     LEVELS,
     NOT_COLLECTED,
+    STATE_ORDER,
     UNCOUNTED,
     WORK_COLUMNS,
     byte_source_column,
@@ -20,7 +21,7 @@ from rooftui.model.columns import (
 )
 from rooftui.model.flop_caps import CAPPED, cap_column
 from rooftui.model.frames import map_unique
-from rooftui.model.kernel_table import combine_states, dominant_pipeline, flops_partial
+from rooftui.model.kernel_table import dominant_pipeline, flops_partial
 from rooftui.model.names import qualified_name
 
 _SUMMED = (
@@ -80,9 +81,10 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
             out[column] = heaviest[column]
     if "communication" in kernels and (several_ranks or kernels["communication"].any()):
         out["communication"] = heaviest["communication"]  # by name: the same for every launch
+    by_group = [kernels[k] for k in keys]
     for column in WORK_COLUMNS:  # a sum is as known as its least-known launch
         if state_column(column) in kernels:
-            out[state_column(column)] = grouped[state_column(column)].agg(combine_states)
+            out[state_column(column)] = _least_known(kernels[state_column(column)], by_group)
     # The caps of a sum (model.flop_caps): the sum of its launches' caps, unknown when a
     # launch that lacks the pipeline's FLOPs has no cap.
     for pipeline in CAPPED:
@@ -90,9 +92,7 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
         if cap in kernels and state in kernels:
             uncapped = kernels[state].isin((NOT_COLLECTED, UNCOUNTED)) & kernels[cap].isna()
             total = grouped[cap].sum(min_count=1)
-            out[cap] = total.where(
-                ~uncapped.groupby([kernels[k] for k in keys], sort=False, dropna=False).any()
-            )
+            out[cap] = total.where(~uncapped.groupby(by_group, sort=False, dropna=False).any())
     out["flops_partial"] = flops_partial(out) & out["flops"].notna()
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
     zero = zero_ai.group_columns(kernels, keys)
@@ -113,6 +113,14 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     out.loc[same_name, "name"] = out.loc[same_name, "_function"]
     out = out.drop(columns="_function")
     return out.sort_values("time_s", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _least_known(states: pd.Series, by_group: list[pd.Series]) -> pd.Series:
+    """``combine_states`` of each group's launches, for every group at once: the state
+    first in ``STATE_ORDER`` among its launches' (not collected where none is one)."""
+    order = {state: rank for rank, state in enumerate(STATE_ORDER)}
+    least = states.map(order).groupby(by_group, sort=False, dropna=False).min()
+    return least.map(dict(enumerate(STATE_ORDER))).fillna(NOT_COLLECTED)
 
 
 def share(values: pd.Series, total: float) -> pd.Series:

@@ -138,11 +138,12 @@ def add_bounds(table: pd.DataFrame, ceilings: CeilingSet) -> pd.DataFrame:
     basis[_partial(table) & zero & (bound != "")] = ZERO_AI_PARTIAL  # never "complete"
     # The uncounted work capped by its pipes' busy cycles: a memory roof may bind anyway.
     decidable = partial & (bound == "") & peak.notna()  # as a complete total would be
-    level, capped_fraction = capped_memory_bounds(table, ceilings, decidable)
-    won = level != ""
-    bound[won] = level[won].map(LEVEL_LABELS)
-    fraction[won] = capped_fraction[won]
-    basis[won] = CAPPED
+    if decidable.any():  # (the caps are a third of this function's time: only where they may decide)
+        level, capped_fraction = capped_memory_bounds(table, ceilings, decidable)
+        won = level != ""
+        bound[won] = level[won].map(LEVEL_LABELS)
+        fraction[won] = capped_fraction[won]
+        basis[won] = CAPPED
     table["bound"] = bound
     table["bound_basis"] = basis
     table["roof_fraction"] = fraction
@@ -172,19 +173,20 @@ def bound_reasons(table: pd.DataFrame, ceilings: CeilingSet, peak: pd.Series) ->
     give(
         ~zero & table["flops"].isna() & table["zero_ai"].isna(), "no FLOP counters in the report: AI unknown"
     )
-    missing = pd.Series([[] for _ in table.index], index=table.index, dtype=object)
-    for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
-        states = state_column(flop_column(pipeline))
-        if states in table:
-            for row in table.index[table[states] == NOT_COLLECTED]:
-                missing[row].append(PIPELINE_LABELS[pipeline])
-    named = missing.map(lambda labels: ", ".join(labels) or "some terms")
-    uncapped = why_not_capped(table, ceilings).map(lambda why: f"; not capped: {why}" if why else "")
-    give(
-        ~zero & _partial(table),
-        "FLOP total partial (" + named + " not collected): the true AI is "
-        "at least the shown one, so whether a memory roof binds is unknown" + uncapped,
-    )
+    if (blank & ~zero & _partial(table)).any():  # (why_not_capped is slow: only where it is said)
+        missing = pd.Series([[] for _ in table.index], index=table.index, dtype=object)
+        for pipeline in (*FLOAT_PIPELINES, "tensor_int8"):
+            states = state_column(flop_column(pipeline))
+            if states in table:
+                for row in table.index[table[states] == NOT_COLLECTED]:
+                    missing[row].append(PIPELINE_LABELS[pipeline])
+        named = missing.map(lambda labels: ", ".join(labels) or "some terms")
+        uncapped = why_not_capped(table, ceilings).map(lambda why: f"; not capped: {why}" if why else "")
+        give(
+            ~zero & _partial(table),
+            "FLOP total partial (" + named + " not collected): the true AI is "
+            "at least the shown one, so whether a memory roof binds is unknown" + uncapped,
+        )
     give(~zero & (table["flops"] > 0) & peak.isna(), "no compute roof for the pipelines it uses")
     for level in BOUND_LEVELS:
         if ceilings.bandwidth(level) is None:

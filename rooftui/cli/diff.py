@@ -9,7 +9,7 @@ import click
 
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.cli.notes import echo_notes
-from rooftui.cli.options import report_options
+from rooftui.cli.options import check_report, report_options
 from rooftui.cli.progress import load_progress
 from rooftui.model.columns import LEVELS
 from rooftui.views.text import safe_console
@@ -21,8 +21,8 @@ def run_label(path: str) -> str:
 
 
 @click.command()
-@click.argument("report_a", type=click.Path(path_type=str))
-@click.argument("report_b", type=click.Path(path_type=str))
+@click.argument("report_a", type=click.Path(path_type=str), callback=check_report)
+@click.argument("report_b", type=click.Path(path_type=str), callback=check_report)
 @report_options
 @click.option(
     "--ceilings-a",

@@ -92,6 +92,13 @@ def _check_reports(ctx: click.Context, param: click.Parameter, reports: tuple[st
     return reports
 
 
+def check_report(ctx: click.Context, param: click.Parameter, report: str) -> str:
+    """``_check_reports`` for an argument of one report (diff's REPORT_A and REPORT_B): a
+    missing one fails before pandas is imported for the other."""
+    _check_reports(ctx, param, (report,))
+    return report
+
+
 # REPORT... for the commands that take any number of reports (none: the bundled sample).
 reports_argument = click.argument(
     "reports", nargs=-1, type=click.Path(path_type=str), callback=_check_reports

@@ -53,8 +53,10 @@ Where there is no ``fork`` or no ``/proc/self/statm``, one process reads everyth
 ``--child-bytes 0`` reads everything here; a small value with ``--min-launches 1`` and
 ``--children-only`` forces many children (tests).
 
-Exit codes: 0 done, 1 the reader raised (message on stderr), 3 ncu_report missing, 4 the
-entry could not be written (a full disk; message on stderr).
+Exit codes: 0 done, 5 the reader raised (message on stderr), 3 ncu_report missing, 4 the
+entry could not be written (a full disk; message on stderr). ``main`` lets no exception
+out, so Python's own 1 means this module never ran: its imports failed (an environment
+the user cannot read), which the parent reports as the reader not starting.
 A reader child killed by a signal ends this process with the same signal.
 """
 

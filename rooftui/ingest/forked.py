@@ -14,7 +14,10 @@ import pickle
 import signal
 import sys
 
-EXIT_FAILED = 1  # a child whose function raised; a process ended by end_by for a non-fatal signal
+# A child whose function raised; a process ended by end_by for a non-fatal signal. Not 1,
+# Python's own code for an uncaught exception: the reader's parent reads 1 as "the reader
+# never got to run" (its imports failed; ``ncu_rep.EXIT_DID_NOT_START``).
+EXIT_FAILED = 5
 
 
 def resident_bytes() -> int:

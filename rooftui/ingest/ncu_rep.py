@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rooftui.errors import InputError, reading
+from rooftui.errors import InputError, one_line, reading
 from rooftui.ingest._ncu_rep_worker import EXIT_ENTRY_UNWRITABLE, EXIT_NO_NCU_REPORT
 from rooftui.ingest.cache import EntryFile, ReportCache, decode_report
 from rooftui.ingest.files import check_readable, compression
@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 
 WORKER = [sys.executable, "-m", "rooftui.ingest._ncu_rep_worker"]
 _RERUN = "re-copy the report or re-run ncu"
+# Python's own exit code for an uncaught exception. The reader's ``main`` lets none out
+# (its failures exit 3, 4 or 5), so 1 means it never ran: its imports failed.
+EXIT_DID_NOT_START = 1
 
 
 def read_ncu_rep(
@@ -128,6 +131,22 @@ def fetch_ncu_rep(
 
 class EntryUnwritable(InputError):
     """The reader read the report but could not write its entry (a full disk)."""
+
+
+class ReaderDidNotStart(InputError):
+    """rooftui's own reader process could not start: the report was never read, so
+    nothing is said about it. An InputError still, so that a caller for which an
+    unreadable report means "no data" (``profile.deduplicated.read_register_moves``) goes
+    on as before."""
+
+    def __init__(self, interpreter: str, reason: str, path: Path) -> None:
+        super().__init__(
+            f"rooftui's .ncu-rep reader could not start ({interpreter}: {reason}); "
+            "the report itself was not read",
+            path,
+            f"let the user running rooftui run {interpreter} and read its environment "
+            "(check the virtual environment's permissions), or install rooftui where that user can",
+        )
 
 
 def _fetch_into(entry: EntryFile, path: Path, children: int, timeout_s: float | None) -> Fetched:
@@ -228,17 +247,24 @@ _READER_MEMORY = MemoryGate()
 def _run_worker(command: Sequence[str], report: Path, path: Path, entry: EntryFile, timeout_s: float) -> None:
     """Run the reader on ``report`` in a child process, which writes ``entry``; InputError
     if it fails."""
-    _finish_worker(_start_worker(command, report, entry), path, timeout_s)
+    _finish_worker(_start_worker(command, report, entry, path), path, timeout_s)
 
 
-def _start_worker(command: Sequence[str], report: Path, entry: EntryFile) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*command, str(report)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=_worker_env(),
-        pass_fds=(entry.fileno(),),
-    )
+def _start_worker(
+    command: Sequence[str], report: Path, entry: EntryFile, shown: Path | None = None
+) -> subprocess.Popen:
+    """The reader on ``report``; ``shown``: the path the user gave (``report`` may be its
+    decompressed copy)."""
+    try:
+        return subprocess.Popen(
+            [*command, str(report)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=_worker_env(),
+            pass_fds=(entry.fileno(),),
+        )
+    except OSError as err:  # the interpreter, not the report: no permission, gone, not a program
+        raise ReaderDidNotStart(command[0], err.strerror or one_line(err), shown or report) from None
 
 
 def _stop(worker: subprocess.Popen) -> None:
@@ -267,6 +293,9 @@ def _finish_worker(worker: subprocess.Popen, path: Path, timeout_s: float) -> No
             path,
             _RERUN,
         )
+    if worker.returncode == EXIT_DID_NOT_START:
+        interpreter = worker.args[0] if isinstance(worker.args, list) else worker.args
+        raise ReaderDidNotStart(str(interpreter), _last_line(stderr), path)
     if worker.returncode == EXIT_NO_NCU_REPORT:
         raise InputError(
             f"cannot load the ncu_report package ({_last_line(stderr)})",

@@ -50,8 +50,11 @@ def count_columns(raw: pd.DataFrame, read: Callable[[str], pd.Series]) -> pd.Dat
     return out
 
 
-def _ratio(top: pd.Series, bottom: pd.Series) -> pd.Series:
-    return (top / bottom).where(bottom > 0)
+def _ratio(top: pd.Series, bottom: pd.Series) -> np.ndarray:
+    """top / bottom, NaN where bottom is not above 0 (on arrays: rows of one table)."""
+    under = bottom.to_numpy(dtype=float, na_value=np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(under > 0, top.to_numpy(dtype=float, na_value=np.nan) / under, np.nan)
 
 
 def add_ratios(table: pd.DataFrame) -> pd.DataFrame:

@@ -6,7 +6,9 @@ derives counts a report stores as rates, and says what it could not compute.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -57,8 +59,15 @@ class Derivation:
     unknown_arch: bool = False
 
 
-def _column(raw: pd.DataFrame, name: str) -> pd.Series | None:
-    return raw[name].astype(float) if name in raw else None
+def _column(raw: pd.DataFrame, name: str) -> np.ndarray | None:
+    return raw[name].astype(float).to_numpy() if name in raw else None
+
+
+# The kernel table is built from NumPy arrays, one per column, made into a DataFrame
+# once: the same float64 arithmetic as on pandas Series, without pandas' ~50 µs per
+# operation, which on the few launches of most reports was most of a load's time
+# (benchmarks/results/2026-12-02-load-path.md; benchmarks/load_path.py checks that the
+# tables are equal, value for value).
 
 
 def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Derivation) -> pd.Series:
@@ -71,54 +80,77 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     launch), or × clock × duration;
     ``X.sum.per_second`` × duration.
     """
-    value = pd.Series(np.nan, index=raw.index)
+    return pd.Series(_metric_array(raw, metric, time_ns.to_numpy(), log), index=raw.index)
+
+
+def _metric_array(raw: pd.DataFrame, metric: str, time_ns: np.ndarray, log: Derivation) -> np.ndarray:
+    """``metric_values`` as an array."""
     names = m.spellings(metric)
-    candidates: list[tuple[str, pd.Series | None]] = [(name, _column(raw, name)) for name in names]
-    seconds = time_ns * 1e-9
-    for name in names:
-        unit = m.unit_of(name)
-        per_cycle = _column(raw, f"{name}.per_cycle_elapsed")
-        if per_cycle is not None:
-            for cycles_name in dict.fromkeys(
-                (f"{unit}__cycles_elapsed.avg", m.SM_CYCLES if unit in ("sm", "smsp", "l1tex") else "")
-            ):
-                cycles = _column(raw, cycles_name) if cycles_name else None
-                if cycles is not None:
-                    candidates.append((f"{name}.per_cycle_elapsed × {cycles_name}", per_cycle * cycles))
-            clock = _column(raw, m.UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second"))
-            if clock is not None:
-                candidates.append(
-                    (f"{name}.per_cycle_elapsed × clock × duration", per_cycle * clock * seconds)
-                )
-        per_second = _column(raw, f"{name}.per_second")
-        if per_second is not None:
-            candidates.append((f"{name}.per_second × duration", per_second * seconds))
-    value, used = _fill_gaps(value, candidates)
+    value, used = _fill_gaps(np.full(len(raw), np.nan), _metric_candidates(raw, names, time_ns))
     for how, fills in used:
         if how not in names:  # from a rate: a count again, so a whole number (not 1048575.9999)
-            value = value.where(~fills, value.round())
+            value[fills] = np.round(value[fills])
     for how, _ in used:
         if how in names[1:]:
             log.respelled.add(f"{metric} = {how}")
         elif how != metric:
             log.derived.add(f"{metric} = {how}")
-    if value.isna().all():
+    if np.isnan(value).all():
         log.missing.add(metric)
     return value
 
 
+def _metric_candidates(
+    raw: pd.DataFrame, names: tuple[str, ...], time_ns: np.ndarray
+) -> Iterator[tuple[str, Callable[[], np.ndarray | None]]]:
+    """What may give ``names``' count, in the order tried (``metric_values``), each
+    computed only when asked for (most reports hold the count itself)."""
+    for name in names:
+        yield name, partial(_column, raw, name)
+    seconds = time_ns * 1e-9
+    for name in names:
+        unit = m.unit_of(name)
+        rate = f"{name}.per_cycle_elapsed"
+        if rate in raw:
+            for cycles_name in dict.fromkeys(
+                (f"{unit}__cycles_elapsed.avg", m.SM_CYCLES if unit in ("sm", "smsp", "l1tex") else "")
+            ):
+                if cycles_name and cycles_name in raw:
+                    yield f"{rate} × {cycles_name}", partial(_product, raw, rate, cycles_name)
+            clock = m.UNIT_CLOCKS.get(unit, f"{unit}__cycles_elapsed.avg.per_second")
+            if clock in raw:
+                yield f"{rate} × clock × duration", partial(_product, raw, rate, clock, seconds)
+        if f"{name}.per_second" in raw:
+            yield f"{name}.per_second × duration", partial(_product, raw, f"{name}.per_second", None, seconds)
+
+
+def _product(
+    raw: pd.DataFrame, first: str, second: str | None, seconds: np.ndarray | None = None
+) -> np.ndarray:
+    """Column ``first`` × column ``second`` (if any) × ``seconds`` (if given), in that order."""
+    value = raw[first].astype(float).to_numpy()
+    if second is not None:
+        value = value * raw[second].astype(float).to_numpy()
+    return value if seconds is None else value * seconds
+
+
 def _fill_gaps(
-    value: pd.Series, candidates: list[tuple[str, pd.Series | None]]
-) -> tuple[pd.Series, list[tuple[str, pd.Series]]]:
+    value: np.ndarray, candidates: Iterable[tuple[str, Callable[[], np.ndarray | None]]]
+) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
     """``value`` with each missing entry taken from the first candidate that has it,
-    and the candidates that filled any, in order, each with the entries it filled."""
+    and the candidates that filled any, in order, each with the entries it filled. A
+    candidate is computed only while entries are missing."""
     used = []
-    for how, candidate in candidates:
+    for how, make in candidates:
+        gaps = np.isnan(value)
+        if not gaps.any():
+            break
+        candidate = make()
         if candidate is None:
             continue
-        fills = value.isna() & candidate.notna()
+        fills = gaps & ~np.isnan(candidate)
         if fills.any():
-            value = value.where(~fills, candidate)
+            value = np.where(fills, candidate, value)
             used.append((how, fills))
     return value, used
 
@@ -130,20 +162,28 @@ def bytes_values(
     ``byte_sources.PREFERRED_BYTE_SOURCES[level]`` then ``metrics.BYTE_SOURCES[level]`` that
     gives the launch a value (its terms read or derived from rates like any count); ""
     where none does."""
-    value = pd.Series(np.nan, index=raw.index)
-    what = pd.Series("", index=raw.index, dtype=object)
+    value, what = _bytes_arrays(raw, level, time_ns.to_numpy(), log)
+    return pd.Series(value, index=raw.index), pd.Series(what, index=raw.index, dtype=object)
+
+
+def _bytes_arrays(
+    raw: pd.DataFrame, level: str, time_ns: np.ndarray, log: Derivation
+) -> tuple[np.ndarray, np.ndarray]:
+    """``bytes_values`` as arrays."""
+    value = np.full(len(raw), np.nan)
+    what = np.full(len(raw), "", dtype=object)
     preferred = PREFERRED_BYTE_SOURCES.get(level, ())
     for i, source in enumerate(preferred + m.BYTE_SOURCES[level], start=-len(preferred)):
-        if not value.isna().any():
+        if not np.isnan(value).any():
             break
         quiet = Derivation()
-        terms = [metric_values(raw, term, time_ns, quiet) for term in source.terms]
+        terms = [_metric_array(raw, term, time_ns, quiet) for term in source.terms]
         found = source.scale * sum(terms[1:], terms[0])
-        fills = value.isna() & found.notna()
+        fills = np.isnan(value) & ~np.isnan(found)
         if not fills.any():
             continue
-        value = value.where(~fills, found)
-        what = what.where(~fills, source.what)
+        value = np.where(fills, found, value)
+        what[fills] = source.what
         log.derived |= quiet.derived
         log.respelled |= quiet.respelled
         if i > 0 and source.same:
@@ -151,7 +191,7 @@ def bytes_values(
             log.derived.add(f"{m.BYTE_SOURCES[level][0].terms[0]} = {scale}" + " + ".join(source.terms))
         elif i > 0:
             log.byte_sources.add(f"{LEVEL_LABELS[level]}: {source.what}")
-    if value.isna().all() and level not in OPTIONAL_LEVELS:
+    if np.isnan(value).all() and level not in OPTIONAL_LEVELS:
         log.missing.add(m.BYTE_SOURCES[level][0].terms[0])
     return value, what
 
@@ -159,32 +199,58 @@ def bytes_values(
 def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Series]:
     """Each launch's duration in ns and where it came from (``metrics.TIME`` first,
     then elapsed cycles / clock, then gpu__time_active)."""
-    value = pd.Series(np.nan, index=raw.index)
-    source = pd.Series("", index=raw.index, dtype=object)
-    candidates: list[tuple[str, pd.Series | None]] = [(m.TIME, _column(raw, m.TIME))]
+    value, source = _time_arrays(raw, log)
+    return pd.Series(value, index=raw.index), pd.Series(source, index=raw.index, dtype=object)
+
+
+def _time_arrays(raw: pd.DataFrame, log: Derivation) -> tuple[np.ndarray, np.ndarray]:
+    """``time_values`` as arrays."""
+    source = np.full(len(raw), "", dtype=object)
+    candidates: list[tuple[str, Callable[[], np.ndarray | None]]] = [(m.TIME, partial(_column, raw, m.TIME))]
     for cycles, clock in m.TIME_FROM_CYCLES:
-        c, f = _column(raw, cycles), _column(raw, clock)
-        if c is not None and f is not None:
-            candidates.append((f"derived: {cycles} / {clock}", c / f.where(f > 0) * 1e9))
-    candidates += [(f"derived: {name}", _column(raw, name)) for name in m.TIME_ACTIVE]
-    value, used = _fill_gaps(value, candidates)
+        if cycles in raw and clock in raw:
+            how = f"derived: {cycles} / {clock}"
+            candidates.append((how, partial(_cycles_over_clock, raw, cycles, clock)))
+    candidates += [(f"derived: {name}", partial(_column, raw, name)) for name in m.TIME_ACTIVE]
+    value, used = _fill_gaps(np.full(len(raw), np.nan), candidates)
     for how, fills in used:
-        source = source.where(~fills, how)
+        source[fills] = how
         log.time_sources.add(how)
-    if value.isna().all():
+    if np.isnan(value).all():
         log.missing.add(m.TIME)
     return value, source
 
 
-def _any(raw: pd.DataFrame, names: tuple[str, ...] | list[str], test: str) -> pd.Series:
+def _cycles_over_clock(raw: pd.DataFrame, cycles: str, clock: str) -> np.ndarray:
+    """Elapsed cycles / clock in ns; NaN where the clock is not above 0."""
+    per_second = raw[clock].astype(float).to_numpy()
+    return raw[cycles].astype(float).to_numpy() / np.where(per_second > 0, per_second, np.nan) * 1e9
+
+
+def _any(raw: pd.DataFrame, names: tuple[str, ...] | list[str], test: str) -> np.ndarray:
     """Per launch: one of the counters ``names`` is in the report and is 0 (``test``
     "zero") or above 0 ("positive")."""
-    found = pd.Series(False, index=raw.index)
+    found = np.zeros(len(raw), dtype=bool)
     for name in names:
         if name in raw:
-            values = raw[name].astype(float)
+            values = raw[name].astype(float).to_numpy()
             found |= (values == 0) if test == "zero" else (values > 0)
     return found
+
+
+def _text(values: np.ndarray, raw: pd.DataFrame) -> pd.Series:
+    """A column of text kept as Python strings (dtype object), as it always was."""
+    return pd.Series(values, index=raw.index, dtype=object)
+
+
+def _nan_as_0(value: np.ndarray) -> np.ndarray:
+    """``fillna(0.0)``: NaN becomes 0, infinities stay."""
+    return np.where(np.isnan(value), 0.0, value)
+
+
+def _known_where(value: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """``value`` with 0 where ``known`` says the count is known to be 0."""
+    return np.where(known, 0.0, value)
 
 
 def kernel_rows(
@@ -195,39 +261,41 @@ def kernel_rows(
     arch = m.architecture_for(cc) if cc else None
     if arch is None:
         log.unknown_arch = True
-    out = pd.DataFrame(index=raw.index)
-    time_ns, out["time_source"] = time_values(raw, log)
+    rows = len(raw)
+    out: dict[str, Any] = {}
+    time_ns, time_source = _time_arrays(raw, log)
+    out["time_source"] = _text(time_source, raw)
     out["time_s"] = time_ns * 1e-9
 
     for precision, terms in m.cuda_core_terms(fp16_rule).items():
-        total = pd.Series(0.0, index=raw.index)
+        total = np.zeros(rows)
         for metric, factor in terms:
-            total = total + factor * metric_values(raw, metric, time_ns, log)
+            total = total + factor * _metric_array(raw, metric, time_ns, log)
         out[f"flops_{precision}"] = total
     hfma_metric, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
-    hfma = metric_values(raw, hfma_metric, time_ns, log)
-    out["register_moves"], out["flops_fp16"] = without_register_moves(
+    hfma = _metric_array(raw, hfma_metric, time_ns, log)
+    out["register_moves"], out["flops_fp16"] = _without_register_moves(
         raw, out["flops_fp16"], hfma, hfma_factor
     )
     for precision in CUDA_CORE_PIPELINES:
         column = flop_column(precision)
         zero = _any(raw, m.WORK_EVIDENCE[precision], "zero")
-        known_zero = out[column].isna() & zero
-        out[column] = out[column].where(~known_zero, 0.0)
+        known_zero = np.isnan(out[column]) & zero
+        out[column] = _known_where(out[column], known_zero)
         out[state_column(column)] = np.where(
-            known_zero, KNOWN_ZERO, np.where(out[column].notna(), MEASURED, NOT_COLLECTED)
+            known_zero, KNOWN_ZERO, np.where(~np.isnan(out[column]), MEASURED, NOT_COLLECTED)
         )
 
-    tensor_by_pipeline: dict[str, pd.Series] = {}
+    tensor_by_pipeline: dict[str, np.ndarray] = {}
     for term in arch.tensor if arch else ():
-        value = term.factor * metric_values(raw, term.metric, time_ns, log)
+        value = term.factor * _metric_array(raw, term.metric, time_ns, log)
         previous = tensor_by_pipeline.get(term.pipeline)
         tensor_by_pipeline[term.pipeline] = value if previous is None else previous + value
     # A launch that issued no instruction to the Tensor pipe did no Tensor work on any GPU
     # [NCU: inst_executed_pipe_tensor]: where its Tensor FLOPs were not counted they are
     # known to be 0. One that did (or kept a Tensor pipe busy) did Tensor work, whatever
     # the counters that would count it say by their absence.
-    issued = metric_values(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
+    issued = _metric_array(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
     pipe_busy = _any(raw, m.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
     hmma, hfma2 = (_column(raw, name) for name in m.TENSOR_HMMA_LESS_HFMA2)
     active = _any(raw, m.TENSOR_MMA_ACTIVITY, "positive")
@@ -239,7 +307,7 @@ def kernel_rows(
     no_tensor = ((issued == 0) | _any(raw, m.TENSOR_PIPE_ZERO_PROOF, "zero")) & ~active
     # Tensor work some counter did count explains the activity: the pipelines left blank
     # beside it are not collected, not "uncounted".
-    counted = sum((v.fillna(0.0) for v in tensor_by_pipeline.values()), pd.Series(0.0, index=raw.index)) > 0
+    counted = sum((_nan_as_0(v) for v in tensor_by_pipeline.values()), np.zeros(rows)) > 0
     active &= ~counted
     applicable = set(tensor_by_pipeline) if arch else {*TENSOR_PIPELINES, "tensor_int8"}
     for pipeline in (*TENSOR_PIPELINES, "tensor_int8"):
@@ -248,40 +316,35 @@ def kernel_rows(
             out[column] = np.nan
             out[state_column(column)] = NOT_APPLICABLE
             continue
-        value = tensor_by_pipeline.get(pipeline, pd.Series(np.nan, index=raw.index))
-        known_zero = value.isna() & no_tensor
-        out[column] = value.where(~known_zero, 0.0)
+        value = tensor_by_pipeline.get(pipeline, np.full(rows, np.nan))
+        known_zero = np.isnan(value) & no_tensor
+        out[column] = _known_where(value, known_zero)
         out[state_column(column)] = np.where(
             known_zero,
             KNOWN_ZERO,
-            np.where(value.notna(), MEASURED, np.where(active, UNCOUNTED, NOT_COLLECTED)),
+            np.where(~np.isnan(value), MEASURED, np.where(active, UNCOUNTED, NOT_COLLECTED)),
         )
-    blank = (
-        pd.concat(
-            [
-                pd.Series(out[state_column(flop_column(p))] == NOT_COLLECTED, index=raw.index)
-                for p in applicable
-            ],
-            axis=1,
-        ).any(axis=1)
-        if applicable
-        else False
-    )
+    blank = np.zeros(rows, dtype=bool)
+    for pipeline in applicable:
+        blank |= out[state_column(flop_column(pipeline))] == NOT_COLLECTED
     log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
-    for column, cap in flop_caps(raw, out, arch, fp16_rule, cc).items():
+    so_far = pd.DataFrame(out, index=raw.index)
+    for column, cap in flop_caps(raw, so_far, arch, fp16_rule, cc).items():
         if cap.notna().any():  # only where the report caps something: no all-blank columns
-            out[column] = cap
+            out[column] = cap.to_numpy()
     for level in LEVELS:
-        out[f"bytes_{level}"], out[byte_source_column(level)] = bytes_values(raw, level, time_ns, log)
+        out[f"bytes_{level}"], what = _bytes_arrays(raw, level, time_ns, log)
+        out[byte_source_column(level)] = _text(what, raw)
     if cc in TWO_L2_PARTITIONS:
-        log.l2_counted_twice += int(out[byte_source_column("l2")].isin(L2_COUNTED_TWICE).sum())
-    out["bytes_tma"] = metric_values(raw, TMA_LOADS, time_ns, Derivation())
-    out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan
+        log.l2_counted_twice += int(np.isin(out[byte_source_column("l2")], list(L2_COUNTED_TWICE)).sum())
+    out["bytes_tma"] = _metric_array(raw, TMA_LOADS, time_ns, Derivation())
+    out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float).to_numpy() if m.SM_CLOCK in raw else np.nan
     quiet = Derivation()  # the instruction roofline's counters are optional: none is "missing"
-    counts = instruction_columns.count_columns(raw, lambda name: metric_values(raw, name, time_ns, quiet))
-    out = out.join(counts)
+    time_series = pd.Series(time_ns, index=raw.index)
+    counts = instruction_columns.count_columns(raw, lambda name: metric_values(raw, name, time_series, quiet))
     log.derived |= quiet.derived
-    return out
+    out.update({column: counts[column].to_numpy() for column in counts.columns})
+    return pd.DataFrame(out, index=raw.index)
 
 
 def without_register_moves(
@@ -294,10 +357,18 @@ def without_register_moves(
     ``hfma``, that counter (they come from another replay pass); launches without
     instruction-level data keep their FP16 FLOPs and NaN moves.
     """
+    moves, flops = _without_register_moves(raw, flops_fp16.to_numpy(), hfma.to_numpy(), hfma_factor)
+    return pd.Series(moves, index=raw.index), pd.Series(flops, index=raw.index)
+
+
+def _without_register_moves(
+    raw: pd.DataFrame, flops_fp16: np.ndarray, hfma: np.ndarray, hfma_factor: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``without_register_moves`` on arrays."""
     if m.REGISTER_MOVES not in raw:
-        return pd.Series(np.nan, index=raw.index), flops_fp16
-    moves = np.minimum(raw[m.REGISTER_MOVES].astype(float), hfma)
-    return moves, flops_fp16 - (hfma_factor * moves).fillna(0.0)
+        return np.full(len(raw), np.nan), flops_fp16
+    moves = np.minimum(raw[m.REGISTER_MOVES].astype(float).to_numpy(), hfma)
+    return moves, flops_fp16 - _nan_as_0(hfma_factor * moves)
 
 
 def register_move_notes(kernels: pd.DataFrame) -> list[str]:
@@ -327,40 +398,55 @@ def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
     when Tensor work was seen but not counted (which pipeline leads is then unknown);
     "none" without any work, known in full; "unknown" when the report has none of the
     counters, or the known ones are 0 but others were not collected."""
-    work = table[list(WORK_COLUMNS)]
-    known = work.notna().any(axis=1)
-    filled = work.fillna(0.0)
+    work = _work(table)
+    known = ~np.isnan(work).all(axis=1)
+    filled = _nan_as_0(work)
     names = np.array([*FLOAT_PIPELINES, "tensor_int8"], dtype=object)
-    partial = flops_partial(table)
-    did_work = filled.sum(axis=1) > 0
-    pipeline = np.where(
-        did_work, names[filled.to_numpy().argmax(axis=1)], np.where(partial, "unknown", "none")
-    )
+    partial = flops_partial(table).to_numpy()
+    total = np.zeros(len(table))
+    for column in filled.T:  # added left to right, as DataFrame.sum(axis=1) adds
+        total = total + column
+    did_work = total > 0
+    pipeline = np.where(did_work, names[filled.argmax(axis=1)], np.where(partial, "unknown", "none"))
     pipeline = np.where(known, pipeline, "unknown")
     return pd.Series(np.where(uncounted_tensor(table), "tensor_uncounted", pipeline), index=table.index)
 
 
-def _states(table: pd.DataFrame, column: str) -> pd.Series:
+def _work(table: pd.DataFrame) -> np.ndarray:
+    """The FLOP (and INT8 OP) columns, one row per launch or group, NaN where not known."""
+    return table[list(WORK_COLUMNS)].to_numpy(dtype=float, na_value=np.nan)
+
+
+def _states(table: pd.DataFrame, column: str) -> np.ndarray:
     name = state_column(column)
     if name in table:
-        return table[name]
+        return table[name].to_numpy(dtype=object)
     # A table built before states existed (or by hand): NaN is not collected.
-    return pd.Series(np.where(table[column].isna(), NOT_COLLECTED, MEASURED), index=table.index)
+    return np.where(table[column].isna(), NOT_COLLECTED, MEASURED).astype(object)
+
+
+def _any_state(table: pd.DataFrame, columns: Iterable[str], states: tuple[str, ...]) -> np.ndarray:
+    """Per row: one of ``columns`` is in one of ``states``."""
+    found = np.zeros(len(table), dtype=bool)
+    for column in columns:
+        values = _states(table, column)
+        for state in states:
+            found |= values == state
+    return found
 
 
 def uncounted_tensor(table: pd.DataFrame) -> pd.Series:
     """Per row: Tensor work present, amount unknown."""
     tensor = [flop_column(p) for p in (*TENSOR_PIPELINES, "tensor_int8")]
-    return pd.concat([_states(table, c) == UNCOUNTED for c in tensor], axis=1).any(axis=1)
+    return pd.Series(_any_state(table, tensor, (UNCOUNTED,)), index=table.index)
 
 
 def flops_partial(table: pd.DataFrame) -> pd.Series:
     """Per row: the FLOP total adds only some of the applicable terms (others not collected,
     or Tensor work not countable), while at least one is known."""
-    missing = pd.concat(
-        [_states(table, c).isin((NOT_COLLECTED, UNCOUNTED)) for c in WORK_COLUMNS], axis=1
-    ).any(axis=1)
-    return missing & table[list(WORK_COLUMNS)].notna().any(axis=1)
+    missing = _any_state(table, WORK_COLUMNS, (NOT_COLLECTED, UNCOUNTED))
+    known = ~np.isnan(_work(table)).all(axis=1)
+    return pd.Series(missing & known, index=table.index)
 
 
 def combine_states(states: pd.Series) -> str:
@@ -433,7 +519,7 @@ def partial_note(kernels: pd.DataFrame) -> str | None:
         return None
     parts = []
     for column in WORK_COLUMNS:
-        states = _states(kernels, column)[partial]
+        states = _states(kernels, column)[partial.to_numpy()]
         label = PIPELINE_LABELS[
             "tensor_int8" if column == "ops_tensor_int8" else column.removeprefix("flops_")
         ]

@@ -40,6 +40,32 @@ def test_commands_without_data_import_no_pandas_numpy_or_textual(args):
     assert done.stderr.strip().splitlines()[-1] == "heavy: none"
 
 
+REFUSED_PROBE = PROBE.replace("(0, None)", "(2,)")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["summary", "gone.csv"],
+        ["diff", KNOWN / "known_answer.raw.csv", "gone.csv"],
+        ["diff", "gone.csv", KNOWN / "known_answer.raw.csv"],
+        ["advise", "gone.csv"],
+    ],
+    ids=lambda args: " ".join(map(str, args)).replace(str(KNOWN) + "/", ""),
+)
+def test_a_missing_report_is_refused_before_pandas_numpy_or_textual(args):
+    """The one-line refusal of a report that is not there costs no data imports (diff
+    used to start reading A, and import pandas, before it looked for B)."""
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSED_PROBE, *map(str, args)], capture_output=True, text=True, cwd=ROOT
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 0 and lines[0] == "rooftui: gone.csv: no such file — check the path", (
+        done.stderr
+    )
+    assert lines[-1] == "heavy: none"
+
+
 def test_no_cache_option_reads_afresh_and_stores_nothing():
     result = run_cli("summary", KNOWN / "known_answer.raw.csv", "--no-cache", "--format", "csv")
     assert result.returncode == 0, result.stderr

@@ -38,8 +38,8 @@ def rows_of(run):
 
 
 @pytest.mark.parametrize("form", FORMS)
-def test_instructions_and_global_transactions_are_exact_in_every_export(form, expected):
-    rows = rows_of(load_run([INSTRUCTIONS / form]))
+def test_instructions_and_global_transactions_are_exact_in_every_export(form, expected, load_once):
+    rows = rows_of(load_once(INSTRUCTIONS / form))
     assert set(rows) == set(expected)
     for name, answer in expected.items():
         row = rows[name]
@@ -161,7 +161,7 @@ def test_the_bundled_deepcam_sample_places_every_zero_ai_launch(load_once):
     assert zero["instruction_intensity_l1"].map(math.isfinite).all()
 
 
-def test_l2_transactions_are_the_sectors_l1_requested_once_on_the_two_partition_h200():
+def test_l2_transactions_are_the_sectors_l1_requested_once_on_the_two_partition_h200(load_once):
     # The instruction kernels profiled with every L2 counter (sample_data/known_answer/l2):
     # L2 transactions = the sectors each kernel moves by construction (expected.json, derived
     # before profiling), not the 1.5-2x of lts__t_sectors_op_*, which counts a request to the
@@ -169,7 +169,7 @@ def test_l2_transactions_are_the_sectors_l1_requested_once_on_the_two_partition_
     l2 = KNOWN / "l2"
     answers = json.loads((l2 / "expected.json").read_text())["kernels"]
     checked = 0
-    for row in load_run([l2 / "instructions.raw-base.csv.xz"]).kernels.to_dict("records"):
+    for row in load_once(l2 / "instructions.raw-base.csv.xz").kernels.to_dict("records"):
         grid = int(row["grid"].strip("()").split(",")[0])
         found = [a for a in answers if a["name"] == row["name"] and a["grid"] in (None, grid)]
         if not found:  # copy_broadcast: every warp of a block reads one sector, not fixed

@@ -21,8 +21,8 @@ def by_name(run):
 
 
 @pytest.mark.parametrize("form", ALL_FORMS)
-def test_every_known_answer_kernel_has_its_exact_flops_in_every_export(form, expected):
-    rows = by_name(load_run([KNOWN / form]))
+def test_every_known_answer_kernel_has_its_exact_flops_in_every_export(form, expected, load_once):
+    rows = by_name(load_once(KNOWN / form))
     assert set(rows) == set(expected)
     for name, answer in expected.items():
         row = rows[name]
@@ -33,14 +33,14 @@ def test_every_known_answer_kernel_has_its_exact_flops_in_every_export(form, exp
         assert row["pipeline"] == answer["pipeline"], name
 
 
-def test_wmma_gemm_4096_cubed_is_2mnk_tensor_flops_not_the_volta_rule(expected):
-    row = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))["wmma_gemm"]
+def test_wmma_gemm_4096_cubed_is_2mnk_tensor_flops_not_the_volta_rule(expected, load_once):
+    row = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))["wmma_gemm"]
     assert row["flops_tensor_fp16"] == 2 * 4096**3 == 137_438_953_472
     assert row["flops"] == 137_438_953_472
 
 
-def test_each_tensor_source_type_lands_in_its_own_pipeline():
-    rows = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))
+def test_each_tensor_source_type_lands_in_its_own_pipeline(load_once):
+    rows = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))
     assert rows["wmma_gemm_bf16"]["flops_tensor_bf16"] == 2 * 1024**3
     assert rows["wmma_gemm_tf32"]["flops_tensor_tf32"] == 2 * 1024**3
     assert rows["wmma_gemm_fp64"]["flops_tensor_fp64"] == 2 * 1024**3
@@ -48,8 +48,8 @@ def test_each_tensor_source_type_lands_in_its_own_pipeline():
     assert rows["wmma_gemm_int8"]["flops"] == 0  # integer operations are not FLOPs
 
 
-def test_fp16_rule_counts_hfma2_as_four_flops_and_marks_it_approximate(expected):
-    rows = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))
+def test_fp16_rule_counts_hfma2_as_four_flops_and_marks_it_approximate(expected, load_once):
+    rows = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))
     # BF16 on CUDA cores lands here too: ncu's hfma counter takes HFMA2.BF16.
     for name in ("fma_loop<__half2>", "fma_loop<__half>", "fma_loop<__nv_bfloat162>"):
         assert rows[name]["flops_fp16"] == expected[name]["flops_fp16"]
@@ -59,14 +59,14 @@ def test_fp16_rule_counts_hfma2_as_four_flops_and_marks_it_approximate(expected)
     assert rows["fma_loop<float>"]["pipeline"] == "fp32"
 
 
-def test_copy_is_zero_ai_and_everything_else_is_not():
-    rows = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))
+def test_copy_is_zero_ai_and_everything_else_is_not(load_once):
+    rows = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))
     assert rows["copy_f32"]["zero_ai"] and rows["copy_f32"]["pipeline"] == "none"
     assert [n for n, r in rows.items() if r["zero_ai"]] == ["copy_f32"]
 
 
-def test_reread_kernel_moves_exactly_its_l1_bytes(expected):
-    row = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))["reread_l1"]
+def test_reread_kernel_moves_exactly_its_l1_bytes(expected, load_once):
+    row = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))["reread_l1"]
     assert row["bytes_l1"] == expected["reread_l1"]["bytes_l1"] == 537_919_488
     assert row["flops_fp32"] == 134_217_728
     # AI counts every FLOP, the 1 HFMA2.MMA register move per thread included
@@ -75,17 +75,17 @@ def test_reread_kernel_moves_exactly_its_l1_bytes(expected):
 
 
 @pytest.mark.parametrize("name", ["daxpy", "saxpy", "add_mul", "copy_f32"])
-def test_streaming_kernels_move_their_bytes_through_hbm(name, expected):
+def test_streaming_kernels_move_their_bytes_through_hbm(name, expected, load_once):
     """Reads come from HBM; writes still dirty in the 60 MiB L2 at the end are not counted."""
-    row = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))[name]
+    row = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))[name]
     minimum = expected[name]["bytes_hbm_min"]
     assert minimum - L2_BYTES <= row["bytes_hbm"] <= 1.02 * minimum
 
 
-def test_raw_csv_in_both_unit_modes_and_details_agree(expected):
-    base = load_run([KNOWN / "known_answer.raw-base.csv"]).kernels.set_index("name")
-    scaled = load_run([KNOWN / "known_answer.raw.csv"]).kernels.set_index("name")
-    details = load_run([KNOWN / "known_answer.details.csv"]).kernels.set_index("name")
+def test_raw_csv_in_both_unit_modes_and_details_agree(expected, load_once):
+    base = load_once(KNOWN / "known_answer.raw-base.csv").kernels.set_index("name")
+    scaled = load_once(KNOWN / "known_answer.raw.csv").kernels.set_index("name")
+    details = load_once(KNOWN / "known_answer.details.csv").kernels.set_index("name")
     # ncu's default units print 6 decimals of the scaled unit (1 kB of a Gbyte);
     # its details page 2 decimals, about 3 significant digits. FLOPs are printed whole.
     for column, last_digit in (("time_s", 1e-9), ("bytes_l1", 1e3), ("bytes_l2", 1e3), ("bytes_hbm", 1e3)):
@@ -94,8 +94,8 @@ def test_raw_csv_in_both_unit_modes_and_details_agree(expected):
     assert (scaled["flops"] == base["flops"]).all() and (details["flops"] == base["flops"]).all()
 
 
-def test_bounds_name_the_roof_a_streaming_and_a_compute_kernel_hit():
-    rows = by_name(load_run([KNOWN / "known_answer.raw-base.csv"]))
+def test_bounds_name_the_roof_a_streaming_and_a_compute_kernel_hit(load_once):
+    rows = by_name(load_once(KNOWN / "known_answer.raw-base.csv"))
     assert rows["daxpy"]["bound"] == "HBM"
     assert rows["fma_loop<double>"]["bound"] == "FP64"
     assert 0.9 < rows["fma_loop<double>"]["roof_fraction"] <= 1.0
@@ -123,9 +123,9 @@ def l2_answers():
 
 
 @pytest.mark.parametrize("report", L2_REPORTS)
-def test_l2_bytes_are_what_l1_sent_and_received_once_on_the_two_partition_h200(report, l2_answers):
+def test_l2_bytes_are_what_l1_sent_and_received_once_on_the_two_partition_h200(report, l2_answers, load_once):
     checked = 0
-    for row in load_run([L2 / f"{report}.raw-base.csv.xz"]).kernels.to_dict("records"):
+    for row in load_once(L2 / f"{report}.raw-base.csv.xz").kernels.to_dict("records"):
         answer = l2_answer(row, l2_answers)
         if answer is None:
             continue
@@ -172,10 +172,10 @@ def test_the_papers_lts_t_bytes_counts_far_partition_lookups_twice_and_says_so(t
     assert "8 launch(es)" in run.notes[0] and "lts__t_sectors_srcunit_tex" in run.notes[0]
 
 
-def test_ncus_own_roofline_l2_traffic_counts_reads_only(l2_answers):
+def test_ncus_own_roofline_l2_traffic_counts_reads_only(l2_answers, load_once):
     """ncu 2025.3's hierarchical roofline plots lts__lts2xbar_cycles_active × 32 for L2
     (sample_data/known_answer/l2/ncu_2025.3_roofline_l2.txt): bytes L2 returned."""
-    run = load_run([L2 / "l2_roofline.raw-base.csv.xz"])
+    run = load_once(L2 / "l2_roofline.raw-base.csv.xz")
     for row in run.kernels.to_dict("records"):
         answer = l2_answer(row, l2_answers)
         read, write = 32 * answer["l2_read_sectors"], 32 * answer["l2_write_sectors"]
@@ -227,11 +227,11 @@ def test_the_detail_pane_says_what_l2_bytes_count(tmp_path):
     assert "far L2 partition is counted twice on this GPU (1.5-2x" in twice
 
 
-def test_diff_says_when_a_and_bs_l2_bytes_count_different_things():
+def test_diff_says_when_a_and_bs_l2_bytes_count_different_things(load_once):
     from rooftui.analysis.compare import byte_source_notes
 
-    paper = load_run([KNOWN / "known_answer.raw-base.csv"])  # lts__t_bytes
-    once = load_run([L2 / "known_answer.raw-base.csv.xz"])  # lts__t_sectors_srcunit_tex
+    paper = load_once(KNOWN / "known_answer.raw-base.csv")  # lts__t_bytes
+    once = load_once(L2 / "known_answer.raw-base.csv.xz")  # lts__t_sectors_srcunit_tex
     [note] = byte_source_notes(paper, once)
     assert note.kind == "byte_sources" and str(note).startswith(
         "L2 bytes count different things: A lts__t_bytes, B lts__t_sectors_srcunit_tex × 32"

@@ -8,7 +8,7 @@ import io
 import numpy as np
 from rich.console import Console
 
-from rooftui.analysis import grouped_kernels, load_run, zero_ai
+from rooftui.analysis import grouped_kernels, zero_ai
 from rooftui.model.columns import FLOP_COLUMNS
 from rooftui.sample import sample_paths
 from rooftui.views.summary import render_table
@@ -26,8 +26,8 @@ def test_the_known_answer_has_one_zero_ai_kernel_and_the_int8_gemm_is_not_one(lo
     assert tally.text() == "1 of 15 launches zero-AI (1 of 15 kernels)"
 
 
-def test_invocations_and_grouped_rows_tally_the_same_and_match_a_count_from_the_work_columns():
-    run = load_run([sample_paths()[0]])
+def test_invocations_and_grouped_rows_tally_the_same_and_match_a_count_from_the_work_columns(load_once):
+    run = load_once(sample_paths()[0])
     kernels = run.kernels
     # Straight from the work counted per launch: no FLOP of any pipeline, no integer Tensor op.
     flop_columns = list(FLOP_COLUMNS)  # one per pipeline (not the states or flops_partial beside them)
@@ -47,10 +47,10 @@ def test_invocations_and_grouped_rows_tally_the_same_and_match_a_count_from_the_
         assert got == expected == (34, 179, 6, 2, 73)
 
 
-def test_a_mixed_group_reads_13_of_18():
+def test_a_mixed_group_reads_13_of_18(load_once):
     assert zero_ai.share_text(13, 18) == "13/18"
     assert zero_ai.share_text(18, 18) == "18" and zero_ai.share_text(0, 18) == ""
-    run = load_run([sample_paths()[0]])
+    run = load_once(sample_paths()[0])
     rows = grouped_kernels(run)
     mixed = rows[(zero_ai.launches(rows) > 0) & (zero_ai.launches(rows) < zero_ai.launch_counts(rows))]
     assert sorted(np.asarray(mixed["zero_ai_launches"]).tolist()) == [1, 13]

@@ -25,7 +25,7 @@ from rooftui.ingest.ncu_rep import read_ncu_rep
 from rooftui.ingest.report import IDENTITY_COLUMNS, is_relevant_metric
 from rooftui.ingest.units import factor, to_base
 from rooftui.model.metrics import REGISTER_MOVES
-from tests.conftest import run_cli
+from tests.conftest import assert_one_line_error, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = ROOT / "sample_data" / "known_answer"
@@ -314,6 +314,51 @@ def test_reader_entry_made_for_another_report_is_refused(tmp_path, monkeypatch):
     )
     with pytest.raises(InputError, match="unreadable output .*another report's entry"):
         _run_fake_worker(tmp_path, code, monkeypatch)
+
+
+def test_a_reader_interpreter_that_cannot_start_is_named_and_the_report_is_not_blamed(tmp_path, monkeypatch):
+    """A virtual environment the user running rooftui cannot read: the reader's Python
+    cannot be run (a file without the execute permission stands in for it; root too is
+    refused). The message names that interpreter and says the report was not read,
+    where it used to say the report could not be read."""
+    interpreter = tmp_path / "venv" / "bin" / "python"
+    interpreter.parent.mkdir(parents=True)
+    interpreter.write_text("#!/bin/sh\n")
+    interpreter.chmod(0o644)
+    monkeypatch.setattr(ncu_rep, "WORKER", [str(interpreter), "-m", "rooftui.ingest._ncu_rep_worker"])
+    report = KNOWN / "known_answer.ncu-rep"
+    with pytest.raises(ncu_rep.ReaderDidNotStart) as caught:
+        read_ncu_rep(report)
+    assert str(caught.value).startswith(
+        f"{report}: rooftui's .ncu-rep reader could not start ({interpreter}: Permission denied);"
+        " the report itself was not read — let the user running rooftui run "
+        f"{interpreter} and read its environment"
+    )
+    assert "cannot read it" not in str(caught.value)
+    done = run_cli("summary", report)
+    assert_one_line_error(done, f"{report}: rooftui's .ncu-rep reader could not start ({interpreter}:")
+
+
+def test_a_compressed_report_whose_reader_cannot_start_names_the_report_given(tmp_path, monkeypatch):
+    monkeypatch.setattr(ncu_rep, "WORKER", [str(tmp_path / "gone" / "python"), "-m", "x"])
+    report = KNOWN / "known_answer_basic.ncu-rep.xz"
+    with pytest.raises(ncu_rep.ReaderDidNotStart) as caught:
+        read_ncu_rep(report)
+    gone = tmp_path / "gone" / "python"
+    # the report given, not its decompressed copy
+    start = f"{report}: rooftui's .ncu-rep reader could not start ({gone}: No such file"
+    assert str(caught.value).startswith(start)
+
+
+def test_a_reader_that_cannot_import_rooftui_did_not_start(monkeypatch):
+    """The interpreter runs but finds no rooftui (-I -S: no site-packages, no PYTHONPATH,
+    as when the environment's packages cannot be read): the reader never ran."""
+    isolated = [sys.executable, "-I", "-S", "-m", "rooftui.ingest._ncu_rep_worker"]
+    monkeypatch.setattr(ncu_rep, "WORKER", isolated)
+    with pytest.raises(ncu_rep.ReaderDidNotStart) as caught:
+        read_ncu_rep(KNOWN / "known_answer.ncu-rep")
+    assert f"reader could not start ({sys.executable}: " in str(caught.value)
+    assert "No module named 'rooftui'" in str(caught.value) and "\n" not in str(caught.value)
 
 
 def test_summary_cli_exits_2_with_one_line_on_a_truncated_report(tmp_path):
