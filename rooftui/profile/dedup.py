@@ -55,10 +55,23 @@ TENSOR_INSTRUCTIONS = m.TENSOR_PIPE_INSTRUCTIONS  # sm__inst_executed_pipe_tenso
 LAUNCH = ("launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic")
 # What tells two launches' work apart, collected for every launch in one pass.
 SIGNATURE_COUNTERS = (INSTRUCTIONS, TENSOR_INSTRUCTIONS)
-PROBE_METRICS = (m.TIME, *LAUNCH, *SIGNATURE_COUNTERS)
+# What tells their data traffic apart: the same instructions can move twice the bytes
+# (a backward elementwise add of the DeepCAM step read 3.57 MB from DRAM where the forward
+# add with the same name, grid and instruction counts read 1.80 MB, data it reuses in L1).
+TRAFFIC = m.BYTES["hbm"]  # dram__bytes.sum [NCU]
+PROBE_METRICS = (m.TIME, *LAUNCH, *SIGNATURE_COUNTERS, TRAFFIC)
 # Two launches are the same work when every signature counter agrees within this
 # fraction (launches of one GEMM differ by < 1e-5 in instructions executed).
 TOLERANCE = 1e-3
+# ... and their DRAM bytes within this fraction of the larger, or within TRAFFIC_FLOOR
+# bytes. DRAM bytes depend on cache state: measured on the H200
+# (benchmarks/results/2026-12-02-profile-dedup-signature.md), launches of the same work in
+# one run differ by up to 8.9 % of the larger (34.4 against 37.7 MB, one kernel's 64
+# launches at 16 blocks), one launch between two runs by up to 1.2 % above 1 MB and 1.6x
+# on a 14 KB launch; the twins that broke the 1 % byte totals differ 2x (50 % of the
+# larger). The probe stays one replay pass with this counter (ncu 2025.3.1, H200).
+TRAFFIC_TOLERANCE = 0.25
+TRAFFIC_FLOOR = 64 * 1024  # bytes: 0.04 % of the DeepCAM step's backward DRAM bytes
 
 
 # Bytes per unit of each byte counter the self-check compares: the level counters, and the
@@ -80,7 +93,7 @@ def checked_counters(metrics: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 
 def full_metrics(required: list[str]) -> tuple[str, ...]:
     """The full run's list: rooftui's, plus what matches a row to its signature."""
-    return tuple(dict.fromkeys([*required, *LAUNCH, *SIGNATURE_COUNTERS]))
+    return tuple(dict.fromkeys([*required, *LAUNCH, *SIGNATURE_COUNTERS, TRAFFIC]))
 
 
 @dataclass
@@ -159,6 +172,7 @@ class Launch:
     config: tuple[str, ...]  # name, grid, block, dynamic shared memory
     counters: tuple[float, ...]  # SIGNATURE_COUNTERS
     invocation: int  # the how-many-th launch of this function (ncu's --kernel-id numbering)
+    traffic: float = math.nan  # TRAFFIC, NaN where the probe has none
 
 
 def launches(probe: Export, functions: list[str] | None = None) -> list[Launch]:
@@ -175,7 +189,8 @@ def launches(probe: Export, functions: list[str] | None = None) -> list[Launch]:
         seen[function] += 1
         config = (name, *(row[probe.column(c)] for c in LAUNCH))
         counters = tuple(probe.number(row, c) for c in SIGNATURE_COUNTERS)
-        found.append(Launch(i, name, function, config, counters, seen[function]))
+        traffic = probe.number(row, TRAFFIC)
+        found.append(Launch(i, name, function, config, counters, seen[function], traffic))
     return found
 
 
@@ -186,33 +201,54 @@ def _same(a: tuple[float, ...], b: tuple[float, ...], tolerance: float) -> bool:
     )
 
 
+def same_traffic(a: float, b: float) -> bool:
+    """Whether two launches' DRAM bytes are within the spread of one piece of work
+    (TRAFFIC_TOLERANCE of the larger, or TRAFFIC_FLOOR bytes). NaN, not collected, tells
+    no launch apart."""
+    if math.isnan(a) or math.isnan(b):
+        return True
+    return abs(a - b) <= max(TRAFFIC_TOLERANCE * max(abs(a), abs(b)), TRAFFIC_FLOOR)
+
+
 @dataclass
 class Signature:
     number: int
     config: tuple[str, ...]
     counters: tuple[float, ...]
     members: list[int] = field(default_factory=list)  # launch indices, in launch order
+    traffic: float = math.nan  # the first launch's TRAFFIC
 
     @property
     def label(self) -> str:
         return f"S{self.number}"
 
-    def matches(self, config: tuple[str, ...], counters: tuple[float, ...], tolerance: float) -> bool:
-        return config == self.config and _same(counters, self.counters, tolerance)
+    def matches(
+        self,
+        config: tuple[str, ...],
+        counters: tuple[float, ...],
+        tolerance: float,
+        traffic: float = math.nan,
+    ) -> bool:
+        return (
+            config == self.config
+            and _same(counters, self.counters, tolerance)
+            and same_traffic(traffic, self.traffic)
+        )
 
 
 def signatures(found: list[Launch], tolerance: float = TOLERANCE) -> list[Signature]:
-    """Launches grouped by the work they do: same name and launch configuration, and every
-    signature counter within ``tolerance`` of the group's first launch."""
+    """Launches grouped by the work they do: same name and launch configuration, every
+    signature counter within ``tolerance`` of the group's first launch, and DRAM bytes
+    within its spread (``same_traffic``)."""
     groups: list[Signature] = []
     by_config: dict[tuple[str, ...], list[Signature]] = {}
     for launch in found:
         for group in by_config.get(launch.config, []):
-            if group.matches(launch.config, launch.counters, tolerance):
+            if group.matches(launch.config, launch.counters, tolerance, launch.traffic):
                 group.members.append(launch.index)
                 break
         else:
-            group = Signature(len(groups) + 1, launch.config, launch.counters, [launch.index])
+            group = Signature(len(groups) + 1, launch.config, launch.counters, [launch.index], launch.traffic)
             groups.append(group)
             by_config.setdefault(launch.config, []).append(group)
     return groups
@@ -353,8 +389,9 @@ def assign_rows(
     for r, row in enumerate(rows):
         config = (names[r], *(row[full.column(c)] for c in LAUNCH))
         counters = tuple(full.number(row, c) for c in SIGNATURE_COUNTERS)
+        traffic = full.number(row, TRAFFIC)
         for group in plan_.signatures:
-            if group.matches(config, counters, tolerance):
+            if group.matches(config, counters, tolerance, traffic):
                 free = [i for i in group.members if i not in assigned]
                 if free:
                     assigned[free[0]] = r

@@ -192,6 +192,11 @@ def profile_deduplicated(
                     "same": ["Kernel Name", *dedup.LAUNCH],
                     "within": list(dedup.SIGNATURE_COUNTERS),
                     "tolerance": dedup.TOLERANCE,
+                    "traffic": {
+                        "counter": dedup.TRAFFIC,
+                        "tolerance": dedup.TRAFFIC_TOLERANCE,
+                        "floor_bytes": dedup.TRAFFIC_FLOOR,
+                    },
                 },
                 "full_run": run_info,
                 "table": str(table),
@@ -211,6 +216,7 @@ def profile_deduplicated(
                             c: None if math.isnan(v) else v
                             for c, v in zip(dedup.SIGNATURE_COUNTERS, g.counters)
                         },
+                        dedup.TRAFFIC: None if math.isnan(g.traffic) else g.traffic,
                         "launches": len(g.members),
                         "first": g.members[0],
                         "profiled": [i for i in g.members if i in sources],
@@ -228,7 +234,8 @@ def profile_deduplicated(
     lines = [
         f"rooftui: probe: {launches} launches, {_passes(probe_run)} replay pass(es) each, in "
         f"{probe_run.seconds:.0f} s: {len(plan.signatures)} signatures (same name and launch "
-        f"configuration, instruction counts within {dedup.TOLERANCE:.1%})",
+        f"configuration, instruction counts within {dedup.TOLERANCE:.1%}, DRAM bytes within "
+        f"{dedup.TRAFFIC_TOLERANCE:.0%} or {dedup.TRAFFIC_FLOOR // 1024} KiB)",
     ]
     which = f"launches {','.join(map(str, plan.run.invocations))} of each function"
     which += ", with SourceCounters (HFMA2 register moves)" if plan.run.source_counters else ""

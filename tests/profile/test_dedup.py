@@ -173,8 +173,8 @@ FULL_HEADER = [
 ]
 
 
-def _probe_row(i: int, name: str, nvtx: str, time: str, inst: str) -> list[str]:
-    return [str(i), name, nvtx, time, "132", "384", "0", inst, "0"]
+def _probe_row(i: int, name: str, nvtx: str, time: str, inst: str, traffic: str = "") -> list[str]:
+    return [str(i), name, nvtx, time, "132", "384", "0", inst, "0", traffic]
 
 
 def synthetic() -> tuple[dedup.Plan, dedup.Export]:

@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from rooftui.profile import dedup
 from tests.profile.conftest import rooftui_env, run_rooftui
 from tests.profile.test_dedup import FULL_HEADER, PROBE_HEADER, _probe_row
 
@@ -152,7 +153,9 @@ def test_exhaustive_profiles_every_launch_in_one_run_as_before(tmp_path, fake_bi
 
 
 def _tensor_probe_row(i: int, name: str, nvtx: str, time: str, inst: str, tensor: str) -> list[str]:
-    return [*_probe_row(i, name, nvtx, time, inst)[:-1], tensor]
+    row = _probe_row(i, name, nvtx, time, inst)
+    row[PROBE_HEADER.index(dedup.TENSOR_INSTRUCTIONS)] = tensor
+    return row
 
 
 def test_work_on_the_tensor_pipe_adds_source_counters_to_the_one_full_run_unless_told_not_to(
