@@ -36,10 +36,10 @@ async def chart(
 ) -> AsyncIterator[tuple[object, ChartCanvas]]:
     """The explorer on the bundled sample, or the compare screen; (pilot, its chart)."""
     if kind == "roofline":
-        from rooftui.views.tui.app import make_app
         from rooftui.views.tui.widgets.roofline import RooflineCanvas
+        from tests.tui.conftest import explorer_of
 
-        app = make_app([SAMPLE], ascii_mode=ascii_mode)
+        app = explorer_of([SAMPLE], ascii_mode=ascii_mode)
         async with app.run_test(size=size) as pilot:
             await loaded(pilot)
             yield pilot, app.explorer.query_one(RooflineCanvas)

@@ -21,9 +21,9 @@ RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for ra
 
 
 def app_of(paths, **options):
-    from rooftui.views.tui.app import make_app
+    from tests.tui.conftest import explorer_of
 
-    return make_app(paths, **options)
+    return explorer_of(paths, **options)
 
 
 @pytest.mark.snapshots("120x40", "80x24")

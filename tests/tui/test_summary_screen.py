@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rooftui.views.tui.app import make_app
-from tests.tui.conftest import REPO, loaded, screen_text
+from tests.tui.conftest import REPO, explorer_of, loaded, screen_text
 
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
@@ -15,7 +14,7 @@ RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for ra
 async def test_the_summary_screen_of_two_ranks_has_a_row_per_rank(ascii_mode):
     # one app per mode, resized; the screen is opened at each size (it lays its tables
     # out for the width it opens at)
-    app = make_app(RANKS, ascii_mode=ascii_mode)
+    app = explorer_of(RANKS, ascii_mode=ascii_mode)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         launches = app.explorer.state.run.invocations.groupby("rank").size().to_dict()
