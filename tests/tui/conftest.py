@@ -25,6 +25,37 @@ async def loaded(pilot) -> None:
     await pilot.pause()
 
 
+async def wait_until(pilot, condition, what: str, pauses: int = 500) -> None:
+    """Pause until ``condition()`` holds: a condition, not a time, so a loaded machine
+    only makes it slower. Fails naming ``what`` if it still does not hold after
+    ``pauses`` idle waits."""
+    for _ in range(pauses):
+        if condition():
+            return
+        await pilot.pause()
+    assert condition(), f"still not so after {pauses} pauses: {what}"
+
+
+async def open_the_timeline(pilot) -> list[str]:
+    """Press ``t`` on the explorer and wait until the timeline screen is shown: the trace
+    is analysed in a worker (the first time) whose message pushes the screen. Returns the
+    toasts said meanwhile, recorded instead of shown: the "analysing ..." toast lasts 2 s,
+    so whether it still covers the timeline when a test reads the screen would depend on
+    the machine's load."""
+    from rooftui.views.tui.screens.timeline import TimelineScreen
+
+    app = pilot.app
+    said: list[str] = []
+    app.notify = lambda message, **options: said.append(message)
+    try:
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline is shown")
+    finally:
+        del app.notify
+    return said
+
+
 async def type_text(pilot, text: str) -> None:
     """Type ``text`` into the focused input in one step: what the input posts after the
     last key (one ``Input.Changed`` with the whole text), without a redraw of the

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rooftui.views.tui.ascii import box
-from tests.tui.conftest import loaded, screen_text
+from tests.tui.conftest import loaded, open_the_timeline, screen_text
 
 
 def non_ascii(text: str) -> list[str]:
@@ -58,9 +58,10 @@ async def test_two_dialogs_a_toast_a_checkbox_and_the_timeline(sample_app, ascii
         await pilot.pause()
         assert f"{box(True, ascii_mode)} regex" in screen_text(app)
         app.explorer.query_one("#filter-regex", Checkbox).value = False
-        await pilot.press("escape", "t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.press("escape")
+        # the trace is analysed first; its toast in ASCII too
+        said = await open_the_timeline(pilot)
+        assert said == ["analysing naive.json.gz" + ("..." if ascii_mode else "…")]
         assert isinstance(app.screen, TimelineScreen)
         await pilot.press("enter")  # a finding: its marker and detail
         await pilot.pause()
