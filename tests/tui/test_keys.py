@@ -1,6 +1,7 @@
 """One set of keys on every screen: `?` lists the keys of the screen you are on (and
 only keys that work there), `Esc` goes back and never quits, `q` quits from the first
-screen. (The two small dialogs, compute roofs and export, print their keys in them.)"""
+screen. (The two small dialogs, compute roofs and export, print their keys in them.)
+The footers keep every key in view at 80 and 120 columns."""
 
 from __future__ import annotations
 
@@ -60,6 +61,31 @@ async def with_a_trace_help_lists_t_and_t_opens_the_timeline(app, pilot) -> None
     assert await open_the_timeline(pilot) == ["analysing naive.json.gz…"]  # the first time only
     assert isinstance(app.screen, TimelineScreen)
     await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+
+
+FOOTER_KEYS = ["/ find", "f filter", "g group", "d detail", "s summary", "e svg", "c csv", "q quit", "? help"]
+
+
+async def every_footer_key_is_in_view_and_helps_footer_offers_no_help(app, pilot) -> None:
+    """Footers fit: every key the explorer's footer offers stays in view, ``t`` with a
+    trace (the footer packs its keys closer when it is drawn for a size, at the start as
+    after a resize); the help screen's footer offers no "? help" (``?`` closes it there)
+    and the help names keys as they are typed."""
+    width = app.size.width
+    footer = screen_text(app).splitlines()[-1]
+    assert len(footer) <= width
+    for key in [*FOOTER_KEYS, "t timeline"]:
+        assert key in footer, (width, key, footer)
+    await pilot.press("question_mark")
+    await pilot.pause()
+    text = screen_text(app)
+    footer = text.splitlines()[-1]
+    assert "esc close" in footer and "help" not in footer
+    for name in ("full_stop", "comma", "question_mark", "slash", "square_bracket"):
+        assert name not in text
+    await pilot.press("question_mark")  # closes it
+    await pilot.pause()
     assert isinstance(app.screen, ExplorerScreen)
 
 
@@ -183,7 +209,8 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
     sample_app, tmp_path, monkeypatch
 ):
     # one app, with a trace (run_in_turn: each check must leave the explorer as it found
-    # it): the screens opened from the explorer at 120x40, then the dialogs at 80x24
+    # it): the footers and the screens opened from the explorer at 120x40, then the
+    # footers (after a resize) and the dialogs at 80x24
     monkeypatch.chdir(tmp_path)
     app = sample_app(trace=TRACE)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -192,6 +219,7 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
             app,
             pilot,
             [
+                every_footer_key_is_in_view_and_helps_footer_offers_no_help,  # as it starts
                 with_a_trace_help_lists_t_and_t_opens_the_timeline,
                 question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
                 q_on_a_screen_opened_from_the_explorer_goes_back,
@@ -203,6 +231,7 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
             app,
             pilot,
             [
+                every_footer_key_is_in_view_and_helps_footer_offers_no_help,  # resized
                 help_on_a_dialog_lists_the_keys_that_work_in_it,
                 q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing,
                 partial(an_export_never_overwrites_without_asking, folder=tmp_path),

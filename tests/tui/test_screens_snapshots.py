@@ -2,7 +2,7 @@
 the known-answer report's zero-AI and INT8 legend and tags, and a two-rank run (tags on
 the other GPU, the per-rank summary). What each shows is asserted without pictures in
 test_zero_ai_vocabulary.py, test_tags.py and test_summary_screen.py; the footer with a
-trace in test_footers.py, the dialogs in ASCII in test_dialogs_ascii.py (their pictures:
+trace in test_keys.py, the dialogs in ASCII in test_dialogs_ascii.py (their pictures:
 test_snapshots.py).
 
 The known-answer report's app is resized from 120x40 to 80x24 (snap_compare_steps in
