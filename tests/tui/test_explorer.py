@@ -395,27 +395,22 @@ async def a_tab_in_a_pasted_burst_moves_to_the_next_filter_field(app, pilot) -> 
     await pilot.press("escape", "x", "home")
 
 
-# (filter, value, kernels shown, column, the values it may hold)
-FILTER_BAR_CHOICES = [
-    ("#filter-pipeline", "tensor_fp16", 27, "pipeline", {"tensor_fp16"}),
-    # groups holding a zero-AI launch: 6 all zero-AI, 2 mixing them with FP16 launches
-    ("#filter-zero-ai", "only", 8, "zero_ai", {True, False}),
-    ("#filter-zero-ai", "hide", 67, "zero_ai", {False}),
-    ("#filter-phase", "optimizer", 11, "phase", {"optimizer"}),
-    # against the H200's measured roofs (bundled), L2 binds most kernels
-    ("#filter-bound", "memory", 70, "bound", {"HBM", "L1", "L2"}),
-    # the FP32 (FFMA) GEMM: its L2 AI, from the sectors L1 requested, is past the FP32 ridge
-    ("#filter-bound", "compute", 3, "bound", {"Tensor FP16", "FP32"}),
-]
-
-
 async def filter_bar_selects(app, pilot) -> None:
-    # each choice set alone and set back to what it was before the next (a choice left
-    # behind would shrink what the next one shows)
-    for widget, value, count, column, allowed in FILTER_BAR_CHOICES:
+    # one choice of each select reaches the view (every choice's rows on the sample:
+    # test_explorer_model.py's FILTER_BAR_CHOICES), each set alone and set back to what
+    # it was before the next (a choice left behind would shrink what the next one shows)
+    from tests.tui.test_explorer_model import FILTER_BAR_CHOICES
+
+    on_screen = {}  # the first choice of each select
+    for choice in FILTER_BAR_CHOICES:
+        on_screen.setdefault(choice[0], choice)
+    assert len(on_screen) == 4
+    for field, value, count, column, allowed in on_screen.values():
+        widget = f"#filter-{field.replace('_', '-')}"
         select = app.explorer.query_one(widget, Select)
         before, select.value = select.value, value
         await pilot.pause()
+        assert getattr(app.explorer.state.spec, field) == value, widget
         rows = app.explorer.rows
         assert (len(rows), set(rows[column]) <= allowed) == (count, True), (widget, value)
         select.value = before

@@ -144,6 +144,29 @@ def test_every_column_sorts_both_ways(model, column):
         assert values == sorted(values, reverse=descending)
 
 
+# (the filter bar's select, its value, kernels shown, column, the values it may hold);
+# test_explorer.py sets the first choice of each select on screen
+FILTER_BAR_CHOICES = [
+    ("pipeline", "tensor_fp16", 27, "pipeline", {"tensor_fp16"}),
+    # groups holding a zero-AI launch: 6 all zero-AI, 2 mixing them with FP16 launches
+    ("zero_ai", "only", 8, "zero_ai", {True, False}),
+    ("zero_ai", "hide", 67, "zero_ai", {False}),
+    ("phase", "optimizer", 11, "phase", {"optimizer"}),
+    # against the H200's measured roofs (bundled), L2 binds most kernels
+    ("bound", "memory", 70, "bound", {"HBM", "L1", "L2"}),
+    # the FP32 (FFMA) GEMM: its L2 AI, from the sectors L1 requested, is past the FP32 ridge
+    ("bound", "compute", 3, "bound", {"Tensor FP16", "FP32"}),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "count", "column", "allowed"), FILTER_BAR_CHOICES)
+def test_each_filter_bar_choice_shows_its_kernels(model, field, value, count, column, allowed):
+    model.set_filter(KernelFilter(**{field: value}))
+    assert len(model.rows) == count and set(model.rows[column]) <= allowed
+    model.set_filter(KernelFilter())
+    assert len(model.rows) == 73
+
+
 def test_a_filter_keeps_the_selected_kernel_when_it_is_still_shown(model):
     batchnorm = next(i for i, name in enumerate(names(model)) if name.startswith("batchnorm_bwtr"))
     model.select(batchnorm)
