@@ -22,8 +22,40 @@ async def _open(pilot, keys: tuple[str, ...]) -> None:
             await pilot.press(key)
 
 
+def table_three_is_shown(app) -> None:
+    """``s``'s screen on the sample: Table III (overall, 34 of 179 launches zero-AI, 6.1%
+    of the time), the time per phase and per pipeline."""
+    text = screen_text(app)
+    assert "Table III" in text and "Time per phase" in text and "per pipeline" in text
+    assert any(
+        "all" in line and "179" in line and "34" in line and "6.1%" in line for line in text.splitlines()
+    )
+    assert "Tensor FP16" in text
+
+
+def help_lists_every_explorer_key_that_works(app) -> None:
+    """The explorer's help shows every binding of the explorer and its table that works:
+    with a trace `t`, with one GPU no `v` (without a trace, no `t`: test_explorer.py)."""
+    from rooftui.views.tui.widgets.kernel_table import KernelTable
+
+    text = screen_text(app)
+    for owner in (ExplorerScreen, KernelTable):
+        for binding in owner.BINDINGS:
+            described = (binding.tooltip or binding.description) in text
+            assert described == (binding.action != "next_device"), binding
+    assert "." in keys_of(app, "next point on the roofline (left to right)")  # not "full_stop"
+    assert "," in keys_of(app, "previous point on the roofline")
+
+
+def keys_of(app, what: str) -> str:
+    """The keys the help screen lists for ``what``."""
+    return next(keys for _, keys, said in app.screen.rows if said == what)
+
+
 async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, pilot) -> None:
-    # each screen is opened from the explorer and left back to it before the next
+    # each screen is opened from the explorer and left back to it before the next; at
+    # 120x60, Table III and the explorer's every key are in view
+    assert app.size == (120, 60)
     for keys, screen, where in [
         ((), "ExplorerScreen", "explorer"),
         (("s",), "SummaryScreen", "summary"),
@@ -31,11 +63,15 @@ async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, 
     ]:
         await _open(pilot, keys)
         assert type(app.screen).__name__ == screen
+        if where == "summary":
+            table_three_is_shown(app)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen), where
         rows = app.screen.rows
         assert ("anywhere", "? f1", "the keys of this screen") in rows
         assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
+        if where == "explorer":
+            help_lists_every_explorer_key_that_works(app)
         await pilot.press("escape")
         assert type(app.screen).__name__ == screen
         if keys:
@@ -209,11 +245,11 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
     sample_app, tmp_path, monkeypatch
 ):
     # one app, with a trace (run_in_turn: each check must leave the explorer as it found
-    # it): the footers and the screens opened from the explorer at 120x40, then the
+    # it): the footers and the screens opened from the explorer at 120x60, then the
     # footers (after a resize) and the dialogs at 80x24
     monkeypatch.chdir(tmp_path)
     app = sample_app(trace=TRACE)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 60)) as pilot:
         await loaded(pilot)
         await run_in_turn(
             app,
