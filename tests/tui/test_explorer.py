@@ -137,10 +137,11 @@ async def export_to_a_missing_folder_says_so_and_escape_cancels(app, pilot, tmp_
 
 
 async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot) -> None:
+    # `?` then `?` (help's footer offers no help: the key closes it) and `?`/`s` then
+    # escape: test_keys.py
     for open_key, close_key in [
         ("f1", "escape"),
         ("question_mark", "q"),
-        ("question_mark", "question_mark"),
         ("s", "s"),
         ("s", "q"),
     ]:
@@ -455,24 +456,21 @@ async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path
     assert isinstance(app.load_error, RooftuiError) and "broken.csv" in str(app.load_error)
 
 
-async def test_ascii_mode_draws_every_character_in_ascii_and_no_color_only_greys(sample_app, monkeypatch):
-    # one app: --ascii decides the characters, NO_COLOR the colours
-    monkeypatch.setenv("NO_COLOR", "1")
-    app = sample_app(ascii_mode=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        assert app.no_color
-        colours = {
-            segment.style.color.triplet
-            for strip in app.screen._compositor.render_strips()
-            for segment in strip
-            if segment.style and segment.style.color and segment.style.color.triplet
-        }
-        assert colours and all(c.red == c.green == c.blue for c in colours)
-        await pilot.press("down", "right", "right")
-        text = screen_text(app)
-        assert sorted({ch for ch in text if ord(ch) > 127}) == []
-        assert "73 kernels, 179 launches | 0-AI: 34 launches" in text
+async def the_whole_explorer_is_ascii_and_grey(app, pilot) -> None:
+    """In ASCII mode under NO_COLOR (test_chart_base.py's app for the roofline, at 100x32):
+    --ascii decides every character on screen, NO_COLOR every colour."""
+    assert app.no_color
+    colours = {
+        segment.style.color.triplet
+        for strip in app.screen._compositor.render_strips()
+        for segment in strip
+        if segment.style and segment.style.color and segment.style.color.triplet
+    }
+    assert colours and all(c.red == c.green == c.blue for c in colours)
+    await pilot.press("down", "right", "right")
+    text = screen_text(app)
+    assert sorted({ch for ch in text if ord(ch) > 127}) == []
+    assert "73 kernels, 179 launches | 0-AI: 34 launches" in text
 
 
 async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, sample_run):
