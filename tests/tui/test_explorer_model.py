@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import pytest
 
@@ -44,18 +42,8 @@ def names(model: ExplorerModel) -> list[str]:
     return list(model.rows["name"])
 
 
-def test_the_explorer_model_never_loads_textual():
-    code = (
-        "import sys; from rooftui.analysis import load_run; "
-        "from rooftui.views.tui.explorer_model import ExplorerModel; "
-        "from rooftui.views.tui.view_state import LoadedRun; "
-        f"m = ExplorerModel(LoadedRun.from_run(load_run([{str(SAMPLE)!r}]))); m.update_roofline(); "
-        "m.roofline_picture(100, 20); m.detail(); m.status_line(80); "
-        "print(sorted(n for n in sys.modules"
-        " if n.split('.')[0] in ('textual', 'textual_plotext', 'plotext')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+# That the model never loads Textual: test_cli.py's test_plot_csv_and_the_explorer_model_never_load_textual
+# (one process for both).
 
 
 # --- rows, order, selection ------------------------------------------------------------
