@@ -15,6 +15,7 @@ import pytest
 
 from tests.tui.conftest import REPO
 from tests.tui.test_snapshots import pressing, resizing, settle
+from tests.tui.test_summary_screen import the_per_rank_table_has_a_row_per_rank
 
 KNOWN = REPO / "sample_data" / "known_answer" / "known_answer.raw.csv"
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
@@ -40,5 +41,9 @@ def test_two_ranks_tags_status_and_summary_screen(snap_compare_steps):
         snap_compare_steps(
             app_of(RANKS),
             (width, height),
-            [(f"tags-and-status-{size}", settle), (f"summary-{size}", pressing("s"))],  # the per-rank table
+            [
+                (f"tags-and-status-{size}", settle),
+                (f"summary-{size}", pressing("s")),  # the per-rank table
+                (None, the_per_rank_table_has_a_row_per_rank),  # its rows (scrolled: after the picture)
+            ],
         )
