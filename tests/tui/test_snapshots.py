@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tui.conftest import SAMPLE, loaded
+from tests.tui.test_table_numbers import scrolling_sideways_never_cuts_a_number
 
 # One app per size where the explorer itself is shown: a start at 24 rows hides the
 # filter bar (the plot needs the rows) and a resize keeps it as it was. Screens that
@@ -143,6 +144,10 @@ def test_the_explorer_at_80x24(snap_compare_steps):
             (None, pressing("escape")),
             # last: once shown over the table, the details leave its scrollbar changed
             ("details-80x24", pressing("down", "enter")),  # the details cover the table
+            (None, pressing("escape")),
+            # no number cut at any sideways scroll (test_table_numbers.py): after the
+            # pictures, as the scrolls leave the table's scrollbars drawn otherwise
+            (None, scrolling_sideways_never_cuts_a_number),
         ],
     )
 
