@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tui.conftest import SAMPLE, loaded
+from tests.tui.test_contrast import the_legend_and_header_read_in_16_colours_and_without_colour
 from tests.tui.test_table_numbers import scrolling_sideways_never_cuts_a_number
 
 # One app per size where the explorer itself is shown: a start at 24 rows hides the
@@ -148,6 +149,7 @@ def test_the_explorer_at_80x24(snap_compare_steps):
             # no number cut at any sideways scroll (test_table_numbers.py): after the
             # pictures, as the scrolls leave the table's scrollbars drawn otherwise
             (None, scrolling_sideways_never_cuts_a_number),
+            (None, the_legend_and_header_read_in_16_colours_and_without_colour),  # test_contrast.py
         ],
     )
 
