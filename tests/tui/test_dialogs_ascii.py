@@ -4,8 +4,6 @@ character, and a checkbox says ticked or not with its character, in ASCII and in
 
 from __future__ import annotations
 
-import pytest
-
 from rooftui.views.tui.ascii import box
 from tests.tui.conftest import loaded, open_the_timeline, screen_text
 
@@ -19,10 +17,14 @@ def test_a_box_reads_ticked_or_not_without_colour_in_both_modes():
     assert (box(True, False), box(False, False)) == ("▐X▌", "▐ ▌")
 
 
-@pytest.mark.parametrize("ascii_mode", [True, False], ids=["ascii", "unicode"])
-async def test_two_dialogs_a_toast_a_checkbox_and_the_timeline(sample_app, ascii_mode):
-    # one app per mode, with a trace: the dialogs, a toast, the filter bar's checkbox and
-    # the timeline opened from the explorer (test_ascii.py: the timeline on its own)
+async def test_two_dialogs_a_toast_a_checkbox_and_the_timeline_in_ascii(sample_app):
+    # one app, with a trace: the dialogs, a toast, the filter bar's checkbox and the
+    # timeline opened from the explorer (test_ascii.py: the timeline on its own). The same
+    # in Unicode, in the apps that already open them: the export dialog's words and the
+    # compute roofs' boxes in test_keys.py (export, compute roofs dialog), the timeline's
+    # finding in test_keys.py (t), the regex box in test_explorer.py, the toast's words in
+    # test_explorer.py (number keys)
+    ascii_mode = True
     from textual.widgets import Checkbox
 
     from rooftui.views.tui.screens.timeline import TimelineScreen

@@ -109,7 +109,13 @@ async def number_keys_toggle_memory_levels_on_the_roofline(app, pilot) -> None:
     # The sample's H200 has measured L1, L2, HBM and SMEM roofs, and the sample the SMEM
     # counters: four slopes, four point sets.
     assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l1", "l2", "hbm", "smem"}
-    await pilot.press("1")
+    said: list[str] = []  # recorded: a 2 s toast may time out on a busy machine before it is read
+    app.explorer.notify = lambda message, **options: said.append(message)
+    try:
+        await pilot.press("1")
+    finally:
+        del app.explorer.notify
+    assert said == ["memory levels on the roofline: L2, HBM, SMEM"]  # a toast says what is shown
     assert {s.level for s in figure(app).points} == {"l2", "hbm", "smem"}
     assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l2", "hbm", "smem"}
     await pilot.press("2", "3", "4")
@@ -337,8 +343,13 @@ async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, p
 
 
 async def regex_filter_and_a_bad_regex_keeps_the_last_good_filter(app, pilot) -> None:
+    from rooftui.views.tui.ascii import box
+
     bar = app.explorer.query_one(FilterBar)
+    assert f"{box(False, False)} regex" in screen_text(app)  # a checkbox's character says it
     bar.query_one("#filter-regex", Checkbox).value = True
+    await pilot.pause()
+    assert f"{box(True, False)} regex" in screen_text(app)  # (in ASCII: test_dialogs_ascii.py)
     await pilot.press("f")
     await type_text(pilot, "^sm[89]0_xmma")
     names = shown_names(app)

@@ -96,6 +96,9 @@ async def with_a_trace_help_lists_t_and_t_opens_the_timeline(app, pilot) -> None
     await pilot.press("escape")
     assert await open_the_timeline(pilot) == ["analysing naive.json.gz…"]  # the first time only
     assert isinstance(app.screen, TimelineScreen)
+    await pilot.press("enter")  # a finding: its detail (in ASCII: test_dialogs_ascii.py)
+    await pilot.pause()
+    assert "GPU idle" in screen_text(app)
     await pilot.press("escape")
     assert isinstance(app.screen, ExplorerScreen)
 
@@ -151,6 +154,8 @@ async def an_export_never_overwrites_without_asking(app, pilot, folder) -> None:
     for key, default in [("e", "rooftui-view.svg"), ("c", "rooftui-kernels.csv")]:
         (folder / default).write_text("mine")
         await pilot.press(key)
+        if key == "e":  # (in ASCII: test_dialogs_ascii.py)
+            assert "Save SVG of this view to:" in screen_text(app)
         field = app.screen.query_one(Input)
         assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
         field.value = default
@@ -235,8 +240,14 @@ async def help_on_a_dialog_lists_the_keys_that_work_in_it(app, pilot) -> None:
 
 
 async def q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(app, pilot) -> None:
+    from rooftui.views.tui.ascii import box
+
     hidden = set(app.explorer.state.hidden_pipelines)
-    await pilot.press("p", "space", "q")
+    await pilot.press("p", "space")  # the first roof, FP64, unticked: its box says so
+    await pilot.pause()
+    text = screen_text(app)  # (in ASCII: test_dialogs_ascii.py)
+    assert f"{box(False, False)} FP64" in text and f"{box(True, False)} FP32" in text
+    await pilot.press("q")
     assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
     assert app.explorer.state.hidden_pipelines == hidden
 
