@@ -36,10 +36,10 @@ async def chart(
 ) -> AsyncIterator[tuple[object, ChartCanvas]]:
     """The explorer on the bundled sample, or the compare screen; (pilot, its chart)."""
     if kind == "roofline":
-        from rooftui.views.tui.app import make_app
         from rooftui.views.tui.widgets.roofline import RooflineCanvas
+        from tests.tui.conftest import explorer_of
 
-        app = make_app([SAMPLE], ascii_mode=ascii_mode)
+        app = explorer_of([SAMPLE], ascii_mode=ascii_mode)
         async with app.run_test(size=size) as pilot:
             await loaded(pilot)
             yield pilot, app.explorer.query_one(RooflineCanvas)
@@ -206,6 +206,10 @@ async def test_ascii_mode_draws_only_ascii_and_no_color_only_greys_on_both_chart
         assert canvas.markers["selected"] == "@" and canvas.markers["line"] == "."
         shown = chart_colours(shown_on_screen(pilot.app, canvas))
         assert shown and all(is_grey(c) for c in shown)
+        if kind == "roofline":  # and the rest of the explorer around it (one app for both)
+            from tests.tui.test_explorer import the_whole_explorer_is_ascii_and_grey
+
+            await the_whole_explorer_is_ascii_and_grey(pilot.app, pilot)
     assert ascii_text.strip() and ascii_text.isascii()
     assert "|" in ascii_text and "+" in ascii_text  # the axes, in ASCII
 

@@ -9,8 +9,6 @@ from rich.color import ColorSystem
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from textual.color import Color
 
-from tests.tui.conftest import loaded
-
 # WCAG 2's minimum contrast for normal text.
 READABLE = 4.5
 
@@ -39,23 +37,23 @@ def in_16_colours(colour):
     return colour.downgrade(ColorSystem.STANDARD).get_truecolor(DEFAULT_TERMINAL_THEME)
 
 
-async def test_legend_and_header_read_in_16_colours_and_without_colour(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        backgrounds = set()
-        for theme in ("textual-dark", "textual-light"):  # both in one app
-            app.theme = theme
-            await pilot.pause()
-            backgrounds.add(app.explorer.query_one("#opened").rich_style.bgcolor)
-            for widget in ("#roofline-legend", "#opened"):
-                style = app.explorer.query_one(widget).rich_style
-                assert not style.dim, (theme, widget)
-                foreground, background = style.color, style.bgcolor
-                assert contrast(in_16_colours(foreground), in_16_colours(background)) >= READABLE, (
-                    theme,
-                    widget,
-                )
-                grey = [Color.from_rich_color(c).monochrome.rgb for c in (style.color, style.bgcolor)]
-                assert contrast(*grey) >= READABLE, (theme, widget)  # what NO_COLOR shows
-        assert len(backgrounds) == 2  # the second theme did restyle the screen
+async def the_legend_and_header_read_in_16_colours_and_without_colour(pilot) -> None:
+    """In both themes, on the explorer at 80x24: test_snapshots.py's 80x24 app runs it
+    after its pictures (it leaves the light theme on)."""
+    app = pilot.app
+    backgrounds = set()
+    for theme in ("textual-dark", "textual-light"):
+        app.theme = theme
+        await pilot.pause()
+        backgrounds.add(app.explorer.query_one("#opened").rich_style.bgcolor)
+        for widget in ("#roofline-legend", "#opened"):
+            style = app.explorer.query_one(widget).rich_style
+            assert not style.dim, (theme, widget)
+            foreground, background = style.color, style.bgcolor
+            assert contrast(in_16_colours(foreground), in_16_colours(background)) >= READABLE, (
+                theme,
+                widget,
+            )
+            grey = [Color.from_rich_color(c).monochrome.rgb for c in (style.color, style.bgcolor)]
+            assert contrast(*grey) >= READABLE, (theme, widget)  # what NO_COLOR shows
+    assert len(backgrounds) == 2  # the second theme did restyle the screen

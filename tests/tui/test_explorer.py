@@ -28,11 +28,6 @@ SIZE = (100, 32)
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
 
 
-def keys_of(app, what: str) -> str:
-    """The keys the help screen lists for ``what``."""
-    return next(keys for _, keys, said in app.screen.rows if said == what)
-
-
 def shown_names(app) -> list[str]:
     return list(app.explorer.rows["name"])
 
@@ -114,7 +109,13 @@ async def number_keys_toggle_memory_levels_on_the_roofline(app, pilot) -> None:
     # The sample's H200 has measured L1, L2, HBM and SMEM roofs, and the sample the SMEM
     # counters: four slopes, four point sets.
     assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l1", "l2", "hbm", "smem"}
-    await pilot.press("1")
+    said: list[str] = []  # recorded: a 2 s toast may time out on a busy machine before it is read
+    app.explorer.notify = lambda message, **options: said.append(message)
+    try:
+        await pilot.press("1")
+    finally:
+        del app.explorer.notify
+    assert said == ["memory levels on the roofline: L2, HBM, SMEM"]  # a toast says what is shown
     assert {s.level for s in figure(app).points} == {"l2", "hbm", "smem"}
     assert {r.key for r in figure(app).roofs if r.kind == "bandwidth"} == {"l2", "hbm", "smem"}
     await pilot.press("2", "3", "4")
@@ -141,42 +142,12 @@ async def export_to_a_missing_folder_says_so_and_escape_cancels(app, pilot, tmp_
     assert not (tmp_path / "nope").exists()
 
 
-async def s_shows_table_three_and_escape_returns(app, pilot) -> None:
-    from rooftui.views.tui.screens.summary import SummaryScreen
-
-    await pilot.press("s")
-    assert isinstance(app.screen, SummaryScreen)
-    text = screen_text(app)
-    assert "Table III" in text and "Time per phase" in text and "per pipeline" in text
-    # overall: 34 of 179 launches are zero-AI, 6.1% of the time
-    assert any(
-        "all" in line and "179" in line and "34" in line and "6.1%" in line for line in text.splitlines()
-    )
-    assert "Tensor FP16" in text
-    await pilot.press("escape")
-    assert isinstance(app.screen, ExplorerScreen)
-
-
-async def question_mark_lists_every_key_that_works_and_escape_returns(app, pilot) -> None:
-    await pilot.press("question_mark")
-    assert isinstance(app.screen, HelpScreen)
-    text = screen_text(app)
-    for owner in (ExplorerScreen, KernelTable):
-        for binding in owner.BINDINGS:
-            described = (binding.tooltip or binding.description) in text
-            # without --trace there is no timeline, so help does not offer `t`; one GPU: no `v`
-            assert described == (binding.action not in ("timeline", "next_device")), binding
-    assert "." in keys_of(app, "next point on the roofline (left to right)")  # not "full_stop"
-    assert "," in keys_of(app, "previous point on the roofline")
-    await pilot.press("escape")
-    assert isinstance(app.screen, ExplorerScreen)
-
-
 async def every_close_key_of_help_and_summary_returns_to_the_explorer(app, pilot) -> None:
+    # `?` then `?` (help's footer offers no help: the key closes it) and `?`/`s` then
+    # escape: test_keys.py
     for open_key, close_key in [
         ("f1", "escape"),
         ("question_mark", "q"),
-        ("question_mark", "question_mark"),
         ("s", "s"),
         ("s", "q"),
     ]:
@@ -255,6 +226,9 @@ async def enter_opens_the_details_and_d_closes_them(app, pilot) -> None:
 
 
 async def t_does_nothing_without_a_trace(app, pilot) -> None:
+    # and help does not offer it: it lists the bindings check_action allows (with a trace,
+    # every key of the explorer is in its help: test_keys.py)
+    assert app.explorer.check_action("timeline", ()) is False
     await pilot.press("t")
     assert isinstance(app.screen, ExplorerScreen)
 
@@ -369,8 +343,13 @@ async def f_focuses_the_name_filter_and_typing_filters_table_and_roofline(app, p
 
 
 async def regex_filter_and_a_bad_regex_keeps_the_last_good_filter(app, pilot) -> None:
+    from rooftui.views.tui.ascii import box
+
     bar = app.explorer.query_one(FilterBar)
+    assert f"{box(False, False)} regex" in screen_text(app)  # a checkbox's character says it
     bar.query_one("#filter-regex", Checkbox).value = True
+    await pilot.pause()
+    assert f"{box(True, False)} regex" in screen_text(app)  # (in ASCII: test_dialogs_ascii.py)
     await pilot.press("f")
     await type_text(pilot, "^sm[89]0_xmma")
     names = shown_names(app)
@@ -395,27 +374,22 @@ async def a_tab_in_a_pasted_burst_moves_to_the_next_filter_field(app, pilot) -> 
     await pilot.press("escape", "x", "home")
 
 
-# (filter, value, kernels shown, column, the values it may hold)
-FILTER_BAR_CHOICES = [
-    ("#filter-pipeline", "tensor_fp16", 27, "pipeline", {"tensor_fp16"}),
-    # groups holding a zero-AI launch: 6 all zero-AI, 2 mixing them with FP16 launches
-    ("#filter-zero-ai", "only", 8, "zero_ai", {True, False}),
-    ("#filter-zero-ai", "hide", 67, "zero_ai", {False}),
-    ("#filter-phase", "optimizer", 11, "phase", {"optimizer"}),
-    # against the H200's measured roofs (bundled), L2 binds most kernels
-    ("#filter-bound", "memory", 70, "bound", {"HBM", "L1", "L2"}),
-    # the FP32 (FFMA) GEMM: its L2 AI, from the sectors L1 requested, is past the FP32 ridge
-    ("#filter-bound", "compute", 3, "bound", {"Tensor FP16", "FP32"}),
-]
-
-
 async def filter_bar_selects(app, pilot) -> None:
-    # each choice set alone and set back to what it was before the next (a choice left
-    # behind would shrink what the next one shows)
-    for widget, value, count, column, allowed in FILTER_BAR_CHOICES:
+    # one choice of each select reaches the view (every choice's rows on the sample:
+    # test_explorer_model.py's FILTER_BAR_CHOICES), each set alone and set back to what
+    # it was before the next (a choice left behind would shrink what the next one shows)
+    from tests.tui.test_explorer_model import FILTER_BAR_CHOICES
+
+    on_screen = {}  # the first choice of each select
+    for choice in FILTER_BAR_CHOICES:
+        on_screen.setdefault(choice[0], choice)
+    assert len(on_screen) == 4
+    for field, value, count, column, allowed in on_screen.values():
+        widget = f"#filter-{field.replace('_', '-')}"
         select = app.explorer.query_one(widget, Select)
         before, select.value = select.value, value
         await pilot.pause()
+        assert getattr(app.explorer.state.spec, field) == value, widget
         rows = app.explorer.rows
         assert (len(rows), set(rows[column]) <= allowed) == (count, True), (widget, value)
         select.value = before
@@ -461,7 +435,7 @@ async def x_clears_every_filter(app, pilot) -> None:
     await pilot.press("home")
 
 
-async def test_the_filter_bar_filters_and_x_clears_then_table_three_and_help(sample_app):
+async def test_the_filter_bar_filters_and_x_clears(sample_app):
     app = sample_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
@@ -475,16 +449,6 @@ async def test_the_filter_bar_filters_and_x_clears_then_table_three_and_help(sam
                 filter_bar_selects,
                 ai_range_at_a_chosen_level_and_top_n,
                 x_clears_every_filter,
-            ],
-        )
-        await pilot.resize_terminal(120, 60)  # room for all of Table III and every key
-        await pilot.pause()
-        await run_in_turn(
-            app,
-            pilot,
-            [
-                s_shows_table_three_and_escape_returns,
-                question_mark_lists_every_key_that_works_and_escape_returns,
             ],
         )
 
@@ -503,24 +467,21 @@ async def test_a_report_that_cannot_be_read_ends_the_app_with_its_error(tmp_path
     assert isinstance(app.load_error, RooftuiError) and "broken.csv" in str(app.load_error)
 
 
-async def test_ascii_mode_draws_every_character_in_ascii_and_no_color_only_greys(sample_app, monkeypatch):
-    # one app: --ascii decides the characters, NO_COLOR the colours
-    monkeypatch.setenv("NO_COLOR", "1")
-    app = sample_app(ascii_mode=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        assert app.no_color
-        colours = {
-            segment.style.color.triplet
-            for strip in app.screen._compositor.render_strips()
-            for segment in strip
-            if segment.style and segment.style.color and segment.style.color.triplet
-        }
-        assert colours and all(c.red == c.green == c.blue for c in colours)
-        await pilot.press("down", "right", "right")
-        text = screen_text(app)
-        assert sorted({ch for ch in text if ord(ch) > 127}) == []
-        assert "73 kernels, 179 launches | 0-AI: 34 launches" in text
+async def the_whole_explorer_is_ascii_and_grey(app, pilot) -> None:
+    """In ASCII mode under NO_COLOR (test_chart_base.py's app for the roofline, at 100x32):
+    --ascii decides every character on screen, NO_COLOR every colour."""
+    assert app.no_color
+    colours = {
+        segment.style.color.triplet
+        for strip in app.screen._compositor.render_strips()
+        for segment in strip
+        if segment.style and segment.style.color and segment.style.color.triplet
+    }
+    assert colours and all(c.red == c.green == c.blue for c in colours)
+    await pilot.press("down", "right", "right")
+    text = screen_text(app)
+    assert sorted({ch for ch in text if ord(ch) > 127}) == []
+    assert "73 kernels, 179 launches | 0-AI: 34 launches" in text
 
 
 async def test_loading_runs_in_a_worker_and_shows_its_progress(monkeypatch, sample_run):

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import pytest
 
@@ -44,18 +42,8 @@ def names(model: ExplorerModel) -> list[str]:
     return list(model.rows["name"])
 
 
-def test_the_explorer_model_never_loads_textual():
-    code = (
-        "import sys; from rooftui.analysis import load_run; "
-        "from rooftui.views.tui.explorer_model import ExplorerModel; "
-        "from rooftui.views.tui.view_state import LoadedRun; "
-        f"m = ExplorerModel(LoadedRun.from_run(load_run([{str(SAMPLE)!r}]))); m.update_roofline(); "
-        "m.roofline_picture(100, 20); m.detail(); m.status_line(80); "
-        "print(sorted(n for n in sys.modules"
-        " if n.split('.')[0] in ('textual', 'textual_plotext', 'plotext')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+# That the model never loads Textual: test_cli.py's test_plot_csv_and_the_explorer_model_never_load_textual
+# (one process for both).
 
 
 # --- rows, order, selection ------------------------------------------------------------
@@ -142,6 +130,29 @@ def test_every_column_sorts_both_ways(model, column):
         model.sort(column, descending)
         values = model.rows[column].dropna().tolist()
         assert values == sorted(values, reverse=descending)
+
+
+# (the filter bar's select, its value, kernels shown, column, the values it may hold);
+# test_explorer.py sets the first choice of each select on screen
+FILTER_BAR_CHOICES = [
+    ("pipeline", "tensor_fp16", 27, "pipeline", {"tensor_fp16"}),
+    # groups holding a zero-AI launch: 6 all zero-AI, 2 mixing them with FP16 launches
+    ("zero_ai", "only", 8, "zero_ai", {True, False}),
+    ("zero_ai", "hide", 67, "zero_ai", {False}),
+    ("phase", "optimizer", 11, "phase", {"optimizer"}),
+    # against the H200's measured roofs (bundled), L2 binds most kernels
+    ("bound", "memory", 70, "bound", {"HBM", "L1", "L2"}),
+    # the FP32 (FFMA) GEMM: its L2 AI, from the sectors L1 requested, is past the FP32 ridge
+    ("bound", "compute", 3, "bound", {"Tensor FP16", "FP32"}),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "count", "column", "allowed"), FILTER_BAR_CHOICES)
+def test_each_filter_bar_choice_shows_its_kernels(model, field, value, count, column, allowed):
+    model.set_filter(KernelFilter(**{field: value}))
+    assert len(model.rows) == count and set(model.rows[column]) <= allowed
+    model.set_filter(KernelFilter())
+    assert len(model.rows) == 73
 
 
 def test_a_filter_keeps_the_selected_kernel_when_it_is_still_shown(model):

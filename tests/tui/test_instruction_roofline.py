@@ -96,7 +96,7 @@ def test_the_detail_pane_gives_intensity_per_level_efficiency_walls_and_what_bin
 
 @pytest.mark.snapshots("80x24")
 def test_instruction_roofline_snapshot(snap_compare_sizes):
-    from rooftui.views.tui.app import make_app
+    from tests.tui.conftest import explorer_of
     from tests.tui.test_snapshots import pressing, settle
 
     async def instruction_roofline(pilot) -> None:
@@ -106,7 +106,7 @@ def test_instruction_roofline_snapshot(snap_compare_sizes):
         # so it is left out of the picture (its words: test_key_i_switches_... above)
         pilot.app.clear_notifications()
 
-    snap_compare_sizes(partial(make_app, [DEEPCAM]), [[(80, 24)]], run_before=instruction_roofline)
+    snap_compare_sizes(partial(explorer_of, [DEEPCAM]), [[(80, 24)]], run_before=instruction_roofline)
 
 
 def test_a_kernel_keeps_its_tag_on_the_instruction_roofline(model):

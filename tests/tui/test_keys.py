@@ -1,6 +1,7 @@
 """One set of keys on every screen: `?` lists the keys of the screen you are on (and
 only keys that work there), `Esc` goes back and never quits, `q` quits from the first
-screen. (The two small dialogs, compute roofs and export, print their keys in them.)"""
+screen. (The two small dialogs, compute roofs and export, print their keys in them.)
+The footers keep every key in view at 80 and 120 columns."""
 
 from __future__ import annotations
 
@@ -10,18 +11,51 @@ import pytest
 
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.screens.help import HelpScreen
-from tests.tui.conftest import TRACE, loaded, run_in_turn, screen_text
+from tests.tui.conftest import TRACE, loaded, open_the_timeline, run_in_turn, screen_text
 
 
 async def _open(pilot, keys: tuple[str, ...]) -> None:
     for key in keys:
-        await pilot.press(key)
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        if key == "t":  # the timeline opens once its trace is analysed
+            await open_the_timeline(pilot)
+        else:
+            await pilot.press(key)
+
+
+def table_three_is_shown(app) -> None:
+    """``s``'s screen on the sample: Table III (overall, 34 of 179 launches zero-AI, 6.1%
+    of the time), the time per phase and per pipeline."""
+    text = screen_text(app)
+    assert "Table III" in text and "Time per phase" in text and "per pipeline" in text
+    assert any(
+        "all" in line and "179" in line and "34" in line and "6.1%" in line for line in text.splitlines()
+    )
+    assert "Tensor FP16" in text
+
+
+def help_lists_every_explorer_key_that_works(app) -> None:
+    """The explorer's help shows every binding of the explorer and its table that works:
+    with a trace `t`, with one GPU no `v` (without a trace, no `t`: test_explorer.py)."""
+    from rooftui.views.tui.widgets.kernel_table import KernelTable
+
+    text = screen_text(app)
+    for owner in (ExplorerScreen, KernelTable):
+        for binding in owner.BINDINGS:
+            described = (binding.tooltip or binding.description) in text
+            assert described == (binding.action != "next_device"), binding
+    assert "." in keys_of(app, "next point on the roofline (left to right)")  # not "full_stop"
+    assert "," in keys_of(app, "previous point on the roofline")
+
+
+def keys_of(app, what: str) -> str:
+    """The keys the help screen lists for ``what``."""
+    return next(keys for _, keys, said in app.screen.rows if said == what)
 
 
 async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, pilot) -> None:
-    # each screen is opened from the explorer and left back to it before the next
+    # each screen is opened from the explorer and left back to it before the next; at
+    # 120x60, Table III and the explorer's every key are in view
+    assert app.size == (120, 60)
     for keys, screen, where in [
         ((), "ExplorerScreen", "explorer"),
         (("s",), "SummaryScreen", "summary"),
@@ -29,11 +63,15 @@ async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, 
     ]:
         await _open(pilot, keys)
         assert type(app.screen).__name__ == screen
+        if where == "summary":
+            table_three_is_shown(app)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen), where
         rows = app.screen.rows
         assert ("anywhere", "? f1", "the keys of this screen") in rows
         assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
+        if where == "explorer":
+            help_lists_every_explorer_key_that_works(app)
         await pilot.press("escape")
         assert type(app.screen).__name__ == screen
         if keys:
@@ -55,11 +93,38 @@ async def with_a_trace_help_lists_t_and_t_opens_the_timeline(app, pilot) -> None
     assert "t timeline" in screen_text(app)
     await pilot.press("question_mark")
     assert ("explorer", "t", "timeline of the --trace profile") in app.screen.rows
-    await pilot.press("escape", "t")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    assert isinstance(app.screen, TimelineScreen)
     await pilot.press("escape")
+    assert await open_the_timeline(pilot) == ["analysing naive.json.gz…"]  # the first time only
+    assert isinstance(app.screen, TimelineScreen)
+    await pilot.press("enter")  # a finding: its detail (in ASCII: test_dialogs_ascii.py)
+    await pilot.pause()
+    assert "GPU idle" in screen_text(app)
+    await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+
+
+FOOTER_KEYS = ["/ find", "f filter", "g group", "d detail", "s summary", "e svg", "c csv", "q quit", "? help"]
+
+
+async def every_footer_key_is_in_view_and_helps_footer_offers_no_help(app, pilot) -> None:
+    """Footers fit: every key the explorer's footer offers stays in view, ``t`` with a
+    trace (the footer packs its keys closer when it is drawn for a size, at the start as
+    after a resize); the help screen's footer offers no "? help" (``?`` closes it there)
+    and the help names keys as they are typed."""
+    width = app.size.width
+    footer = screen_text(app).splitlines()[-1]
+    assert len(footer) <= width
+    for key in [*FOOTER_KEYS, "t timeline"]:
+        assert key in footer, (width, key, footer)
+    await pilot.press("question_mark")
+    await pilot.pause()
+    text = screen_text(app)
+    footer = text.splitlines()[-1]
+    assert "esc close" in footer and "help" not in footer
+    for name in ("full_stop", "comma", "question_mark", "slash", "square_bracket"):
+        assert name not in text
+    await pilot.press("question_mark")  # closes it
+    await pilot.pause()
     assert isinstance(app.screen, ExplorerScreen)
 
 
@@ -89,6 +154,8 @@ async def an_export_never_overwrites_without_asking(app, pilot, folder) -> None:
     for key, default in [("e", "rooftui-view.svg"), ("c", "rooftui-kernels.csv")]:
         (folder / default).write_text("mine")
         await pilot.press(key)
+        if key == "e":  # (in ASCII: test_dialogs_ascii.py)
+            assert "Save SVG of this view to:" in screen_text(app)
         field = app.screen.query_one(Input)
         assert field.value == default.replace(".", "-1.")  # a name that is free is proposed
         field.value = default
@@ -173,8 +240,14 @@ async def help_on_a_dialog_lists_the_keys_that_work_in_it(app, pilot) -> None:
 
 
 async def q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing(app, pilot) -> None:
+    from rooftui.views.tui.ascii import box
+
     hidden = set(app.explorer.state.hidden_pipelines)
-    await pilot.press("p", "space", "q")
+    await pilot.press("p", "space")  # the first roof, FP64, unticked: its box says so
+    await pilot.pause()
+    text = screen_text(app)  # (in ASCII: test_dialogs_ascii.py)
+    assert f"{box(False, False)} FP64" in text and f"{box(True, False)} FP32" in text
+    await pilot.press("q")
     assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
     assert app.explorer.state.hidden_pipelines == hidden
 
@@ -183,15 +256,17 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
     sample_app, tmp_path, monkeypatch
 ):
     # one app, with a trace (run_in_turn: each check must leave the explorer as it found
-    # it): the screens opened from the explorer at 120x40, then the dialogs at 80x24
+    # it): the footers and the screens opened from the explorer at 120x60, then the
+    # footers (after a resize) and the dialogs at 80x24
     monkeypatch.chdir(tmp_path)
     app = sample_app(trace=TRACE)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 60)) as pilot:
         await loaded(pilot)
         await run_in_turn(
             app,
             pilot,
             [
+                every_footer_key_is_in_view_and_helps_footer_offers_no_help,  # as it starts
                 with_a_trace_help_lists_t_and_t_opens_the_timeline,
                 question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
                 q_on_a_screen_opened_from_the_explorer_goes_back,
@@ -203,6 +278,7 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
             app,
             pilot,
             [
+                every_footer_key_is_in_view_and_helps_footer_offers_no_help,  # resized
                 help_on_a_dialog_lists_the_keys_that_work_in_it,
                 q_on_the_compute_roofs_dialog_closes_it_and_changes_nothing,
                 partial(an_export_never_overwrites_without_asking, folder=tmp_path),

@@ -12,11 +12,10 @@ import json
 import numpy as np
 from click.testing import CliRunner
 
-from rooftui.views.tui.app import make_app
 from rooftui.views.tui.table_columns import RANK_COLUMN
 from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import REPO, loaded, run_in_turn, screen_text
+from tests.tui.conftest import REPO, explorer_of, loaded, run_in_turn, screen_text
 
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
@@ -94,7 +93,7 @@ async def v_shows_the_next_gpus_roofline_and_back(app, pilot) -> None:
 
 async def test_two_rank_reports_in_the_explorer():
     # one app (run_in_turn: each check must leave the explorer as it found it)
-    app = make_app(RANKS)
+    app = explorer_of(RANKS)
     async with app.run_test(size=(200, 60)) as pilot:
         await loaded(pilot)
         await run_in_turn(

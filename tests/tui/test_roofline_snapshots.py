@@ -23,12 +23,12 @@ KNOWN_ANSWER = REPO / "sample_data" / "known_answer" / "known_answer.raw-base.cs
 
 @pytest.mark.snapshots("known_answer-120x40", "known_answer-80x24")
 def test_zoomed_roofline(snap_compare_steps):
-    from rooftui.views.tui.app import make_app
+    from tests.tui.conftest import explorer_of
 
     # zoomed, the roofline fills the screen: the filter bar (which a start at 24 rows
     # hides and a resize keeps as it was) is not shown at any size
     snap_compare_steps(
-        make_app([KNOWN_ANSWER]),
+        explorer_of([KNOWN_ANSWER]),
         (120, 40),
         [(None, settle), ("known_answer-120x40", pressing("z")), ("known_answer-80x24", resizing(80, 24))],
     )

@@ -2,7 +2,7 @@
 the known-answer report's zero-AI and INT8 legend and tags, and a two-rank run (tags on
 the other GPU, the per-rank summary). What each shows is asserted without pictures in
 test_zero_ai_vocabulary.py, test_tags.py and test_summary_screen.py; the footer with a
-trace in test_footers.py, the dialogs in ASCII in test_dialogs_ascii.py (their pictures:
+trace in test_keys.py, the dialogs in ASCII in test_dialogs_ascii.py (their pictures:
 test_snapshots.py).
 
 The known-answer report's app is resized from 120x40 to 80x24 (snap_compare_steps in
@@ -15,15 +15,16 @@ import pytest
 
 from tests.tui.conftest import REPO
 from tests.tui.test_snapshots import pressing, resizing, settle
+from tests.tui.test_summary_screen import the_per_rank_table_has_a_row_per_rank
 
 KNOWN = REPO / "sample_data" / "known_answer" / "known_answer.raw.csv"
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
 
 def app_of(paths, **options):
-    from rooftui.views.tui.app import make_app
+    from tests.tui.conftest import explorer_of
 
-    return make_app(paths, **options)
+    return explorer_of(paths, **options)
 
 
 @pytest.mark.snapshots("120x40", "80x24")
@@ -40,5 +41,9 @@ def test_two_ranks_tags_status_and_summary_screen(snap_compare_steps):
         snap_compare_steps(
             app_of(RANKS),
             (width, height),
-            [(f"tags-and-status-{size}", settle), (f"summary-{size}", pressing("s"))],  # the per-rank table
+            [
+                (f"tags-and-status-{size}", settle),
+                (f"summary-{size}", pressing("s")),  # the per-rank table
+                (None, the_per_rank_table_has_a_row_per_rank),  # its rows (scrolled: after the picture)
+            ],
         )

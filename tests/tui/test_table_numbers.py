@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rooftui.views.tui.table_columns import COLUMNS
 from rooftui.views.tui.widgets.kernel_table import GAP, KernelTable
-from tests.tui.conftest import loaded
 
 
 def visible_cells(table: KernelTable) -> list[tuple[str, str, str]]:
@@ -31,30 +30,33 @@ def visible_cells(table: KernelTable) -> list[tuple[str, str, str]]:
     return cells
 
 
-async def test_scrolling_sideways_at_80x24_never_cuts_a_number(sample_app):
-    app = sample_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await loaded(pilot)
-        table = app.explorer.query_one(KernelTable)
-        for grouped in (True, False):  # one app: kernels grouped, then `g`, single launches
-            if not grouped:  # back to the first column, as a fresh start has it
-                await pilot.press(*["left"] * (len(COLUMNS) + 2), "g")
-                assert table.cursor_column == 0 and table.scroll_x == 0
-            seen = 0
-            # by keys (the column cursor scrolls whole columns) and then by every offset,
-            # as a mouse wheel or the scrollbar would leave it
-            for step in range(len(COLUMNS) + 2):
-                await pilot.press("right") if step else None
-                await pilot.pause()
-                cells = visible_cells(table)
-                assert all(shown in ("", value) for _, shown, value in cells), (grouped, cells)
-                seen += sum(1 for _, shown, _ in cells if shown)
-            for x in range(int(table.max_scroll_x) + 1):
-                table.scroll_to(x=x, animate=False, immediate=True)
-                cells = visible_cells(table)
-                assert all(shown in ("", value) for _, shown, value in cells), (grouped, x, cells)
-            assert table.max_scroll_x > 0 and seen > 100  # the test did look at numbers
-            assert app.explorer.state.grouped == grouped
+async def scrolling_sideways_never_cuts_a_number(pilot) -> None:
+    """At 80x24, kernels grouped, then `g`, single launches; left grouped, at the first
+    column, not scrolled. Run in test_snapshots.py's 80x24 app, after its pictures."""
+    app = pilot.app
+    assert app.size == (80, 24)
+    table = app.explorer.query_one(KernelTable)
+    for grouped in (True, False):
+        if not grouped:  # back to the first column, as a fresh start has it
+            await pilot.press(*["left"] * (len(COLUMNS) + 2), "g")
+            assert table.cursor_column == 0 and table.scroll_x == 0
+        seen = 0
+        # by keys (the column cursor scrolls whole columns) and then by every offset,
+        # as a mouse wheel or the scrollbar would leave it
+        for step in range(len(COLUMNS) + 2):
+            await pilot.press("right") if step else None
+            await pilot.pause()
+            cells = visible_cells(table)
+            assert all(shown in ("", value) for _, shown, value in cells), (grouped, cells)
+            seen += sum(1 for _, shown, _ in cells if shown)
+        for x in range(int(table.max_scroll_x) + 1):
+            table.scroll_to(x=x, animate=False, immediate=True)
+            cells = visible_cells(table)
+            assert all(shown in ("", value) for _, shown, value in cells), (grouped, x, cells)
+        assert table.max_scroll_x > 0 and seen > 100  # the test did look at numbers
+        assert app.explorer.state.grouped == grouped
+    await pilot.press(*["left"] * (len(COLUMNS) + 2), "g")  # as it was
+    assert table.cursor_column == 0 and table.scroll_x == 0 and app.explorer.state.grouped
 
 
 def test_the_pipeline_column_marks_approximate_fp16_with_a_tilde_as_summary_does(sample_run):

@@ -72,7 +72,7 @@ class RooftuiApp(RooftuiBaseApp):
         *,
         ceilings: str | Path | None = None,
         ascii_mode: bool = False,
-        run: Run | None = None,
+        run: Run | LoadedRun | None = None,
         trace: str | Path | None = None,
         options: LoadOptions | None = None,
     ) -> None:
@@ -102,7 +102,7 @@ class RooftuiApp(RooftuiBaseApp):
                     self.paths or _sample_paths(),
                     progress=self._post_progress,
                 )
-            loaded = LoadedRun.from_run(run)
+            loaded = run if isinstance(run, LoadedRun) else LoadedRun.from_run(run)
         except RooftuiError as err:
             self.post_message(LoadFailed(err))
             return
@@ -179,12 +179,13 @@ def make_app(
     *,
     ceilings: str | Path | None = None,
     ascii_mode: bool = False,
-    run: Run | None = None,
+    run: Run | LoadedRun | None = None,
     trace: str | Path | None = None,
     options: LoadOptions | None = None,
 ) -> RooftuiApp:
     """The explorer for ``paths`` (the bundled sample when empty), or for an
-    already-loaded ``run`` (a ``rooftui.analysis.Run``).
+    already-loaded ``run`` (a ``rooftui.analysis.Run``, or a ``LoadedRun`` already
+    prepared from one, which the app then shows as it is).
 
     ``NO_COLOR`` in the environment is honoured by Textual itself; ``ascii_mode``
     also keeps every character ASCII for terminals without Unicode. ``trace``, a
