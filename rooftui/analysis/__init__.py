@@ -106,7 +106,8 @@ def load_run(
     from rooftui.ingest.deduplicated import full_table_beside
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
-    from rooftui.model.kernel_table import build_kernel_table, partial_note, register_move_notes
+    from rooftui.model.flop_states import partial_note
+    from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
     options = options or LoadOptions()
     ceilings, gpu, fp16_rule = options.ceilings, options.gpu, options.fp16_rule

@@ -20,8 +20,8 @@ from rooftui.model.columns import (
     state_column,
 )
 from rooftui.model.flop_caps import CAPPED, cap_column
+from rooftui.model.flop_states import dominant_pipeline, flops_partial
 from rooftui.model.frames import map_unique
-from rooftui.model.kernel_table import dominant_pipeline, flops_partial
 from rooftui.model.names import qualified_name
 
 _SUMMED = (

@@ -28,7 +28,7 @@ from rooftui.model.columns import (
     PIPELINE_LABELS,
     flop_column,
 )
-from rooftui.model.kernel_table import provenance
+from rooftui.model.flop_states import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
 from rooftui.views.instruction_table import render_instruction_table
