@@ -36,19 +36,20 @@ matched to a signature by its name, launch configuration and instruction counts
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from rooftui.errors import RooftuiError
 from rooftui.ingest.csv_common import RAW_IDENTITY_COLUMNS
 from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS, SelfCheck
 from rooftui.model import metrics as m
 from rooftui.model.byte_sources import L2_FROM_L1, SECTOR_BYTES
+
+# read_export/write_export live in raw_export; kept importable here, where the benchmarks
+# that compare dedup.py across commits (profile_dedup_post_ncu.py --dedup-from) find them.
+from rooftui.profile.raw_export import Export, read_export, write_export  # noqa: F401
 
 INSTRUCTIONS = "smsp__inst_executed.sum"  # warp instructions executed [NCU]
 TENSOR_INSTRUCTIONS = m.TENSOR_PIPE_INSTRUCTIONS  # sm__inst_executed_pipe_tensor.sum [NCU]
@@ -94,74 +95,6 @@ def checked_counters(metrics: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 def full_metrics(required: list[str]) -> tuple[str, ...]:
     """The full run's list: rooftui's, plus what matches a row to its signature."""
     return tuple(dict.fromkeys([*required, *LAUNCH, *SIGNATURE_COUNTERS, TRAFFIC]))
-
-
-@dataclass
-class Export:
-    """An ``ncu --csv --page raw --print-units base`` export: header, units row, rows."""
-
-    header: list[str]
-    units: list[str]
-    rows: list[list[str]]
-
-    @cached_property
-    def where(self) -> dict[str, int]:
-        """{column name: its index}, the first of a name given twice (as ``list.index``).
-        A dictionary, not ``header.index``: merging ~500 columns of a few hundred launches
-        by ``header.index`` took 2.5 s (175 launches) and 5.7 s (309)."""
-        return {name: i for i, name in reversed(list(enumerate(self.header)))}
-
-    def column(self, name: str) -> int:
-        try:
-            return self.where[name]
-        except KeyError:
-            raise RooftuiError(
-                f"ncu's export has no {name} column",
-                fix="check which ncu ran (--ncu): rooftui needs ncu 2023.1 or newer",
-            ) from None
-
-    def number(self, row: list[str], name: str) -> float:
-        """A counter's value; NaN where ncu exported none (then it tells no launch apart)."""
-        if name not in self.where:
-            return math.nan
-        text = row[self.column(name)].replace(",", "").strip()
-        try:
-            return float(text)
-        except ValueError:
-            return math.nan
-
-
-def read_export(text: str) -> Export:
-    """Parse ncu's raw CSV (a units row under the header, as --print-units base writes it).
-
-    ncu's own ``==PROF==``/``==WARNING==`` lines are skipped; a launch row of another field
-    count than the header is refused (dropping it would leave that launch's signature, or
-    its counters in the merged table, out without a word; shifting it, wrong columns)."""
-    fix = "check which ncu ran (--ncu) and profile again"
-    try:
-        lines = [line for line in csv.reader(io.StringIO(text)) if line]
-    except csv.Error as err:
-        raise RooftuiError(f"ncu's CSV export is not CSV ({err})", fix=fix) from None
-    start = next((i for i, line in enumerate(lines) if line and line[0] == "ID"), None)
-    if start is None:
-        raise RooftuiError('ncu\'s CSV export has no header line starting with "ID"')
-    header = lines[start]
-    body = [line for line in lines[start + 1 :] if not line[0].startswith("==")]
-    units = body[0] if body and body[0] and body[0][0] == "" else [""] * len(header)
-    rows = body[1:] if body and units is body[0] else body
-    if len(units) != len(header):
-        raise RooftuiError(
-            f"ncu's CSV export: its units row has {len(units)} fields, the header {len(header)}",
-            fix=fix,
-        )
-    for number, row in enumerate(rows, start=1):
-        if len(row) != len(header):
-            raise RooftuiError(
-                f"ncu's CSV export: launch row {number} has {len(row)} fields, the header "
-                f"{len(header)}; its cells would land in the wrong columns",
-                fix=fix,
-            )
-    return Export(header, units, rows)
 
 
 @dataclass
@@ -409,11 +342,8 @@ def value(source: tuple[Export, list[str]], column: str) -> str:
 
 
 def number(source: tuple[Export, list[str]], column: str) -> float:
-    text = value(source, column).replace(",", "").strip()
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
+    export, row = source
+    return export.number(row, column)
 
 
 @dataclass
@@ -490,15 +420,6 @@ def merge(
         )
     missing = [g for g in plan_.signatures if twin_of[g.members[0]] is None]
     return Merged(Export(columns, units, rows), source, missing)
-
-
-def write_export(export: Export) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
-    writer.writerow(export.header)
-    writer.writerow(export.units)
-    writer.writerows(export.rows)
-    return out.getvalue()
 
 
 def self_check(plan_: Plan, sources: Sources, counters: tuple[str, ...]) -> SelfCheck:

@@ -19,7 +19,7 @@ from typing import TextIO
 
 from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX, SelfCheck
 from rooftui.model.metrics import REGISTER_MOVES
-from rooftui.profile import dedup
+from rooftui.profile import dedup, raw_export
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
 from rooftui.profile.run import STDERR, NcuRun, check_run, exports_at_once, run_ncu, start_export
 
@@ -132,7 +132,7 @@ def profile_deduplicated(
     probe_report = check_run(probe_run)
     # Both exports at once: each is a start of ncu (seconds), and neither needs the other.
     exported = exports_at_once(ncu, [(probe_report, "demangled"), (probe_report, "function")])
-    probe, functions = (dedup.read_export(text) for text in exported)
+    probe, functions = (raw_export.read_export(text) for text in exported)
     plan = dedup.plan(
         probe, [row[functions.column("Kernel Name")] for row in functions.rows], register_moves=register_moves
     )
@@ -150,7 +150,7 @@ def profile_deduplicated(
     report = check_run(done)
     exporting = start_export(ncu, report)  # ncu exports while rooftui reads the SourceCounters
     moves = read_register_moves(report) if plan.run.source_counters else None
-    full = dedup.read_export(exporting.text())
+    full = raw_export.read_export(exporting.text())
     moves = moves if moves is not None and len(moves) == len(full.rows) else None
     assigned = dedup.assign_rows(plan, plan.run, full, logged=done.log.kernels)
     sources: dedup.Sources = {i: (full, full.rows[r]) for i, r in assigned.items()}
@@ -170,7 +170,7 @@ def profile_deduplicated(
     check = dedup.self_check(plan, sources, dedup.checked_counters(options.metrics))
 
     table = Path(f"{stem}{RAW_CSV_SUFFIX}")
-    table.write_text(dedup.write_export(merged.export), encoding="utf-8")
+    table.write_text(raw_export.write_export(merged.export), encoding="utf-8")
     sidecar = Path(f"{stem}{SIGNATURES_SUFFIX}")
     launches = len(plan.launches)
     profiled = sum(1 for s in merged.source if s["profiled"])

@@ -183,17 +183,18 @@ def inherit_counters(ncu: str, reports: dict[str, Path], first: str) -> tuple[li
     """``rooftui profile --dedup`` of a launched job: the ranks other than ``first`` ran
     time-only; each gets ``first``'s counters launch by launch (STEM.rankN.raw.csv).
     The tables to summarise (``first``'s report first), and a line per rank."""
-    from rooftui.profile import dedup
+    from rooftui.profile import dedup, raw_export
     from rooftui.profile.run import export_raw, readable_report
 
-    counters = dedup.read_export(export_raw(ncu, reports[first]))
+    counters = raw_export.read_export(export_raw(ncu, reports[first]))
     tables, lines = [readable_report(reports[first], ncu)], []
     for rank, report in reports.items():
         if rank == first:
             continue
-        merged, reason = dedup.rank_from_twin(counters, dedup.read_export(export_raw(ncu, report)), first)
+        times = raw_export.read_export(export_raw(ncu, report))
+        merged, reason = dedup.rank_from_twin(counters, times, first)
         table = report.with_name(report.name[: -len(REPORT_SUFFIX)] + RAW_CSV_SUFFIX)
-        table.write_text(dedup.write_export(merged), encoding="utf-8")
+        table.write_text(raw_export.write_export(merged), encoding="utf-8")
         tables.append(table)
         lines.append(
             f"rooftui: rank {rank}: its own times, rank {first}'s counters launch by launch: {table}"
