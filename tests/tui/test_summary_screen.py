@@ -10,10 +10,10 @@ from tests.tui.conftest import REPO, explorer_of, loaded, screen_text
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
 
-async def the_per_rank_table_has_a_row_per_rank(pilot) -> None:
+async def the_per_rank_table_has_a_row_per_rank(pilot) -> list[str]:
     """On the summary screen of the two-rank run, opened at the terminal's size: a row
     per rank with its GPU and its launches, every line within the width (in ASCII mode,
-    every character ASCII). Scrolls the table into view."""
+    every character ASCII). Scrolls the table into view. Returns the ranks of its rows."""
     app = pilot.app
     width = app.size.width
     launches = app.explorer.state.run.invocations.groupby("rank").size().to_dict()
@@ -30,6 +30,7 @@ async def the_per_rank_table_has_a_row_per_rank(pilot) -> None:
     assert all(len(line) <= width for line in screen_text(app).splitlines())
     if app.ascii_mode:
         assert all(ord(ch) < 128 for ch in screen_text(app))
+    return [r[0] for r in rows]
 
 
 async def test_the_summary_screen_of_two_ranks_in_ascii_has_a_row_per_rank():
@@ -43,5 +44,5 @@ async def test_the_summary_screen_of_two_ranks_in_ascii_has_a_row_per_rank():
             await pilot.pause()
             await pilot.press("s")
             await pilot.pause()
-            await the_per_rank_table_has_a_row_per_rank(pilot)
+            assert await the_per_rank_table_has_a_row_per_rank(pilot) == ["0", "1"], size
             await pilot.press("escape")
