@@ -13,7 +13,7 @@ from rooftui.ingest.files import check_readable, open_text
 from rooftui.model.ceilings import KINDS, METHODS, SCHEMA, STAMP_KEYS, Ceiling, CeilingSet, Device
 from rooftui.model.instructions import ROOF_LABELS, ROOF_UNITS, InstructionRoof
 
-_HINT = 'see the README\'s "Ceilings file" section, or write one with `rooftui measure`'
+_HINT = 'see "Ceilings file" in rooftui\'s docs/output.md, or write one with `rooftui measure`'
 _LEVELS = ("l1", "smem", "l2", "hbm")
 # ERT names its bandwidth ceilings after the level; its FLOP ceiling is "FP64 GFLOPs" etc.
 # A ceilings file is a few KB; a larger one is not a ceilings file (or a bomb).
