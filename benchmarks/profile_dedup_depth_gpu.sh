@@ -25,12 +25,12 @@ fits() {
   local used=$(( $(date +%s) - START ))
   [ $(( used + $1 )) -le "$BUDGET_S" ] || { echo "SKIPPED (time: $used s used, ~$1 s more needed): $2"; return 1; }
 }
-# Seconds, from round 7's runs on this step (2026-12-01-profile-dedup-*.md) plus a margin.
+# Seconds, from rounds 7-9's runs of each (2026-12-0[12]-profile-*.md) plus a margin.
 estimate() {
   case $1:$2 in
     plain:deepcam) echo 30 ;; plain:*) echo $(( 15 + $2 / 4 )) ;;
-    dedup:deepcam) echo 120 ;; dedup:*) echo $(( 95 + 3 * $2 )) ;;
-    exhaustive:deepcam) echo 90 ;; exhaustive:*) echo $(( 35 + 12 * $2 )) ;;
+    dedup:deepcam) echo 120 ;; dedup:*) echo $(( 80 + 3 * $2 )) ;;
+    exhaustive:deepcam) echo 75 ;; exhaustive:*) echo $(( 35 + 12 * $2 )) ;;
   esac
 }
 step() {

@@ -117,8 +117,8 @@ from rooftui.profile.run import check_run, readable_report, run_ncu
 @click.option(
     "--no-register-moves",
     is_flag=True,
-    help="With --dedup: leave ncu's SourceCounters section out (cheaper, but FP16 FLOPs then keep"
-    " HFMA2 register moves).",
+    help="With --dedup: leave the instruction-level data (rooftui's RooftuiRegisterMoves section) out"
+    " (cheaper, but FP16 FLOPs then keep HFMA2 register moves).",
 )
 @click.option(
     "--instructions",

@@ -228,7 +228,7 @@ class FullRun:
     """One run of the program with rooftui's whole list on some launches."""
 
     invocations: tuple[int, ...]
-    source_counters: bool = False  # instruction-level data, for HFMA2 register moves
+    source_counters: bool = False  # instruction-level data (instruction_section), for HFMA2 register moves
 
     def predicted(self, found: list[Launch]) -> list[int]:
         """The launches this run profiles, in order."""
@@ -258,8 +258,9 @@ def plan(
     ``choose_invocations`` picks, of every function: ncu 2025.3 takes one --kernel-id
     per run and ignores -k beside it (seen on the H200: a second run profiled 81 launches
     of 17 functions, not 7), so launches it profiles beyond one per signature are kept,
-    and they are the self-check. With ``register_moves``, the run adds ncu's
-    SourceCounters section, which tells HFMA2 register moves from FP16 math, when some
+    and they are the self-check. With ``register_moves``, the run adds instruction-level
+    data (rooftui.profile.instruction_section), which tells HFMA2 register moves from FP16
+    math, when some
     signature's probe shows Tensor-pipe instructions (HFMA2 is issued there)."""
     found = launches(probe, functions)
     if not found:

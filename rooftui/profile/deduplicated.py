@@ -20,6 +20,7 @@ from typing import TextIO
 from rooftui.ingest.deduplicated import SIGNATURES_SUFFIX, SelfCheck
 from rooftui.model.metrics import REGISTER_MOVES
 from rooftui.profile import dedup, raw_export
+from rooftui.profile.instruction_section import InstructionSection, instruction_section
 from rooftui.profile.ncu import RAW_CSV_SUFFIX, NcuOptions, ncu_argv
 from rooftui.profile.run import STDERR, NcuRun, check_run, exports_at_once, run_ncu, start_export
 
@@ -68,17 +69,19 @@ def _passes(run: NcuRun) -> str:
     return "/".join(str(p) for p in sorted(set(run.log.passes))) or "?"
 
 
-def _full_options(options: NcuOptions, run: dedup.FullRun) -> NcuOptions:
+def _full_options(options: NcuOptions, run: dedup.FullRun, section: InstructionSection | None) -> NcuOptions:
+    """The full run's options; ``section``: the instruction-level data, where the run takes it."""
     return replace(
         options,
         metrics=dedup.full_metrics(list(options.metrics)),
         kernel_id=dedup.kernel_id(run.invocations),
-        sections=("SourceCounters",) if run.source_counters else (),
+        sections=(section.name,) if run.source_counters and section is not None else (),
+        section_folder=section.folder if run.source_counters and section is not None else None,
     )
 
 
 def read_register_moves(report: Path) -> list[float] | None:
-    """HFMA2 register moves per row of ``report`` (SourceCounters), read by rooftui's
+    """HFMA2 register moves per row of ``report`` (instruction-level data), read by rooftui's
     .ncu-rep reader; None when it cannot read the report (no ncu_report package)."""
     from rooftui.errors import InputError
     from rooftui.ingest.ncu_rep import read_ncu_rep
@@ -95,7 +98,7 @@ def read_register_moves(report: Path) -> list[float] | None:
 
 def moves_column(plan: dedup.Plan, moves_of: dict[int, float]) -> list[str]:
     """Each launch's HFMA2 register moves: 0 where its probe saw no HFMA2 instruction, its
-    signature's count from a SourceCounters profile, blank (not collected) otherwise."""
+    signature's count from a profile with instruction-level data, blank (not collected) otherwise."""
     column = [""] * len(plan.launches)
     for group in plan.signatures:
         known = [moves_of[i] for i in group.members if i in moves_of and not math.isnan(moves_of[i])]
@@ -137,7 +140,8 @@ def profile_deduplicated(
         probe, [row[functions.column("Kernel Name")] for row in functions.rows], register_moves=register_moves
     )
 
-    run_options = _full_options(options, plan.run)
+    section = instruction_section(ncu) if plan.run.source_counters else None
+    run_options = _full_options(options, plan.run, section)
     if echo is not None:  # before the program's second run: a long wait can be cut short here
         predicted = len(plan.run.predicted(plan.launches))
         echo.write(
@@ -148,7 +152,7 @@ def profile_deduplicated(
         echo.flush()
     done = run_program(run_options, stem)
     report = check_run(done)
-    exporting = start_export(ncu, report)  # ncu exports while rooftui reads the SourceCounters
+    exporting = start_export(ncu, report)  # ncu exports while rooftui reads the instruction-level data
     moves = read_register_moves(report) if plan.run.source_counters else None
     full = raw_export.read_export(exporting.text())
     moves = moves if moves is not None and len(moves) == len(full.rows) else None
@@ -162,7 +166,8 @@ def profile_deduplicated(
         "launches": len(full.rows),
         "predicted": len(plan.run.predicted(plan.launches)),
         "kernel_id": run_options.kernel_id,
-        "source_counters": plan.run.source_counters,
+        "source_counters": plan.run.source_counters,  # instruction-level data, in this section:
+        "instruction_section": None if section is None else section.name,
         "register_moves_read": moves is not None,
     }
     extra = {REGISTER_MOVES: moves_column(plan, moves_of)}
@@ -238,7 +243,9 @@ def profile_deduplicated(
         f"{dedup.TRAFFIC_TOLERANCE:.0%} or {dedup.TRAFFIC_FLOOR // 1024} KiB)",
     ]
     which = f"launches {','.join(map(str, plan.run.invocations))} of each function"
-    which += ", with SourceCounters (HFMA2 register moves)" if plan.run.source_counters else ""
+    if section is not None:
+        which += f", with the {section.name} section (HFMA2 register moves)"
+    lines += [section.note] if section is not None and section.note else []
     lines.append(
         f"rooftui: full run: {run_info['launches']} launches ({which}), {run_info['passes']} replay "
         f"passes each, in {run_info['seconds']:.0f} s: {run_info['report']}"
@@ -267,7 +274,7 @@ def profile_deduplicated(
     elif moves_blank:
         lines.append(
             f"rooftui: HFMA2 register moves not read for {moves_blank} launches (their FP16 FLOPs "
-            "keep the moves): rooftui reads SourceCounters with the ncu-report package "
+            "keep the moves): rooftui reads the instruction-level data with the ncu-report package "
             "(pip install ncu-report, or ncu's extras/python on PYTHONPATH)"
         )
     if merged.missing:

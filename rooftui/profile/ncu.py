@@ -61,6 +61,7 @@ class NcuOptions:
     launch_count: int | None = None
     kernel_id: str | None = None  # ncu's --kernel-id (signature-deduplicated profiles)
     sections: tuple[str, ...] = ()
+    section_folder: str | None = None  # ncu's --section-folder: where ``sections`` are found
 
 
 def ncu_arguments(options: NcuOptions) -> list[str]:
@@ -86,6 +87,8 @@ def ncu_arguments(options: NcuOptions) -> list[str]:
         args += ["--launch-count", str(options.launch_count)]
     if options.kernel_id is not None:
         args += ["--kernel-id", options.kernel_id]
+    if options.section_folder is not None:
+        args += ["--section-folder", options.section_folder]
     for section in options.sections:
         args += ["--section", section]
     return args

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,11 @@ from tests.profile.test_dedup import FULL_HEADER, PROBE_HEADER, _probe_row
 # writes one ==PROF== line per row of the export named after its report, --import prints
 # that export (STEM.probe.function.csv for --print-kernel-base function).
 FAKE = r"""
+# `--list-sections` (does this ncu take rooftui's own section?): yes, unless told not to
+case " $* " in *" --list-sections "*)
+  [ -e "$(dirname "$0")/rejects_sections" ] && { echo "==ERROR== Failed to parse section file" >&2; exit 1; }
+  printf 'Identifier  Display Name\nRooftuiRegisterMoves  rooftui: HFMA2 register moves\n'; exit 0 ;;
+esac
 # one write per run: rooftui runs two exports at once
 line=$(printf '%s\t' "$@"); printf '%s\n' "$line" >> "$(dirname "$0")/runs.txt"
 base=demangled; report=""; prev=""
@@ -158,13 +164,8 @@ def _tensor_probe_row(i: int, name: str, nvtx: str, time: str, inst: str, tensor
     return row
 
 
-def test_work_on_the_tensor_pipe_adds_source_counters_to_the_one_full_run_unless_told_not_to(
-    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
-):
-    # the layer norm's probe shows Tensor-pipe instructions (where HFMA2 goes): the full run
-    # asks for SourceCounters; the fake report cannot be read, so its moves stay blank
-    fake_ncu(FAKE)
-    fake_nvidia_smi("NVIDIA H200, 9.0")
+def _tensor_step(tmp_path) -> None:
+    """A step whose layer norm's probe shows Tensor-pipe instructions (where HFMA2 goes)."""
     probe = [
         _tensor_probe_row(0, "layer_norm", "forward", "10", "1000", "32"),
         _tensor_probe_row(1, "relu", "forward", "5", "50", "0"),
@@ -180,13 +181,35 @@ def test_work_on_the_tensor_pipe_adds_source_counters_to_the_one_full_run_unless
             ["1", "relu", "forward", "7", "0", "512", "132", "384", "0", "50", "0"],
         ],
     )
-    command = ["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--force"]
-    done = run_rooftui([*command, "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))
-    assert done.returncode == 0, done.stderr
+
+
+DEDUP = ["profile", "--dedup", "--profile-from-start", "off", "-o", "step", "--force"]
+
+
+def _full_run_argv(fake_bin) -> list[str]:
     runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
     probe_argv, full = [argv for argv in runs if "--import" not in argv]
-    assert "--section" not in probe_argv
-    assert full[full.index("--section") + 1] == "SourceCounters"
+    assert "--section" not in probe_argv and "--section-folder" not in probe_argv
+    return full
+
+
+def test_work_on_the_tensor_pipe_adds_rooftuis_own_section_to_the_one_full_run_unless_told_not_to(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
+    # the full run asks for rooftui's lean section, from the package's folder; the fake
+    # report cannot be read, so the layer norm's moves stay blank
+    fake_ncu(FAKE)
+    fake_nvidia_smi("NVIDIA H200, 9.0")
+    _tensor_step(tmp_path)
+    command = DEDUP
+    done = run_rooftui([*command, "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 0, done.stderr
+    full = _full_run_argv(fake_bin)
+    assert full[full.index("--section") + 1] == "RooftuiRegisterMoves"
+    folder = Path(full[full.index("--section-folder") + 1])
+    assert (folder / "RooftuiRegisterMoves.section").is_file()
+    assert "with the RooftuiRegisterMoves section (HFMA2 register moves)" in done.stderr
+    assert "cannot be used" not in done.stderr
     assert full[full.index("--kernel-id") + 1] == ":::^(1)$"
     with open(tmp_path / "step.raw.csv") as handle:
         table = list(csv.DictReader(handle))[1:]
@@ -202,3 +225,27 @@ def test_work_on_the_tensor_pipe_adds_source_counters_to_the_one_full_run_unless
     runs = [line.rstrip("\t").split("\t") for line in (fake_bin / "runs.txt").read_text().splitlines()]
     assert not any("--section" in argv for argv in runs)
     assert "HFMA2 register moves not collected for 2 launches (--no-register-moves)" in done.stderr
+
+
+def test_an_ncu_that_rejects_rooftuis_section_gets_source_counters_and_the_run_says_why_in_one_line(
+    tmp_path, fake_bin, fake_ncu, fake_nvidia_smi
+):
+    fake_ncu(FAKE)
+    (fake_bin / "rejects_sections").touch()
+    fake_nvidia_smi("NVIDIA H200, 9.0")
+    _tensor_step(tmp_path)
+    done = run_rooftui([*DEDUP, "--", "python3", "step.py"], tmp_path, rooftui_env(fake_bin))
+    assert done.returncode == 0, done.stderr
+    full = _full_run_argv(fake_bin)
+    assert full[full.index("--section") + 1] == "SourceCounters"
+    assert "--section-folder" not in full
+    said = [
+        line for line in done.stderr.splitlines() if "RooftuiRegisterMoves section cannot be used" in line
+    ]
+    assert said == [
+        "rooftui: its own RooftuiRegisterMoves section cannot be used (ncu did not list it (==ERROR== "
+        "Failed to parse section file)): the full run takes HFMA2 register moves from ncu's "
+        "SourceCounters section instead (one replay pass more on an H200)"
+    ]
+    sidecar = json.loads((tmp_path / "step.signatures.json").read_text())
+    assert sidecar["full_run"]["instruction_section"] == "SourceCounters"
