@@ -35,12 +35,13 @@ class DeduplicatedProfile:
 
 
 # Below about this many launches a deduplicated profile costs more than profiling every launch:
-# measured on an H200 with sample_data/make/transformer_step.py, one run each (docs/profile.md,
-# benchmarks/results/2026-12-02-profile-dedup-depth.md): 309 launches 120.8 s vs 106.0 s
-# exhaustive, 579 launches 125.4 s vs 192.1 s; between the two --exhaustive costs ~0.32 s per
-# launch and --dedup ~0.02 s, so they cross near 360 launches. The DeepCAM step (179 launches,
-# 126 signatures) took 129.5 s vs 62.7 s.
-SMALL_PROGRAM_LAUNCHES = 350
+# measured on an H200 with sample_data/make/transformer_step.py, one run each, the full run with
+# rooftui's RooftuiRegisterMoves section (benchmarks/results/2026-12-02-profile-lean.md): 175
+# launches 85.0 s vs 63.8 s exhaustive, 579 launches 117.1 s vs 193.4 s; the difference falls
+# by (21.2 + 76.3) / (579 - 175) = 0.24 s per launch, so they cross near 263 launches. A step
+# with little repetition crosses later: the DeepCAM step (179 launches, 128 signatures) took
+# 110.2 s vs 62.5 s. (With SourceCounters, round 8, the crossing was near 360.)
+SMALL_PROGRAM_LAUNCHES = 260
 
 
 # A self-check beyond this says launches of one signature moved different bytes. Measured on
@@ -264,7 +265,7 @@ def profile_deduplicated(
         lines.append(
             f"rooftui: {launches} launches: for a program this small --exhaustive (every launch, one "
             "run of the program) is usually quicker, but keeps HFMA2 register moves in FP16 "
-            "(docs/profile.md: on an H200, 309 launches took 120.8 s deduplicated, 106.0 s exhaustive)"
+            "(docs/profile.md: on an H200, 175 launches took 85.0 s deduplicated, 63.8 s exhaustive)"
         )
     if moves_blank and not register_moves:
         lines.append(

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from rooftui.analysis import load_run
+from rooftui.profile.deduplicated import SMALL_PROGRAM_LAUNCHES
 from tests.profile.conftest import REPO
 from tests.profile.test_dedup_compare import compare_script
 from tests.profile.test_dedup_h200_depth import at
@@ -95,3 +96,12 @@ def test_the_default_takes_061x_exhaustives_time_at_16_blocks_and_is_slower_on_t
     assert default == {"4": 85.031, "16": 117.143, "deepcam": 110.199}
     assert exhaustive == {"4": 63.79, "16": 193.447, "deepcam": 62.517}
     assert default["16"] / exhaustive["16"] == pytest.approx(0.606, abs=1e-3)
+
+
+def test_the_small_program_hint_starts_where_the_measured_times_cross():
+    default = {n: wall_seconds("call2_console.txt", f"d{s}") for n, s in ((175, "4"), (579, "16"))}
+    exhaustive = {175: wall_seconds("call2_console.txt", "x4"), 579: wall_seconds("call3_console.txt", "x16")}
+    slower = {n: default[n] - exhaustive[n] for n in default}  # 21.2 s, then -76.3 s
+    crossing = 175 + slower[175] / (slower[175] - slower[579]) * (579 - 175)
+    assert crossing == pytest.approx(263, abs=1)
+    assert crossing - 10 <= SMALL_PROGRAM_LAUNCHES <= crossing
