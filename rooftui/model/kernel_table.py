@@ -377,7 +377,7 @@ def register_move_notes(kernels: pd.DataFrame) -> list[str]:
     if known.any():
         notes.append(
             f"register moves: {moves.sum():,.0f} HFMA2 register moves (HFMA2 with a zero "
-            f"multiplicand, found in the report's SASS with ncu's SourceCounters counts) were "
+            f"multiplicand, found in the report's SASS with ncu's per-instruction counts) were "
             f"taken out of the FP16 FLOPs of {int((moves > 0).sum())} of {int(known.sum())} "
             "launches with instruction-level data"
         )
