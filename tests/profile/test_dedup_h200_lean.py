@@ -16,10 +16,9 @@ from rooftui.analysis import load_run
 from rooftui.profile.deduplicated import SMALL_PROGRAM_LAUNCHES
 from tests.profile.conftest import REPO
 from tests.profile.test_dedup_compare import compare_script
-from tests.profile.test_dedup_h200_depth import at
+from tests.profile.test_dedup_h200_depth import at, within_one_percent
 
 RESULTS = REPO / "benchmarks" / "results" / "2026-12-02-profile-lean"
-FLOP_TOTALS = [c for c in compare_script.TESTED if c not in compare_script.BYTES]
 
 
 def kernels(name: str) -> pd.DataFrame:
@@ -77,12 +76,7 @@ def test_default_has_every_flop_and_byte_total_of_exhaustive_within_one_percent(
 ):
     default, exhaustive = kernels(f"d{step}"), kernels(f"x{step}")
     assert len(default) == len(exhaustive) == launches
-    rows = compare_script.compare(default, exhaustive)
-    tested = rows[rows["within_1pct"].notna()]
-    assert set(tested["phase"]) == {"forward", "backward", "optimizer", "all"}
-    assert tested["within_1pct"].all()
-    flops = tested[tested["quantity"].isin(FLOP_TOTALS)]
-    assert (flops["ratio"] - 1).abs().max() < 2e-4
+    rows = within_one_percent(default, exhaustive, flops_within=2e-4)
     assert compare_script.worst(rows, compare_script.BYTES) == (pytest.approx(worst_bytes, abs=1e-5), where)
     # L1 bytes, 0.2 % low with the 11-pass SourceCounters run (round 8), now within 0.01 %
     for phase in ("forward", "backward", "optimizer", "all"):
