@@ -13,99 +13,126 @@ from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 from tests.pilot_steps import pressing, settled
 from tests.tui.conftest import screen_text
 
-# One app through both sizes: the lists are filled again and the legend's rows chosen
-# again for the new size, so a resize draws what a fresh start draws.
-SIZES = [[(80, 24), (120, 40)]]
-each_size = pytest.mark.snapshots("80x24", "120x40")
+# The unicode screen is one app brought through every state a picture or a Pilot check
+# needs (snap_compare_steps in tests/conftest.py): an app start costs more CPU than the
+# keys between two states, and each picture is compared with what a fresh start in that
+# state drew (the stored files), so a key that leaves anything behind fails the next one.
+STATES = (
+    "opens-80x24",
+    "zoomed-80x24",
+    "pair-80x24",
+    "pair-120x40",
+    "opens-120x40",
+    "zoomed-120x40",
+    "operations-at-l1-160x48",
+)
 
 
-def compare_app(comparison, ascii_mode: bool = False):
-    return lambda: CompareApp(comparison, ascii_mode=ascii_mode)
+def resizing(width: int, height: int, *keys: str):
+    """A step that resizes the terminal (the lists filled again, the legend's rows chosen
+    again for the new size), then presses ``keys``."""
+
+    async def run(pilot) -> None:
+        await pilot.resize_terminal(width, height)
+        await pressing(*keys)(pilot)
+
+    return run
 
 
-@each_size
-@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
-def test_snapshot_opens_on_the_matched_kernels_and_their_arrows(snap_compare_sizes, comparison, ascii_mode):
-    snap_compare_sizes(compare_app(comparison, ascii_mode), SIZES, settled, settled)
+@pytest.mark.snapshots(*STATES)
+def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps, comparison):
+    snap_compare_steps(
+        CompareApp(comparison),
+        (80, 24),
+        [
+            ("opens-80x24", settled),  # on the matched kernels and their arrows
+            ("zoomed-80x24", pressing("z")),  # the chart alone, every roof labelled
+            (None, pressing("z")),
+            ("pair-80x24", pressing("down", "enter")),  # the pair on both sides
+            ("pair-120x40", resizing(120, 40)),
+            (None, pressing("escape", "up")),
+            ("opens-120x40", settled),
+            ("zoomed-120x40", pressing("z")),
+            (None, resizing(80, 24, "z")),
+            (None, keys_reach_the_model_and_the_chart_follows),  # ends at 120x40
+            # 160 columns: the lists and the chart side by side, operations at L1
+            ("operations-at-l1-160x48", resizing(160, 48, "o", "l")),
+            (None, letters_switch_the_list_and_its_focus),
+        ],
+    )
 
 
-@each_size
-def test_snapshot_zoomed_chart_with_every_roof_labelled(snap_compare_sizes, comparison):
-    snap_compare_sizes(compare_app(comparison), SIZES, pressing("z"), settled)
+@pytest.mark.snapshots("80x24", "120x40")
+def test_snapshot_in_ascii_opens_on_the_matched_kernels_and_their_arrows(snap_compare_sizes, comparison):
+    # one app through both sizes: a resize draws what a fresh start draws
+    app = lambda: CompareApp(comparison, ascii_mode=True)  # noqa: E731
+    snap_compare_sizes(app, [[(80, 24), (120, 40)]], settled, settled)
 
 
-@each_size
-def test_snapshot_enter_shows_the_pair_on_both_sides(snap_compare_sizes, comparison):
-    snap_compare_sizes(compare_app(comparison), SIZES, pressing("down", "enter"), settled)
+async def keys_reach_the_model_and_the_chart_follows(pilot) -> None:
+    """From the matched list at 80x24, its top row selected, the chart shown: the keys
+    reach the model and the chart follows; leaves it as it found it, but at 120x40."""
+    app = pilot.app
+    comparison = app.comparison
+    screen = app.screen
+    assert isinstance(screen, CompareScreen)
+    canvas = screen.query_one(CompareCanvas)
+    # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
+    assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
+    assert len(canvas.overlay.arrows) == ARROWS
+    footer = screen_text(app).splitlines()[-1]
+    assert "? help" in footer and "both sides" in footer  # kept at 80 columns
+    await pilot.press("down")
+    await settled(pilot)
+    second = int(comparison.matched.index[1])
+    assert screen.model.selected_pairs == {second}
+    assert second in {a.row for a in canvas.overlay.arrows}
+    assert f"same operation ({comparison.matched.iloc[1]['key']})" in screen_text(app)
+    await pilot.press("enter")
+    await settled(pilot)
+    assert isinstance(app.screen, PairScreen)
+    assert "not in" not in screen_text(app) and "change" in screen_text(app)
+    await pilot.press("escape")
+    await settled(pilot)
+    assert app.screen is screen
+    # z z: the chart alone and back, the list keeping the focus and the row
+    await pilot.press("z")
+    await settled(pilot)
+    assert tuple(screen.query_one("#compare-chart").size) == (80, 18)
+    await pilot.press("up")  # the selection still moves with the chart alone
+    await settled(pilot)
+    assert screen.model.selected_pairs == {int(comparison.matched.index[0])}
+    await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
+    await settled(pilot)
+    await pilot.press("z")
+    await settled(pilot)
+    matched = screen.query_one("#matched", DataTable)
+    assert app.focused is matched and matched.cursor_row == 0
+    widths = screen.model.column_widths("matched", 120)
+    assert [column.width for column in matched.columns.values()] == widths  # filled for 120
+    for key in ("l", "plus"):
+        await pilot.press(key)
+    await settled(pilot)
+    assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS + 5)
+    await pilot.press("minus", "l", "l")  # back to HBM and its 10 arrows
+    await settled(pilot)
+    assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("hbm", ARROWS)
 
 
-def test_snapshot_operations_at_l1(snap_compare, comparison):
-    # 160 columns: the lists and the chart side by side
-    assert snap_compare(CompareApp(comparison), terminal_size=(160, 48), press=["o", "l"])
-
-
-async def test_keys_reach_the_model_and_the_chart_follows(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        screen = app.screen
-        assert isinstance(screen, CompareScreen)
-        canvas = screen.query_one(CompareCanvas)
-        # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
-        assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
-        assert len(canvas.overlay.arrows) == ARROWS
-        footer = screen_text(app).splitlines()[-1]
-        assert "? help" in footer and "both sides" in footer  # kept at 80 columns
-        await pilot.press("down")
-        await settled(pilot)
-        second = int(comparison.matched.index[1])
-        assert screen.model.selected_pairs == {second}
-        assert second in {a.row for a in canvas.overlay.arrows}
-        assert f"same operation ({comparison.matched.iloc[1]['key']})" in screen_text(app)
-        await pilot.press("enter")
-        await settled(pilot)
-        assert isinstance(app.screen, PairScreen)
-        assert "not in" not in screen_text(app) and "change" in screen_text(app)
-        await pilot.press("escape")
-        await settled(pilot)
-        assert app.screen is screen
-        # z z: the chart alone and back, the list keeping the focus and the row
-        await pilot.press("z")
-        await settled(pilot)
-        assert tuple(screen.query_one("#compare-chart").size) == (80, 18)
-        await pilot.press("up")  # the selection still moves with the chart alone
-        await settled(pilot)
-        assert screen.model.selected_pairs == {int(comparison.matched.index[0])}
-        await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
-        await settled(pilot)
-        await pilot.press("z")
-        await settled(pilot)
-        matched = screen.query_one("#matched", DataTable)
-        assert app.focused is matched and matched.cursor_row == 0
-        widths = screen.model.column_widths("matched", 120)
-        assert [column.width for column in matched.columns.values()] == widths  # filled for 120
-        for key in ("l", "plus"):
-            await pilot.press(key)
-        await settled(pilot)
-        assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS + 5)
-
-
-async def test_letters_switch_the_list_and_its_focus(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(160, 60)) as pilot:
-        await settled(pilot)
-        views = [("o", "operations"), ("a", "only-a"), ("b", "only-b"), ("t", "totals"), ("m", "matched")]
-        for key, view in views:
-            await pilot.press(key)
-            await pilot.pause()
-            assert app.screen.query_one(ContentSwitcher).current == view, key
-            if view == "totals":
-                text = screen_text(app)
-                assert "Zero-AI launches (Table III)" in text
-                row = next(line for line in text.splitlines() if line.strip().startswith("all "))
-                assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.6%", "34", "19.0%", "6.1%"]
-            else:
-                assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
+async def letters_switch_the_list_and_its_focus(pilot) -> None:
+    app = pilot.app
+    views = [("o", "operations"), ("a", "only-a"), ("b", "only-b"), ("t", "totals"), ("m", "matched")]
+    for key, view in views:
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen.query_one(ContentSwitcher).current == view, key
+        if view == "totals":
+            text = screen_text(app)
+            assert "Zero-AI launches (Table III)" in text
+            row = next(line for line in text.splitlines() if line.strip().startswith("all "))
+            assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.6%", "34", "19.0%", "6.1%"]
+        else:
+            assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
 
 
 async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):
