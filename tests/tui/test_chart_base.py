@@ -21,13 +21,13 @@ BOX_DRAWING = {chr(code) for code in BOX_TO_ASCII}
 
 
 @pytest.fixture(scope="module")
-def comparison():
-    """The DeepCAM FP32 vs AMP runs, as the compare screen's tests use them."""
-    from rooftui.analysis import load_run
+def comparison(load_once):
+    """The DeepCAM FP32 vs AMP runs, as the compare screen's tests use them (read once per
+    worker for both: ``load_once``)."""
     from rooftui.analysis.compare import compare_runs
     from tests.compare.conftest import AMP, FP32
 
-    return compare_runs(load_run([FP32]), load_run([AMP]), "deepcam_fp32", "deepcam_amp")
+    return compare_runs(load_once(FP32), load_once(AMP), "deepcam_fp32", "deepcam_amp")
 
 
 @asynccontextmanager
@@ -54,8 +54,9 @@ async def chart(
 
 
 # Terminal sizes each chart is resized to after its first picture: the AI axis goes from
-# every other decade to every decade on the way (WIDTHS below).
-RESIZED = {"roofline": [(70, 30), (71, 30), (160, 48)], "compare": [(46, 30), (52, 30), (160, 48)]}
+# every other decade to every decade between them (WIDTHS below). Every other width is
+# the same code (the models at every width: the tests below).
+RESIZED = {"roofline": [(70, 30), (71, 30)], "compare": [(46, 30), (52, 30)]}
 
 
 @pytest.fixture(scope="module")
