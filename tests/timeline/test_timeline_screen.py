@@ -17,7 +17,10 @@ ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking 
 # check needs (snap_compare_steps in tests/conftest.py): the screen shares its rows out
 # again on a resize, so a resize draws what a fresh start draws, and each picture is
 # compared with what a fresh start in that state drew (the stored files).
-STATES = ("naive-80x24", "zoomed-on-the-item-copy-80x24", "naive-120x40", "zoomed-on-the-item-copy-120x40")
+# The zoom once, where it has least room: at 120x40 it is the same code given more rows
+# (how the rows are shared at each size: test_timeline_model.py; the zoom's window:
+# the keys check below).
+STATES = ("naive-80x24", "zoomed-on-the-item-copy-80x24", "naive-120x40")
 
 
 def resizing(width: int, height: int):
@@ -36,15 +39,10 @@ def test_the_naive_step_at_each_size_and_what_its_keys_do(snap_compare_steps, na
         (80, 24),
         [
             ("naive-80x24", settled),
-            ("naive-120x40", resizing(120, 40)),
-            ("zoomed-on-the-item-copy-120x40", pressing(*ITEM_COPY, "z")),
-            (None, pressing("escape")),
-            (None, resizing(80, 24)),
-            # the fifth row still selected, and the marker z left on its costliest place
-            ("zoomed-on-the-item-copy-80x24", pressing("z")),
+            ("zoomed-on-the-item-copy-80x24", pressing(*ITEM_COPY, "z")),
             (None, pressing("escape", *["up"] * len(ITEM_COPY))),
-            (None, resizing(120, 40)),
             (None, as_a_fresh_start_has_it),
+            ("naive-120x40", resizing(120, 40)),
             (None, keys_reach_the_model_and_the_screen_uses_its_rows),
         ],
     )

@@ -53,22 +53,23 @@ async def chart(
             yield pilot, app.screen.query_one(CompareCanvas)
 
 
-# Terminal sizes each chart is resized to after its first picture: the AI axis goes from
-# every other decade to every decade between them (WIDTHS below). Every other width is
-# the same code (the models at every width: the tests below).
+# Terminal sizes each chart is resized to after its first picture, which it shows at the
+# last of them: the AI axis goes from every other decade to every decade between them
+# (WIDTHS below). Every other width is the same code (the models at every width: the
+# tests below); a small terminal draws in less CPU.
 RESIZED = {"roofline": [(70, 30), (71, 30)], "compare": [(46, 30), (52, 30)]}
 
 
 @pytest.fixture(scope="module")
 def drawn(comparison):
-    """Each chart as it first shows at 100x32, in colour and Unicode: its picture and the
-    segments the terminal shows in its region; then, resized to each of ``RESIZED``, its
-    figure (x and y ticks, ranges) and the canvas's size. The tests read it: one app start
-    per chart instead of one per test (a start costs 0.5-1 s of CPU)."""
+    """Each chart as it first shows at the last size of ``RESIZED``, in colour and Unicode:
+    its picture and the segments the terminal shows in its region; then, resized to each
+    of ``RESIZED``, its figure (x and y ticks, ranges) and the canvas's size. The tests read
+    it: one app start per chart instead of one per test (a start costs 0.5-1 s of CPU)."""
     import asyncio
 
     async def draw(kind: str) -> tuple[Text, list[list], list[tuple]]:
-        async with chart(kind, (100, 32), comparison) as (pilot, canvas):
+        async with chart(kind, RESIZED[kind][-1], comparison) as (pilot, canvas):
             text, segments = canvas.render(), shown_on_screen(pilot.app, canvas)
             resized = []
             for size in RESIZED[kind]:
