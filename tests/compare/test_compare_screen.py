@@ -37,19 +37,25 @@ def resizing(width: int, height: int, *keys: str):
 
 @pytest.mark.snapshots(*STATES)
 def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps, comparison):
+    # the pictures' keys are the keys the checks between them drive
     snap_compare_steps(
         CompareApp(comparison),
         (80, 24),
         [
             ("opens-80x24", settled),  # on the matched kernels and their arrows
+            (None, the_chart_pane_has_the_rows_the_model_lays_out),
             ("zoomed-80x24", pressing("z")),  # the chart alone, every roof labelled
+            (None, zoomed_the_chart_has_the_screen),
             (None, pressing("z")),
-            ("pair-80x24", pressing("down", "enter")),  # the pair on both sides
-            (None, pressing("escape", "up")),
-            (None, keys_reach_the_model_and_the_chart_follows),  # ends at 120x40
+            (None, down_selects_the_next_pair_and_the_chart_follows),
+            ("pair-80x24", pressing("enter")),  # the pair on both sides
+            (None, the_pair_screen_shows_both_sides_and_escape_goes_back),
+            (None, up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists),
             ("opens-120x40", settled),
             # 160 columns: the lists and the chart side by side, operations at L1
-            ("operations-at-l1-160x48", resizing(160, 48, "o", "l")),
+            (None, resizing(160, 48)),
+            (None, l_and_plus_draw_five_more_arrows_at_l1),
+            ("operations-at-l1-160x48", pressing("o")),
             (None, letters_switch_the_list_and_its_focus),  # Table III's totals in view
         ],
     )
@@ -62,39 +68,57 @@ def test_snapshot_in_ascii_opens_on_the_matched_kernels_and_their_arrows(snap_co
     snap_compare_sizes(app, [[(80, 24), (120, 40)]], settled, settled)
 
 
-async def keys_reach_the_model_and_the_chart_follows(pilot) -> None:
-    """From the matched list at 80x24, its top row selected, the chart shown: the keys
-    reach the model and the chart follows; leaves it as it found it, but at 120x40."""
-    app = pilot.app
-    comparison = app.comparison
-    screen = app.screen
+def chart_of(pilot) -> CompareCanvas:
+    screen = pilot.app.screen
     assert isinstance(screen, CompareScreen)
-    canvas = screen.query_one(CompareCanvas)
+    return screen.query_one(CompareCanvas)
+
+
+def the_chart_pane_has_the_rows_the_model_lays_out(pilot) -> None:
+    """At 80x24, the compare screen as it opens."""
+    screen, canvas = pilot.app.screen, chart_of(pilot)
     # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
     assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
     assert len(canvas.overlay.arrows) == ARROWS
-    footer = screen_text(app).splitlines()[-1]
+    footer = screen_text(pilot.app).splitlines()[-1]
     assert "? help" in footer and "both sides" in footer  # kept at 80 columns
+
+
+def zoomed_the_chart_has_the_screen(pilot) -> None:
+    chart_of(pilot)
+    assert tuple(pilot.app.screen.query_one("#compare-chart").size) == (80, 18)
+
+
+async def down_selects_the_next_pair_and_the_chart_follows(pilot) -> None:
+    app, canvas = pilot.app, chart_of(pilot)
+    comparison = app.comparison
     await pilot.press("down")
     await settled(pilot)
     second = int(comparison.matched.index[1])
-    assert screen.model.selected_pairs == {second}
+    assert app.screen.model.selected_pairs == {second}
     assert second in {a.row for a in canvas.overlay.arrows}
     assert f"same operation ({comparison.matched.iloc[1]['key']})" in screen_text(app)
-    await pilot.press("enter")
-    await settled(pilot)
+
+
+async def the_pair_screen_shows_both_sides_and_escape_goes_back(pilot) -> None:
+    app = pilot.app
     assert isinstance(app.screen, PairScreen)
     assert "not in" not in screen_text(app) and "change" in screen_text(app)
     await pilot.press("escape")
     await settled(pilot)
-    assert app.screen is screen
-    # z z: the chart alone and back, the list keeping the focus and the row
+    assert isinstance(app.screen, CompareScreen)
+
+
+async def up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists(pilot) -> None:
+    """z z: the chart alone and back, the list keeping the focus and the row; resized to
+    120x40 while the lists are hidden, they are filled for 120 columns when shown."""
+    app, screen = pilot.app, pilot.app.screen
+    chart_of(pilot)
     await pilot.press("z")
     await settled(pilot)
-    assert tuple(screen.query_one("#compare-chart").size) == (80, 18)
     await pilot.press("up")  # the selection still moves with the chart alone
     await settled(pilot)
-    assert screen.model.selected_pairs == {int(comparison.matched.index[0])}
+    assert screen.model.selected_pairs == {int(app.comparison.matched.index[0])}
     await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
     await settled(pilot)
     await pilot.press("z")
@@ -103,13 +127,18 @@ async def keys_reach_the_model_and_the_chart_follows(pilot) -> None:
     assert app.focused is matched and matched.cursor_row == 0
     widths = screen.model.column_widths("matched", 120)
     assert [column.width for column in matched.columns.values()] == widths  # filled for 120
+
+
+async def l_and_plus_draw_five_more_arrows_at_l1(pilot) -> None:
+    """On the matched list; leaves the arrows at L1, as many as before."""
+    canvas = chart_of(pilot)
     for key in ("l", "plus"):
         await pilot.press(key)
     await settled(pilot)
     assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS + 5)
-    await pilot.press("minus", "l", "l")  # back to HBM and its 10 arrows
+    await pilot.press("minus")
     await settled(pilot)
-    assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("hbm", ARROWS)
+    assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS)
 
 
 async def letters_switch_the_list_and_its_focus(pilot) -> None:
