@@ -121,6 +121,8 @@ async def up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_l
     assert screen.model.selected_pairs == {int(app.comparison.matched.index[0])}
     await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
     await settled(pilot)
+    # the zoomed pane at 120x40 the model tests lay out (its picture: at 80x24)
+    assert tuple(screen.query_one("#compare-chart").size) == (120, 34)
     await pilot.press("z")
     await settled(pilot)
     matched = screen.query_one("#matched", DataTable)
