@@ -13,99 +13,152 @@ from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 from tests.pilot_steps import pressing, settled
 from tests.tui.conftest import screen_text
 
-# One app through both sizes: the lists are filled again and the legend's rows chosen
-# again for the new size, so a resize draws what a fresh start draws.
-SIZES = [[(80, 24), (120, 40)]]
-each_size = pytest.mark.snapshots("80x24", "120x40")
+# The unicode screen is one app brought through every state a picture or a Pilot check
+# needs (snap_compare_steps in tests/conftest.py): an app start costs more CPU than the
+# keys between two states, and each picture is compared with what a fresh start in that
+# state drew (the stored files), so a key that leaves anything behind fails the next one.
+# Each screen once where it has least room (the zoomed chart, the pair), the compare
+# screen at both sizes and side by side: the zoomed chart and the pair at 120x40 are the
+# same code given more cells (the model lays the zoomed pane out at every size:
+# test_compare_model.py; the pair's text is the model's ``pair_detail``).
+STATES = ("opens-80x24", "zoomed-80x24", "pair-80x24", "opens-120x40", "operations-at-l1-160x48")
 
 
-def compare_app(comparison, ascii_mode: bool = False):
-    return lambda: CompareApp(comparison, ascii_mode=ascii_mode)
+def resizing(width: int, height: int, *keys: str):
+    """A step that resizes the terminal (the lists filled again, the legend's rows chosen
+    again for the new size), then presses ``keys``."""
+
+    async def run(pilot) -> None:
+        await pilot.resize_terminal(width, height)
+        await pressing(*keys)(pilot)
+
+    return run
 
 
-@each_size
-@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
-def test_snapshot_opens_on_the_matched_kernels_and_their_arrows(snap_compare_sizes, comparison, ascii_mode):
-    snap_compare_sizes(compare_app(comparison, ascii_mode), SIZES, settled, settled)
+@pytest.mark.snapshots(*STATES)
+def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps, comparison):
+    # the pictures' keys are the keys the checks between them drive
+    snap_compare_steps(
+        CompareApp(comparison),
+        (80, 24),
+        [
+            ("opens-80x24", settled),  # on the matched kernels and their arrows
+            (None, the_chart_pane_has_the_rows_the_model_lays_out),
+            ("zoomed-80x24", pressing("z")),  # the chart alone, every roof labelled
+            (None, zoomed_the_chart_has_the_screen),
+            (None, pressing("z")),
+            (None, down_selects_the_next_pair_and_the_chart_follows),
+            ("pair-80x24", pressing("enter")),  # the pair on both sides
+            (None, the_pair_screen_shows_both_sides_and_escape_goes_back),
+            (None, up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists),
+            ("opens-120x40", settled),
+            # 160 columns: the lists and the chart side by side, operations at L1
+            (None, resizing(160, 48)),
+            (None, l_and_plus_draw_five_more_arrows_at_l1),
+            ("operations-at-l1-160x48", pressing("o")),
+            (None, letters_switch_the_list_and_its_focus),  # o above; Table III's totals in view
+        ],
+    )
 
 
-@each_size
-def test_snapshot_zoomed_chart_with_every_roof_labelled(snap_compare_sizes, comparison):
-    snap_compare_sizes(compare_app(comparison), SIZES, pressing("z"), settled)
+@pytest.mark.snapshots("80x24", "120x40")
+def test_snapshot_in_ascii_opens_on_the_matched_kernels_and_their_arrows(snap_compare_sizes, comparison):
+    # one app through both sizes: a resize draws what a fresh start draws
+    app = lambda: CompareApp(comparison, ascii_mode=True)  # noqa: E731
+    snap_compare_sizes(app, [[(80, 24), (120, 40)]], settled, settled)
 
 
-@each_size
-def test_snapshot_enter_shows_the_pair_on_both_sides(snap_compare_sizes, comparison):
-    snap_compare_sizes(compare_app(comparison), SIZES, pressing("down", "enter"), settled)
+def chart_of(pilot) -> CompareCanvas:
+    screen = pilot.app.screen
+    assert isinstance(screen, CompareScreen)
+    return screen.query_one(CompareCanvas)
 
 
-def test_snapshot_operations_at_l1(snap_compare, comparison):
-    # 160 columns: the lists and the chart side by side
-    assert snap_compare(CompareApp(comparison), terminal_size=(160, 48), press=["o", "l"])
+def the_chart_pane_has_the_rows_the_model_lays_out(pilot) -> None:
+    """At 80x24, the compare screen as it opens."""
+    screen, canvas = pilot.app.screen, chart_of(pilot)
+    # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
+    assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
+    assert len(canvas.overlay.arrows) == ARROWS
+    footer = screen_text(pilot.app).splitlines()[-1]
+    assert "? help" in footer and "both sides" in footer  # kept at 80 columns
 
 
-async def test_keys_reach_the_model_and_the_chart_follows(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settled(pilot)
-        screen = app.screen
-        assert isinstance(screen, CompareScreen)
-        canvas = screen.query_one(CompareCanvas)
-        # the chart pane's sizes the model tests lay out (test_compare_model.PANES)
-        assert tuple(screen.query_one("#compare-chart").size) == (80, 11)
-        assert len(canvas.overlay.arrows) == ARROWS
-        footer = screen_text(app).splitlines()[-1]
-        assert "? help" in footer and "both sides" in footer  # kept at 80 columns
-        await pilot.press("down")
-        await settled(pilot)
-        second = int(comparison.matched.index[1])
-        assert screen.model.selected_pairs == {second}
-        assert second in {a.row for a in canvas.overlay.arrows}
-        assert f"same operation ({comparison.matched.iloc[1]['key']})" in screen_text(app)
-        await pilot.press("enter")
-        await settled(pilot)
-        assert isinstance(app.screen, PairScreen)
-        assert "not in" not in screen_text(app) and "change" in screen_text(app)
-        await pilot.press("escape")
-        await settled(pilot)
-        assert app.screen is screen
-        # z z: the chart alone and back, the list keeping the focus and the row
-        await pilot.press("z")
-        await settled(pilot)
-        assert tuple(screen.query_one("#compare-chart").size) == (80, 18)
-        await pilot.press("up")  # the selection still moves with the chart alone
-        await settled(pilot)
-        assert screen.model.selected_pairs == {int(comparison.matched.index[0])}
-        await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
-        await settled(pilot)
-        await pilot.press("z")
-        await settled(pilot)
-        matched = screen.query_one("#matched", DataTable)
-        assert app.focused is matched and matched.cursor_row == 0
-        widths = screen.model.column_widths("matched", 120)
-        assert [column.width for column in matched.columns.values()] == widths  # filled for 120
-        for key in ("l", "plus"):
-            await pilot.press(key)
-        await settled(pilot)
-        assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS + 5)
+def zoomed_the_chart_has_the_screen(pilot) -> None:
+    chart_of(pilot)
+    assert tuple(pilot.app.screen.query_one("#compare-chart").size) == (80, 18)
 
 
-async def test_letters_switch_the_list_and_its_focus(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(160, 60)) as pilot:
-        await settled(pilot)
-        views = [("o", "operations"), ("a", "only-a"), ("b", "only-b"), ("t", "totals"), ("m", "matched")]
-        for key, view in views:
+async def down_selects_the_next_pair_and_the_chart_follows(pilot) -> None:
+    app, canvas = pilot.app, chart_of(pilot)
+    comparison = app.comparison
+    await pilot.press("down")
+    await settled(pilot)
+    second = int(comparison.matched.index[1])
+    assert app.screen.model.selected_pairs == {second}
+    assert second in {a.row for a in canvas.overlay.arrows}
+    assert f"same operation ({comparison.matched.iloc[1]['key']})" in screen_text(app)
+
+
+async def the_pair_screen_shows_both_sides_and_escape_goes_back(pilot) -> None:
+    app = pilot.app
+    assert isinstance(app.screen, PairScreen)
+    assert "not in" not in screen_text(app) and "change" in screen_text(app)
+    await pilot.press("escape")
+    await settled(pilot)
+    assert isinstance(app.screen, CompareScreen)
+
+
+async def up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists(pilot) -> None:
+    """z z: the chart alone and back, the list keeping the focus and the row; resized to
+    120x40 while the lists are hidden, they are filled for 120 columns when shown."""
+    app, screen = pilot.app, pilot.app.screen
+    chart_of(pilot)
+    await pilot.press("z")
+    await settled(pilot)
+    await pilot.press("up")  # the selection still moves with the chart alone
+    await settled(pilot)
+    assert screen.model.selected_pairs == {int(app.comparison.matched.index[0])}
+    await pilot.resize_terminal(120, 40)  # resized while the lists are hidden
+    await settled(pilot)
+    # the zoomed pane at 120x40 the model tests lay out (its picture: at 80x24)
+    assert tuple(screen.query_one("#compare-chart").size) == (120, 34)
+    await pilot.press("z")
+    await settled(pilot)
+    matched = screen.query_one("#matched", DataTable)
+    assert app.focused is matched and matched.cursor_row == 0
+    widths = screen.model.column_widths("matched", 120)
+    assert [column.width for column in matched.columns.values()] == widths  # filled for 120
+
+
+async def l_and_plus_draw_five_more_arrows_at_l1(pilot) -> None:
+    """On the matched list; leaves the arrows at L1, as many as before."""
+    canvas = chart_of(pilot)
+    for key in ("l", "plus"):
+        await pilot.press(key)
+    await settled(pilot)
+    assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS + 5)
+    await pilot.press("minus")
+    await settled(pilot)
+    assert (canvas.overlay.level, len(canvas.overlay.arrows)) == ("l1", ARROWS)
+
+
+async def letters_switch_the_list_and_its_focus(pilot) -> None:
+    """Run after `o` (the operations picture's key): checks what it did, then the rest."""
+    app = pilot.app
+    views = [("o", "operations"), ("a", "only-a"), ("b", "only-b"), ("t", "totals"), ("m", "matched")]
+    for key, view in views:
+        if key != "o":
             await pilot.press(key)
             await pilot.pause()
-            assert app.screen.query_one(ContentSwitcher).current == view, key
-            if view == "totals":
-                text = screen_text(app)
-                assert "Zero-AI launches (Table III)" in text
-                row = next(line for line in text.splitlines() if line.strip().startswith("all "))
-                assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.6%", "34", "19.0%", "6.1%"]
-            else:
-                assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
+        assert app.screen.query_one(ContentSwitcher).current == view, key
+        if view == "totals":
+            text = screen_text(app)
+            assert "Zero-AI launches (Table III)" in text
+            row = next(line for line in text.splitlines() if line.strip().startswith("all "))
+            assert row.split()[:8] == ["all", "153→179", "40", "26.1%", "8.6%", "34", "19.0%", "6.1%"]
+        else:
+            assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
 
 
 async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):

@@ -21,13 +21,13 @@ BOX_DRAWING = {chr(code) for code in BOX_TO_ASCII}
 
 
 @pytest.fixture(scope="module")
-def comparison():
-    """The DeepCAM FP32 vs AMP runs, as the compare screen's tests use them."""
-    from rooftui.analysis import load_run
+def comparison(load_once):
+    """The DeepCAM FP32 vs AMP runs, as the compare screen's tests use them (read once per
+    worker for both: ``load_once``)."""
     from rooftui.analysis.compare import compare_runs
     from tests.compare.conftest import AMP, FP32
 
-    return compare_runs(load_run([FP32]), load_run([AMP]), "deepcam_fp32", "deepcam_amp")
+    return compare_runs(load_once(FP32), load_once(AMP), "deepcam_fp32", "deepcam_amp")
 
 
 @asynccontextmanager
@@ -53,21 +53,23 @@ async def chart(
             yield pilot, app.screen.query_one(CompareCanvas)
 
 
-# Terminal sizes each chart is resized to after its first picture: the AI axis goes from
-# every other decade to every decade on the way (WIDTHS below).
-RESIZED = {"roofline": [(70, 30), (71, 30), (160, 48)], "compare": [(46, 30), (52, 30), (160, 48)]}
+# Terminal sizes each chart is resized to after its first picture, which it shows at the
+# last of them: the AI axis goes from every other decade to every decade between them
+# (WIDTHS below). Every other width is the same code (the models at every width: the
+# tests below); a small terminal draws in less CPU.
+RESIZED = {"roofline": [(70, 30), (71, 30)], "compare": [(46, 30), (52, 30)]}
 
 
 @pytest.fixture(scope="module")
 def drawn(comparison):
-    """Each chart as it first shows at 100x32, in colour and Unicode: its picture and the
-    segments the terminal shows in its region; then, resized to each of ``RESIZED``, its
-    figure (x and y ticks, ranges) and the canvas's size. The tests read it: one app start
-    per chart instead of one per test (a start costs 0.5-1 s of CPU)."""
+    """Each chart as it first shows at the last size of ``RESIZED``, in colour and Unicode:
+    its picture and the segments the terminal shows in its region; then, resized to each
+    of ``RESIZED``, its figure (x and y ticks, ranges) and the canvas's size. The tests read
+    it: one app start per chart instead of one per test (a start costs 0.5-1 s of CPU)."""
     import asyncio
 
     async def draw(kind: str) -> tuple[Text, list[list], list[tuple]]:
-        async with chart(kind, (100, 32), comparison) as (pilot, canvas):
+        async with chart(kind, RESIZED[kind][-1], comparison) as (pilot, canvas):
             text, segments = canvas.render(), shown_on_screen(pilot.app, canvas)
             resized = []
             for size in RESIZED[kind]:

@@ -29,6 +29,6 @@ def test_zoomed_roofline(snap_compare_steps):
     # hides and a resize keeps as it was) is not shown at any size
     snap_compare_steps(
         explorer_of([KNOWN_ANSWER]),
-        (120, 40),
-        [(None, settle), ("known_answer-120x40", pressing("z")), ("known_answer-80x24", resizing(80, 24))],
+        (80, 24),
+        [(None, settle), ("known_answer-80x24", pressing("z")), ("known_answer-120x40", resizing(120, 40))],
     )
