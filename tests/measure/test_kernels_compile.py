@@ -3,15 +3,19 @@
 Compile only (no GPU needed): the same sources NVRTC builds at run time, with
 the same -D defines the Python side passes. Kernels that need a newer
 architecture are guarded by ``#if __CUDA_ARCH__ >= ...`` and must still compile
-(empty) for the older ones.
+(empty) for the older ones. Each (source, architecture) is built once, to SASS, with
+``-keep``: the PTX cicc made on the way is what the instruction checks read.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from importlib.resources import as_file
+from pathlib import Path
 
 import pytest
 
@@ -34,43 +38,71 @@ SOURCES = {
 }
 
 
-def nvcc(source: str, arch: str, out_kind: str, tmp_path) -> subprocess.CompletedProcess:
+@dataclass(frozen=True)
+class Build:
+    done: subprocess.CompletedProcess
+    ptx: Path  # the PTX cicc made on the way (nvcc -keep): what ptxas turned into SASS
+
+
+def nvcc(source: str, arch: str, out_kind: str, folder: Path) -> Build:
+    """``nvcc -cubin`` (or ``-ptx``) of ``source`` for ``arch``, its PTX kept."""
     target = f"-gencode=arch=compute_{arch},code=sm_{arch}" if arch.endswith("a") else f"-arch=sm_{arch}"
     defines = [f"-D{k}={v}" for k, v in SOURCES[source].items()]
-    out = tmp_path / f"{source}.{arch}.{out_kind}"
+    keep = folder / f"{source}.{arch}.{out_kind}.keep"
+    keep.mkdir()
+    out = folder / f"{source}.{arch}.{out_kind}"
     with as_file(KERNELS) as kernel_dir:
-        return subprocess.run(
-            [NVCC, target, f"-{out_kind}", "-o", str(out), *defines, str(kernel_dir / source)],
+        done = subprocess.run(
+            [
+                NVCC,
+                target,
+                f"-{out_kind}",
+                "-o",
+                str(out),
+                "-keep",
+                "-keep-dir",
+                str(keep),
+                *defines,
+                str(kernel_dir / source),
+            ],
             capture_output=True,
             text=True,
             timeout=300,
         )
+    return Build(done, out if out_kind == "ptx" else keep / f"{Path(source).stem}.ptx")
+
+
+@pytest.fixture(scope="module")
+def cubin(tmp_path_factory):
+    """Each (source, arch) compiled to SASS once for the module: its PTX serves the
+    per-architecture instruction checks too (one cicc run, not a second ``-ptx`` build)."""
+    folder = tmp_path_factory.mktemp("cubin")
+    return functools.cache(lambda source, arch: nvcc(source, arch, "cubin", folder))
 
 
 @needs_nvcc
 @pytest.mark.parametrize("arch", ["75", "80", "90"])
 @pytest.mark.parametrize("source", sorted(SOURCES))
-def test_kernel_source_compiles_for(source, arch, tmp_path):
-    done = nvcc(source, arch, "cubin", tmp_path)
+def test_kernel_source_compiles_for(source, arch, cubin):
+    done = cubin(source, arch).done
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stderr.lower(), done.stderr
 
 
 @needs_nvcc
-def test_wgmma_is_emitted_only_for_sm90a(tmp_path):
-    assert nvcc("tensor_wgmma.cu", "90a", "ptx", tmp_path).returncode == 0
-    ptx_90a = (tmp_path / "tensor_wgmma.cu.90a.ptx").read_text()
-    assert ptx_90a.count("wgmma.mma_async") >= 5 * 2  # five types, A and -A
-    assert nvcc("tensor_wgmma.cu", "90", "ptx", tmp_path).returncode == 0
-    assert "wgmma.mma_async" not in (tmp_path / "tensor_wgmma.cu.90.ptx").read_text()
+def test_wgmma_is_emitted_only_for_sm90a(tmp_path, cubin):
+    sm90a = nvcc("tensor_wgmma.cu", "90a", "ptx", tmp_path)
+    assert sm90a.done.returncode == 0, sm90a.done.stderr
+    assert sm90a.ptx.read_text().count("wgmma.mma_async") >= 5 * 2  # five types, A and -A
+    sm90 = cubin("tensor_wgmma.cu", "90")
+    assert ".target sm_90\n" in sm90.ptx.read_text()
+    assert "wgmma.mma_async" not in sm90.ptx.read_text()
 
 
 @needs_nvcc
-def test_fp8_mma_sync_only_from_sm89(tmp_path):
-    assert nvcc("tensor_mma_sync.cu", "80", "ptx", tmp_path).returncode == 0
-    assert "e4m3" not in (tmp_path / "tensor_mma_sync.cu.80.ptx").read_text()
-    assert nvcc("tensor_mma_sync.cu", "90", "ptx", tmp_path).returncode == 0
-    assert (
-        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"
-        in (tmp_path / "tensor_mma_sync.cu.90.ptx").read_text()
-    )
+def test_fp8_mma_sync_only_from_sm89(cubin):
+    # the PTX of the SASS builds (whether ptxas accepted it: test_kernel_source_compiles_for)
+    sm80, sm90 = cubin("tensor_mma_sync.cu", "80"), cubin("tensor_mma_sync.cu", "90")
+    assert ".target sm_80" in sm80.ptx.read_text() and ".target sm_90" in sm90.ptx.read_text()
+    assert "e4m3" not in sm80.ptx.read_text()
+    assert "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32" in sm90.ptx.read_text()
