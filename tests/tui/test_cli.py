@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -43,28 +40,6 @@ def test_plot_csv_filters_and_sorts_like_the_explorer(tmp_path):
     rows = pd.read_csv(out)
     assert len(rows) == 16 and rows["ai_hbm"].is_monotonic_increasing
     assert set(rows["count"]) >= {1, 3}
-
-
-def test_plot_csv_and_the_explorer_model_never_load_textual(tmp_path):
-    # one process (an interpreter that imports pandas and rooftui costs ~1.3 s of CPU):
-    # the explorer's model, with its roofline, detail and status line, then `plot --csv`
-    out = tmp_path / "k.csv"
-    code = (
-        "import sys; from rooftui.analysis import load_run; "
-        "from rooftui.views.tui.explorer_model import ExplorerModel; "
-        "from rooftui.views.tui.view_state import LoadedRun; "
-        f"m = ExplorerModel(LoadedRun.from_run(load_run([{str(SAMPLE)!r}]))); m.update_roofline(); "
-        "m.roofline_picture(100, 20); m.detail(); m.status_line(80); "
-        "loaded = lambda: sorted(n for n in sys.modules"
-        " if n.split('.')[0] in ('textual', 'textual_plotext', 'plotext')); "
-        "print('model', loaded()); from rooftui.cli import main; "
-        f"main(['plot', {str(SAMPLE)!r}, '--top', '5', '--csv', {str(out)!r}]); "
-        "print('plot', loaded())"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    lines = result.stdout.strip().splitlines()
-    assert lines[0] == "model []" and lines[-1] == "plot []"
-    assert len(pd.read_csv(out)) == 5
 
 
 def test_plot_screenshot_shows_the_filtered_view(tmp_path):
