@@ -15,5 +15,6 @@ def test_device_all_runs_one_process_per_gpu_and_keeps_the_worst_exit_code(capfd
     # what each child runs is `python -m rooftui.measure ARGS`; --show needs no GPU
     assert run_children([0, 1], lambda i: ["--show", str(SAMPLE)]) == 0
     assert capfd.readouterr().out.count("read bandwidth vs working set") == 2
+    # the first child ends 2 (a missing file), the last 0 (its help): the worst is returned
     missing = str(ROOT / "no-such-file.json")
-    assert run_children([0, 1], lambda i: ["--show", str(SAMPLE) if i == 0 else missing]) == 2
+    assert run_children([0, 1], lambda i: ["--show", missing] if i == 0 else ["--help"]) == 2
