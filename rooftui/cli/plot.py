@@ -170,8 +170,10 @@ def plot(
         if figures or csv_path is not None:
             state = _view_without_ui(reports, load_options, view)
             rows = state.rows()
-        for path, fmt in figures:
-            write_output(outputs.temporary(path), _figure(state, rows, fmt, view.instruction))
+        if figures:  # one figure, saved in each format asked for
+            files = _figures(state, rows, [fmt for _, fmt in figures], view.instruction)
+            for path, fmt in figures:
+                write_output(outputs.temporary(path), files[fmt])
         if csv_path is not None:
             from rooftui.views.summary import to_csv  # the one CSV layout of the kernel table
 
@@ -193,17 +195,17 @@ def write_output(path: Path, data: bytes | str) -> None:
         path.write_bytes(data)
 
 
-def _figure(state, rows, fmt: str, instruction: bool = False) -> bytes:
+def _figures(state, rows, formats: list[str], instruction: bool = False) -> dict[str, bytes]:
     from rooftui.analysis import instruction_roofline
-    from rooftui.views.figure import roofline_figure_bytes
+    from rooftui.views.figure import roofline_figure_files
     from rooftui.views.tui.roofline_model import ceilings_per_device
 
     run = state.run.source
     roofs = {device: instruction_roofline.ceilings_for(run, device) for device in run.devices}
-    return roofline_figure_bytes(
+    return roofline_figure_files(
         rows,
         ceilings_per_device(run),
-        fmt,
+        formats,
         pipelines=state.shown_pipelines(),
         title=", ".join(Path(str(r.path)).name for r in getattr(run, "reports", [])),
         instruction_roofs=roofs if instruction else None,

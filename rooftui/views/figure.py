@@ -16,6 +16,7 @@ import io
 import math
 import re
 import textwrap
+from collections.abc import Sequence
 from typing import NoReturn
 
 import numpy as np
@@ -110,8 +111,34 @@ def roofline_figure_bytes(
 ) -> bytes:
     """The roofline of ``frame``'s kernels as an ``fmt`` ("svg", "png", "pdf") file;
     see ``roofline_figure``."""
-    if fmt not in FORMATS:
-        raise ValueError(f"format {fmt!r}; one of {FORMATS}")
+    return roofline_figure_files(
+        frame,
+        ceilings_by_device,
+        [fmt],
+        pipelines=pipelines,
+        levels=levels,
+        title=title,
+        dpi=dpi,
+        instruction_roofs=instruction_roofs,
+    )[fmt]
+
+
+def roofline_figure_files(
+    frame: pd.DataFrame,
+    ceilings_by_device: dict[str, CeilingSet],
+    formats: Sequence[str],
+    *,
+    pipelines: list[str],
+    levels: list[str] | tuple[str, ...] = LEVELS,
+    title: str = "",
+    dpi: int = 300,
+    instruction_roofs: dict[str, InstructionCeilings] | None = None,
+) -> dict[str, bytes]:
+    """The roofline of ``frame``'s kernels in each of ``formats``: one figure drawn once,
+    saved as each (the same bytes as ``roofline_figure_bytes`` gives for each alone)."""
+    for fmt in formats:
+        if fmt not in FORMATS:
+            raise ValueError(f"format {fmt!r}; one of {FORMATS}")
     figure = roofline_figure(
         frame,
         ceilings_by_device,
@@ -120,12 +147,15 @@ def roofline_figure_bytes(
         title=title,
         instruction_roofs=instruction_roofs,
     )
-    out = io.BytesIO()
     from matplotlib import rc_context
 
-    with rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, editable
-        figure.savefig(out, format=fmt, dpi=dpi, metadata=_metadata(fmt))
-    return out.getvalue()
+    files = {}
+    for fmt in formats:
+        out = io.BytesIO()
+        with rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, editable
+            figure.savefig(out, format=fmt, dpi=dpi, metadata=_metadata(fmt))
+        files[fmt] = out.getvalue()
+    return files
 
 
 def roofline_figure(

@@ -8,16 +8,11 @@ screen at 80x24 and 120x40 (test_compare_screen.py checks them on the screen).
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-
 import pytest
 
 from rooftui.views.text import short_names
 from rooftui.views.tui.compare_model import LISTS, PAIR_LINES, CompareModel
 from rooftui.views.tui.compare_overlay import roof_legend_text
-from tests.compare.conftest import AMP, FP32
 
 # The chart's pane (chart and legend) on the screen: (width, height), lists shown or zoomed.
 PANES = {
@@ -36,22 +31,6 @@ def draw(model: CompareModel, pane: tuple[int, int]):
     rows = model.legend_rows(*pane)
     picture = model.chart(pane[0], pane[1] - rows)
     return picture, model.legend(pane[0]).plain.splitlines(), rows
-
-
-def test_the_compare_model_never_loads_textual():
-    code = textwrap.dedent(
-        f"""
-        import sys
-        from rooftui.analysis import load_run
-        from rooftui.analysis.compare import compare_runs
-        from rooftui.views.tui.compare_model import CompareModel
-        m = CompareModel(compare_runs(load_run([{str(FP32)!r}]), load_run([{str(AMP)!r}]), "a", "b"))
-        m.rows("matched", 80); m.chart(80, 12); m.legend(80); m.pair_detail(); m.summary_line(80)
-        print(sorted(n for n in sys.modules if n.split(".")[0] in ("textual", "textual_plotext", "plotext")))
-        """
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
 
 
 def test_it_opens_on_the_heaviest_matched_pair_described(model, comparison):

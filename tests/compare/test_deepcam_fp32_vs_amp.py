@@ -220,25 +220,3 @@ def test_json_says_how_each_pair_was_matched_and_what_changed(comparison):
     ranked = next(p for p in doc["matched"] if p["how"] == "name" and p["candidates"]["b"] > 1)
     assert ranked["rank"] >= 1 and ranked["aligned_launches"] == 0
     assert first["how"] == "aligned" and first["aligned_launches"] == 3
-
-
-def test_diff_without_tui_never_imports_textual():
-    code = (
-        "import sys, contextlib, io\n"
-        "from rooftui.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['diff', {str(FP32)!r}, {str(AMP)!r}, '--format', 'json'])\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'plotext')))\n"
-    )
-    result = run_cli_python(code)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
-
-
-def run_cli_python(code: str):
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT
-
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)

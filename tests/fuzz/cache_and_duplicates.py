@@ -69,7 +69,7 @@ def _summary_of(stdout: str) -> dict | None:
 
 
 @functools.cache
-def _alone(*names: str) -> dict:
+def totals_alone(*names: str) -> dict:
     """The totals of ``names`` (files of sample_data) summarised without a cache."""
     from tests.fuzz.runner import run_in_process
 
@@ -88,7 +88,7 @@ def _same_totals(*names: str, note: str | None = None):
     """A stdout check: the totals of ``names`` read alone (and ``note`` among the notes)."""
 
     def check(stdout: str) -> str | None:
-        found, expected = _summary_of(stdout), _alone(*names)
+        found, expected = _summary_of(stdout), totals_alone(*names)
         if found is None:
             return "silent damage: no JSON summary on stdout"
         for key in _SUMMARY:
@@ -105,7 +105,7 @@ def _both_ranks(*names: str):
     """A stdout check: two ranks of one job count both (kernels and time summed)."""
 
     def check(stdout: str) -> str | None:
-        found, alone = _summary_of(stdout), [_alone(name) for name in names]
+        found, alone = _summary_of(stdout), [totals_alone(name) for name in names]
         if found is None:
             return "silent damage: no JSON summary on stdout"
         if found["kernels"] != sum(a["kernels"] for a in alone):

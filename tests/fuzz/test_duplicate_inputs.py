@@ -13,6 +13,7 @@ import shutil
 
 import pytest
 
+from tests.fuzz.cache_and_duplicates import totals_alone
 from tests.fuzz.helpers import BASE, REPORT, assert_one_line_error, rooftui
 
 KNOWN = BASE.parent
@@ -27,31 +28,32 @@ def _summary(tmp_path, *paths):
 
 
 def _prepare(tmp_path, how):
+    """The report given alone (a file of sample_data) and the two paths that give it twice."""
     one = tmp_path / "run.raw-base.csv"
     shutil.copy(BASE, one)
     if how == "same-path":
-        return [one], [one, one]
+        return BASE, [one, one]
     if how == "relative-and-absolute":
         os.chdir(tmp_path)
-        return [one], ["run.raw-base.csv", one]
+        return BASE, ["run.raw-base.csv", one]
     if how == "copy":
         shutil.copy(BASE, tmp_path / "copy.csv")
-        return [one], [one, tmp_path / "copy.csv"]
+        return BASE, [one, tmp_path / "copy.csv"]
     if how == "symlink":
         (tmp_path / "link.csv").symlink_to(one)
-        return [one], [one, tmp_path / "link.csv"]
+        return BASE, [one, tmp_path / "link.csv"]
     if how == "hard-link":
         os.link(one, tmp_path / "hard.csv")
-        return [one], [one, tmp_path / "hard.csv"]
+        return BASE, [one, tmp_path / "hard.csv"]
     if how == "xz-and-plain":
         (tmp_path / "run.raw-base.csv.xz").write_bytes(lzma.compress(BASE.read_bytes()))
-        return [one], [tmp_path / "run.raw-base.csv.xz", one]
+        return BASE, [tmp_path / "run.raw-base.csv.xz", one]
     if how == "ncu-rep-and-its-export":
         shutil.copy(REPORT, tmp_path / "run.ncu-rep")
-        return [tmp_path / "run.ncu-rep"], [tmp_path / "run.ncu-rep", one]
+        return REPORT, [tmp_path / "run.ncu-rep", one]
     if how == "raw-and-raw-base":
         shutil.copy(KNOWN / "known_answer.raw.csv", tmp_path / "run.raw.csv")
-        return [one], [tmp_path / "run.raw.csv", one]
+        return BASE, [tmp_path / "run.raw.csv", one]
     raise AssertionError(how)
 
 
@@ -71,7 +73,7 @@ def _prepare(tmp_path, how):
 def test_the_same_report_given_twice_is_counted_once_with_a_note(tmp_path, monkeypatch, how):
     monkeypatch.chdir(tmp_path)
     alone, twice = _prepare(tmp_path, how)
-    expected = _summary(tmp_path, *alone)["summary"]
+    expected = totals_alone(str(alone))  # `summary --format json` of the one report, once per process
     doc = _summary(tmp_path, *twice)
     assert doc["summary"]["kernels"] == expected["kernels"]
     assert doc["summary"]["time_s"] == pytest.approx(expected["time_s"], rel=1e-9)
@@ -82,7 +84,7 @@ def test_the_same_report_given_twice_is_counted_once_with_a_note(tmp_path, monke
 def test_two_ranks_of_one_job_are_both_counted(tmp_path):
     ranks = [MULTIGPU / f"ddp.rank{r}.raw.csv.xz" for r in (0, 1)]
     doc = _summary(tmp_path, *ranks)
-    alone = [_summary(tmp_path, r)["summary"]["kernels"] for r in ranks]
+    alone = [totals_alone(str(r))["kernels"] for r in ranks]
     assert doc["summary"]["kernels"] == sum(alone)
     assert not any("counted once" in note for note in doc["notes"])
 

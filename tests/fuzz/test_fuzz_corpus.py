@@ -105,11 +105,11 @@ def test_the_fuzz_runner_would_see_a_report_counted_twice_or_a_cache_error(tmp_p
     error where nothing was wrong."""
     import json
 
-    from tests.fuzz.cache_and_duplicates import RAW, _alone, _same_totals
+    from tests.fuzz.cache_and_duplicates import RAW, _same_totals, totals_alone
     from tests.fuzz.generators import Case
     from tests.fuzz.runner import Outcome, check
 
-    alone = _alone(str(RAW))
+    alone = totals_alone(str(RAW))
     doubled = {"summary": {**{k: alone[k] for k in ("table3",)}, "kernels": alone["kernels"] * 2}}
     doubled["summary"]["time_s"] = alone["time_s"] * 2
     once = {"summary": {k: alone[k] for k in ("kernels", "time_s", "table3")}, "notes": []}

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from rooftui.analysis.ranks import communication_sidecar
+from rooftui.errors import InputError
 from rooftui.ingest.cache import MAGIC, ReportCache
 from rooftui.ingest.parallel import read_paths
 from rooftui.ingest.sidecars import cut_short_reason
@@ -47,23 +49,36 @@ def test_the_real_communication_sidecar_still_adds_its_nccl_times(tmp_path):
     assert ranks["0"]["communication_kernels"] == len(rank0)
 
 
-@pytest.mark.parametrize(
-    ("content", "words"),
-    [
-        (b"rank,ncu_id,name,time_s\n0,1,nccl,-4.99\n", ("line 2", "time_s")),
-        (b"rank,ncu_id,name,time_s\n0,1,nccl,inf\n", ("line 2", "time_s")),
-        (b"rank,ncu_id,name,time_s\n0,1,nccl,fast\n", ("line 2", "time_s")),
-        (b"rank,ncu_id,name,time_s\nx,1,nccl,1e-5\n", ("line 2", "rank")),
-        (b"rank,ncu_id\n0,1\n", ("no name, time_s column",)),
-        (b"", ("empty",)),
-        (b'rank,ncu_id,name,time_s\n0,1,"nccl,1e-5\n', ("line 2",)),
-        (GOOD_SIDECAR.replace(b",true,", b",true,x,", 1), ("line 2", "fields")),
-    ],
-    ids=["negative", "inf", "text", "rank", "column", "empty", "quote", "fields"],
-)
-def test_a_damaged_communication_sidecar_is_one_line_not_a_crash_or_a_wrong_share(tmp_path, content, words):
-    result = rooftui(tmp_path, "summary", *_ddp(tmp_path, content))
-    assert_one_line_error(result, "ddp.communication.csv", *words)
+DAMAGED_SIDECARS = {
+    "negative": (b"rank,ncu_id,name,time_s\n0,1,nccl,-4.99\n", ("line 2", "time_s")),
+    "inf": (b"rank,ncu_id,name,time_s\n0,1,nccl,inf\n", ("line 2", "time_s")),
+    "text": (b"rank,ncu_id,name,time_s\n0,1,nccl,fast\n", ("line 2", "time_s")),
+    "rank": (b"rank,ncu_id,name,time_s\nx,1,nccl,1e-5\n", ("line 2", "rank")),
+    "column": (b"rank,ncu_id\n0,1\n", ("no name, time_s column",)),
+    "empty": (b"", ("empty",)),
+    "quote": (b'rank,ncu_id,name,time_s\n0,1,"nccl,1e-5\n', ("line 2",)),
+    "fields": (GOOD_SIDECAR.replace(b",true,", b",true,x,", 1), ("line 2", "fields")),
+}
+
+
+def test_a_damaged_communication_sidecar_is_one_line_not_a_crash_or_a_wrong_share(tmp_path):
+    # One through the whole command (exit 2, one line, nothing left behind: the fuzz
+    # runner's checks); every kind of damage through what the summary calls to find and
+    # read the sidecar, whose InputError is that line (the two ranks are not read again).
+    content, words = DAMAGED_SIDECARS["negative"]
+    reports = _ddp(tmp_path, content)
+    assert_one_line_error(rooftui(tmp_path, "summary", *reports), "ddp.communication.csv", *words)
+    for kind, (content, words) in DAMAGED_SIDECARS.items():
+        (tmp_path / "ddp.communication.csv").write_bytes(content)
+        try:
+            communication_sidecar([str(path) for path in reports])
+        except InputError as refused:
+            line = str(refused)
+            assert refused.exit_code == 2 and "\n" not in line, (kind, line)
+        else:
+            pytest.fail(f"{kind}: the damaged sidecar was read")
+        for word in ("ddp.communication.csv", *words):
+            assert word in line, (kind, line)
 
 
 def test_a_latin1_byte_in_a_sidecar_name_is_read(tmp_path):
@@ -133,13 +148,29 @@ def test_a_200_mb_cut_short_note_is_not_read_whole(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the report cache
 
 
-def _cached(tmp_path: Path) -> tuple[ReportCache, Path, Path]:
-    report = tmp_path / "known.ncu-rep"
+@pytest.fixture(scope="module")
+def read_once(tmp_path_factory) -> tuple[Path, Path]:
+    """The known-answer ``.ncu-rep`` read once by its real reader process into a cache:
+    the report and the entry that reader wrote. Tests damage copies of the entry, in
+    caches of their own, for this same (unchanged) report file."""
+    folder = tmp_path_factory.mktemp("read-once")
+    report = folder / "known.ncu-rep"
     report.write_bytes(REPORT.read_bytes())
-    store = ReportCache(tmp_path / "cache")
-    (first,) = read_paths([report], cache=store)
+    store = ReportCache(folder / "cache")
+    read_paths([report], cache=store)
     (entry,) = sorted(store.directory.glob("*.report"))
-    return store, report, entry
+    return report, entry
+
+
+@pytest.fixture
+def cached(tmp_path, read_once) -> tuple[ReportCache, Path, Path]:
+    report, entry = read_once
+    store = ReportCache(tmp_path / "cache")
+    store.directory.mkdir(parents=True)
+    copy = store.directory / entry.name
+    copy.write_bytes(entry.read_bytes())
+    assert store.get(report) is not None  # the copy is the report's entry, as read
+    return store, report, copy
 
 
 def _rewrite_header(entry: Path, edit) -> None:
@@ -182,23 +213,23 @@ def _rewrite_header(entry: Path, edit) -> None:
         "format",
     ],
 )
-def test_a_cache_entry_with_a_valid_crc_and_a_bad_header_is_read_anew(tmp_path, edit):
-    store, report, entry = _cached(tmp_path)
+def test_a_cache_entry_with_a_valid_crc_and_a_bad_header_is_read_anew(cached, edit):
+    store, report, entry = cached
     _rewrite_header(entry, edit)
     assert store.get(report) is None
     assert not entry.exists()  # dropped, as the cache's contract says
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
-def test_a_cache_entry_that_is_no_file_is_not_read(tmp_path, kind):
-    store, report, entry = _cached(tmp_path)
+def test_a_cache_entry_that_is_no_file_is_not_read(cached, kind):
+    store, report, entry = cached
     entry.unlink()
     os.mkfifo(entry) if kind == "fifo" else entry.symlink_to("/dev/zero")
     assert store.get(report) is None
 
 
-def test_a_damaged_entry_in_a_read_only_cache_is_skipped(tmp_path, monkeypatch):
-    store, report, entry = _cached(tmp_path)
+def test_a_damaged_entry_in_a_read_only_cache_is_skipped(cached, monkeypatch):
+    store, report, entry = cached
     entry.write_bytes(b"damaged")
 
     def read_only(self, missing_ok=False):
@@ -210,8 +241,8 @@ def test_a_damaged_entry_in_a_read_only_cache_is_skipped(tmp_path, monkeypatch):
     assert len(again.kernels) > 0
 
 
-def test_eviction_goes_on_when_an_entry_cannot_be_deleted(tmp_path, monkeypatch):
-    store, report, entry = _cached(tmp_path)
+def test_eviction_goes_on_when_an_entry_cannot_be_deleted(cached, monkeypatch):
+    store, report, entry = cached
     store.max_bytes = 1
     monkeypatch.setattr(
         Path,

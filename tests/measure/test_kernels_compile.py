@@ -3,7 +3,9 @@
 Compile only (no GPU needed): the same sources NVRTC builds at run time, with
 the same -D defines the Python side passes. Kernels that need a newer
 architecture are guarded by ``#if __CUDA_ARCH__ >= ...`` and must still compile
-(empty) for the older ones.
+(empty) for the older ones. Each (source, architecture) is built once, to SASS, with
+``-keep``: the PTX cicc made on the way is what the guards' checks read (``PTX_HOLDS``),
+where a second ``-ptx`` build used to make it again.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from importlib.resources import as_file
+from pathlib import Path
 
 import pytest
 
@@ -34,43 +38,66 @@ SOURCES = {
 }
 
 
-def nvcc(source: str, arch: str, out_kind: str, tmp_path) -> subprocess.CompletedProcess:
+@dataclass(frozen=True)
+class Build:
+    done: subprocess.CompletedProcess
+    ptx: Path  # the PTX cicc made on the way (nvcc -keep): what ptxas turned into SASS
+
+
+def nvcc(source: str, arch: str, out_kind: str, folder: Path) -> Build:
+    """``nvcc -cubin`` (or ``-ptx``) of ``source`` for ``arch``, its PTX kept."""
     target = f"-gencode=arch=compute_{arch},code=sm_{arch}" if arch.endswith("a") else f"-arch=sm_{arch}"
     defines = [f"-D{k}={v}" for k, v in SOURCES[source].items()]
-    out = tmp_path / f"{source}.{arch}.{out_kind}"
+    keep = folder / f"{source}.{arch}.{out_kind}.keep"
+    keep.mkdir()
+    out = folder / f"{source}.{arch}.{out_kind}"
     with as_file(KERNELS) as kernel_dir:
-        return subprocess.run(
-            [NVCC, target, f"-{out_kind}", "-o", str(out), *defines, str(kernel_dir / source)],
+        done = subprocess.run(
+            [
+                NVCC,
+                target,
+                f"-{out_kind}",
+                "-o",
+                str(out),
+                "-keep",
+                "-keep-dir",
+                str(keep),
+                *defines,
+                str(kernel_dir / source),
+            ],
             capture_output=True,
             text=True,
             timeout=300,
         )
+    return Build(done, out if out_kind == "ptx" else keep / f"{Path(source).stem}.ptx")
+
+
+# What the PTX of a build must (True) or must not (False) hold: the arch guards at work.
+PTX_HOLDS = {
+    ("tensor_mma_sync.cu", "80"): {"e4m3": False},  # FP8 mma.sync needs sm_89
+    ("tensor_mma_sync.cu", "90"): {"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32": True},
+    ("tensor_wgmma.cu", "90"): {"wgmma.mma_async": False},  # wgmma needs sm_90a, not plain sm_90
+}
 
 
 @needs_nvcc
 @pytest.mark.parametrize("arch", ["75", "80", "90"])
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_kernel_source_compiles_for(source, arch, tmp_path):
-    done = nvcc(source, arch, "cubin", tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "warning" not in done.stderr.lower(), done.stderr
+    build = nvcc(source, arch, "cubin", tmp_path)
+    if (source, arch) in PTX_HOLDS:  # read before ptxas's verdict: cicc's PTX says which guard failed
+        assert build.ptx.exists(), build.done.stderr
+        ptx = build.ptx.read_text()
+        assert f".target sm_{arch}\n" in ptx  # the PTX of this very build
+        for text, present in PTX_HOLDS[source, arch].items():
+            assert (text in ptx) == present, f"{text!r} {'missing from' if present else 'in'} sm_{arch} PTX"
+    assert build.done.returncode == 0, build.done.stderr
+    assert "warning" not in build.done.stderr.lower(), build.done.stderr
 
 
 @needs_nvcc
 def test_wgmma_is_emitted_only_for_sm90a(tmp_path):
-    assert nvcc("tensor_wgmma.cu", "90a", "ptx", tmp_path).returncode == 0
-    ptx_90a = (tmp_path / "tensor_wgmma.cu.90a.ptx").read_text()
-    assert ptx_90a.count("wgmma.mma_async") >= 5 * 2  # five types, A and -A
-    assert nvcc("tensor_wgmma.cu", "90", "ptx", tmp_path).returncode == 0
-    assert "wgmma.mma_async" not in (tmp_path / "tensor_wgmma.cu.90.ptx").read_text()
-
-
-@needs_nvcc
-def test_fp8_mma_sync_only_from_sm89(tmp_path):
-    assert nvcc("tensor_mma_sync.cu", "80", "ptx", tmp_path).returncode == 0
-    assert "e4m3" not in (tmp_path / "tensor_mma_sync.cu.80.ptx").read_text()
-    assert nvcc("tensor_mma_sync.cu", "90", "ptx", tmp_path).returncode == 0
-    assert (
-        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"
-        in (tmp_path / "tensor_mma_sync.cu.90.ptx").read_text()
-    )
+    # and not for plain sm_90: PTX_HOLDS, checked on the sm_90 build above
+    sm90a = nvcc("tensor_wgmma.cu", "90a", "ptx", tmp_path)
+    assert sm90a.done.returncode == 0, sm90a.done.stderr
+    assert sm90a.ptx.read_text().count("wgmma.mma_async") >= 5 * 2  # five types, A and -A

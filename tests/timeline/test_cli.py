@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 import subprocess
-import sys
 
 import pytest
 
@@ -88,19 +87,6 @@ def test_a_trace_with_no_gpu_events(tmp_path):
     b.events = [e for e in b.events if e.get("cat") not in ("kernel", "gpu_memcpy")]
     path = b.write(tmp_path / "cpu_only.json")
     assert_one_line_error(rooftui(str(path)), "cpu_only.json", "no GPU events", "ProfilerActivity.CUDA")
-
-
-def test_the_headless_command_never_loads_textual(built_naive):
-    code = (
-        "import sys; from rooftui.cli import main\n"
-        f"try:\n    main(['timeline', {str(built_naive)!r}, '--format', 'json'])\n"
-        "except SystemExit:\n    pass\n"
-        "assert 'textual' not in sys.modules, 'textual was imported'\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def test_tui_flag_opens_the_timeline_app_on_the_analysis(monkeypatch, built_naive):

@@ -7,14 +7,9 @@ model; test_timeline_screen.py keeps the wiring of keys and widgets to it.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-
 import pytest
 
 from rooftui.views.tui.timeline_model import FIXED_ROWS, GANTT_PADDING, TimelineModel, grows
-from tests.timeline.paths import NAIVE_TRACE
 
 
 @pytest.fixture
@@ -25,21 +20,6 @@ def model(naive_analysis) -> TimelineModel:
 def item_copy(analysis) -> int:
     """The blocking ``.item()`` copy: the fifth finding of the naive trace."""
     return next(i for i, f in enumerate(analysis.findings) if f.kind == "blocking_copy")
-
-
-def test_the_timeline_model_never_loads_textual():
-    code = textwrap.dedent(
-        f"""
-        import sys
-        from rooftui.timeline import analyze_trace
-        from rooftui.views.tui.timeline_model import TimelineModel
-        m = TimelineModel(analyze_trace({str(NAIVE_TRACE)!r}))
-        m.gantt(100, 3); m.rows(120, 40); m.detail(); m.zoom(); m.step_line(); m.finding_rows()
-        print(sorted(n for n in sys.modules if n.split(".")[0] in ("textual", "textual_plotext", "plotext")))
-        """
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])

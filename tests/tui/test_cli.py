@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import contextlib
+import io
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -43,28 +44,6 @@ def test_plot_csv_filters_and_sorts_like_the_explorer(tmp_path):
     rows = pd.read_csv(out)
     assert len(rows) == 16 and rows["ai_hbm"].is_monotonic_increasing
     assert set(rows["count"]) >= {1, 3}
-
-
-def test_plot_csv_and_the_explorer_model_never_load_textual(tmp_path):
-    # one process (an interpreter that imports pandas and rooftui costs ~1.3 s of CPU):
-    # the explorer's model, with its roofline, detail and status line, then `plot --csv`
-    out = tmp_path / "k.csv"
-    code = (
-        "import sys; from rooftui.analysis import load_run; "
-        "from rooftui.views.tui.explorer_model import ExplorerModel; "
-        "from rooftui.views.tui.view_state import LoadedRun; "
-        f"m = ExplorerModel(LoadedRun.from_run(load_run([{str(SAMPLE)!r}]))); m.update_roofline(); "
-        "m.roofline_picture(100, 20); m.detail(); m.status_line(80); "
-        "loaded = lambda: sorted(n for n in sys.modules"
-        " if n.split('.')[0] in ('textual', 'textual_plotext', 'plotext')); "
-        "print('model', loaded()); from rooftui.cli import main; "
-        f"main(['plot', {str(SAMPLE)!r}, '--top', '5', '--csv', {str(out)!r}]); "
-        "print('plot', loaded())"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    lines = result.stdout.strip().splitlines()
-    assert lines[0] == "model []" and lines[-1] == "plot []"
-    assert len(pd.read_csv(out)) == 5
 
 
 def test_plot_screenshot_shows_the_filtered_view(tmp_path):
@@ -120,20 +99,28 @@ def test_open_offers_ceilings_trace_and_ascii(capsys):
 # --- the roofline as a figure (matplotlib) ------------------------------------------
 
 
-def known_answer():
-    from pathlib import Path
-
+def known_answer() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_data" / "known_answer" / "known_answer.raw-base.csv"
 
 
-def test_plot_png_is_a_roofline_figure_an_image_reader_opens(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def known_answer_figure(tmp_path_factory) -> tuple[Path, Path, str]:
+    """``plot known_answer --png --svg``, run once for the checks of both files (one
+    figure, saved in both formats): the PNG, the SVG and what the command printed."""
+    folder = tmp_path_factory.mktemp("figure")
+    png, svg = folder / "roofline.png", folder / "roofline.svg"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rooftui("plot", str(known_answer()), "--png", str(png), "--svg", str(svg))  # both at once
+    return png, svg, out.getvalue()
+
+
+def test_plot_png_is_a_roofline_figure_an_image_reader_opens(known_answer_figure):
     from matplotlib.image import imread
 
     from rooftui.views.figure import COLOURS
 
-    png, svg = tmp_path / "roofline.png", tmp_path / "roofline.svg"
-    rooftui("plot", str(SAMPLE), "--png", str(png), "--svg", str(svg))  # both at once
-    out = capsys.readouterr().out
+    png, svg, out = known_answer_figure
     assert f"wrote {png} (roofline figure)" in out and f"wrote {svg} (roofline figure)" in out
     assert svg.read_text().lstrip().startswith("<?xml")
     pixels = imread(png)  # floats in 0..1, RGBA
@@ -146,9 +133,8 @@ def test_plot_png_is_a_roofline_figure_an_image_reader_opens(tmp_path, capsys):
         assert near.sum() > 100, f"no {level} points or slope"
 
 
-def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_legend(tmp_path):
-    svg = tmp_path / "roofline.svg"
-    rooftui("plot", str(known_answer()), "--svg", str(svg))
+def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_legend(known_answer_figure):
+    _, svg, _ = known_answer_figure
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     # The H200's measured ceilings bundled with rooftui (rooftui/data/ceilings:
