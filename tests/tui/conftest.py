@@ -11,6 +11,32 @@ from rooftui.views.tui.app import RooftuiApp, make_app
 from tests.conftest import check_screenshots, settle_for_screenshot
 
 
+@pytest.fixture(autouse=True)
+def _headless_apps_draw_only_what_a_test_reads(monkeypatch):
+    """A headless app (``run_test``, the snapshot apps) draws nothing on a terminal: its
+    driver discards every frame, yet Textual renders each screen update in full, ~30% of
+    a key press's CPU. Here the update of the screen on top is not rendered; the layout,
+    the messages and every widget's state are as before, and what a test reads is
+    rendered from the widgets when it reads it (``screen_text``, a screenshot, the SVG
+    export), as a fresh render of the same widgets. A frame no test reads is not drawn:
+    ``run_in_turn`` draws the whole screen after each check, so a check's end state
+    still fails on a widget that cannot render."""
+    from textual.screen import Screen
+
+    draw = Screen._compositor_refresh  # Textual 8's (pyproject pins textual < 9)
+
+    def refresh_unseen(screen: Screen) -> None:
+        app = screen.app
+        if not (app.is_headless and not app.is_inline and screen is app.screen):
+            draw(screen)
+            return
+        screen._compositor._dirty_regions.clear()  # what render_update would have drawn
+        screen._dirty_widgets.clear()
+        app._update_mouse_over(screen)
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", refresh_unseen)
+
+
 def screen_text(app: RooftuiApp) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     return "\n".join(
@@ -151,6 +177,7 @@ async def run_in_turn(app, pilot, checks) -> None:
     for check in checks:
         await check(app, pilot)
         name = getattr(check, "func", check).__name__
+        assert screen_text(app), f"{name} left a screen that draws nothing"
         assert where_it_stands(app) == home, f"{name} left the explorer changed"
 
 
