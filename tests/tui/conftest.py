@@ -8,6 +8,7 @@ import pytest
 
 from rooftui.sample import sample_paths
 from rooftui.views.tui.app import RooftuiApp, make_app
+from rooftui.views.tui.view_state import LoadedRun
 from tests.conftest import check_screenshots, settle_for_screenshot
 
 
@@ -107,21 +108,18 @@ TRACE = REPO / "sample_data" / "timeline" / "naive.json.gz"
 
 @pytest.fixture(scope="session")
 def sample_run():
-    from rooftui.analysis import load_run
-
-    return load_run([SAMPLE])
+    """``load_run([SAMPLE])``: the run ``prepared_run`` read (a copy of its own)."""
+    return prepared_run([SAMPLE]).source
 
 
 _PREPARED: dict[tuple[str, ...], object] = {}
 
 
-def explorer_of(paths, **options) -> RooftuiApp:
-    """``make_app(paths, **options)`` handed the run its load worker would prepare:
-    ``paths`` read with the app's default report options and prepared (``LoadedRun``)
-    once per worker, and each app given a deep copy of its own (the read and the
-    preparation cost ~0.45 s of CPU per app on the sample; a copy 0.005 s). For apps
-    whose reports nothing in the test changes; the load worker reading from paths is
-    driven by test_snapshots.py, test_explorer.py's load tests and test_tmux.py."""
+def prepared_run(paths) -> LoadedRun:
+    """``paths`` read with the default report options and prepared (``LoadedRun``, what
+    the explorer's load worker makes) once per worker; each call gets a deep copy of its
+    own, so a test that changes it changes no other (the read and the preparation cost
+    0.4-1.5 s of CPU per report set; a copy 0.005 s on the sample)."""
     import copy
 
     from rooftui.analysis.load_options import LoadOptions
@@ -130,7 +128,15 @@ def explorer_of(paths, **options) -> RooftuiApp:
     key = tuple(str(path) for path in paths)
     if key not in _PREPARED:
         _PREPARED[key] = LoadedRun.from_run(LoadOptions().load(paths))
-    return make_app(paths, run=copy.deepcopy(_PREPARED[key]), **options)
+    return copy.deepcopy(_PREPARED[key])
+
+
+def explorer_of(paths, **options) -> RooftuiApp:
+    """``make_app(paths, **options)`` handed the run its load worker would prepare
+    (``prepared_run``). For apps whose reports nothing in the test changes; the load
+    worker reading from paths is driven by test_snapshots.py, test_explorer.py's load
+    tests and test_tmux.py."""
+    return make_app(paths, run=prepared_run(paths), **options)
 
 
 @pytest.fixture

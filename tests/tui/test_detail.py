@@ -18,10 +18,10 @@ def rendered(run, row, metrics, width: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def loaded_run(sample_run):
-    from rooftui.views.tui.view_state import LoadedRun
+def loaded_run():
+    from tests.tui.conftest import SAMPLE, prepared_run
 
-    return LoadedRun.from_run(sample_run)
+    return prepared_run([SAMPLE])
 
 
 def heaviest(loaded_run):

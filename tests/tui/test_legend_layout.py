@@ -15,6 +15,7 @@ import pytest
 from rooftui.views.tui.explorer_model import ExplorerModel
 from rooftui.views.tui.roofline_view import LEGEND_ROWS
 from rooftui.views.tui.view_state import LoadedRun
+from tests.tui.conftest import SAMPLE, prepared_run
 
 # The roofline pane (width, height) in the explorer on the sample at each terminal size.
 PANE = {
@@ -26,8 +27,8 @@ PANE = {
 
 
 @pytest.fixture(scope="module")
-def loaded_run(sample_run) -> LoadedRun:
-    return LoadedRun.from_run(sample_run)
+def loaded_run() -> LoadedRun:
+    return prepared_run([SAMPLE])
 
 
 def picture(model: ExplorerModel, pane: tuple[int, int]) -> tuple:
