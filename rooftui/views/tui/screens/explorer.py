@@ -188,7 +188,8 @@ class ExplorerScreen(Screen):
             return
         status = self.query_one("#status", Static)
         width = self.app.size.width - status.styles.gutter.width
-        status.update(literal(self.model.status_line(width), self.ascii_mode))
+        # one row (app.tcss), whatever it says: a new text needs no layout pass
+        status.update(literal(self.model.status_line(width), self.ascii_mode), layout=False)
 
     def update_opened(self) -> None:
         """The header: reports, GPUs, ceilings, bundled sample."""
@@ -196,7 +197,7 @@ class ExplorerScreen(Screen):
             return
         header = self.query_one("#opened", Static)
         line = self.model.header(self.app.size.width - header.styles.gutter.width)
-        header.update(literal(line, self.ascii_mode))
+        header.update(literal(line, self.ascii_mode), layout=False)  # one row (app.tcss)
 
     def show_selected_name(self, row: pd.Series | None) -> None:
         """The selected kernel's full name under the table (it wraps; ``d`` shows the rest)."""
