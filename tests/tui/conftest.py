@@ -19,9 +19,8 @@ def _headless_apps_draw_only_what_a_test_reads(monkeypatch):
     a key press's CPU. Here the update of the screen on top is not rendered; the layout,
     the messages and every widget's state are as before, and what a test reads is
     rendered from the widgets when it reads it (``screen_text``, a screenshot, the SVG
-    export), as a fresh render of the same widgets. A frame no test reads is not drawn:
-    ``run_in_turn`` draws the whole screen after each check, so a check's end state
-    still fails on a widget that cannot render."""
+    export), as a fresh render of the same widgets. A frame no test reads is not drawn
+    (``run_in_turn`` draws the screen its checks come back to once, after them all)."""
     from textual.screen import Screen
 
     draw = Screen._compositor_refresh  # Textual 8's (pyproject pins textual < 9)
@@ -183,8 +182,10 @@ async def run_in_turn(app, pilot, checks) -> None:
     for check in checks:
         await check(app, pilot)
         name = getattr(check, "func", check).__name__
-        assert screen_text(app), f"{name} left a screen that draws nothing"
         assert where_it_stands(app) == home, f"{name} left the explorer changed"
+    # every check ends where it started: one full drawing of that screen for them all
+    # (``_headless_apps_draw_only_what_a_test_reads``)
+    assert screen_text(app).strip(), "the explorer draws nothing after its checks"
 
 
 # --- several snapshots from one app ----------------------------------------------------
