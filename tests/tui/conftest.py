@@ -8,7 +8,33 @@ import pytest
 
 from rooftui.sample import sample_paths
 from rooftui.views.tui.app import RooftuiApp, make_app
+from rooftui.views.tui.view_state import LoadedRun
 from tests.conftest import check_screenshots, settle_for_screenshot
+
+
+@pytest.fixture(autouse=True)
+def _headless_apps_draw_only_what_a_test_reads(monkeypatch):
+    """A headless app (``run_test``, the snapshot apps) draws nothing on a terminal: its
+    driver discards every frame, yet Textual renders each screen update in full, ~30% of
+    a key press's CPU. Here the update of the screen on top is not rendered; the layout,
+    the messages and every widget's state are as before, and what a test reads is
+    rendered from the widgets when it reads it (``screen_text``, a screenshot, the SVG
+    export), as a fresh render of the same widgets. A frame no test reads is not drawn
+    (``run_in_turn`` draws the screen its checks come back to once, after them all)."""
+    from textual.screen import Screen
+
+    draw = Screen._compositor_refresh  # Textual 8's (pyproject pins textual < 9)
+
+    def refresh_unseen(screen: Screen) -> None:
+        app = screen.app
+        if not (app.is_headless and not app.is_inline and screen is app.screen):
+            draw(screen)
+            return
+        screen._compositor._dirty_regions.clear()  # what render_update would have drawn
+        screen._dirty_widgets.clear()
+        app._update_mouse_over(screen)
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", refresh_unseen)
 
 
 def screen_text(app: RooftuiApp) -> str:
@@ -81,21 +107,18 @@ TRACE = REPO / "sample_data" / "timeline" / "naive.json.gz"
 
 @pytest.fixture(scope="session")
 def sample_run():
-    from rooftui.analysis import load_run
-
-    return load_run([SAMPLE])
+    """``load_run([SAMPLE])``: the run ``prepared_run`` read (a copy of its own)."""
+    return prepared_run([SAMPLE]).source
 
 
 _PREPARED: dict[tuple[str, ...], object] = {}
 
 
-def explorer_of(paths, **options) -> RooftuiApp:
-    """``make_app(paths, **options)`` handed the run its load worker would prepare:
-    ``paths`` read with the app's default report options and prepared (``LoadedRun``)
-    once per worker, and each app given a deep copy of its own (the read and the
-    preparation cost ~0.45 s of CPU per app on the sample; a copy 0.005 s). For apps
-    whose reports nothing in the test changes; the load worker reading from paths is
-    driven by test_snapshots.py, test_explorer.py's load tests and test_tmux.py."""
+def prepared_run(paths) -> LoadedRun:
+    """``paths`` read with the default report options and prepared (``LoadedRun``, what
+    the explorer's load worker makes) once per worker; each call gets a deep copy of its
+    own, so a test that changes it changes no other (the read and the preparation cost
+    0.4-1.5 s of CPU per report set; a copy 0.005 s on the sample)."""
     import copy
 
     from rooftui.analysis.load_options import LoadOptions
@@ -104,7 +127,15 @@ def explorer_of(paths, **options) -> RooftuiApp:
     key = tuple(str(path) for path in paths)
     if key not in _PREPARED:
         _PREPARED[key] = LoadedRun.from_run(LoadOptions().load(paths))
-    return make_app(paths, run=copy.deepcopy(_PREPARED[key]), **options)
+    return copy.deepcopy(_PREPARED[key])
+
+
+def explorer_of(paths, **options) -> RooftuiApp:
+    """``make_app(paths, **options)`` handed the run its load worker would prepare
+    (``prepared_run``). For apps whose reports nothing in the test changes; the load
+    worker reading from paths is driven by test_snapshots.py, test_explorer.py's load
+    tests and test_tmux.py."""
+    return make_app(paths, run=prepared_run(paths), **options)
 
 
 @pytest.fixture
@@ -152,6 +183,9 @@ async def run_in_turn(app, pilot, checks) -> None:
         await check(app, pilot)
         name = getattr(check, "func", check).__name__
         assert where_it_stands(app) == home, f"{name} left the explorer changed"
+    # every check ends where it started: one full drawing of that screen for them all
+    # (``_headless_apps_draw_only_what_a_test_reads``)
+    assert screen_text(app).strip(), "the explorer draws nothing after its checks"
 
 
 # --- several snapshots from one app ----------------------------------------------------

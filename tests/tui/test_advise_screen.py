@@ -7,7 +7,7 @@ import pytest
 
 from rooftui.analysis.advise_run import advise
 from rooftui.views.advise import compact_waterfall_lines, finding_kernel
-from tests.tui.conftest import loaded, screen_text
+from tests.tui.conftest import SAMPLE, loaded, prepared_run, screen_text
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +84,8 @@ def test_the_detail_pane_opens_with_the_verdict_in_words_a_user_acts_on(sample_r
     from rooftui.analysis.advise_findings import verdict
     from rooftui.views.formats import percent, seconds
     from rooftui.views.tui.detail_text import describe
-    from rooftui.views.tui.view_state import LoadedRun
 
-    loaded_run = LoadedRun.from_run(sample_run)
+    loaded_run = prepared_run([SAMPLE])
     row = loaded_run.grouped.sort_values("gain_s", ascending=False).iloc[0]
     console = Console(width=100, color_system=None, record=True)
     console.print(describe(row, loaded_run.ceilings, None, False, 100))
@@ -99,9 +98,8 @@ def test_the_detail_pane_opens_with_the_verdict_in_words_a_user_acts_on(sample_r
 
 
 def test_a_groups_gain_is_its_launches_gains_summed(sample_run, advice):
-    from rooftui.views.tui.view_state import LoadedRun
 
-    loaded_run = LoadedRun.from_run(sample_run)
+    loaded_run = prepared_run([SAMPLE])
     by_name = advice.launches.groupby("name")["gain_s"].sum()
     grouped = loaded_run.grouped.set_index("name")["gain_s"]
     assert grouped.to_dict() == pytest.approx(by_name.to_dict())
@@ -113,9 +111,8 @@ def test_the_summary_screen_opens_with_the_three_kernels_with_most_to_gain(sampl
     from rooftui.analysis.advise_findings import verdict
     from rooftui.views.advise import top_opportunity_lines
     from rooftui.views.formats import percent, seconds
-    from rooftui.views.tui.view_state import LoadedRun
 
-    lines = top_opportunity_lines(LoadedRun.from_run(sample_run).grouped, 74)
+    lines = top_opportunity_lines(prepared_run([SAMPLE]).grouped, 74)
     assert lines[0] == "Top 3 opportunities, µs to gain at best (a: the step budget)"
     assert max(len(line) for line in lines) <= 74
     name, bound, time = wgrad_by_hand(sample_run)

@@ -18,10 +18,10 @@ def rendered(run, row, metrics, width: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def loaded_run(sample_run):
-    from rooftui.views.tui.view_state import LoadedRun
+def loaded_run():
+    from tests.tui.conftest import SAMPLE, prepared_run
 
-    return LoadedRun.from_run(sample_run)
+    return prepared_run([SAMPLE])
 
 
 def heaviest(loaded_run):
@@ -91,13 +91,13 @@ def test_the_row_shows_no_python_repr(loaded_run):
     assert "'" not in rows and not re.search(r"\d\.0\b(?!\.)", rows.replace("9.0", "")), rows
 
 
-def test_the_hfma2_register_moves_of_a_kernel_are_in_its_details():
-    from rooftui.analysis import load_run
+def test_the_hfma2_register_moves_of_a_kernel_are_in_its_details(load_once):
     from tests.conftest import SAMPLES
 
     # register_moves.cu: 9 HFMA2.MMA moves per thread before the loop, 2^20 threads
-    # (tests/ingest/test_sass_moves.py reads the 9 off the cuobjdump dump)
-    run = load_run([SAMPLES / "register_moves" / "register_moves_sourcecounters.ncu-rep.xz"])
+    # (tests/ingest/test_sass_moves.py reads the 9 off the cuobjdump dump, from the same
+    # load_once read when it runs in the same worker)
+    run = load_once(SAMPLES / "register_moves" / "register_moves_sourcecounters.ncu-rep.xz")
     rows = {row["name"]: row for _, row in run.kernels.iterrows()}
     text = rendered(run, rows["moves_fp32"], None, 100)
     assert re.search(

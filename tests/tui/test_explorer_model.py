@@ -19,7 +19,7 @@ from rooftui.analysis.load_options import LoadOptions
 from rooftui.views.tui.explorer_model import ExplorerModel
 from rooftui.views.tui.table_columns import COLUMNS, columns_in_view
 from rooftui.views.tui.view_state import LoadedRun
-from tests.tui.conftest import SAMPLE
+from tests.tui.conftest import SAMPLE, prepared_run
 
 WGRAD = "sm80_xmma_wgrad_implicit_gemm_indexed_wo_smem"  # the heaviest kernel
 # The roofline pane's size in the explorer on an 80x24 terminal (test_explorer.py's resize
@@ -29,8 +29,8 @@ EVERYTHING = "73 kernels, 179 launches · 1.38 ms (100.0%) · 0-AI: 34 launches 
 
 
 @pytest.fixture(scope="module")
-def loaded_run(sample_run) -> LoadedRun:
-    return LoadedRun.from_run(sample_run)
+def loaded_run() -> LoadedRun:
+    return prepared_run([SAMPLE])
 
 
 @pytest.fixture

@@ -24,12 +24,11 @@ SIZES = {(80, 24): (80, 10), (120, 40): (120, 19)}
 
 @pytest.fixture(scope="module", params=["deepcam", "known"])
 def model(request):
-    from rooftui.analysis import load_run
     from rooftui.views.tui.explorer_model import ExplorerModel
-    from rooftui.views.tui.view_state import LoadedRun
+    from tests.tui.conftest import prepared_run
 
     path = DEEPCAM if request.param == "deepcam" else KNOWN
-    return ExplorerModel(LoadedRun.from_run(load_run([path])))
+    return ExplorerModel(prepared_run([path]))
 
 
 def instruction_picture(model, size):
@@ -78,11 +77,10 @@ def test_no_instruction_roofline_label_covers_a_point_a_line_or_another_label(mo
 
 
 def test_the_detail_pane_gives_intensity_per_level_efficiency_walls_and_what_binds():
-    from rooftui.analysis import load_run
     from rooftui.views.tui.explorer_model import ExplorerModel
-    from rooftui.views.tui.view_state import LoadedRun
+    from tests.tui.conftest import prepared_run
 
-    model = ExplorerModel(LoadedRun.from_run(load_run([KNOWN])))
+    model = ExplorerModel(prepared_run([KNOWN]))
     assert model.select_name("shared_conflict32")
     from rooftui.views.tui.detail_text import instruction_pairs
 

@@ -330,3 +330,52 @@ async def the_explorers_csv_is_summarys_csv_of_the_same_launches(app, pilot, fol
     assert list(explorer.columns) == list(summary.columns)  # one layout, one column order
     by_id = explorer.sort_values("id").reset_index(drop=True)
     pd.testing.assert_frame_equal(by_id, summary.sort_values("id").reset_index(drop=True))
+
+
+async def test_the_footer_is_built_again_only_when_the_keys_it_shows_change():
+    """``KeysFooter`` (every screen's footer) recomposes when a key it shows appears, goes
+    or changes state, and not on a focus change that leaves its keys as they were (Textual's
+    ``Footer`` recomposes on every one)."""
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding
+    from textual.widgets import Input
+
+    from rooftui.views.tui.widgets.footer import KeysFooter
+
+    class TwoFields(App[None]):
+        BINDINGS = [Binding("f2", "flip", "flip"), Binding("f3", "other", "other")]
+        ENABLE_COMMAND_PALETTE = False
+        other_works = True
+
+        def compose(self) -> ComposeResult:
+            yield Input(id="first")
+            yield Input(id="second")
+            yield KeysFooter()
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return self.other_works if action == "other" else True
+
+        def action_flip(self) -> None:
+            self.other_works = not self.other_works
+            self.refresh_bindings()
+
+    def keys_shown(app) -> list[str]:
+        return [key.description for key in app.query("FooterKey")]
+
+    app = TwoFields()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await pilot.pause()
+        footer_keys = list(app.query("FooterKey"))
+        assert keys_shown(app) == ["flip", "other"]
+        app.query_one("#second", Input).focus()
+        await pilot.pause()
+        await pilot.pause()
+        assert list(app.query("FooterKey")) == footer_keys  # the same widgets: not built again
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.pause()
+        assert keys_shown(app) == ["flip"]  # "other" no longer works: built again without it
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.pause()
+        assert keys_shown(app) == ["flip", "other"]

@@ -15,6 +15,7 @@ import pytest
 from rooftui.views.tui.explorer_model import ExplorerModel
 from rooftui.views.tui.roofline_view import LEGEND_ROWS
 from rooftui.views.tui.view_state import LoadedRun
+from tests.tui.conftest import SAMPLE, prepared_run
 
 # The roofline pane (width, height) in the explorer on the sample at each terminal size.
 PANE = {
@@ -26,8 +27,8 @@ PANE = {
 
 
 @pytest.fixture(scope="module")
-def loaded_run(sample_run) -> LoadedRun:
-    return LoadedRun.from_run(sample_run)
+def loaded_run() -> LoadedRun:
+    return prepared_run([SAMPLE])
 
 
 def picture(model: ExplorerModel, pane: tuple[int, int]) -> tuple:
@@ -83,3 +84,21 @@ def test_a_resize_and_back_restores_the_layout(loaded_run, size):
     # the legend holds in its rows what it says; the rest is on the status line
     assert 1 <= small[0] <= LEGEND_ROWS
     assert picture(ExplorerModel(loaded_run), PANE["80x24"]) == small
+
+
+def test_legend_rows_asked_again_are_remembered_and_a_fresh_view_agrees(loaded_run):
+    # The explorer's pane alternates between two heights as the selected name under the
+    # table takes one line or two, and levels toggled off and on come back to what was
+    # plotted before: the rows chosen for each are kept, not worked out again.
+    model = ExplorerModel(loaded_run)
+    model.update_roofline()
+    view, content = model.roofline, model.roofline_content()
+    chosen = {height: view.legend_rows(100, height, True, content) for height in (15, 14, 13)}
+    planned: list[tuple] = []
+    plan = view.plan
+    view.plan = lambda *args, **options: planned.append(args) or plan(*args, **options)
+    assert {height: view.legend_rows(100, height, True, content) for height in (15, 14, 13)} == chosen
+    assert planned == []
+    fresh = ExplorerModel(loaded_run)
+    fresh.update_roofline()
+    assert {h: fresh.roofline.legend_rows(100, h, True, content) for h in (15, 14, 13)} == chosen

@@ -7,6 +7,7 @@ per-rank table of another view.
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -20,6 +21,7 @@ from tests.tui.conftest import REPO, explorer_of, loaded, run_in_turn, screen_te
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
 
+@functools.cache  # one `rooftui summary` of the two reports for the checks that compare with it
 def launches_per_rank_from_summary() -> dict[str, int]:
     from rooftui.cli import cli
 

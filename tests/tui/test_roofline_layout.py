@@ -28,12 +28,12 @@ SIZES = {(80, 24): (80, 10), (100, 30): (100, 13), (120, 40): (120, 19), (200, 6
 
 @pytest.fixture(scope="module", params=list(INPUTS))
 def view(request):
-    from rooftui.analysis import load_run
     from rooftui.sample import sample_paths
-    from rooftui.views.tui.view_state import LoadedRun, ViewState
+    from rooftui.views.tui.view_state import ViewState
+    from tests.tui.conftest import prepared_run
 
     path = INPUTS[request.param]
-    run = LoadedRun.from_run(load_run([path] if path else sample_paths()))
+    run = prepared_run([path] if path else sample_paths())
     return run, ViewState(run)
 
 

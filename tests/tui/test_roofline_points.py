@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rooftui.views.tui.roofline_layout import nearest_in_order
 from rooftui.views.tui.roofline_model import ceilings_per_device, device_labels
@@ -113,16 +114,21 @@ def two_gpu_reports(tmp_path: Path) -> list[Path]:
     return [KNOWN_ANSWER, other]
 
 
-def two_gpu_model(tmp_path):
-    from rooftui.analysis import load_run
+@pytest.fixture(scope="module")
+def two_gpus(tmp_path_factory) -> list[Path]:
+    return two_gpu_reports(tmp_path_factory.mktemp("two-gpus"))
+
+
+def two_gpu_model(paths: list[Path]):
+    """A model of its own on the two reports, read and prepared once (``prepared_run``)."""
     from rooftui.views.tui.explorer_model import ExplorerModel
-    from rooftui.views.tui.view_state import LoadedRun
+    from tests.tui.conftest import prepared_run
 
-    return ExplorerModel(LoadedRun.from_run(load_run(two_gpu_reports(tmp_path))))
+    return ExplorerModel(prepared_run(paths))
 
 
-def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings(tmp_path):
-    model = two_gpu_model(tmp_path)
+def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings(two_gpus):
+    model = two_gpu_model(two_gpus)
     view, rows = model.roofline, model.state.all_rows
     per_device = ceilings_per_device(model.state.run.source)
     model.update_roofline()
@@ -155,8 +161,8 @@ def test_with_two_gpus_the_roofline_shows_one_at_a_time_against_its_own_ceilings
     assert (h200.method, h100.method) == ("empirical", "report") and h200.value != h100.value
 
 
-def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(tmp_path):
-    model = two_gpu_model(tmp_path)
+def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(two_gpus):
+    model = two_gpu_model(two_gpus)
     run = model.state.run.source
     shown = []
     original = model.ceilings_of

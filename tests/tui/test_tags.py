@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from rooftui.analysis import load_run
 from rooftui.views.tui.explorer_model import TAG_WIDTH, ExplorerModel
 from rooftui.views.tui.view_state import LoadedRun
-from tests.tui.conftest import REPO
+from tests.tui.conftest import REPO, SAMPLE, prepared_run
 from tests.tui.test_roofline_layout import assert_no_label_hides_anything
 
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
@@ -22,8 +21,8 @@ PANES = [(80, 12), (80, 11), (120, 24), (200, 40)]
 
 
 @pytest.fixture(scope="module")
-def sample(sample_run) -> LoadedRun:
-    return LoadedRun.from_run(sample_run)
+def sample() -> LoadedRun:
+    return prepared_run([SAMPLE])
 
 
 def heaviest_by_hand(run: LoadedRun, keys: list[str]) -> list[tuple]:
@@ -105,7 +104,7 @@ def test_a_filter_hides_a_tagged_kernel_without_moving_the_other_tags(sample):
 
 
 def test_with_two_gpus_the_tags_of_the_other_gpu_are_named_and_v_shows_them():
-    run = LoadedRun.from_run(load_run(RANKS))
+    run = prepared_run(RANKS)
     expected = heaviest_by_hand(run, ["device", "rank", "name"])
     model = ExplorerModel(run)
     model.update_roofline()

@@ -17,12 +17,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rooftui.analysis import load_run
 from rooftui.analysis.filters import KernelFilter
 from rooftui.model.columns import WORK_COLUMNS
 from rooftui.views.tui.explorer_model import ExplorerModel
 from rooftui.views.tui.view_state import LoadedRun
-from tests.tui.conftest import REPO
+from tests.tui.conftest import REPO, SAMPLE, prepared_run
 
 KNOWN = REPO / "sample_data" / "known_answer"
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
@@ -37,12 +36,12 @@ def zero_ai_by_hand(kernels: pd.DataFrame) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def known() -> LoadedRun:
-    return LoadedRun.from_run(load_run([KNOWN / "known_answer.raw.csv"]))
+    return prepared_run([KNOWN / "known_answer.raw.csv"])
 
 
 @pytest.fixture(scope="module")
 def two_ranks() -> LoadedRun:
-    return LoadedRun.from_run(load_run(RANKS))
+    return prepared_run(RANKS)
 
 
 def legend_and_status(run: LoadedRun, grouped: bool, size: tuple[int, int]) -> tuple[str, str]:
@@ -78,8 +77,8 @@ def test_with_two_ranks_the_legend_and_the_status_line_count_the_same_launches(t
     assert f"0-AI: {by_hand} launches" in status and len(status) <= size[0]
 
 
-def test_a_mixed_kernel_shows_its_zero_ai_launches_of_all_and_zero_ai_only_keeps_it(sample_run):
-    run = LoadedRun.from_run(sample_run)
+def test_a_mixed_kernel_shows_its_zero_ai_launches_of_all_and_zero_ai_only_keeps_it():
+    run = prepared_run([SAMPLE])
     model = ExplorerModel(run)
     launches = run.invocations.assign(zero=zero_ai_by_hand(run.invocations))
     per_name = launches.groupby("name")["zero"].agg(["sum", "count"])

@@ -186,25 +186,36 @@ class _Canvas:
         style: str,
     ) -> None:
         """A straight segment in log space, dashed by ``pattern``."""
-        sub_x, sub_y = (1, 1) if self.glyphs.ascii else (2, 4)
+        ascii_mode = self.glyphs.ascii
+        sub_x, sub_y = (1, 1) if ascii_mode else (2, 4)
         x0, x1 = self.fx(xs[0]) * sub_x, self.fx(xs[1]) * sub_x
         y0, y1 = self.fy(ys[0]) * sub_y, self.fy(ys[1]) * sub_y
         steps = max(1, math.ceil(max(abs(x1 - x0), abs(y1 - y0)) * 2))
         on = PATTERNS[pattern]
+        last_px, last_py = self.cols * sub_x - 1, self.rows * sub_y - 1
+        top, left, kinds, line_series = self.top, self.left, self.layout.kinds, self.layout.line_series
+        floor = math.floor
+        # A step is half a dot long, so most dots are reached twice in a row: the second
+        # time changes nothing unless the first fell in a dash's gap.
+        previous: tuple[int, int, bool] | None = None
         for k in range(steps + 1):
             t = k / steps
-            sx, sy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-            px, py = min(math.floor(sx), self.cols * sub_x - 1), min(math.floor(sy), self.rows * sub_y - 1)
+            px = min(floor(x0 + (x1 - x0) * t), last_px)
+            py = min(floor(y0 + (y1 - y0) * t), last_py)
             if px < 0 or py < 0:
                 continue
-            row, col = self.top + py // sub_y, self.left + px // sub_x
-            if self.layout.kinds[row][col] == "point":
+            drawn = on(k // 2)
+            if previous is not None and previous[:2] == (px, py) and (previous[2] or not drawn):
+                continue
+            previous = (px, py, drawn)
+            row, col = top + py // sub_y, left + px // sub_x
+            if kinds[row][col] == "point":
                 continue
             # The gaps of a dashed line are still its path: no label goes there.
-            self.layout.line_series.setdefault((row, col), set()).add(series)
-            if not on(k // 2):
+            line_series.setdefault((row, col), set()).add(series)
+            if not drawn:
                 continue
-            if self.glyphs.ascii:
+            if ascii_mode:
                 self.put(row, col, char, "line", series, style)
             else:
                 cell_bits = self.bits.setdefault((row, col), {})

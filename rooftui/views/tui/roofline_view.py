@@ -46,6 +46,7 @@ from rooftui.views.tui.roofline_model import (
 )
 
 LEGEND_ROWS = 3  # the most rows the legend under the plot takes
+LEGEND_ROWS_KEPT = 32  # legend_rows answers remembered
 LEGEND_PADDING = 2  # the legend's left and right padding (app.tcss)
 # Measures how the legend's Rich text wraps, as the widget showing it wraps it.
 _CONSOLE = Console(file=io.StringIO(), color_system=None, legacy_windows=False)
@@ -231,7 +232,9 @@ class RooflineView:
         self.figure: RooflineFigure | None = None  # as last laid out (``draw``)
         self.layout: Layout | None = None
         self._followed: Any = None  # the selected kernel whose GPU was last shown
-        self._legend_rows: tuple[tuple[Any, ...], int] | None = None  # (what for, rows)
+        # rows chosen per (size, content, device, grouped): a pane whose height moves by the
+        # selected name's second line, or levels toggled and back, asks again
+        self._legend_rows: dict[tuple[Any, ...], int] = {}
 
     @property
     def devices(self) -> list[str]:
@@ -385,8 +388,8 @@ class RooflineView:
         screen could settle into two layouts. ``content`` names what is plotted but for
         the selection; while it stays equal, the rows are not worked out again."""
         key = (pane_width, pane_height, content if content is not None else self.shown, self.device, grouped)
-        if self._legend_rows is not None and self._legend_rows[0] == key:
-            return self._legend_rows[1]
+        if key in self._legend_rows:
+            return self._legend_rows[key]
         rows = LEGEND_ROWS
         width = legend_width(pane_width)
         for tried in range(1, LEGEND_ROWS):
@@ -405,7 +408,9 @@ class RooflineView:
             if len(text.wrap(_CONSOLE, width)) <= tried:
                 rows = tried
                 break
-        self._legend_rows = (key, rows)
+        if len(self._legend_rows) >= LEGEND_ROWS_KEPT:
+            del self._legend_rows[next(iter(self._legend_rows))]  # the oldest
+        self._legend_rows[key] = rows
         return rows
 
     def picture(self, pane_width: int, pane_height: int, grouped: bool) -> RooflinePicture | None:

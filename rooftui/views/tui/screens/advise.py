@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from rooftui.analysis import Run
 from rooftui.analysis.advise_run import Advice, advise
 from rooftui.views.advise import compact_waterfall_lines, finding_detail_lines, finding_kernel, finding_row
 from rooftui.views.tui.format import literal
+from rooftui.views.tui.widgets.footer import KeysFooter
 
 BUDGET_LINES = 9  # of the waterfall, at most
 TITLE = "Step budget: a bound, not a forecast · findings by µs per step · enter: jump"
@@ -45,7 +46,7 @@ class AdviseScreen(Screen[str | None]):
         yield Static(id="advise-budget")
         yield OptionList(id="advise-findings")
         yield Static(id="advise-evidence")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.lay_out)

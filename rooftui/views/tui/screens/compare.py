@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+from textual.widgets import ContentSwitcher, DataTable, Static
 
 from rooftui.analysis import Run
 from rooftui.analysis.compare import Comparison, compare_runs
@@ -33,6 +33,7 @@ from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.compare_model import LISTS, CompareModel
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.widgets.compare_chart import CompareCanvas
+from rooftui.views.tui.widgets.footer import KeysFooter
 
 WIDE = 140  # from this many columns, the lists and the chart sit side by side
 
@@ -99,7 +100,7 @@ class CompareScreen(Screen[None]):
                 yield CompareCanvas(self.model, id="compare-canvas")
                 yield Static(id="compare-legend")
         yield Static(id="compare-detail")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#matched", DataTable).focus()
@@ -259,7 +260,7 @@ class PairScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="pair"):
             yield Static(self.text, id="pair-text")
-        yield Footer()
+        yield KeysFooter()
 
     def action_close(self) -> None:
         self.dismiss()

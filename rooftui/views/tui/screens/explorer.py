@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from rooftui.analysis.filters import KernelFilter
 from rooftui.views.terminal import clipboard_message
@@ -30,6 +30,7 @@ from rooftui.views.tui.table_columns import ranks_of
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from rooftui.views.tui.widgets.detail import DetailPane
 from rooftui.views.tui.widgets.filter_bar import FilterBar
+from rooftui.views.tui.widgets.footer import KeysFooter
 from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
 
@@ -68,7 +69,7 @@ class ExplorerScreen(Screen):
         with Vertical(id="loading"):
             yield Static("Loading reports…", id="loading-text")
             yield ProgressBar(id="loading-progress", show_eta=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#search", Input).display = False
@@ -187,7 +188,8 @@ class ExplorerScreen(Screen):
             return
         status = self.query_one("#status", Static)
         width = self.app.size.width - status.styles.gutter.width
-        status.update(literal(self.model.status_line(width), self.ascii_mode))
+        # one row (app.tcss), whatever it says: a new text needs no layout pass
+        status.update(literal(self.model.status_line(width), self.ascii_mode), layout=False)
 
     def update_opened(self) -> None:
         """The header: reports, GPUs, ceilings, bundled sample."""
@@ -195,7 +197,7 @@ class ExplorerScreen(Screen):
             return
         header = self.query_one("#opened", Static)
         line = self.model.header(self.app.size.width - header.styles.gutter.width)
-        header.update(literal(line, self.ascii_mode))
+        header.update(literal(line, self.ascii_mode), layout=False)  # one row (app.tcss)
 
     def show_selected_name(self, row: pd.Series | None) -> None:
         """The selected kernel's full name under the table (it wraps; ``d`` shows the rest)."""
@@ -206,7 +208,7 @@ class ExplorerScreen(Screen):
         self.update_opened()
         self.update_status()
         # Every key of the footer stays in view: packed closer where they would not fit.
-        self.query_one(Footer).compact = footer_width(self, self.app) > self.app.size.width
+        self.query_one(KeysFooter).compact = footer_width(self, self.app) > self.app.size.width
 
     def redraw_roofline(self) -> None:
         self._redraw_timer = None

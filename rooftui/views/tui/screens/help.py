@@ -13,9 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rooftui.views.tui.format import ascii_safe
+from rooftui.views.tui.widgets.footer import KeysFooter
 
 KEY_NAMES = {
     "slash": "/",
@@ -103,7 +104,7 @@ class HelpScreen(Screen):
             if self.intro:
                 yield Static(self.intro, id="help-intro")
             yield Static(bindings_table(self.rows, self.ascii_mode), id="help-keys")
-        yield Footer()
+        yield KeysFooter()
 
     def action_close(self) -> None:
         self.dismiss()

@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rooftui.model.columns import PIPELINE_LABELS
 from rooftui.views.formats import percent, seconds, si
 from rooftui.views.tui.format import MISSING, literal
 from rooftui.views.tui.table_columns import ranks_of
 from rooftui.views.tui.view_state import ViewState
+from rooftui.views.tui.widgets.footer import KeysFooter
 
 
 def format_cell(column: str, value) -> str:
@@ -117,7 +118,7 @@ class SummaryScreen(Screen):
             yield Static(frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode))
             for note in self.state.run.notes:
                 yield Static(literal(f"note: {note}", self.ascii_mode), classes="summary-note")
-        yield Footer()
+        yield KeysFooter()
 
     def action_close(self) -> None:
         self.dismiss()

@@ -19,12 +19,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from rooftui.timeline.analysis import TimelineAnalysis
 from rooftui.timeline.finding import Place
 from rooftui.views.tui.base_app import RooftuiBaseApp, go_back
 from rooftui.views.tui.timeline_model import FINDING_COLUMNS, GANTT_PADDING, TimelineModel
+from rooftui.views.tui.widgets.footer import KeysFooter
 
 
 class GanttView(Static):
@@ -96,7 +97,7 @@ class TimelineScreen(Screen[None]):
         yield GanttView(self.model, id="timeline-gantt")
         yield DataTable(id="timeline-findings", cursor_type="row", zebra_stripes=True)
         yield Static(id="timeline-detail")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#timeline-findings", DataTable).focus()

@@ -193,6 +193,7 @@ class RooflinePane(Vertical):
         self.overflow: list[Said] = []  # what the legend could not show; the status line says it
         self.legend_rows = 1
         self._content: object = None  # what is plotted, but for the selection (show's ``content``)
+        self._legend_shown: tuple[object, ...] | None = None  # what the legend's Static holds
 
     def compose(self) -> ComposeResult:
         yield RooflineCanvas(ascii_mode=self.ascii_mode, id="roofline-canvas")
@@ -233,7 +234,11 @@ class RooflinePane(Vertical):
             ascii_mode=self.ascii_mode,
             off_plot=view.off_plot,
         )
-        legend_widget.update(text)
+        shown = (text.plain, tuple(text.spans), str(text.style), text.justify, text.overflow, text.no_wrap)
+        if shown != self._legend_shown:  # most draws (a move of the selection) say the same
+            self._legend_shown = shown
+            # its height is set above, never from its text: no layout pass for a new text
+            legend_widget.update(text, layout=False)
         if overflow != self.overflow:
             self.overflow = overflow
             self.post_message(self.LegendOverflow(overflow))
