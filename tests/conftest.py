@@ -298,7 +298,7 @@ def snap_compare_steps(snap_compare_sizes, snapshot, request):
     None, compares a screenshot with ``TEST[NAME].svg`` (``--snapshot-update`` rewrites it).
     Names are declared with ``@pytest.mark.snapshots`` as for ``snap_compare_sizes`` (this
     fixture uses it, so tests/test_snapshot_files.py expects the same files), and each must
-    be compared. tests/tui/conftest.py has had the same fixture (its tests see that one).
+    be compared.
 
     A state is what its keys draw after the steps before it: the stored pictures are
     compared as they are, so a step that leaves anything behind (a scroll offset, a

@@ -9,7 +9,6 @@ import pytest
 from rooftui.sample import sample_paths
 from rooftui.views.tui.app import RooftuiApp, make_app
 from rooftui.views.tui.view_state import LoadedRun
-from tests.conftest import check_screenshots, settle_for_screenshot
 
 
 @pytest.fixture(autouse=True)
@@ -186,55 +185,3 @@ async def run_in_turn(app, pilot, checks) -> None:
     # every check ends where it started: one full drawing of that screen for them all
     # (``_headless_apps_draw_only_what_a_test_reads``)
     assert screen_text(app).strip(), "the explorer draws nothing after its checks"
-
-
-# --- several snapshots from one app ----------------------------------------------------
-
-
-@pytest.fixture
-def snap_compare_steps(snap_compare_sizes, snapshot, request):
-    """Screenshots of one app brought through a sequence of states, each compared with its
-    snapshot file: ``compare(app, size, steps)`` starts ``app`` at ``size`` (an app start
-    costs 1-3 s of CPU, a screenshot a fraction of it) and, for each ``(name, step)`` of
-    ``steps`` in turn, runs ``step(pilot)`` (keys, a resize), waits as ``snap_compare_sizes``
-    waits before its screenshots and, where ``name`` is not None, compares a screenshot
-    with ``TEST[NAME].svg`` (``--snapshot-update`` rewrites it). Names are declared with
-    ``@pytest.mark.snapshots`` as for ``snap_compare_sizes`` (this fixture uses it, so
-    tests/test_snapshot_files.py expects the same files), and each must be compared.
-
-    A state is what its keys draw after the steps before it: the stored pictures are
-    compared as they are, so a step that leaves anything behind (a scroll offset, a
-    filter) fails the next picture. The files hold what a fresh start draws where a test
-    of its own would have started the app in that state."""
-    import inspect
-
-    from pytest_textual_snapshot import SVGImageExtension
-
-    snapshot = snapshot.use_extension(SVGImageExtension)
-    marker = request.node.get_closest_marker("snapshots")
-    declared = set(marker.args) if marker else set()
-    compared: set[str] = set()
-    ended = []  # whether every compare() call came to its end
-
-    def compare(app, size: tuple[int, int], steps) -> None:
-        ended.append(False)
-
-        async def run(pilot) -> None:
-            shots = {}
-            for name, step in steps:
-                result = step(pilot)
-                if inspect.isawaitable(result):
-                    await result
-                await settle_for_screenshot(pilot)
-                if name is not None:
-                    shots[name] = pilot.app.export_screenshot(title=pilot.app.title, simplify=True)
-            pilot.app.exit(shots)
-
-        shots = app.run(headless=True, auto_pilot=run, size=size)
-        assert shots is not None, "the app ended before its screenshots"
-        check_screenshots(shots, declared, compared, snapshot, request)
-        ended[-1] = True
-
-    yield compare
-    if ended and all(ended):  # a declared name no screenshot was compared with: a file never checked
-        assert compared == declared, f"declared but never compared: {sorted(declared - compared)}"
