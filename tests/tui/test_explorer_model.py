@@ -42,8 +42,8 @@ def names(model: ExplorerModel) -> list[str]:
     return list(model.rows["name"])
 
 
-# That the model never loads Textual: test_cli.py's test_plot_csv_and_the_explorer_model_never_load_textual
-# (one process for both).
+# That the model never loads Textual: tests/cli/test_headless_imports.py, its "explorer model"
+# step (one process for every headless command and model).
 
 
 # --- rows, order, selection ------------------------------------------------------------
