@@ -11,31 +11,6 @@ from rooftui.views.tui.app import RooftuiApp, make_app
 from rooftui.views.tui.view_state import LoadedRun
 
 
-@pytest.fixture(autouse=True)
-def _headless_apps_draw_only_what_a_test_reads(monkeypatch):
-    """A headless app (``run_test``, the snapshot apps) draws nothing on a terminal: its
-    driver discards every frame, yet Textual renders each screen update in full, ~30% of
-    a key press's CPU. Here the update of the screen on top is not rendered; the layout,
-    the messages and every widget's state are as before, and what a test reads is
-    rendered from the widgets when it reads it (``screen_text``, a screenshot, the SVG
-    export), as a fresh render of the same widgets. A frame no test reads is not drawn
-    (``run_in_turn`` draws the screen its checks come back to once, after them all)."""
-    from textual.screen import Screen
-
-    draw = Screen._compositor_refresh  # Textual 8's (pyproject pins textual < 9)
-
-    def refresh_unseen(screen: Screen) -> None:
-        app = screen.app
-        if not (app.is_headless and not app.is_inline and screen is app.screen):
-            draw(screen)
-            return
-        screen._compositor._dirty_regions.clear()  # what render_update would have drawn
-        screen._dirty_widgets.clear()
-        app._update_mouse_over(screen)
-
-    monkeypatch.setattr(Screen, "_compositor_refresh", refresh_unseen)
-
-
 def screen_text(app: RooftuiApp) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     return "\n".join(
