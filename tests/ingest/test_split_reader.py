@@ -302,9 +302,10 @@ def test_a_report_with_instruction_level_data_reads_the_same_register_moves_in_c
         report.write_bytes(packed.read())
     one_at_a_time, at_once = read_in_children(
         [
-            # each child that disassembles pays the disassembler's setup: more at once cost
-            # memory, so one child at a time however many were asked for, one launch each
-            case(1, 1, at_once=3, here_first=True),
+            # each child that disassembles pays the disassembler's setup (~0.35 s of CPU
+            # here): more at once cost memory, so one child at a time however many were
+            # asked for; 5 launches each (one each: test_one_launch_per_reader_child_...)
+            case(1, 5, at_once=3, here_first=True),
             # forced to 3 at once (children only: nothing read here first), 3 launches each:
             # later children start after earlier ones ended and take the moves they found
             case(1, 3, at_once=3),
@@ -313,7 +314,7 @@ def test_a_report_with_instruction_level_data_reads_the_same_register_moves_in_c
     )
     forked, launches, same, with_moves = one_at_a_time
     assert forked[0][:2] == [0, launches]  # the first child is given every launch, not a third
-    assert [count for _, _, count in forked] == [1] * launches  # one launch per child
+    assert [count for _, _, count in forked] == [5, 5, 5]  # one child after another
     assert same and with_moves > 0  # the report has moves to count, and every child counts them
     forked, launches, same, with_moves = at_once
     assert forked[:3] == [[0, 5, 3], [5, 10, 3], [10, 15, 3]]  # three at once, a third each
