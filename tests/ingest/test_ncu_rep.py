@@ -89,14 +89,23 @@ def assert_same_metrics(ours: pd.DataFrame, csv: pd.DataFrame, units_row: pd.Ser
     assert whole_columns >= len(kept) // 2  # the exact comparison is the common case
 
 
-@pytest.fixture(scope="module")
-def known_answer():
-    return read_ncu_rep(KNOWN / "known_answer.ncu-rep")
+def as_read(load_once, path: Path):
+    """The report at ``path`` as the .ncu-rep reader gave it to ``load_run`` (``Run.reports``:
+    ``read_ncu_rep``'s fetch and decoding, before any table is made of it), from
+    ``load_once``: the DeepCAM report's reader child costs ~2 s of CPU, and the tests of
+    zero-AI and of every form load the same reports."""
+    (report,) = load_once(path).reports
+    return report
 
 
 @pytest.fixture(scope="module")
-def deepcam_amp():
-    return read_ncu_rep(DEEPCAM / "deepcam_amp.ncu-rep.xz")
+def known_answer(load_once):
+    return as_read(load_once, KNOWN / "known_answer.ncu-rep")
+
+
+@pytest.fixture(scope="module")
+def deepcam_amp(load_once):
+    return as_read(load_once, DEEPCAM / "deepcam_amp.ncu-rep.xz")
 
 
 def test_known_answer_report_lists_the_same_launches_as_ncus_csv(known_answer):
