@@ -41,10 +41,12 @@ def figure_of(paths, ceilings=None):
     return roofline_figure(rows, ceilings_per_device(run), pipelines=EVERY_PIPELINE, title="a title")
 
 
+@functools.cache
 def outlines(figure):
     """Every piece of text a reader reads, by name, as the rectangle its characters fill
     (turned with the text): the roofs' and slopes' labels, the notes, the titles, the
-    axis titles and the legend."""
+    axis titles and the legend. Measured once per figure (``figure_of``'s are shared):
+    the tests only read them."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     renderer = FigureCanvasAgg(figure).get_renderer()

@@ -44,32 +44,36 @@ def counted(name: str) -> dict[str, dict[str, int]]:
     }
 
 
-def kernels(name: str) -> pd.DataFrame:
-    return load_run([HERE / name], LoadOptions()).kernels.set_index("demangled")
+def kernels(load_once, name: str) -> pd.DataFrame:
+    """The kernel table of a committed profile, by demangled name (``load_once``: read once
+    per worker, a copy of its own per caller)."""
+    return load_once(HERE / name).kernels.set_index("demangled")
 
 
-def test_every_known_answer_kernels_shared_memory_bytes_are_exact():
+def test_every_known_answer_kernels_shared_memory_bytes_are_exact(load_once):
     answers = expected.known_answer_bytes(json.loads((HERE / "params.json").read_text()))
     seen = counted("shared_memory.raw-base.csv")
     assert set(seen) == set(answers)
-    table = kernels("shared_memory.raw-base.csv")
+    table = kernels(load_once, "shared_memory.raw-base.csv")
     for name, kinds in answers.items():
         assert seen[name] == kinds, name
         assert table.loc[name, "bytes_smem"] == sum(kinds.values()), name
         assert table.loc[name, "bytes_tma"] == kinds["tma_load"], name
 
 
-def test_bank_conflicts_change_wavefronts_never_bytes():
+def test_bank_conflicts_change_wavefronts_never_bytes(load_once):
     raw = pd.read_csv(HERE / "shared_memory.raw-base.csv", skiprows=[1], thousands=",").set_index(
         "Kernel Name"
     )
     waves = raw["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]
     assert waves["smem_conflict"] == 8 * waves["smem_words"]  # 32 per 16-byte access, 4 without conflict
-    table = kernels("shared_memory.raw-base.csv")
+    table = kernels(load_once, "shared_memory.raw-base.csv")
     assert table.loc["smem_conflict", "bytes_smem"] == table.loc["smem_words", "bytes_smem"]
 
 
-def test_a_cublas_gemms_tma_and_epilogue_bytes_are_its_tiles_and_its_wgmma_reads_within_the_tile_rule():
+def test_a_cublas_gemms_tma_and_epilogue_bytes_are_its_tiles_and_its_wgmma_reads_within_the_tile_rule(
+    load_once,
+):
     shapes = json.loads((HERE / "shapes.json").read_text())["gemm"]
     seen = counted("gemm_attention.raw-base.csv")
     name = next(n for n in seen if n.startswith("nvjet"))
@@ -85,7 +89,7 @@ def test_a_cublas_gemms_tma_and_epilogue_bytes_are_its_tiles_and_its_wgmma_reads
     tile_bytes = sum(least[k] for k in ("tma_load", "tma_store", "lsu_store")) + got["gmma"]
     assert got["lsu_store"] >= least["lsu_store"]
     assert got["lsu_load"] + got["lsu_store"] - least["lsu_store"] < 1e-3 * tile_bytes
-    assert kernels("gemm_attention.raw-base.csv").loc[name, "bytes_smem"] == sum(got.values())
+    assert kernels(load_once, "gemm_attention.raw-base.csv").loc[name, "bytes_smem"] == sum(got.values())
 
 
 def test_flash_attention_2s_cp_async_and_ldmatrix_bytes_are_its_tiles():
@@ -100,8 +104,8 @@ def test_flash_attention_2s_cp_async_and_ldmatrix_bytes_are_its_tiles():
     assert seen[name] == answer
 
 
-def test_every_gemm_of_a_gpt_step_has_its_smem_point_in_the_range_its_tile_allows():
-    table = kernels("gpt_step.raw-base.csv.xz")
+def test_every_gemm_of_a_gpt_step_has_its_smem_point_in_the_range_its_tile_allows(load_once):
+    table = kernels(load_once, "gpt_step.raw-base.csv.xz")
     gemms = table[table.index.str.startswith("nvjet")]
     assert len(gemms) == 15
     for name, row in gemms.iterrows():
@@ -110,17 +114,17 @@ def test_every_gemm_of_a_gpt_step_has_its_smem_point_in_the_range_its_tile_allow
         assert 10 <= least and most <= 300  # a few tens to a few hundred FLOP/byte
 
 
-def test_no_l1_point_beyond_1e4_goes_unexplained():
+def test_no_l1_point_beyond_1e4_goes_unexplained(load_once):
     for name in ("gpt_step.raw-base.csv.xz", "gemm_attention.raw-base.csv"):
-        table = kernels(name)
+        table = kernels(load_once, name)
         far = table["ai_l1"] > 1e4
         assert far.any() and table.loc[far, "l1_bypassed"].all(), name
         # every TMA kernel, GEMM and attention alike, is marked; no other kernel is
         assert (table["l1_bypassed"] == (table["bytes_tma"] > 0)).all(), name
 
 
-def test_old_reports_without_tma_counters_mark_tensor_kernels_whose_l1_saw_a_tenth_of_l2():
-    run = load_run([ROOT / "sample_data/multigpu/single_gpu.raw.csv.xz"], LoadOptions())
+def test_old_reports_without_tma_counters_mark_tensor_kernels_whose_l1_saw_a_tenth_of_l2(load_once):
+    run = load_once(ROOT / "sample_data/multigpu/single_gpu.raw.csv.xz")
     table = run.kernels
     assert table["bytes_tma"].isna().all() and table["bytes_smem"].isna().all()
     marked = table[table["l1_bypassed"]]
@@ -129,8 +133,8 @@ def test_old_reports_without_tma_counters_mark_tensor_kernels_whose_l1_saw_a_ten
     assert not (table.loc[~table["l1_bypassed"], "ai_l1"] > 1e4).any()
 
 
-def test_the_roofline_draws_bypassed_l1_points_on_the_right_edge_not_at_1e7():
-    run = load_run([HERE / "gpt_step.raw-base.csv.xz"], LoadOptions())
+def test_the_roofline_draws_bypassed_l1_points_on_the_right_edge_not_at_1e7(load_once):
+    run = load_once(HERE / "gpt_step.raw-base.csv.xz")
     table = run.kernels
     figure = build_figure(table, next(iter(run.ceilings_by_device.values())), pipelines=["tensor_bf16"])
     edge = [s for s in figure.points if s.emphasis == "bypassed"]
@@ -156,8 +160,8 @@ def test_a_report_that_has_only_ncus_lsu_total_says_its_smem_bytes_are_loads_and
     assert any(smem.LSU_ONLY_WHAT in str(note) for note in run.notes)
 
 
-def test_smem_not_collected_is_blank_with_no_note_and_never_zero():
-    run = load_run([KNOWN / "known_answer.raw-base.csv"], LoadOptions())
+def test_smem_not_collected_is_blank_with_no_note_and_never_zero(load_once):
+    run = load_once(KNOWN / "known_answer.raw-base.csv")
     assert run.kernels["bytes_smem"].isna().all() and run.kernels["ai_smem"].isna().all()
     assert not any("smem" in str(note).lower() or "shared" in str(note).lower() for note in run.notes)
 
@@ -176,8 +180,8 @@ def without_smem_counters(tmp_path, name: str):
     return path
 
 
-def test_smem_decides_no_binding_roof_since_gemms_run_past_its_lds_roof(tmp_path):
-    table = kernels("gpt_step.raw-base.csv.xz")
+def test_smem_decides_no_binding_roof_since_gemms_run_past_its_lds_roof(tmp_path, load_once):
+    table = kernels(load_once, "gpt_step.raw-base.csv.xz")
     gemms = table[table.index.str.startswith("nvjet")]
     assert (gemms["roof_fraction_smem"] > 1.0).any()  # wgmma + TMA traffic past the LDS roof
     before = load_run([without_smem_counters(tmp_path, "gpt_step.raw-base.csv.xz")], LoadOptions()).kernels

@@ -15,7 +15,6 @@ from rich.console import Console
 from rooftui.analysis import grouped_kernels, load_run
 from rooftui.analysis.filters import KernelFilter
 from rooftui.analysis.summary import zero_ai_table
-from rooftui.ingest.parallel import start_reading
 from rooftui.notes import kind_of
 from rooftui.views.summary import render_table, to_json
 from rooftui.views.tui.view_state import LoadedRun, ViewState
@@ -41,12 +40,12 @@ def test_every_sample_is_covered():
     assert {p.name for p in SAMPLES} >= {"deepcam_amp.ncu-rep.xz", "known_answer_basic.ncu-rep.xz"}
 
 
-def counted_from_the_metrics(path) -> int | None:
+def counted_from_the_metrics(run) -> int | None:
     """Zero-AI launches counted from the report's own counters, without rooftui's tables
     (None unless the report holds every CUDA-core counter and Tensor Core counts)."""
-    # The report as load_run read it: from the report cache, which gives it back exactly
-    # as read (tests/ingest/test_report_cache.py), so the report is parsed once per test.
-    ((report,),) = start_reading([path]).result()
+    # The report as load_run read it (``Run.reports``: ncu's metrics, before any table is
+    # made of them), so the report is parsed once, not once more here.
+    (report,) = run.reports
     raw = report.kernels
     columns = [c for c in raw.columns if WORK.match(c)]
     if len(columns) < 9 + 6:  # 3 ops × 3 precisions on CUDA cores, 6 Tensor source types
@@ -74,7 +73,7 @@ def test_zero_ai_launches_agree_across_every_output(path, expected, load_once):
     zero, zero_time = int(table3["zero_ai"]), float(table3["zero_ai_time_s"])
     assert table3["kernels"] == launches
 
-    independent = counted_from_the_metrics(path)
+    independent = counted_from_the_metrics(run)
     if independent is not None:
         assert zero == independent
     judged_on_every_counter = "zero_ai_judged_without" not in map(kind_of, run.notes)

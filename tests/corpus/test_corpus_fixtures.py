@@ -40,7 +40,9 @@ def test_sgemm_details_export_gives_ncu_roofline_fp32_flops_to_the_unit(corpus):
     assert kernel["cc"] == "8.6"
 
 
-def test_a_failed_replay_is_kept_and_named_and_the_other_launches_load(corpus):
+def test_a_failed_replay_is_kept_and_named_with_no_total_flops_nor_pipeline_and_the_other_launches_load(
+    corpus,
+):
     run = load_run([corpus["failed_launch"]], LoadOptions(no_cache=True))
     rows = run.kernels.set_index("ncu_id")
     assert list(rows.index) == [0, 1, 2]
@@ -49,11 +51,8 @@ def test_a_failed_replay_is_kept_and_named_and_the_other_launches_load(corpus):
     assert math.isnan(rows.loc[1, "time_s"]) and math.isnan(rows.loc[1, "bytes_hbm"])
     note = next(n for n in run.notes if "every metric blank" in n)
     assert "ID 1 (nodeByPoint5" in note and "not collected" in note
-
-
-def test_a_failed_replay_has_no_total_flops_nor_pipeline(corpus):
-    run = load_run([corpus["failed_launch"]], LoadOptions(no_cache=True))
-    failed = run.kernels.set_index("ncu_id").loc[1]
+    # the failed launch has no total FLOPs nor pipeline (its own test before 2026-12-02)
+    failed = rows.loc[1]
     assert math.isnan(failed["flops"]) and failed["pipeline"] != "none"
 
 

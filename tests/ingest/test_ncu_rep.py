@@ -89,14 +89,23 @@ def assert_same_metrics(ours: pd.DataFrame, csv: pd.DataFrame, units_row: pd.Ser
     assert whole_columns >= len(kept) // 2  # the exact comparison is the common case
 
 
-@pytest.fixture(scope="module")
-def known_answer():
-    return read_ncu_rep(KNOWN / "known_answer.ncu-rep")
+def as_read(load_once, path: Path):
+    """The report at ``path`` as the .ncu-rep reader gave it to ``load_run`` (``Run.reports``:
+    ``read_ncu_rep``'s fetch and decoding, before any table is made of it), from
+    ``load_once``: the DeepCAM report's reader child costs ~2 s of CPU, and the tests of
+    zero-AI and of every form load the same reports."""
+    (report,) = load_once(path).reports
+    return report
 
 
 @pytest.fixture(scope="module")
-def deepcam_amp():
-    return read_ncu_rep(DEEPCAM / "deepcam_amp.ncu-rep.xz")
+def known_answer(load_once):
+    return as_read(load_once, KNOWN / "known_answer.ncu-rep")
+
+
+@pytest.fixture(scope="module")
+def deepcam_amp(load_once):
+    return as_read(load_once, DEEPCAM / "deepcam_amp.ncu-rep.xz")
 
 
 def test_known_answer_report_lists_the_same_launches_as_ncus_csv(known_answer):
@@ -166,8 +175,12 @@ def test_deepcam_kernel_names_differ_from_the_csv_only_by_ncus_shortening(deepca
     assert sum(a == b for a, b in zip(ours, theirs)) == 38  # the rest are shortened by ncu
 
 
-def test_nested_nvtx_ranges_read_outermost_first_across_domains():
+def test_nested_nvtx_ranges_read_outermost_first_across_domains_and_the_copy_is_deleted(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     report = read_ncu_rep(DATA / "nested_nvtx.ncu-rep.xz")
+    assert list(tmp_path.iterdir()) == []  # the decompressed copy is deleted after reading
     with lzma.open(DATA / "nested_nvtx.raw-base.csv.xz", "rt") as handle:
         csv = pd.read_csv(handle, skiprows=[1], thousands=",", dtype={"CC": str})
     kernels = report.kernels
@@ -181,12 +194,6 @@ def test_nested_nvtx_ranges_read_outermost_first_across_domains():
     assert list(kernels["stream"]) == [7, 7, 13, 7, 7]
     assert kernels["grid"].iloc[1] == "(2, 3, 4)" and kernels["block"].iloc[1] == "(32, 2, 1)"
     assert_same_launches(kernels, csv)
-
-
-def test_decompressed_copy_is_deleted_after_reading(tmp_path, monkeypatch):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    read_ncu_rep(DATA / "nested_nvtx.ncu-rep.xz")
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_decompressed_copy_is_deleted_when_the_report_is_bad(tmp_path, monkeypatch):

@@ -33,8 +33,22 @@ def _postprocess_by_name():
     return out
 
 
-def test_nersc_csv_gives_postprocess_flops_and_bytes(tmp_path):
-    run = load_run([write_nersc_csv(tmp_path / "output.csv")], LoadOptions(gpu="V100"))
+@pytest.fixture(scope="module")
+def nersc_run(tmp_path_factory):
+    """NERSC's output.csv (paper_layout's stand-in) loaded once for the tests that read it."""
+    return load_run(
+        [write_nersc_csv(tmp_path_factory.mktemp("nersc") / "output.csv")], LoadOptions(gpu="V100")
+    )
+
+
+@pytest.fixture(scope="module")
+def roofline_report():
+    """The known-answer report of ncu's roofline set, read once (a reader child each time)."""
+    return read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels
+
+
+def test_nersc_csv_gives_postprocess_flops_and_bytes(nersc_run):
+    run = nersc_run
     ours = run.kernels.groupby("demangled")[
         ["flops_fp64", "flops_fp32", "bytes_l1", "bytes_l2", "bytes_hbm"]
     ].sum()
@@ -52,16 +66,17 @@ def test_nersc_csv_gives_postprocess_flops_and_bytes(tmp_path):
         )
 
 
-def test_counts_stored_only_as_rates_come_back_through_clock_and_duration(expected):
+def test_counts_stored_only_as_rates_come_back_through_clock_and_duration(expected, roofline_report):
     """NERSC's custom sections store FP64 (and FP32) only as
     ``smsp__...pred_on.sum.per_cycle_elapsed``, with the SM clock and
     gpu__time_duration but no elapsed-cycle count. The known-answer report of ncu's
     roofline set has the same rates; without its cycle counts the FLOPs must come back
     from rate × clock × duration within 2% of the known answers."""
-    raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels
-    raw = raw.drop(
+    raw = roofline_report.drop(
         columns=[
-            c for c in raw if c.endswith(("cycles_elapsed.avg", "cycles_elapsed.sum", "cycles_elapsed.max"))
+            c
+            for c in roofline_report
+            if c.endswith(("cycles_elapsed.avg", "cycles_elapsed.sum", "cycles_elapsed.max"))
         ]
     ).copy()
     raw["report"], raw["id"] = "roofline", raw["ncu_id"]
@@ -87,10 +102,10 @@ def test_time_from_cycles_matches_gpu_time_duration_on_the_h200():
     assert set(measured["time_source"]) == {"gpu__time_duration.sum"}
 
 
-def test_json_says_where_time_came_from(tmp_path):
+def test_json_says_where_time_came_from(nersc_run):
     from rooftui.views.summary import to_json
 
-    run = load_run([write_nersc_csv(tmp_path / "output.csv")], LoadOptions(gpu="V100"))
+    run = nersc_run
     doc = json.loads(json.dumps(to_json(run, run.kernels)))
     assert {k["time_source"] for k in doc["kernels"]} == {
         "derived: sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
@@ -98,10 +113,10 @@ def test_json_says_where_time_came_from(tmp_path):
     assert any("no gpu__time_duration.sum" in note for note in doc["notes"])
 
 
-def test_time_from_gpc_cycles_when_sm_cycles_are_absent_too():
+def test_time_from_gpc_cycles_when_sm_cycles_are_absent_too(roofline_report):
     """ncu's own "Elapsed Cycles" (gpc__cycles_elapsed.max) over its clock: within 0.5%
     of gpu__time_duration on every known-answer launch (the GPC count is the max over GPCs)."""
-    raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels.copy()
+    raw = roofline_report.copy()
     raw["report"], raw["id"] = "roofline", raw["ncu_id"]
     measured, _ = build_kernel_table(raw)
     derived, log = build_kernel_table(
@@ -111,11 +126,11 @@ def test_time_from_gpc_cycles_when_sm_cycles_are_absent_too():
     assert log.time_sources == {"derived: gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second"}
 
 
-def test_time_from_smsp_cycles_over_the_smsp_clock():
+def test_time_from_smsp_cycles_over_the_smsp_clock(roofline_report):
     """NERSC-variant reports carry only smsp__cycles_elapsed.avg and its rate (the SM clock
     domain): their quotient is the duration within 0.5% on every known-answer launch, and
     each launch says so in time_source."""
-    raw = read_report(KNOWN / "known_answer_roofline.ncu-rep.xz").kernels.copy()
+    raw = roofline_report.copy()
     raw["report"], raw["id"] = "roofline", raw["ncu_id"]
     assert "smsp__cycles_elapsed.avg.per_second" in raw
     measured, _ = build_kernel_table(raw)

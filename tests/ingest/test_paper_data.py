@@ -4,6 +4,7 @@ Files laid out like the published ones (tests/ingest/paper_layout.py says why th
 stand-ins); every expected number is arithmetic on the values written there.
 """
 
+import copy
 import importlib.util
 import json
 
@@ -54,15 +55,41 @@ def tensorflow_dir(clone):
     return clone / "climate-seg-benchmark" / "TF-fp16-batch2-fwbw-amp-2"
 
 
-# Loaded once for the tests that only read them (each load ~0.5 s of CPU).
 @pytest.fixture(scope="module")
-def pytorch_on_v100(pytorch_dir):
-    return load_run([pytorch_dir], LoadOptions(gpu="V100"))
+def load_clone():
+    """``load_clone(paths, options)`` is ``load_run(paths, options)``, loaded once per module
+    for each paths and options (each load of a clone's directory costs ~0.5 s of CPU; the
+    tests and the reproduction script load the same ones), a copy of its own per caller."""
+    loaded = {}
+
+    def load(paths, options=None):
+        options = options or LoadOptions()
+        key = (tuple(map(str, paths)), options)
+        if key not in loaded:
+            loaded[key] = load_run(list(paths), options)
+        return copy.deepcopy(loaded[key])
+
+    return load
+
+
+@pytest.fixture
+def reproduce(load_clone, monkeypatch):
+    """sample_data/paper/reproduce_table3.py, its loads through ``load_clone``: the
+    script's own arithmetic is what these tests check, on the runs the other tests load."""
+    module = _reproduce_module()
+    monkeypatch.setattr(module, "load_run", load_clone)
+    return module
+
+
+# Loaded once for the tests that only read them.
+@pytest.fixture(scope="module")
+def pytorch_on_v100(pytorch_dir, load_clone):
+    return load_clone([pytorch_dir], LoadOptions(gpu="V100"))
 
 
 @pytest.fixture(scope="module")
-def pytorch_on_no_gpu_named(pytorch_dir):
-    return load_run([pytorch_dir])
+def pytorch_on_no_gpu_named(pytorch_dir, load_clone):
+    return load_clone([pytorch_dir])
 
 
 def test_pytorch_runs_join_by_launch_id_with_time_from_cycles_and_volta_tensor_rule(pytorch_on_v100):
@@ -98,11 +125,11 @@ def test_zero_ai_per_launch_and_per_kernel_name_as_the_authors_counted(pytorch_o
     assert (per_name["zero_ai"], per_name["kernels"]) == (PER_NAME_ZERO_AI, len(LAUNCHES))
 
 
-def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir, pytorch_on_v100):
+def test_fp16_rule_paper_counts_hfma_as_two_packed_as_four(pytorch_dir, pytorch_on_v100, load_clone):
     relu = next(launch for launch in LAUNCHES if launch["name"] == RELU)
     hadd, hmul, hfma = (relu[SASS.format(op)] for op in ("hadd", "hmul", "hfma"))
     packed = pytorch_on_v100.kernels.set_index("demangled")
-    paper = load_run([pytorch_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
+    paper = load_clone([pytorch_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
     assert packed.loc[RELU, "flops_fp16"] == 2 * hadd + 2 * hmul + 4 * hfma
     assert paper.kernels.set_index("demangled").loc[RELU, "flops_fp16"] == hadd + hmul + 2 * hfma
     assert [kind_of(note) for note in paper.notes].count("fp16_approximate") == 1
@@ -123,14 +150,14 @@ def test_without_gpu_or_arch_tensor_flops_are_blank_and_the_note_names_the_optio
     assert set(run.kernels["cc"]) == {""}  # no architecture assumed
 
 
-def test_arch_option_gives_the_same_numbers_as_gpu(pytorch_dir, pytorch_on_v100):
+def test_arch_option_gives_the_same_numbers_as_gpu(pytorch_dir, pytorch_on_v100, load_clone):
     by_gpu = pytorch_on_v100.kernels
-    by_arch = load_run([pytorch_dir], LoadOptions(arch="sm_70")).kernels
+    by_arch = load_clone([pytorch_dir], LoadOptions(arch="sm_70")).kernels
     pd.testing.assert_series_equal(by_gpu["flops"], by_arch["flops"])
 
 
-def test_tensorflow_runs_in_different_orders_join_per_kernel_name(tensorflow_dir):
-    run = load_run([tensorflow_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
+def test_tensorflow_runs_in_different_orders_join_per_kernel_name(tensorflow_dir, load_clone):
+    run = load_clone([tensorflow_dir], LoadOptions(gpu="V100", fp16_rule="paper"))
     rows = run.kernels.set_index("demangled")
     expected = by_name()
     assert set(rows.index) == set(expected)
@@ -148,8 +175,7 @@ def test_tensorflow_runs_in_different_orders_join_per_kernel_name(tensorflow_dir
     assert rows.loc[COPY, "zero_ai"]
 
 
-def test_reproduction_script_agrees_with_the_authors_csvs(clone, pytorch_dir, tensorflow_dir):
-    reproduce = _reproduce_module()
+def test_reproduction_script_agrees_with_the_authors_csvs(clone, pytorch_dir, tensorflow_dir, reproduce):
     pytorch_csv = clone / "mlperf-deepcam/CSVs/fp32-O1-Adam-fw.csv"
     assert reproduce.compare_with_authors(pytorch_dir, pytorch_csv) == []
     assert (
@@ -163,13 +189,13 @@ def test_reproduction_script_agrees_with_the_authors_csvs(clone, pytorch_dir, te
     assert reproduce.table_iii([tensorflow_dir])[1] is None
 
 
-def test_reproduction_script_reports_a_kernel_that_differs(clone, pytorch_dir, tmp_path):
+def test_reproduction_script_reports_a_kernel_that_differs(clone, pytorch_dir, tmp_path, reproduce):
     csv = clone / "mlperf-deepcam/CSVs/fp32-O1-Adam-fw.csv"
     table = pd.read_csv(csv)
     table.loc[table["Kernel Name"] == CONV, "dram__bytes.sum"] += 32
     altered = tmp_path / "altered.csv"
     table.to_csv(altered, index=False)
-    problems = _reproduce_module().compare_with_authors(pytorch_dir, altered)
+    problems = reproduce.compare_with_authors(pytorch_dir, altered)
     assert len(problems) == 1 and "bytes_hbm" in problems[0]
 
 

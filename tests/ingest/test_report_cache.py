@@ -99,12 +99,25 @@ def test_entries_of_another_rooftui_version_are_not_used(tmp_path, monkeypatch):
     assert ReportCache().get(KNOWN / "known_answer.raw.csv") is None
 
 
+@pytest.fixture(scope="module")
+def known_answer_entry(tmp_path_factory):
+    """known_answer.ncu-rep read once into a cache of the module's own: the report as read,
+    and its entry's name and bytes (each damage below starts from a copy of them)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        (first,) = read_files([KNOWN / "known_answer.ncu-rep"])
+        (entry,) = entries()
+        return first, entry.name, entry.read_bytes()
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
-def test_a_damaged_entry_is_read_again_and_replaced(damage, tmp_path):
+def test_a_damaged_entry_is_read_again_and_replaced(damage, known_answer_entry):
     report = KNOWN / "known_answer.ncu-rep"
-    (first,) = read_files([report])
-    (entry,) = entries()
-    data = entry.read_bytes()
+    first, name, data = known_answer_entry
+    cache_dir().mkdir(parents=True)
+    entry = cache_dir() / name
+    entry.write_bytes(data)
+    assert ReportCache().get(report) is not None  # the entry as the reader wrote it is good
     damaged = {
         "truncate": data[: len(data) // 2],
         "flip": data[:-100] + bytes([data[-100] ^ 0x10]) + data[-99:],  # one bit of a number

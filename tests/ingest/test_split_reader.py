@@ -25,7 +25,6 @@ from rooftui.ingest import ncu_rep
 from rooftui.ingest.cache import EntryFile
 from rooftui.ingest.files import open_binary
 from rooftui.ingest.parallel import read_paths
-from rooftui.model.metrics import REGISTER_MOVES
 from tests.conftest import KNOWN
 
 DATA = KNOWN.parents[1] / "tests" / "ingest" / "data"
@@ -72,27 +71,20 @@ def assert_equals_ncu_report(kernels: pd.DataFrame, direct: list[dict]) -> None:
 
 
 # The reader's own limit (60 s + 1 s per MB) is for one report on a user's machine; one
-# child per launch of SOURCE_COUNTERS, each paying the disassembler's setup, took longer
-# than that on the suite's shared 2-core machine under load. That limit is tested on its
-# own (test_a_reader_child_that_hangs_is_stopped_with_its_parent).
+# child per launch, each paying its start, can take longer than that on the suite's
+# shared 2-core machine under load. That limit is tested on its own
+# (test_a_reader_child_that_hangs_is_stopped_with_its_parent).
 READ_TIMEOUT_S = 600
 
 
-def read_with(monkeypatch, path: Path, child_bytes: int, children: int = 1) -> pd.DataFrame:
+def read_with(monkeypatch, path: Path, child_bytes: int) -> pd.DataFrame:
     """Read by children only, each stopping once grown by ``child_bytes`` (0: no child)."""
     monkeypatch.setattr(
         ncu_rep,
         "WORKER",
         [*ncu_rep.WORKER, "--child-bytes", str(child_bytes), "--min-launches", "1", "--children-only"],
     )
-    return ncu_rep.read_ncu_rep(path, children=children, timeout_s=READ_TIMEOUT_S).kernels
-
-
-@pytest.fixture(scope="module")
-def source_counters_in_one_go() -> pd.DataFrame:
-    """SOURCE_COUNTERS read without splitting: what every split read must give."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        return read_with(monkeypatch, SOURCE_COUNTERS, 0)
+    return ncu_rep.read_ncu_rep(path, timeout_s=READ_TIMEOUT_S).kernels
 
 
 def test_one_launch_per_reader_child_gives_what_ncu_report_reads(monkeypatch):
@@ -102,12 +94,6 @@ def test_one_launch_per_reader_child_gives_what_ncu_report_reads(monkeypatch):
     monkeypatch.undo()
     whole = read_with(monkeypatch, report, 0)
     pd.testing.assert_frame_equal(split, whole, check_exact=True)
-
-
-def test_register_moves_are_the_same_read_one_launch_per_child(monkeypatch, source_counters_in_one_go):
-    split = read_with(monkeypatch, SOURCE_COUNTERS, 1)
-    assert split[REGISTER_MOVES].gt(0).any()  # the report has moves to count
-    pd.testing.assert_frame_equal(split, source_counters_in_one_go, check_exact=True)
 
 
 def test_cached_and_parallel_reads_give_what_ncu_report_reads(monkeypatch):
@@ -181,16 +167,20 @@ def _running(pid: int) -> bool:
         return False
 
 
-# Reads the report with the worker's children (argv: report, child bytes, "with a thread"
-# or "", min launches, children at once, "here first" or "children only", "1 MB a look" or
-# "") and prints, per
-# child in the order forked, the launches it was given and how many it read, then the
-# document's launch count and whether the document is the one a single process reads.
+# Reads one report with the worker's children, once per case of a JSON list (argv[2]),
+# in one process: each case is {"child_bytes", "min_launches", "at_once", "here_first",
+# "growth": "1 MB a look" or "", "one_core", "thread"}. Prints, per case: per child in the
+# order forked, the launches it was given and how many it read; the document's launch
+# count; whether the document is the one a single process reads (read once, last: a
+# process that has disassembled code must not fork again); and how many launches have
+# register moves. A case that starts a thread or pins the process to one core keeps it
+# for the cases after it: give those last.
 COUNT_CHILDREN = """
-import json, sys, threading, time
+import json, os, sys, threading, time
 from rooftui.ingest import _ncu_rep_worker as worker
 children = []
 real_init, real_result = worker.Child.__init__, worker.Child.result
+real_resident_bytes = worker.resident_bytes
 
 def init(self, work):
     real_init(self, work)
@@ -203,137 +193,132 @@ def result(self):
     return part, learned, fits
 
 worker.Child.__init__, worker.Child.result = init, result
-if sys.argv[7] == "1 MB a look":  # each process seems to grow by 1 MB whenever it looks
-    looks = iter(range(1 << 30))
-    worker.resident_bytes = lambda: next(looks) << 20
-if sys.argv[3] == "with a thread":
-    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
-document = worker.read(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]), int(sys.argv[5]),
-                       sys.argv[6] == "here first")
+documents, found = [], []
+for case in json.loads(sys.argv[2]):
+    children.clear()
+    if case["growth"] == "1 MB a look":  # each process seems to grow by 1 MB whenever it looks
+        looks = iter(range(1 << 30))
+        worker.resident_bytes = lambda: next(looks) << 20
+    if case["one_core"]:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    if case["thread"]:
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+    documents.append(worker.read(sys.argv[1], case["child_bytes"], case["min_launches"], case["at_once"],
+                                 case["here_first"]))
+    worker.resident_bytes = real_resident_bytes
+    found.append([child.given for child in children])
 alone = worker.read(sys.argv[1], 0)
-print(json.dumps([[child.given for child in children], document["launches"], document == alone]))
+print(json.dumps([[given, document["launches"], document == alone,
+                   sum(1 for moves in document["identity"]["register_moves"] if moves)]
+                  for given, document in zip(found, documents)]))
 """
 
 
-def read_in_children(
+def case(
     child_bytes: int,
     min_launches: int,
     at_once: int = 1,
-    thread: str = "",
     here_first: bool = False,
     growth: str = "",
-    report: Path = KNOWN / "known_answer.ncu-rep",
-) -> tuple[list, int, bool]:
+    one_core: bool = False,
+    thread: bool = False,
+) -> dict:
+    """One way of reading a report in children (``read_in_children``)."""
+    return {
+        "child_bytes": child_bytes,
+        "min_launches": min_launches,
+        "at_once": at_once,
+        "here_first": here_first,
+        "growth": growth,
+        "one_core": one_core,
+        "thread": thread,
+    }
+
+
+def read_in_children(cases: list[dict], report: Path = KNOWN / "known_answer.ncu-rep") -> list[tuple]:
+    """Per case: (children as [first launch, end, launches read], launches, whether the
+    document is a one-process read's, launches with register moves), one process for all."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            COUNT_CHILDREN,
-            str(report),
-            str(child_bytes),
-            thread,
-            str(min_launches),
-            str(at_once),
-            "here first" if here_first else "children only",
-            growth,
-        ],
+        [sys.executable, "-c", COUNT_CHILDREN, str(report), json.dumps(cases)],
         capture_output=True,
         text=True,
         check=True,
         env=ncu_rep._worker_env(),
     )
-    return tuple(json.loads(done.stdout))
+    return [tuple(found) for found in json.loads(done.stdout)]
 
 
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
 
 
 @needs_proc
-@pytest.mark.parametrize(
-    ("child_bytes", "thread", "min_launches", "children"),
-    [
-        (1, "", 1, [[i, 15, 1] if i == 0 else [i, i + 1, 1] for i in range(15)]),
-        # however much a child grew, it reads its minimum first
-        (1, "", 4, [[0, 15, 4], [4, 8, 4], [8, 12, 4], [12, 15, 3]]),
-        (1 << 30, "", 1, [[0, 15, 15]]),
-        (1, "with a thread", 1, []),  # forking a process with threads could deadlock: none forked
-    ],
-)
-def test_each_reader_child_stops_once_it_has_grown_by_its_share(child_bytes, thread, min_launches, children):
-    assert read_in_children(child_bytes, min_launches, thread=thread) == (children, 15, True)
+def test_reader_children_split_the_launches_and_read_what_one_process_reads():
+    """Every way the worker splits known_answer.ncu-rep (15 launches) over its children, one
+    check each, read in one process (each case's own test before 2026-12-02)."""
+    read = read_in_children(
+        [
+            case(1, 1),  # each child stops once it has grown by its share: one launch each
+            case(1, 4),  # however much a child grew, it reads its minimum first
+            case(1 << 30, 1),  # a child that never grows past its share reads everything
+            case(1, 4, at_once=2),
+            case(1 << 30, 1, at_once=2, here_first=True),
+            # 4 MB for 15 launches, each look at the memory 1 MB more
+            case(4 << 20, 1, at_once=2, here_first=True, growth="1 MB a look"),
+            case(1, 1, at_once=32, one_core=True),  # one core, 32 children asked for
+            case(1, 1, thread=True),  # forking a process with threads could deadlock: none forked
+        ]
+    )
+    one_each, minimum, everything, at_once, fits, read_on, many, threaded = read
+    for number, found in enumerate(read):
+        assert found[1:3] == (15, True), f"case {number}: {found}"
+    assert one_each[0] == [[i, 15, 1] if i == 0 else [i, i + 1, 1] for i in range(15)]
+    assert minimum[0] == [[0, 15, 4], [4, 8, 4], [8, 12, 4], [12, 15, 3]]
+    assert everything[0] == [[0, 15, 15]]
+    assert threaded[0] == []
+    # children at once read every launch once, merged in launch order: two at first, over
+    # halves of the report; each stops at its minimum, and the rest of each half goes to
+    # later children in pieces of that size
+    assert at_once[0][:2] == [[0, 8, 4], [8, 15, 4]]
+    pieces = sorted((start, start + count) for start, _, count in at_once[0])
+    assert [start for start, _ in pieces] == [0] + [stop for _, stop in pieces[:-1]]  # no gap, no overlap
+    assert pieces[-1][1] == 15
+    # a report whose launches fit the budget is read without forking
+    assert fits[0] == []
+    # children read on from the launches read before forking: the second launch read
+    # here has taken half the budget (past the quarter allowed before 8 launches), so two
+    # children share the other 2 MB from launch 2 on, and each stops at its first
+    assert read_on[0][:2] == [[2, 9, 1], [9, 15, 1]]
+    pieces = sorted((start, start + count) for start, _, count in read_on[0])
+    assert [start for start, _ in pieces[1:]] == [stop for _, stop in pieces[:-1]]
+    assert pieces[0][0] == 2 and pieces[-1][1] == 15
+    # more children at once than launches or cores: at most 4 at once, 15 children
+    assert len(many[0]) == 15
 
 
 @needs_proc
-def test_children_at_once_read_every_launch_once_merged_in_launch_order():
-    forked, launches, same = read_in_children(1, 4, at_once=2)
-    # two at first, over halves of the report; each stops at its minimum, and the rest of
-    # each half goes to later children in pieces of that size
-    assert forked[:2] == [[0, 8, 4], [8, 15, 4]]
-    read = sorted((start, start + count) for start, _, count in forked)
-    assert [start for start, _ in read] == [0] + [stop for _, stop in read[:-1]]  # no gap, no overlap
-    assert read[-1][1] == 15 and launches == 15 and same
-
-
-@needs_proc
-def test_a_report_whose_launches_fit_the_budget_is_read_without_forking():
-    assert read_in_children(1 << 30, 1, at_once=2, here_first=True) == ([], 15, True)
-
-
-@needs_proc
-def test_children_read_on_from_the_launches_read_before_forking():
-    # 4 MB for 15 launches, each look at the memory 1 MB more: the second launch read
-    # here has taken half the budget (past the quarter allowed before 8 launches), so
-    # two children share the other 2 MB from launch 2 on, and each stops at its first
-    forked, launches, same = read_in_children(4 << 20, 1, at_once=2, here_first=True, growth="1 MB a look")
-    assert forked[:2] == [[2, 9, 1], [9, 15, 1]]
-    read = sorted((start, start + count) for start, _, count in forked)
-    assert [start for start, _ in read[1:]] == [stop for _, stop in read[:-1]]
-    assert read[0][0] == 2 and read[-1][1] == 15 and launches == 15 and same
-
-
-@needs_proc
-def test_a_report_with_instruction_level_data_is_read_by_one_child_at_a_time(tmp_path):
-    # each child that disassembles pays the disassembler's setup: more at once cost memory
+def test_a_report_with_instruction_level_data_reads_the_same_register_moves_in_children(tmp_path):
     report = tmp_path / "sourcecounters.ncu-rep"
     with open_binary(SOURCE_COUNTERS) as packed:
         report.write_bytes(packed.read())
-    forked, launches, same = read_in_children(1, 1, at_once=3, here_first=True, report=report)
-    assert forked[0][:2] == [0, launches]  # the first child is given every launch, not a third
-    assert len(forked) > 1 and same
-
-
-@needs_proc
-def test_more_children_at_once_than_launches_or_cores_read_the_same():
-    # one core, 32 children asked for: at most MAX_CHILDREN_AT_ONCE at once
-    code = COUNT_CHILDREN.replace(
-        "document = ", "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\ndocument = ", 1
-    )
-    done = subprocess.run(
+    one_at_a_time, at_once = read_in_children(
         [
-            sys.executable,
-            "-c",
-            code,
-            str(KNOWN / "known_answer.ncu-rep"),
-            "1",
-            "",
-            "1",
-            "32",
-            "children only",
-            "",
+            # each child that disassembles pays the disassembler's setup (~0.35 s of CPU
+            # here): more at once cost memory, so one child at a time however many were
+            # asked for; 5 launches each (one each: test_one_launch_per_reader_child_...)
+            case(1, 5, at_once=3, here_first=True),
+            # forced to 3 at once (children only: nothing read here first), a third each
+            # (children that start after others ended: case 3 of the test above)
+            case(1, 5, at_once=3),
         ],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=ncu_rep._worker_env(),
+        report=report,
     )
-    forked, launches, same = json.loads(done.stdout)
-    assert len(forked) == 15 and launches == 15 and same  # at most 4 at once, 15 children
-
-
-def test_register_moves_are_the_same_read_by_children_at_once(monkeypatch, source_counters_in_one_go):
-    at_once = read_with(monkeypatch, SOURCE_COUNTERS, 1, children=3)
-    assert at_once[REGISTER_MOVES].gt(0).any()  # the report has moves to count
-    pd.testing.assert_frame_equal(at_once, source_counters_in_one_go, check_exact=True)
+    forked, launches, same, with_moves = one_at_a_time
+    assert forked[0][:2] == [0, launches]  # the first child is given every launch, not a third
+    assert [count for _, _, count in forked] == [5, 5, 5]  # one child after another
+    assert same and with_moves > 0  # the report has moves to count, and every child counts them
+    forked, launches, same, with_moves = at_once
+    assert forked == [[0, 5, 5], [5, 10, 5], [10, 15, 5]]  # three at once, a third each
+    assert same and with_moves > 0
 
 
 def test_what_a_child_left_of_its_launches_is_read_next_joined_to_what_follows():
