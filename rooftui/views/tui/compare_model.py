@@ -73,6 +73,7 @@ CELL_PADDING, SCROLLBAR = 2, 2
 NAME_MIN = 16  # below this many columns a name column tells too little; the table scrolls
 LEGEND_PADDING = 2  # the legend's left and right padding (compare.tcss)
 LEGEND_ROWS = 4  # the most rows the legend under the chart takes
+PICTURES_KEPT = 16  # laid-out charts kept: a few sizes for each level, count and selection
 
 
 class CompareModel:
@@ -90,6 +91,9 @@ class CompareModel:
         self._names: dict[int, dict[str, str]] = {}  # name width -> {name: shown}
         self._widths: dict[str, list[int]] = {}  # list -> its number columns' widths
         self._legend_rows: dict[tuple[Any, ...], int] = {}
+        # Charts laid out, by size and what they draw: choosing the legend's rows lays the
+        # chart out at the sizes the canvas then takes, so a redraw reuses that layout.
+        self._pictures: dict[tuple[Any, ...], ComparePicture] = {}
 
     # --- what is shown ---------------------------------------------------------------
 
@@ -318,11 +322,16 @@ class CompareModel:
 
     def _lay_out(self, width: int, height: int) -> ComparePicture:
         selected = self.selected_pairs
-        overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height), selected)
-        layout = lay_out(
-            with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
-        )
-        return ComparePicture(overlay, layout, self.ascii_mode)
+        key = (width, height, self.level, self.count, selected, self.ascii_mode)
+        if key not in self._pictures:
+            if len(self._pictures) >= PICTURES_KEPT:
+                self._pictures.clear()
+            overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height), selected)
+            layout = lay_out(
+                with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
+            )
+            self._pictures[key] = ComparePicture(overlay, layout, self.ascii_mode)
+        return self._pictures[key]
 
     def legend_rows(self, pane_width: int, pane_height: int) -> int:
         """The fewest rows (1 to ``LEGEND_ROWS``) in which the legend of the chart laid out
