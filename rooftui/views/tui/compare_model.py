@@ -91,6 +91,8 @@ class CompareModel:
         self._names: dict[int, dict[str, str]] = {}  # name width -> {name: shown}
         self._widths: dict[str, list[int]] = {}  # list -> its number columns' widths
         self._legend_rows: dict[tuple[Any, ...], int] = {}
+        self._frames: tuple[tuple[pd.DataFrame, ...], dict[str, pd.DataFrame]] | None = None
+        self._operation_pairs: dict[int, frozenset[int]] = {}  # operation row -> its matched pairs
         # Charts laid out, by size and what they draw: choosing the legend's rows lays the
         # chart out at the sizes the canvas then takes, so a redraw reuses that layout.
         self._pictures: dict[tuple[Any, ...], ComparePicture] = {}
@@ -100,13 +102,19 @@ class CompareModel:
     def frame(self, view: str) -> pd.DataFrame:
         """The rows of list ``view``, in their order (heaviest first)."""
         comparison = self.comparison
-        frames = {
-            "matched": comparison.matched,
-            "operations": comparison.operations,
-            "only-a": comparison.only_a,
-            "only-b": comparison.only_b,
-        }
-        return frames[view]
+        # Split once: every key asks for the selected row, and splitting the kernels by
+        # status again for each cost more than drawing (kept while the frames are these).
+        made_of = (comparison.kernels, comparison.operations)
+        if self._frames is None or any(a is not b for a, b in zip(self._frames[0], made_of)):
+            lists = {
+                "matched": comparison.matched,
+                "operations": comparison.operations,
+                "only-a": comparison.only_a,
+                "only-b": comparison.only_b,
+            }
+            self._frames = (made_of, lists)
+            self._operation_pairs.clear()
+        return self._frames[1][view]
 
     @property
     def selected_row(self) -> int | None:
@@ -128,12 +136,14 @@ class CompareModel:
             return frozenset()
         if self.view == "matched":
             return frozenset({row})
-        op = self.comparison.operations.loc[row]
-        matched = self.comparison.matched
-        mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
-            (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"])
-        )
-        return frozenset(int(str(label)) for label in matched.index[mine])
+        if row not in self._operation_pairs:
+            op = self.frame("operations").loc[row]
+            matched = self.frame("matched")
+            mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
+                (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"])
+            )
+            self._operation_pairs[row] = frozenset(int(str(label)) for label in matched.index[mine])
+        return self._operation_pairs[row]
 
     # --- the keys ----------------------------------------------------------------------
 
@@ -156,7 +166,7 @@ class CompareModel:
     def change_arrows(self, step: int) -> int:
         """``+``/``-``: five arrows more or fewer, one by one below five; returns the count."""
         size = 5 if self.count + step >= 5 else 1
-        self.count = min(max(1, self.count + step * size), max(1, len(self.comparison.matched)))
+        self.count = min(max(1, self.count + step * size), max(1, len(self.frame("matched"))))
         return self.count
 
     def toggle_zoom(self) -> None:
@@ -200,10 +210,10 @@ class CompareModel:
     def views_line(self) -> Text:
         """The lists and their keys, the shown one reversed."""
         names = {
-            "matched": f"matched {len(self.comparison.matched)}",
+            "matched": f"matched {len(self.frame('matched'))}",
             "operations": "operations",
-            "only-a": f"only A {len(self.comparison.only_a)}",
-            "only-b": f"only B {len(self.comparison.only_b)}",
+            "only-a": f"only A {len(self.frame('only-a'))}",
+            "only-b": f"only B {len(self.frame('only-b'))}",
             "totals": "totals",
         }
         text = Text()
@@ -326,7 +336,9 @@ class CompareModel:
         if key not in self._pictures:
             if len(self._pictures) >= PICTURES_KEPT:
                 self._pictures.clear()
-            overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height), selected)
+            overlay = overlay_figure(
+                self.comparison, self.level, self.count, plot_cells(width, height), selected
+            )
             layout = lay_out(
                 with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
             )
