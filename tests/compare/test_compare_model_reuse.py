@@ -27,7 +27,7 @@ def shown(model: CompareModel, width: int = PANE[0], height: int = PANE[1]):
         model.legend(width).plain,
         model.selected_pairs,
         model.views_line().plain,
-        {view: list(model.frame(view).index) for view in LISTS},
+        {view: (list(model.frame(view).index), model.rows(view, width)) for view in LISTS},
     )
 
 
@@ -75,7 +75,12 @@ def test_a_key_that_changes_the_chart_never_gets_the_last_layout(comparison):
 def test_a_comparison_given_new_kernels_is_split_again(comparison):
     model = CompareModel(comparison)
     assert len(model.frame("matched")) == 53
+    before = {view: model.rows(view, 120) for view in LISTS}
     fewer = dataclasses.replace(comparison, kernels=comparison.kernels.iloc[:10])
     model.comparison = fewer
+    # The rows first: asked before anything else, they must not be the old ones.
+    assert model.rows("matched", 120) != before["matched"]
+    for view in LISTS:
+        assert model.rows(view, 120) == fresh(fewer, model).rows(view, 120), view
     assert list(model.frame("matched").index) == list(fewer.matched.index)
     assert model.views_line().plain == fresh(fewer, model).views_line().plain

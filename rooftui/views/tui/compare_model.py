@@ -93,6 +93,7 @@ class CompareModel:
         self._legend_rows: dict[tuple[Any, ...], int] = {}
         self._frames: tuple[tuple[pd.DataFrame, ...], dict[str, pd.DataFrame]] | None = None
         self._operation_pairs: dict[int, frozenset[int]] = {}  # operation row -> its matched pairs
+        self._rows: dict[tuple[str, int], list[tuple[int, tuple[str, ...]]]] = {}  # (list, width) -> rows
         # Charts laid out, by size and what they draw: choosing the legend's rows lays the
         # chart out at the sizes the canvas then takes, so a redraw reuses that layout.
         self._pictures: dict[tuple[Any, ...], ComparePicture] = {}
@@ -113,7 +114,8 @@ class CompareModel:
                 "only-b": comparison.only_b,
             }
             self._frames = (made_of, lists)
-            self._operation_pairs.clear()
+            for made in (self._operation_pairs, self._rows, self._names, self._widths):
+                made.clear()
         return self._frames[1][view]
 
     @property
@@ -254,7 +256,11 @@ class CompareModel:
     def rows(self, view: str, width: int) -> list[tuple[int, tuple[str, ...]]]:
         """List ``view``'s rows as (row label, cells) in a list ``width`` columns wide,
         names fitted to their column by the one shortener."""
-        return self._cells(view, self.short(self.column_widths(view, width)[-1]))
+        self.frame(view)  # splits again, forgetting the rows made, if the comparison changed
+        key = (view, width)
+        if key not in self._rows:
+            self._rows[key] = self._cells(view, self.short(self.column_widths(view, width)[-1]))
+        return list(self._rows[key])
 
     def _cells(self, view: str, names: dict[str, str]) -> list[tuple[int, tuple[str, ...]]]:
         frame = self.frame(view)
