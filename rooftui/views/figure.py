@@ -195,7 +195,7 @@ def roofline_figure(
     if title:
         figure.suptitle(printable(title), fontsize=FONT_PT + 2)
     # Lay out first: label sizes and slope angles depend on it. The engine alone, as a draw
-    # runs it: a whole draw here gave the same layout and cost a third of the figure's time.
+    # runs it: a whole draw here gave the same layout and drew every artist once more.
     figure.get_layout_engine().execute(figure)
     figure.set_layout_engine("none")  # and keep that layout: the labels are placed against it
     from matplotlib.backends.backend_agg import FigureCanvasAgg
