@@ -194,7 +194,9 @@ def roofline_figure(
         )
     if title:
         figure.suptitle(printable(title), fontsize=FONT_PT + 2)
-    figure.draw_without_rendering()  # lay out first: label sizes and slope angles depend on it
+    # Lay out first: label sizes and slope angles depend on it. The engine alone, as a draw
+    # runs it: a whole draw here gave the same layout and drew every artist once more.
+    figure.get_layout_engine().execute(figure)
     figure.set_layout_engine("none")  # and keep that layout: the labels are placed against it
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -73,6 +73,7 @@ CELL_PADDING, SCROLLBAR = 2, 2
 NAME_MIN = 16  # below this many columns a name column tells too little; the table scrolls
 LEGEND_PADDING = 2  # the legend's left and right padding (compare.tcss)
 LEGEND_ROWS = 4  # the most rows the legend under the chart takes
+PICTURES_KEPT = 16  # laid-out charts kept: a few sizes for each level, count and selection
 
 
 class CompareModel:
@@ -90,19 +91,32 @@ class CompareModel:
         self._names: dict[int, dict[str, str]] = {}  # name width -> {name: shown}
         self._widths: dict[str, list[int]] = {}  # list -> its number columns' widths
         self._legend_rows: dict[tuple[Any, ...], int] = {}
+        self._frames: tuple[tuple[pd.DataFrame, ...], dict[str, pd.DataFrame]] | None = None
+        self._operation_pairs: dict[int, frozenset[int]] = {}  # operation row -> its matched pairs
+        self._rows: dict[tuple[str, int], list[tuple[int, tuple[str, ...]]]] = {}  # (list, width) -> rows
+        # Charts laid out, by size and what they draw: choosing the legend's rows lays the
+        # chart out at the sizes the canvas then takes, so a redraw reuses that layout.
+        self._pictures: dict[tuple[Any, ...], ComparePicture] = {}
 
     # --- what is shown ---------------------------------------------------------------
 
     def frame(self, view: str) -> pd.DataFrame:
         """The rows of list ``view``, in their order (heaviest first)."""
         comparison = self.comparison
-        frames = {
-            "matched": comparison.matched,
-            "operations": comparison.operations,
-            "only-a": comparison.only_a,
-            "only-b": comparison.only_b,
-        }
-        return frames[view]
+        # Split once: every key asks for the selected row, and splitting the kernels by
+        # status again for each cost more than drawing (kept while the frames are these).
+        made_of = (comparison.kernels, comparison.operations)
+        if self._frames is None or any(a is not b for a, b in zip(self._frames[0], made_of)):
+            lists = {
+                "matched": comparison.matched,
+                "operations": comparison.operations,
+                "only-a": comparison.only_a,
+                "only-b": comparison.only_b,
+            }
+            self._frames = (made_of, lists)
+            for made in (self._operation_pairs, self._rows, self._names, self._widths):
+                made.clear()
+        return self._frames[1][view]
 
     @property
     def selected_row(self) -> int | None:
@@ -124,12 +138,14 @@ class CompareModel:
             return frozenset()
         if self.view == "matched":
             return frozenset({row})
-        op = self.comparison.operations.loc[row]
-        matched = self.comparison.matched
-        mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
-            (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"])
-        )
-        return frozenset(int(str(label)) for label in matched.index[mine])
+        if row not in self._operation_pairs:
+            op = self.frame("operations").loc[row]
+            matched = self.frame("matched")
+            mine = ((matched["operation_a"] == op["operation"]) & (matched["phase_a"] == op["phase"])) | (
+                (matched["operation_b"] == op["operation"]) & (matched["phase_b"] == op["phase"])
+            )
+            self._operation_pairs[row] = frozenset(int(str(label)) for label in matched.index[mine])
+        return self._operation_pairs[row]
 
     # --- the keys ----------------------------------------------------------------------
 
@@ -152,7 +168,7 @@ class CompareModel:
     def change_arrows(self, step: int) -> int:
         """``+``/``-``: five arrows more or fewer, one by one below five; returns the count."""
         size = 5 if self.count + step >= 5 else 1
-        self.count = min(max(1, self.count + step * size), max(1, len(self.comparison.matched)))
+        self.count = min(max(1, self.count + step * size), max(1, len(self.frame("matched"))))
         return self.count
 
     def toggle_zoom(self) -> None:
@@ -196,10 +212,10 @@ class CompareModel:
     def views_line(self) -> Text:
         """The lists and their keys, the shown one reversed."""
         names = {
-            "matched": f"matched {len(self.comparison.matched)}",
+            "matched": f"matched {len(self.frame('matched'))}",
             "operations": "operations",
-            "only-a": f"only A {len(self.comparison.only_a)}",
-            "only-b": f"only B {len(self.comparison.only_b)}",
+            "only-a": f"only A {len(self.frame('only-a'))}",
+            "only-b": f"only B {len(self.frame('only-b'))}",
             "totals": "totals",
         }
         text = Text()
@@ -240,7 +256,11 @@ class CompareModel:
     def rows(self, view: str, width: int) -> list[tuple[int, tuple[str, ...]]]:
         """List ``view``'s rows as (row label, cells) in a list ``width`` columns wide,
         names fitted to their column by the one shortener."""
-        return self._cells(view, self.short(self.column_widths(view, width)[-1]))
+        self.frame(view)  # splits again, forgetting the rows made, if the comparison changed
+        key = (view, width)
+        if key not in self._rows:
+            self._rows[key] = self._cells(view, self.short(self.column_widths(view, width)[-1]))
+        return list(self._rows[key])
 
     def _cells(self, view: str, names: dict[str, str]) -> list[tuple[int, tuple[str, ...]]]:
         frame = self.frame(view)
@@ -318,11 +338,18 @@ class CompareModel:
 
     def _lay_out(self, width: int, height: int) -> ComparePicture:
         selected = self.selected_pairs
-        overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height), selected)
-        layout = lay_out(
-            with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
-        )
-        return ComparePicture(overlay, layout, self.ascii_mode)
+        key = (width, height, self.level, self.count, selected, self.ascii_mode)
+        if key not in self._pictures:
+            if len(self._pictures) >= PICTURES_KEPT:
+                self._pictures.clear()
+            overlay = overlay_figure(
+                self.comparison, self.level, self.count, plot_cells(width, height), selected
+            )
+            layout = lay_out(
+                with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
+            )
+            self._pictures[key] = ComparePicture(overlay, layout, self.ascii_mode)
+        return self._pictures[key]
 
     def legend_rows(self, pane_width: int, pane_height: int) -> int:
         """The fewest rows (1 to ``LEGEND_ROWS``) in which the legend of the chart laid out

@@ -58,6 +58,7 @@ RANGE_STYLES = (
 FINDING_COLUMNS = ("#", "cost/step", "%", "what", "range", "host call")
 RANGE_WIDTH = 28  # the most columns a finding's range takes in the list
 NAME_MIN = 12  # below this the range and host call columns are cut at the screen's edge
+DRAWN_KEPT = 16  # Gantts kept, by width and what they show: sharing rows and drawing ask for each
 # A table cell's padding (Textual's DataTable: one column each side) and the vertical
 # scroll bar's width: what the list's width loses besides its cells.
 CELL_PADDING, SCROLLBAR = 2, 2
@@ -107,6 +108,10 @@ class TimelineModel:
         annotations = trace.host_ranges.name[trace.host_ranges.is_annotation == 1].tolist()
         names = sorted({trace.names[code] for code in set(annotations)})
         self.range_styles = {name: RANGE_STYLES[i % len(RANGE_STYLES)] for i, name in enumerate(names)}
+        # Charts and Gantt texts made, by what they depend on: sharing out the rows and
+        # drawing ask for the same chart, and a resize redraws what was already made.
+        self._charts: dict[tuple[object, ...], GanttChart] = {}
+        self._gantts: dict[tuple[object, ...], Text] = {}
 
     # --- what is shown ---------------------------------------------------------------
 
@@ -212,13 +217,32 @@ class TimelineModel:
         return self._text(line)
 
     def chart(self, width: int) -> GanttChart:
-        """The Gantt's cells for a Gantt ``width`` columns wide (lane names included)."""
-        cells = max(width - LABEL_WIDTH - 1, 10)
-        return step_gantt(self.analysis, self.step_index, cells, self.marker, self.window, self.ascii_mode)
+        """The Gantt's cells for a Gantt ``width`` columns wide (lane names included); made
+        once per width and state and shared by every caller, who reads it."""
+        key = self._chart_key(width)
+        if key not in self._charts:
+            if len(self._charts) >= DRAWN_KEPT:
+                self._charts.clear()
+            cells = max(width - LABEL_WIDTH - 1, 10)
+            self._charts[key] = step_gantt(
+                self.analysis, self.step_index, cells, self.marker, self.window, self.ascii_mode
+            )
+        return self._charts[key]
+
+    def _chart_key(self, width: int) -> tuple[object, ...]:
+        return (max(width - LABEL_WIDTH - 1, 10), self.step_index, self.marker, self.window, self.ascii_mode)
 
     def gantt(self, width: int, lane_height: int = 1) -> Text:
         """The Gantt ``width`` columns wide, each growing lane ``lane_height`` rows tall,
         then its time axis and its legend (a glyph per kind: readable under NO_COLOR)."""
+        key = (self._chart_key(width), lane_height)
+        if key not in self._gantts:
+            if len(self._gantts) >= DRAWN_KEPT:
+                self._gantts.clear()
+            self._gantts[key] = self._gantt(width, lane_height)
+        return self._gantts[key].copy()  # the caller's own: a widget may restyle it
+
+    def _gantt(self, width: int, lane_height: int) -> Text:
         chart = self.chart(width)
         text = Text(no_wrap=True, overflow="crop")
         more = ellipsis_mark(self.ascii_mode)
