@@ -44,6 +44,7 @@ from rooftui.views.tui.compare_overlay import (
     with_arrows,
 )
 from rooftui.views.tui.format import MISSING, ascii_safe, fit_parts
+from rooftui.views.tui.kept import Kept
 from rooftui.views.tui.roofline_layout import (
     A_COLOUR,
     ASCII,
@@ -96,7 +97,7 @@ class CompareModel:
         self._rows: dict[tuple[str, int], list[tuple[int, tuple[str, ...]]]] = {}  # (list, width) -> rows
         # Charts laid out, by size and what they draw: choosing the legend's rows lays the
         # chart out at the sizes the canvas then takes, so a redraw reuses that layout.
-        self._pictures: dict[tuple[Any, ...], ComparePicture] = {}
+        self._pictures: Kept[ComparePicture] = Kept(PICTURES_KEPT)
 
     # --- what is shown ---------------------------------------------------------------
 
@@ -339,17 +340,14 @@ class CompareModel:
     def _lay_out(self, width: int, height: int) -> ComparePicture:
         selected = self.selected_pairs
         key = (width, height, self.level, self.count, selected, self.ascii_mode)
-        if key not in self._pictures:
-            if len(self._pictures) >= PICTURES_KEPT:
-                self._pictures.clear()
-            overlay = overlay_figure(
-                self.comparison, self.level, self.count, plot_cells(width, height), selected
-            )
-            layout = lay_out(
-                with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
-            )
-            self._pictures[key] = ComparePicture(overlay, layout, self.ascii_mode)
-        return self._pictures[key]
+        return self._pictures.get(key, lambda: self._picture(width, height, selected))
+
+    def _picture(self, width: int, height: int, selected: frozenset[int]) -> ComparePicture:
+        overlay = overlay_figure(self.comparison, self.level, self.count, plot_cells(width, height), selected)
+        layout = lay_out(
+            with_arrows(overlay, selected), max(width, 20), max(height, 4), ascii_mode=self.ascii_mode
+        )
+        return ComparePicture(overlay, layout, self.ascii_mode)
 
     def legend_rows(self, pane_width: int, pane_height: int) -> int:
         """The fewest rows (1 to ``LEGEND_ROWS``) in which the legend of the chart laid out

@@ -24,6 +24,7 @@ from rooftui.views.palette import SERIES_COLOURS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
 from rooftui.views.tui.instruction_figure import AXIS_TITLES, build_instruction_figure
+from rooftui.views.tui.kept import Kept
 from rooftui.views.tui.roofline_layout import (
     ASCII_MARKERS,
     LEVEL_COLOURS,
@@ -234,7 +235,7 @@ class RooflineView:
         self._followed: Any = None  # the selected kernel whose GPU was last shown
         # rows chosen per (size, content, device, grouped): a pane whose height moves by the
         # selected name's second line, or levels toggled and back, asks again
-        self._legend_rows: dict[tuple[Any, ...], int] = {}
+        self._legend_rows: Kept[int] = Kept(LEGEND_ROWS_KEPT)
 
     @property
     def devices(self) -> list[str]:
@@ -388,8 +389,9 @@ class RooflineView:
         screen could settle into two layouts. ``content`` names what is plotted but for
         the selection; while it stays equal, the rows are not worked out again."""
         key = (pane_width, pane_height, content if content is not None else self.shown, self.device, grouped)
-        if key in self._legend_rows:
-            return self._legend_rows[key]
+        return self._legend_rows.get(key, lambda: self._fewest_legend_rows(pane_width, pane_height, grouped))
+
+    def _fewest_legend_rows(self, pane_width: int, pane_height: int, grouped: bool) -> int:
         rows = LEGEND_ROWS
         width = legend_width(pane_width)
         for tried in range(1, LEGEND_ROWS):
@@ -408,9 +410,6 @@ class RooflineView:
             if len(text.wrap(_CONSOLE, width)) <= tried:
                 rows = tried
                 break
-        if len(self._legend_rows) >= LEGEND_ROWS_KEPT:
-            del self._legend_rows[next(iter(self._legend_rows))]  # the oldest
-        self._legend_rows[key] = rows
         return rows
 
     def picture(self, pane_width: int, pane_height: int, grouped: bool) -> RooflinePicture | None:

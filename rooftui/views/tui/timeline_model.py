@@ -26,6 +26,7 @@ from rooftui.timeline.report import costliest_text, detail_text, summary_line, w
 from rooftui.views.formats import seconds
 from rooftui.views.text import ellipsis_mark, printable, shorten
 from rooftui.views.tui.format import ascii_safe, literal
+from rooftui.views.tui.kept import Kept
 
 LABEL_WIDTH = 11  # the lanes' names, right-aligned before them
 GANTT_PADDING = 2  # the Gantt's and the detail's left and right padding (timeline.tcss)
@@ -110,8 +111,8 @@ class TimelineModel:
         self.range_styles = {name: RANGE_STYLES[i % len(RANGE_STYLES)] for i, name in enumerate(names)}
         # Charts and Gantt texts made, by what they depend on: sharing out the rows and
         # drawing ask for the same chart, and a resize redraws what was already made.
-        self._charts: dict[tuple[object, ...], GanttChart] = {}
-        self._gantts: dict[tuple[object, ...], Text] = {}
+        self._charts: Kept[GanttChart] = Kept(DRAWN_KEPT)
+        self._gantts: Kept[Text] = Kept(DRAWN_KEPT)
 
     # --- what is shown ---------------------------------------------------------------
 
@@ -219,28 +220,21 @@ class TimelineModel:
     def chart(self, width: int) -> GanttChart:
         """The Gantt's cells for a Gantt ``width`` columns wide (lane names included); made
         once per width and state and shared by every caller, who reads it."""
-        key = self._chart_key(width)
-        if key not in self._charts:
-            if len(self._charts) >= DRAWN_KEPT:
-                self._charts.clear()
-            cells = max(width - LABEL_WIDTH - 1, 10)
-            self._charts[key] = step_gantt(
+        cells = max(width - LABEL_WIDTH - 1, 10)
+        key = (cells, self.step_index, self.marker, self.window, self.ascii_mode)
+        return self._charts.get(
+            key,
+            lambda: step_gantt(
                 self.analysis, self.step_index, cells, self.marker, self.window, self.ascii_mode
-            )
-        return self._charts[key]
-
-    def _chart_key(self, width: int) -> tuple[object, ...]:
-        return (max(width - LABEL_WIDTH - 1, 10), self.step_index, self.marker, self.window, self.ascii_mode)
+            ),
+        )
 
     def gantt(self, width: int, lane_height: int = 1) -> Text:
         """The Gantt ``width`` columns wide, each growing lane ``lane_height`` rows tall,
         then its time axis and its legend (a glyph per kind: readable under NO_COLOR)."""
-        key = (self._chart_key(width), lane_height)
-        if key not in self._gantts:
-            if len(self._gantts) >= DRAWN_KEPT:
-                self._gantts.clear()
-            self._gantts[key] = self._gantt(width, lane_height)
-        return self._gantts[key].copy()  # the caller's own: a widget may restyle it
+        key = (width, lane_height, self.step_index, self.marker, self.window, self.ascii_mode)
+        made = self._gantts.get(key, lambda: self._gantt(width, lane_height))
+        return made.copy()  # the caller's own: a widget may restyle it
 
     def _gantt(self, width: int, lane_height: int) -> Text:
         chart = self.chart(width)
