@@ -3,6 +3,7 @@ import contextlib
 import copy
 import gc
 import inspect
+import itertools
 import json
 import os
 import signal
@@ -37,11 +38,28 @@ def _empty_data_dir_for_the_session(tmp_path_factory):
         yield
 
 
+@pytest.fixture(scope="session")
+def _fresh_folders(tmp_path_factory):
+    """``fresh(kind)``: a new empty folder under this worker's base temp, named by a count.
+    ``tmp_path_factory.mktemp`` lists the whole base folder to find its next number, so two
+    per test made the suite's last tests pay for all the folders before them (3.7% of the
+    suite's CPU in one process); a counter costs nothing."""
+    root = tmp_path_factory.mktemp("per-test")
+    made = itertools.count()
+
+    def fresh(kind: str) -> Path:
+        path = root / f"{kind}-{next(made)}"
+        path.mkdir()
+        return path
+
+    return fresh
+
+
 @pytest.fixture(autouse=True)
-def _own_data_dir(tmp_path_factory, monkeypatch):
+def _own_data_dir(_fresh_folders, monkeypatch):
     """Every test gets its own empty user data directory: what one test saves there
     (a fake `rooftui measure` result) is seen by no other, nor written to the real one."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(_fresh_folders("xdg-data")))
 
 
 @pytest.fixture(scope="session")
@@ -197,10 +215,27 @@ def _report_cache_of_the_session(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def _report_cache_per_test(tmp_path_factory, monkeypatch):
+def _report_cache_per_test(_fresh_folders, monkeypatch):
     """Each test starts with an empty report cache of its own (rooftui.ingest.cache),
     beside its tmp_path rather than in it, so tests may list their tmp_path."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_fresh_folders("cache")))
+
+
+@pytest.fixture
+def shared_report_cache(tmp_path_factory, monkeypatch, _report_cache_per_test):
+    """One report cache for the whole run, all workers together (rooftui.ingest.cache is
+    safe for several processes: an entry is installed by rename), instead of the test's
+    own empty one: a committed ``.ncu-rep`` is read by its reader child once per run, not
+    once per test (~0.5-1.5 s of CPU each). Only for tests about what is done with a
+    report, never for a test of reading one (the reader, its children, the cache): those
+    must keep reading cold, so they keep the default."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    shared = root / "report-cache-of-the-run"
+    shared.mkdir(exist_ok=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    return shared
 
 
 @pytest.hookimpl(tryfirst=True)
