@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rooftui.analysis import load_run
 from rooftui.analysis.advise_findings import precision_gains
 from rooftui.analysis.advise_run import advise
-from rooftui.analysis.load_options import LoadOptions
 from rooftui.analysis.operations import MATRIX_CLASSES, operation_classes
 from rooftui.sample import sample_ceilings, sample_pair
 
@@ -17,8 +15,9 @@ US = 1e6
 
 
 @pytest.fixture(scope="module")
-def pair():
-    fp32, amp = (load_run([path], LoadOptions(ceilings=sample_ceilings())) for path in sample_pair())
+def pair(load_once):
+    """The bundled pair as `rooftui advise` reads it (load_once: test_advise reads the AMP run too)."""
+    fp32, amp = (load_once(path, ceilings=sample_ceilings()) for path in sample_pair())
     return fp32, amp
 
 

@@ -71,10 +71,10 @@ FPROP = (
 
 
 @cache
-def run_names(path) -> tuple[str, ...]:
-    from rooftui.analysis import load_run
-
-    return tuple(sorted(set(load_run([path]).kernels["name"])))
+def run_names(path, load_once) -> tuple[str, ...]:
+    """The kernel names of ``path``, once per worker (two tests read them; ``load_once``
+    shares the load with the other tests that read the same sample)."""
+    return tuple(sorted(set(load_once(path).kernels["name"])))
 
 
 def test_a_cast_reads_as_the_copy_it_is_with_its_element_type():
@@ -97,8 +97,8 @@ def test_two_copies_that_differ_only_in_their_launch_are_told_apart_by_it():
 
 
 @pytest.mark.parametrize("path", RUNS, ids=lambda p: p.name)
-def test_every_kernel_of_a_run_reads_differently_at_every_width(path):
-    names = run_names(path)
+def test_every_kernel_of_a_run_reads_differently_at_every_width(path, load_once):
+    names = run_names(path, load_once)
     for width in WIDTHS:
         for ellipsis in ("…", "~"):
             shown = short_names(names, width, ellipsis)
@@ -107,9 +107,9 @@ def test_every_kernel_of_a_run_reads_differently_at_every_width(path):
 
 
 @pytest.mark.parametrize("path", RUNS, ids=lambda p: p.name)
-def test_at_40_characters_each_kernel_shows_its_operator(path):
+def test_at_40_characters_each_kernel_shows_its_operator(path, load_once):
     missing = []
-    shown = short_names(run_names(path), 40)
+    shown = short_names(run_names(path, load_once), 40)
     for name, text in shown.items():
         operator = next((op for op in OPERATORS if op in name), None)
         if operator and operator not in text:

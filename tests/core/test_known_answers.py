@@ -1,6 +1,7 @@
 """The known-answer kernels (kernels/known_answer), profiled on an H200, pin every
 formula: FLOPs exactly, L1 and L2 bytes exactly, HBM bytes within the L2's reach."""
 
+import copy
 import csv
 import json
 import lzma
@@ -156,8 +157,20 @@ def without_l1_sourced_sectors(path, tmp_path):
     return out
 
 
-def test_the_papers_lts_t_bytes_counts_far_partition_lookups_twice_and_says_so(tmp_path, l2_answers):
-    run = load_run([without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path)])
+@pytest.fixture(scope="module")
+def _paper_l2_read_once(tmp_path_factory):
+    return load_run([without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path_factory.mktemp("l2"))])
+
+
+@pytest.fixture
+def paper_l2_run(_paper_l2_read_once):
+    """The L2 report without its L1-sourced sector counts (the paper's lts__t_bytes), read
+    once per module (two tests read it); a copy of its own per test."""
+    return copy.deepcopy(_paper_l2_read_once)
+
+
+def test_the_papers_lts_t_bytes_counts_far_partition_lookups_twice_and_says_so(paper_l2_run, l2_answers):
+    run = paper_l2_run
     ratios = {}
     for row in run.kernels.to_dict("records"):
         answer = l2_answer(row, l2_answers)
@@ -209,20 +222,19 @@ def test_profile_asks_for_l1_sourced_l2_sectors_only_where_ncu_offers_them():
     assert partitioned == {"ga100", "gh100", "gb100"} and TWO_L2_PARTITIONS == ("8.0", "9.0")
 
 
-def test_the_detail_pane_says_what_l2_bytes_count(tmp_path):
+def test_the_detail_pane_says_what_l2_bytes_count(paper_l2_run, load_once):
     from rich.console import Console
 
     from rooftui.views.tui.detail_text import describe
 
-    def pane(path):
-        run = load_run([path])
+    def pane(run):
         console = Console(width=120, record=True)
         console.print(describe(run.kernels.iloc[2], run.ceilings, None, False, 120))
         return " ".join(console.export_text().split())
 
-    once = pane(L2 / "l2.raw-base.csv.xz")
+    once = pane(load_once(L2 / "l2.raw-base.csv.xz"))
     assert f"bytes L2 16.8 MB ({L2_FROM_L1_WHAT})" in once and "L2 counts" not in once
-    twice = pane(without_l1_sourced_sectors(L2 / "l2.raw-base.csv.xz", tmp_path))
+    twice = pane(paper_l2_run)
     assert "bytes L2 26 MB" in twice and "L2 counts L2 tag lookups (lts__t_bytes, the paper's L2)" in twice
     assert "far L2 partition is counted twice on this GPU (1.5-2x" in twice
 

@@ -2,12 +2,15 @@
 
 import pytest
 
-from rooftui.analysis import load_run
 from tests.conftest import KNOWN, run_cli
 
+# What is derived from ncu's own sets, not the reading: each .ncu-rep is read by its reader
+# child once per run (tests/ingest reads them cold), and loaded once per worker (load_once).
+pytestmark = pytest.mark.usefixtures("shared_report_cache")
 
-def test_roofline_set_counts_are_derived_from_its_rates(expected):
-    run = load_run([KNOWN / "known_answer_roofline.ncu-rep.xz"])
+
+def test_roofline_set_counts_are_derived_from_its_rates(expected, load_once):
+    run = load_once(KNOWN / "known_answer_roofline.ncu-rep.xz")
     rows = run.kernels.set_index("name")
     for name, answer in expected.items():
         for column in ("flops_fp64", "flops_fp32"):
@@ -20,13 +23,13 @@ def test_roofline_set_counts_are_derived_from_its_rates(expected):
     assert "l1tex__t_bytes.sum" in missing and "--metrics" in missing
 
 
-def test_basic_set_loads_with_time_only_and_says_what_to_collect():
+def test_basic_set_loads_with_time_only_and_says_what_to_collect(load_once):
     result = run_cli("summary", KNOWN / "known_answer_basic.ncu-rep.xz", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert "missing metrics" in result.stderr
     assert "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum" in result.stderr
     assert "rooftui profile" in result.stderr
-    run = load_run([KNOWN / "known_answer_basic.ncu-rep.xz"])
+    run = load_once(KNOWN / "known_answer_basic.ncu-rep.xz")
     assert run.kernels["time_s"].notna().all()
     # The basic set has no FLOP counter: nothing is 0 or "none". Its Tensor MMA pipe
     # counters show which kernels did Tensor work: those are not zero-AI, amount unknown.

@@ -13,7 +13,6 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from rooftui.analysis import load_run
 from rooftui.sample import sample_pair
 from tests.conftest import ROOT
 
@@ -22,8 +21,8 @@ RUNS = dict(zip(("fp32", "amp"), sample_pair()))
 
 
 @pytest.fixture(scope="module", params=list(RUNS))
-def kernels(request) -> pd.DataFrame:
-    return load_run([RUNS[request.param]]).kernels
+def kernels(request, load_once) -> pd.DataFrame:
+    return load_once(RUNS[request.param]).kernels  # the sample as other tests read it
 
 
 def threads(block: str) -> int:

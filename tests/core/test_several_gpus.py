@@ -2,6 +2,7 @@
 hands each GPU's ceilings out (Run.ceilings_for), and the JSON lists them per GPU
 while `ceilings` stays the first GPU's (issue 11 item 6, data side)."""
 
+import copy
 import json
 
 import pandas as pd
@@ -36,10 +37,17 @@ def file_hbm(path) -> float:
     return next(c["value"] for c in doc["ceilings"] if c.get("level") == "hbm")
 
 
-@pytest.fixture
-def two_h200s(tmp_path):
-    reports = [as_profiled_on(tmp_path, 0), as_profiled_on(tmp_path, 1)]
+@pytest.fixture(scope="module")
+def _two_h200s_read_once(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("two-h200s")
+    reports = [as_profiled_on(folder, 0), as_profiled_on(folder, 1)]
     return load_run(reports, LoadOptions(ceilings=(GPU1, GPU0)))  # matched by device index, not by order
+
+
+@pytest.fixture
+def two_h200s(_two_h200s_read_once):
+    """The two-H200 run, read once per module (three tests read it); a copy of its own per test."""
+    return copy.deepcopy(_two_h200s_read_once)
 
 
 def test_two_h200s_each_get_the_ceilings_measured_on_them(two_h200s):
