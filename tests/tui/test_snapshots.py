@@ -54,28 +54,22 @@ def explorer(**options):
 
 
 async def settle(pilot) -> None:
+    """The explorer as it opens: the run read (or handed over) and shown."""
     await loaded(pilot)
-    pilot.app.explorer.flush_redraw()
-    await pilot.pause()
 
 
-async def redrawn(pilot) -> None:
-    """Wait until the explorer has drawn what a key or a resize changed: both schedule a
-    debounced redraw, which a loaded machine may not reach before the screenshot."""
-    for _ in range(3):  # debounced filter and redraw timers, then the layout they ask for
-        await pilot.pause()
-        pilot.app.explorer.flush_redraw()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+# A step's keys need no waiting of their own: snap_compare_steps (and snap_compare_sizes)
+# wait after every step as Textual's snap_compare does before its screenshot (every
+# message the keys caused handled, animations done), and ``pilot.press`` waits after each
+# key until the app is idle. The sample's roofline is redrawn at once (the explorer
+# debounces the redraw only above DEBOUNCE_ROWS rows), so no timer is left pending.
 
 
 def pressing(*keys: str):
-    """A step that presses ``keys`` and waits until the explorer has drawn what they
-    changed."""
+    """A step that presses ``keys``."""
 
     async def run(pilot) -> None:
         await pilot.press(*keys)
-        await redrawn(pilot)
 
     return run
 
@@ -85,8 +79,8 @@ def resizing(width: int, height: int, *keys: str):
 
     async def run(pilot) -> None:
         await pilot.resize_terminal(width, height)
-        await redrawn(pilot)
-        await pressing(*keys)(pilot)
+        await pilot.pause()  # the layout for the new size, before the keys
+        await pilot.press(*keys)
 
     return run
 
@@ -97,7 +91,6 @@ def zero_ai_only(pilot):
     async def run(pilot) -> None:
         await pilot.press("g")
         pilot.app.explorer.query_one("#filter-zero-ai").value = "only"
-        await redrawn(pilot)
 
     return run(pilot)
 
@@ -105,14 +98,8 @@ def zero_ai_only(pilot):
 async def every_kernel_grouped(pilot) -> None:
     """The step back from ``zero_ai_only``: all launches, grouped, the top row selected."""
     pilot.app.explorer.query_one("#filter-zero-ai").value = "all"
-    await redrawn(pilot)
-    await pressing("g")(pilot)
-
-
-async def advise(pilot) -> None:
-    await pilot.press("a")
-    await pilot.pause()
-    await pilot.pause()
+    await pilot.pause()  # the filter's change handled, before g
+    await pilot.press("g")
 
 
 # found with /, then filtered with f and sorted by GFLOP/s: the status says both
@@ -135,7 +122,7 @@ def test_the_explorer_at_80x24(snap_compare_steps):
             (None, pressing(*["left"] * 12)),
             ("zero-ai-80x24", zero_ai_only),
             (None, every_kernel_grouped),
-            ("advise-80x24", advise),  # the step budget and the findings
+            ("advise-80x24", pressing("a")),  # the step budget and the findings
             (None, pressing("escape")),
             # last: once shown over the table, the details leave its scrollbar changed
             ("details-80x24", pressing("down", "enter")),  # the details cover the table
@@ -160,7 +147,7 @@ def test_the_explorer_at_120x40_and_the_screens_over_it(snap_compare_steps):
             ("explorer-120x40", settle),
             ("compute-roofs-dialog-120x40", pressing("p", "space")),
             (None, pressing("escape")),
-            # the roofline alone (also test_roofline_snapshots.py: the known-answer report)
+            # the roofline alone (also test_screens_snapshots.py: the known-answer report)
             ("zoomed-120x40", pressing("z")),
             (None, pressing("z")),
             ("summary-120x40", pressing("s")),  # Table III
