@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.snapshot_steps import pressing, resizing
 from tests.tui.conftest import REPO
-from tests.tui.test_snapshots import pressing, resizing, settle
+from tests.tui.test_snapshots import settle
 from tests.tui.test_summary_screen import the_per_rank_table_has_a_row_per_rank
 
 KNOWN = REPO / "sample_data" / "known_answer" / "known_answer.raw.csv"

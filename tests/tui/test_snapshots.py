@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.snapshot_steps import pressing
 from tests.tui.conftest import SAMPLE, loaded
+from tests.tui.test_chart_base import in_colour_and_unicode_and_redrawn_when_resized
 from tests.tui.test_contrast import the_legend_and_header_read_in_16_colours_and_without_colour
 from tests.tui.test_table_numbers import scrolling_sideways_never_cuts_a_number
 
@@ -54,35 +56,9 @@ def explorer(**options):
 
 
 async def settle(pilot) -> None:
-    """The explorer as it opens: the run read (or handed over) and shown."""
+    """The explorer as it opens: the run read (or handed over) and shown. (Steps press
+    their keys and wait no more: tests/snapshot_steps.py says why.)"""
     await loaded(pilot)
-
-
-# A step's keys need no waiting of their own: snap_compare_steps (and snap_compare_sizes)
-# wait after every step as Textual's snap_compare does before its screenshot (every
-# message the keys caused handled, animations done), and ``pilot.press`` waits after each
-# key until the app is idle. The sample's roofline is redrawn at once (the explorer
-# debounces the redraw only above DEBOUNCE_ROWS rows), so no timer is left pending.
-
-
-def pressing(*keys: str):
-    """A step that presses ``keys``."""
-
-    async def run(pilot) -> None:
-        await pilot.press(*keys)
-
-    return run
-
-
-def resizing(width: int, height: int, *keys: str):
-    """A step that resizes the terminal, then presses ``keys``."""
-
-    async def run(pilot) -> None:
-        await pilot.resize_terminal(width, height)
-        await pilot.pause()  # the layout for the new size, before the keys
-        await pilot.press(*keys)
-
-    return run
 
 
 def zero_ai_only(pilot):
@@ -130,6 +106,8 @@ def test_the_explorer_at_80x24(snap_compare_steps):
             # no number cut at any sideways scroll (test_table_numbers.py): after the
             # pictures, as the scrolls leave the table's scrollbars drawn otherwise
             (None, scrolling_sideways_never_cuts_a_number),
+            # the roofline in colour and Unicode, then resized (test_chart_base.py)
+            (None, in_colour_and_unicode_and_redrawn_when_resized("roofline")),
             (None, the_legend_and_header_read_in_16_colours_and_without_colour),  # test_contrast.py
         ],
     )
