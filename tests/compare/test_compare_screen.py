@@ -11,7 +11,7 @@ from rooftui.views.tui.compare_model import ARROWS
 from rooftui.views.tui.screens.compare import CompareApp, CompareScreen, PairScreen
 from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 from tests.pilot_steps import settled
-from tests.snapshot_steps import as_it_opens, pressing, resizing
+from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing
 from tests.tui.conftest import screen_text
 from tests.tui.test_chart_base import in_colour_and_unicode_and_redrawn_when_resized
 
@@ -34,23 +34,37 @@ def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps
         (80, 24),
         [
             ("opens-80x24", as_it_opens),  # on the matched kernels and their arrows
-            (None, the_chart_pane_has_the_rows_the_model_lays_out),
-            ("zoomed-80x24", pressing("z")),  # the chart alone, every roof labelled
-            (None, zoomed_the_chart_has_the_screen),
-            (None, pressing("z")),
-            (None, down_selects_the_next_pair_and_the_chart_follows),
+            # the chart alone, every roof labelled
+            ("zoomed-80x24", in_turn(the_chart_pane_has_the_rows_the_model_lays_out, pressing("z"))),
+            (
+                None,
+                in_turn(
+                    zoomed_the_chart_has_the_screen,
+                    pressing("z"),
+                    down_selects_the_next_pair_and_the_chart_follows,
+                ),
+            ),
             ("pair-80x24", pressing("enter")),  # the pair on both sides
-            (None, the_pair_screen_shows_both_sides_and_escape_goes_back),
-            (None, up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists),
+            (
+                None,
+                in_turn(
+                    the_pair_screen_shows_both_sides_and_escape_goes_back,
+                    up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists,
+                ),
+            ),
             ("opens-120x40", as_it_opens),  # resized in the step before, the lists filled again
             # the chart at HBM in colour, then resized (test_chart_base.py)
             (None, in_colour_and_unicode_and_redrawn_when_resized("compare")),
             # 160 columns: the lists and the chart side by side, operations at L1
-            (None, resizing(160, 48)),
-            (None, l_and_plus_draw_five_more_arrows_at_l1),
+            (None, in_turn(resizing(160, 48), l_and_plus_draw_five_more_arrows_at_l1)),
             ("operations-at-l1-160x48", pressing("o")),
-            (None, letters_switch_the_list_and_its_focus),  # o above; Table III's totals in view
-            (None, escape_never_quits_the_standalone_app_and_q_does),
+            # o above; Table III's totals in view
+            (
+                None,
+                in_turn(
+                    letters_switch_the_list_and_its_focus, escape_never_quits_the_standalone_app_and_q_does
+                ),
+            ),
         ],
     )
 

@@ -9,7 +9,7 @@ import pytest
 from rooftui.views.tui.screens.help import HelpScreen
 from rooftui.views.tui.screens.timeline import GanttView, TimelineScreen, make_timeline_app
 from tests.pilot_steps import settled
-from tests.snapshot_steps import as_it_opens, pressing, resizing
+from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing
 from tests.tui.conftest import screen_text
 
 ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking .item() copy
@@ -33,11 +33,15 @@ def test_the_naive_step_at_each_size_and_what_its_keys_do(snap_compare_steps, na
         [
             ("naive-80x24", as_it_opens),
             ("zoomed-on-the-item-copy-80x24", pressing(*ITEM_COPY, "z")),
-            (None, pressing("escape", *["up"] * len(ITEM_COPY))),
-            (None, as_a_fresh_start_has_it),
+            (None, in_turn(pressing("escape", *["up"] * len(ITEM_COPY)), as_a_fresh_start_has_it)),
             ("naive-120x40", resizing(120, 40)),
-            (None, keys_reach_the_model_and_the_screen_uses_its_rows),
-            (None, escape_never_quits_the_standalone_app_and_q_does),
+            (
+                None,
+                in_turn(
+                    keys_reach_the_model_and_the_screen_uses_its_rows,
+                    escape_never_quits_the_standalone_app_and_q_does,
+                ),
+            ),
         ],
     )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.snapshot_steps import pressing
+from tests.snapshot_steps import in_turn, pressing
 from tests.tui.conftest import SAMPLE, loaded
 from tests.tui.test_chart_base import in_colour_and_unicode_and_redrawn_when_resized
 from tests.tui.test_contrast import the_legend_and_header_read_in_16_colours_and_without_colour
@@ -98,13 +98,17 @@ def test_the_explorer_at_80x24(snap_compare_steps):
             ("advise-80x24", every_kernel_grouped_then("a")),  # the step budget and the findings
             # last: once shown over the table, the details leave its scrollbar changed
             ("details-80x24", pressing("escape", "down", "enter")),  # the details cover the table
-            (None, pressing("escape")),
             # no number cut at any sideways scroll (test_table_numbers.py): after the
             # pictures, as the scrolls leave the table's scrollbars drawn otherwise
-            (None, scrolling_sideways_never_cuts_a_number),
-            # the roofline in colour and Unicode, then resized (test_chart_base.py)
-            (None, in_colour_and_unicode_and_redrawn_when_resized("roofline")),
-            (None, the_legend_and_header_read_in_16_colours_and_without_colour),  # test_contrast.py
+            (None, in_turn(pressing("escape"), scrolling_sideways_never_cuts_a_number)),
+            (
+                None,
+                in_turn(
+                    # the roofline in colour and Unicode, then resized (test_chart_base.py)
+                    in_colour_and_unicode_and_redrawn_when_resized("roofline"),
+                    the_legend_and_header_read_in_16_colours_and_without_colour,  # test_contrast.py
+                ),
+            ),
         ],
     )
 
