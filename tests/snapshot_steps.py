@@ -1,5 +1,6 @@
 """Steps for ``snap_compare_steps`` and ``snap_compare_sizes`` (tests/conftest.py): the keys
-that bring an app to the state a picture or a check needs.
+that bring an app to the state a picture or a check needs, and the wait a check makes
+itself before it asserts (``settled``).
 
 A step needs no waiting of its own: both fixtures wait after every step as Textual's
 ``snap_compare`` waits before its screenshot (every message the keys caused handled,
@@ -34,6 +35,13 @@ def resizing(width: int, height: int, *keys: str) -> Step:
         await pilot.press(*keys)
 
     return run
+
+
+async def settled(pilot: Any) -> None:
+    """Inside a check, after keys, before what it asserts: three rounds of pending
+    messages (a resize, the layout it asks for, the redraw after it)."""
+    for _ in range(3):
+        await pilot.pause()
 
 
 async def as_it_opens(pilot: Any) -> None:

@@ -10,8 +10,7 @@ from textual.widgets import ContentSwitcher, DataTable
 from rooftui.views.tui.compare_model import ARROWS
 from rooftui.views.tui.screens.compare import CompareApp, CompareScreen, PairScreen
 from rooftui.views.tui.widgets.compare_chart import CompareCanvas
-from tests.pilot_steps import settled
-from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing
+from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing, settled
 from tests.tui.conftest import screen_text
 from tests.tui.test_chart_base import in_colour_and_unicode_and_redrawn_when_resized
 

@@ -8,8 +8,7 @@ import pytest
 
 from rooftui.views.tui.screens.help import HelpScreen
 from rooftui.views.tui.screens.timeline import GanttView, TimelineScreen, make_timeline_app
-from tests.pilot_steps import settled
-from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing
+from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing, settled
 from tests.tui.conftest import screen_text
 
 ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking .item() copy
