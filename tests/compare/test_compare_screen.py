@@ -209,20 +209,24 @@ def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(compariso
     assert {"TC TF32", "TC FP16"} <= set(tags)
 
 
-def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
+def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch, expected):
     monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     from click.testing import CliRunner
 
     from rooftui.cli.diff import diff
-    from tests.compare.conftest import AMP, FP32
+    from tests.conftest import KNOWN
 
+    # Two small exports of the known-answer program (its roofline metrics, and ncu's basic
+    # set): read and compared in a third of the DeepCAM pair's CPU; every kernel it
+    # launches is in both (expected.json, written by the program itself).
     opened = []
     monkeypatch.setattr(CompareApp, "run", lambda app: opened.append(app.comparison))
-    result = CliRunner().invoke(diff, [str(FP32), str(AMP), "--tui"])
+    reports = [KNOWN / "known_answer.raw-base.csv", KNOWN / "known_answer_basic.raw.csv"]
+    result = CliRunner().invoke(diff, [*map(str, reports), "--tui"])
     assert result.exit_code == 0, result.output
     [comparison] = opened
-    assert (comparison.label_a, comparison.label_b) == ("deepcam_fp32", "deepcam_amp")
-    assert len(comparison.matched) == 53
+    assert (comparison.label_a, comparison.label_b) == ("known_answer", "known_answer_basic")
+    assert len(comparison.matched) == len(expected) == 15
 
 
 def test_the_compare_chart_is_laid_out_by_the_explorers_engine_one_arrow_per_pair(comparison):
