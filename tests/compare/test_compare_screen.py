@@ -176,7 +176,6 @@ async def escape_never_quits_the_standalone_app_and_q_does(pilot) -> None:
     await pilot.pause()
     assert app.is_running and isinstance(app.screen, CompareScreen)
     assert any(n.message == "q quits" for n in app._notifications)
-    app.clear_notifications()
     exits = []
     app.exit = lambda *result, **options: exits.append(result)
     try:
