@@ -10,8 +10,9 @@ from textual.widgets import ContentSwitcher, DataTable
 from rooftui.views.tui.compare_model import ARROWS
 from rooftui.views.tui.screens.compare import CompareApp, CompareScreen, PairScreen
 from rooftui.views.tui.widgets.compare_chart import CompareCanvas
-from tests.pilot_steps import pressing, settled
+from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing, settled
 from tests.tui.conftest import screen_text
+from tests.tui.test_chart_base import in_colour_and_unicode_and_redrawn_when_resized
 
 # The unicode screen is one app brought through every state a picture or a Pilot check
 # needs (snap_compare_steps in tests/conftest.py): an app start costs more CPU than the
@@ -24,17 +25,6 @@ from tests.tui.conftest import screen_text
 STATES = ("opens-80x24", "zoomed-80x24", "pair-80x24", "opens-120x40", "operations-at-l1-160x48")
 
 
-def resizing(width: int, height: int, *keys: str):
-    """A step that resizes the terminal (the lists filled again, the legend's rows chosen
-    again for the new size), then presses ``keys``."""
-
-    async def run(pilot) -> None:
-        await pilot.resize_terminal(width, height)
-        await pressing(*keys)(pilot)
-
-    return run
-
-
 @pytest.mark.snapshots(*STATES)
 def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps, comparison):
     # the pictures' keys are the keys the checks between them drive
@@ -42,21 +32,38 @@ def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps
         CompareApp(comparison),
         (80, 24),
         [
-            ("opens-80x24", settled),  # on the matched kernels and their arrows
-            (None, the_chart_pane_has_the_rows_the_model_lays_out),
-            ("zoomed-80x24", pressing("z")),  # the chart alone, every roof labelled
-            (None, zoomed_the_chart_has_the_screen),
-            (None, pressing("z")),
-            (None, down_selects_the_next_pair_and_the_chart_follows),
+            ("opens-80x24", as_it_opens),  # on the matched kernels and their arrows
+            # the chart alone, every roof labelled
+            ("zoomed-80x24", in_turn(the_chart_pane_has_the_rows_the_model_lays_out, pressing("z"))),
+            (
+                None,
+                in_turn(
+                    zoomed_the_chart_has_the_screen,
+                    pressing("z"),
+                    down_selects_the_next_pair_and_the_chart_follows,
+                ),
+            ),
             ("pair-80x24", pressing("enter")),  # the pair on both sides
-            (None, the_pair_screen_shows_both_sides_and_escape_goes_back),
-            (None, up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists),
-            ("opens-120x40", settled),
+            (
+                None,
+                in_turn(
+                    the_pair_screen_shows_both_sides_and_escape_goes_back,
+                    up_moves_the_selection_with_the_chart_alone_and_a_resize_refills_the_lists,
+                ),
+            ),
+            ("opens-120x40", as_it_opens),  # resized in the step before, the lists filled again
+            # the chart at HBM in colour, then resized (test_chart_base.py)
+            (None, in_colour_and_unicode_and_redrawn_when_resized("compare")),
             # 160 columns: the lists and the chart side by side, operations at L1
-            (None, resizing(160, 48)),
-            (None, l_and_plus_draw_five_more_arrows_at_l1),
+            (None, in_turn(resizing(160, 48), l_and_plus_draw_five_more_arrows_at_l1)),
             ("operations-at-l1-160x48", pressing("o")),
-            (None, letters_switch_the_list_and_its_focus),  # o above; Table III's totals in view
+            # o above; Table III's totals in view
+            (
+                None,
+                in_turn(
+                    letters_switch_the_list_and_its_focus, escape_never_quits_the_standalone_app_and_q_does
+                ),
+            ),
         ],
     )
 
@@ -65,7 +72,7 @@ def test_the_compare_screen_at_each_size_and_what_its_keys_do(snap_compare_steps
 def test_snapshot_in_ascii_opens_on_the_matched_kernels_and_their_arrows(snap_compare_sizes, comparison):
     # one app through both sizes: a resize draws what a fresh start draws
     app = lambda: CompareApp(comparison, ascii_mode=True)  # noqa: E731
-    snap_compare_sizes(app, [[(80, 24), (120, 40)]], settled, settled)
+    snap_compare_sizes(app, [[(80, 24), (120, 40)]], as_it_opens, as_it_opens)
 
 
 def chart_of(pilot) -> CompareCanvas:
@@ -161,17 +168,22 @@ async def letters_switch_the_list_and_its_focus(pilot) -> None:
             assert app.focused is app.screen.query_one(f"#{view}", DataTable), key
 
 
-async def test_escape_never_quits_the_standalone_app_and_q_does(comparison):
-    app = CompareApp(comparison)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.is_running and isinstance(app.screen, CompareScreen)
-        assert any(n.message == "q quits" for n in app._notifications)
+async def escape_never_quits_the_standalone_app_and_q_does(pilot) -> None:
+    """On the compare screen, the standalone app's first: escape says how to quit; q asks
+    the app to exit (recorded instead: the app still has its pictures to hand back)."""
+    app = pilot.app
+    await pilot.press("escape")
+    await pilot.pause()
+    assert app.is_running and isinstance(app.screen, CompareScreen)
+    assert any(n.message == "q quits" for n in app._notifications)
+    exits = []
+    app.exit = lambda *result, **options: exits.append(result)
+    try:
         await pilot.press("q")
         await pilot.pause()
-        assert not app.is_running
+    finally:
+        del app.exit
+    assert exits == [()]
 
 
 def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(comparison):
@@ -196,20 +208,24 @@ def test_overlay_draws_each_heavy_pair_from_its_a_point_to_its_b_point(compariso
     assert {"TC TF32", "TC FP16"} <= set(tags)
 
 
-def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch):
+def test_diff_tui_opens_the_compare_app_on_the_two_reports(monkeypatch, expected):
     monkeypatch.setattr("rooftui.cli.terminal.has_terminal", lambda: True)  # in a terminal
     from click.testing import CliRunner
 
     from rooftui.cli.diff import diff
-    from tests.compare.conftest import AMP, FP32
+    from tests.conftest import KNOWN
 
+    # Two small exports of the known-answer program (its roofline metrics, and ncu's basic
+    # set): read and compared in a third of the DeepCAM pair's CPU; every kernel it
+    # launches is in both (expected.json, written by the program itself).
     opened = []
     monkeypatch.setattr(CompareApp, "run", lambda app: opened.append(app.comparison))
-    result = CliRunner().invoke(diff, [str(FP32), str(AMP), "--tui"])
+    reports = [KNOWN / "known_answer.raw-base.csv", KNOWN / "known_answer_basic.raw.csv"]
+    result = CliRunner().invoke(diff, [*map(str, reports), "--tui"])
     assert result.exit_code == 0, result.output
     [comparison] = opened
-    assert (comparison.label_a, comparison.label_b) == ("deepcam_fp32", "deepcam_amp")
-    assert len(comparison.matched) == 53
+    assert (comparison.label_a, comparison.label_b) == ("known_answer", "known_answer_basic")
+    assert len(comparison.matched) == len(expected) == 15
 
 
 def test_the_compare_chart_is_laid_out_by_the_explorers_engine_one_arrow_per_pair(comparison):

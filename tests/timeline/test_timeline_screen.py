@@ -8,7 +8,7 @@ import pytest
 
 from rooftui.views.tui.screens.help import HelpScreen
 from rooftui.views.tui.screens.timeline import GanttView, TimelineScreen, make_timeline_app
-from tests.pilot_steps import pressing, settled
+from tests.snapshot_steps import as_it_opens, in_turn, pressing, resizing, settled
 from tests.tui.conftest import screen_text
 
 ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking .item() copy
@@ -23,14 +23,6 @@ ITEM_COPY = ["down", "down", "down", "down"]  # the fifth finding: the blocking 
 STATES = ("naive-80x24", "zoomed-on-the-item-copy-80x24", "naive-120x40")
 
 
-def resizing(width: int, height: int):
-    async def run(pilot) -> None:
-        await pilot.resize_terminal(width, height)
-        await settled(pilot)
-
-    return run
-
-
 @pytest.mark.snapshots(*STATES)
 def test_the_naive_step_at_each_size_and_what_its_keys_do(snap_compare_steps, naive_analysis):
     # z on the finding, no enter first: the host waits in the item() sync while the GPU drains
@@ -38,12 +30,17 @@ def test_the_naive_step_at_each_size_and_what_its_keys_do(snap_compare_steps, na
         make_timeline_app(naive_analysis),
         (80, 24),
         [
-            ("naive-80x24", settled),
+            ("naive-80x24", as_it_opens),
             ("zoomed-on-the-item-copy-80x24", pressing(*ITEM_COPY, "z")),
-            (None, pressing("escape", *["up"] * len(ITEM_COPY))),
-            (None, as_a_fresh_start_has_it),
+            (None, in_turn(pressing("escape", *["up"] * len(ITEM_COPY)), as_a_fresh_start_has_it)),
             ("naive-120x40", resizing(120, 40)),
-            (None, keys_reach_the_model_and_the_screen_uses_its_rows),
+            (
+                None,
+                in_turn(
+                    keys_reach_the_model_and_the_screen_uses_its_rows,
+                    escape_never_quits_the_standalone_app_and_q_does,
+                ),
+            ),
         ],
     )
 
@@ -52,7 +49,7 @@ def test_the_naive_step_at_each_size_and_what_its_keys_do(snap_compare_steps, na
 def test_snapshot_naive_step_in_ascii(snap_compare_sizes, naive_analysis):
     # one app through both sizes
     app = lambda: make_timeline_app(naive_analysis, ascii_mode=True)  # noqa: E731
-    snap_compare_sizes(app, [[(80, 24), (120, 40)]], settled, settled)
+    snap_compare_sizes(app, [[(80, 24), (120, 40)]], as_it_opens, as_it_opens)
 
 
 def test_snapshot_fixed_step(snap_compare, fixed_analysis):
@@ -97,13 +94,21 @@ async def keys_reach_the_model_and_the_screen_uses_its_rows(pilot) -> None:
     assert "zoom the Gantt in on the selected finding" in help_text
 
 
-async def test_escape_never_quits_the_standalone_app_and_q_does(fixed_analysis):
-    app = make_timeline_app(fixed_analysis)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.is_running and isinstance(app.screen, TimelineScreen)
+async def escape_never_quits_the_standalone_app_and_q_does(pilot) -> None:
+    """From the help screen (where the keys check leaves it): escape closes it, escape on
+    the timeline, the standalone app's first screen, leaves it open; q asks the app to
+    exit (recorded instead: the app still has its pictures to hand back)."""
+    app = pilot.app
+    await pilot.press("escape")
+    assert isinstance(app.screen, TimelineScreen)
+    await pilot.press("escape")
+    await pilot.pause()
+    assert app.is_running and isinstance(app.screen, TimelineScreen)
+    exits = []
+    app.exit = lambda *result, **options: exits.append(result)
+    try:
         await pilot.press("q")
         await pilot.pause()
-        assert not app.is_running
+    finally:
+        del app.exit
+    assert exits == [()]

@@ -1,6 +1,9 @@
 """What every chart widget guarantees (``widgets/chart.py``'s ``ChartCanvas``), checked on
-both charts: the explorer's roofline and the compare screen's chart. Each test runs once per
-chart, so a chart that stops going through the base fails here."""
+both charts: the explorer's roofline and the compare screen's chart. Each check runs once
+per chart, so a chart that stops going through the base fails here: in colour and Unicode,
+and resized, in the apps the snapshot tests start anyway (test_snapshots.py,
+test_compare_screen.py: ``in_colour_and_unicode_and_redrawn_when_resized``); in ASCII and
+without colour, and in the models at every width, below."""
 
 from __future__ import annotations
 
@@ -36,52 +39,72 @@ async def chart(
 ) -> AsyncIterator[tuple[object, ChartCanvas]]:
     """The explorer on the bundled sample, or the compare screen; (pilot, its chart)."""
     if kind == "roofline":
-        from rooftui.views.tui.widgets.roofline import RooflineCanvas
         from tests.tui.conftest import explorer_of
 
         app = explorer_of([SAMPLE], ascii_mode=ascii_mode)
         async with app.run_test(size=size) as pilot:
             await loaded(pilot)
-            yield pilot, app.explorer.query_one(RooflineCanvas)
+            yield pilot, chart_of(app, kind)
     else:
         from rooftui.views.tui.screens.compare import CompareApp
-        from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 
         app = CompareApp(comparison, ascii_mode=ascii_mode)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            yield pilot, app.screen.query_one(CompareCanvas)
+            yield pilot, chart_of(app, kind)
 
 
-# Terminal sizes each chart is resized to after its first picture, which it shows at the
-# last of them: the AI axis goes from every other decade to every decade between them
-# (WIDTHS below). Every other width is the same code (the models at every width: the
-# tests below); a small terminal draws in less CPU.
+# Terminal sizes each chart is resized to, where the AI axis goes from every other decade
+# to every decade between them (WIDTHS below). Every other width is the same code (the
+# models at every width: the tests below); a small terminal draws in less CPU.
 RESIZED = {"roofline": [(70, 30), (71, 30)], "compare": [(46, 30), (52, 30)]}
 
 
-@pytest.fixture(scope="module")
-def drawn(comparison):
-    """Each chart as it first shows at the last size of ``RESIZED``, in colour and Unicode:
-    its picture and the segments the terminal shows in its region; then, resized to each
-    of ``RESIZED``, its figure (x and y ticks, ranges) and the canvas's size. The tests read
-    it: one app start per chart instead of one per test (a start costs 0.5-1 s of CPU)."""
-    import asyncio
+def chart_of(app, kind: str) -> ChartCanvas:
+    """The chart on screen: the explorer's roofline, or the compare screen's chart."""
+    if kind == "roofline":
+        from rooftui.views.tui.widgets.roofline import RooflineCanvas
 
-    async def draw(kind: str) -> tuple[Text, list[list], list[tuple]]:
-        async with chart(kind, RESIZED[kind][-1], comparison) as (pilot, canvas):
-            text, segments = canvas.render(), shown_on_screen(pilot.app, canvas)
-            resized = []
-            for size in RESIZED[kind]:
-                before = figure_of(canvas)
-                await pilot.resize_terminal(*size)
-                await pilot.pause()
-                await pilot.pause()
-                figure = figure_of(canvas)
-                resized.append((size, figure is not before, figure, tuple(canvas.size)))
-            return text, segments, resized
+        return app.explorer.query_one(RooflineCanvas)
+    from rooftui.views.tui.widgets.compare_chart import CompareCanvas
 
-    return {kind: asyncio.run(draw(kind)) for kind in CHARTS}
+    return app.screen.query_one(CompareCanvas)
+
+
+def in_colour_and_unicode_and_redrawn_when_resized(kind: str):
+    """A step for an app showing the chart ``kind`` in colour and Unicode, at the first
+    level (HBM): test_snapshots.py's 80x24 explorer on the sample, and
+    test_compare_screen.py's app on the DeepCAM runs (an app start costs 0.5-1 s of CPU).
+    It leaves the terminal at the last size of ``RESIZED``.
+    The chart draws its axes in box-drawing characters, in colours, HBM and the selection
+    in the same colours on both charts (HBM blue: the roofline's HBM points and slope, the
+    compare chart's B points and HBM roof; gold: the selected kernel, the selected pair's
+    arrow); resized to each of ``RESIZED``, the canvas gives the chart its new size and
+    the chart redraws with the ticks of its new plot area (every width: the model tests
+    below), across a change of tick step. The same chart in ASCII and without colour:
+    ``test_ascii_mode_draws_only_ascii_and_no_color_only_greys_on_both_charts``."""
+
+    async def run(pilot) -> None:
+        app = pilot.app
+        canvas = chart_of(app, kind)
+        text = canvas.render()
+        assert BOX_DRAWING & set(text.plain), kind  # the axes, in box-drawing characters
+        assert not all(is_grey(c) for c in chart_colours(shown_on_screen(app, canvas))), kind
+        assert {LEVEL_COLOURS["hbm"], SELECTED_COLOUR} <= colours(text), kind
+        tick_counts = set()
+        for size in RESIZED[kind]:
+            before = figure_of(canvas)
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            figure = figure_of(canvas)
+            assert figure is not before, (kind, size)  # redrawn
+            assert ticks_follow_the_plot_area(figure, tuple(canvas.size)), (kind, size)
+            tick_counts.add(len(figure.x_ticks))
+        assert len(tick_counts) > 1, kind  # across a change of tick step
+
+    run.__name__ = f"the_{kind}_in_colour_and_unicode_and_redrawn_when_resized"
+    return run
 
 
 def figure_of(canvas):
@@ -141,11 +164,11 @@ def ticks_follow_the_plot_area(figure, size: tuple[int, int]) -> bool:
     return (figure.x_ticks, figure.y_ticks) == axis_ticks(figure.x_range, figure.y_range, plot_cells(*size))
 
 
-def test_the_roofline_model_thins_ticks_to_the_plot_area_at_every_width(sample_run):
+def test_the_roofline_model_thins_ticks_to_the_plot_area_at_every_width():
     from rooftui.views.tui.explorer_model import ExplorerModel
-    from rooftui.views.tui.view_state import LoadedRun
+    from tests.tui.conftest import prepared_run
 
-    model = ExplorerModel(LoadedRun.from_run(sample_run))
+    model = ExplorerModel(prepared_run([SAMPLE]))
     model.update_roofline()
     labels_seen = set()
     for width in WIDTHS["roofline"]:
@@ -167,16 +190,6 @@ def test_the_compare_model_thins_ticks_to_the_plot_area_at_every_width(compariso
     assert len(labels_seen) > 1
 
 
-@pytest.mark.parametrize("kind", CHARTS)
-def test_resizing_redraws_the_chart_with_the_ticks_of_the_new_plot_area(kind, drawn):
-    # on screen: the canvas gives the chart its new size (every width: the model tests above)
-    resized = drawn[kind][2]
-    for size, redrawn, figure, canvas_size in resized:
-        assert redrawn, size
-        assert ticks_follow_the_plot_area(figure, canvas_size), size
-    assert len({len(figure.x_ticks) for _, _, figure, _ in resized}) > 1  # across a change of tick step
-
-
 def is_grey(colour) -> bool:
     r, g, b = colour.get_truecolor()
     return r == g == b
@@ -195,13 +208,11 @@ def chart_colours(rows: list[list]) -> list:
 
 @pytest.mark.parametrize("kind", CHARTS)
 async def test_ascii_mode_draws_only_ascii_and_no_color_only_greys_on_both_charts(
-    kind, comparison, drawn, monkeypatch
+    kind, comparison, monkeypatch
 ):
     # one app per chart in ASCII mode under NO_COLOR (one changes the characters, the
-    # other the colours); the same chart in Unicode and colour: ``drawn``
-    unicode_text = drawn[kind][0].plain
-    assert BOX_DRAWING & set(unicode_text)  # the axes, in box-drawing characters
-    assert not all(is_grey(c) for c in chart_colours(drawn[kind][1]))
+    # other the colours); the same chart in Unicode and colour, with box-drawing axes and
+    # colours not all grey: in_colour_and_unicode_and_redrawn_when_resized
     monkeypatch.setenv("NO_COLOR", "1")
     async with chart(kind, (100, 32), comparison, ascii_mode=True) as (pilot, canvas):
         ascii_text = canvas.render().plain
@@ -214,11 +225,3 @@ async def test_ascii_mode_draws_only_ascii_and_no_color_only_greys_on_both_chart
             await the_whole_explorer_is_ascii_and_grey(pilot.app, pilot)
     assert ascii_text.strip() and ascii_text.isascii()
     assert "|" in ascii_text and "+" in ascii_text  # the axes, in ASCII
-
-
-@pytest.mark.parametrize("kind", CHARTS)
-def test_both_charts_draw_hbm_and_the_selection_in_the_same_colours(kind, drawn):
-    used = colours(drawn[kind][0])
-    # HBM blue: the roofline's HBM points and slope, the compare chart's B points and HBM
-    # roof; gold: the selected kernel, the selected pair's arrow.
-    assert {LEVEL_COLOURS["hbm"], SELECTED_COLOUR} <= used

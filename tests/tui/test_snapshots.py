@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.snapshot_steps import in_turn, pressing
 from tests.tui.conftest import SAMPLE, loaded
+from tests.tui.test_chart_base import in_colour_and_unicode_and_redrawn_when_resized
 from tests.tui.test_contrast import the_legend_and_header_read_in_16_colours_and_without_colour
 from tests.tui.test_table_numbers import scrolling_sideways_never_cuts_a_number
 
@@ -35,8 +37,6 @@ EXPLORER_AT_80x24 = (
 )
 EXPLORER_AT_120x40 = (
     "explorer-120x40",
-    "compute-roofs-dialog-120x40",
-    "zoomed-120x40",
     "summary-120x40",
     "help-120x40",
     "details-120x40",
@@ -54,65 +54,28 @@ def explorer(**options):
 
 
 async def settle(pilot) -> None:
+    """The explorer as it opens: the run read (or handed over) and shown. (Steps press
+    their keys and wait no more: tests/snapshot_steps.py says why.)"""
     await loaded(pilot)
-    pilot.app.explorer.flush_redraw()
-    await pilot.pause()
 
 
-async def redrawn(pilot) -> None:
-    """Wait until the explorer has drawn what a key or a resize changed: both schedule a
-    debounced redraw, which a loaded machine may not reach before the screenshot."""
-    for _ in range(3):  # debounced filter and redraw timers, then the layout they ask for
-        await pilot.pause()
-        pilot.app.explorer.flush_redraw()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+async def zero_ai_only(pilot) -> None:
+    """From the table scrolled sideways: back to the first column, then single
+    invocations, zero-AI launches only (the filter bar's choice)."""
+    await pilot.press(*["left"] * 12, "g")
+    pilot.app.explorer.query_one("#filter-zero-ai").value = "only"
 
 
-def pressing(*keys: str):
-    """A step that presses ``keys`` and waits until the explorer has drawn what they
-    changed."""
+def every_kernel_grouped_then(*keys: str):
+    """The step back from ``zero_ai_only`` (all launches, grouped, the top row selected),
+    then ``keys``."""
 
     async def run(pilot) -> None:
-        await pilot.press(*keys)
-        await redrawn(pilot)
+        pilot.app.explorer.query_one("#filter-zero-ai").value = "all"
+        await pilot.pause()  # the filter's change handled, before g
+        await pilot.press("g", *keys)
 
     return run
-
-
-def resizing(width: int, height: int, *keys: str):
-    """A step that resizes the terminal, then presses ``keys``."""
-
-    async def run(pilot) -> None:
-        await pilot.resize_terminal(width, height)
-        await redrawn(pilot)
-        await pressing(*keys)(pilot)
-
-    return run
-
-
-def zero_ai_only(pilot):
-    """A step to single invocations, zero-AI launches only (the filter bar's choice)."""
-
-    async def run(pilot) -> None:
-        await pilot.press("g")
-        pilot.app.explorer.query_one("#filter-zero-ai").value = "only"
-        await redrawn(pilot)
-
-    return run(pilot)
-
-
-async def every_kernel_grouped(pilot) -> None:
-    """The step back from ``zero_ai_only``: all launches, grouped, the top row selected."""
-    pilot.app.explorer.query_one("#filter-zero-ai").value = "all"
-    await redrawn(pilot)
-    await pressing("g")(pilot)
-
-
-async def advise(pilot) -> None:
-    await pilot.press("a")
-    await pilot.pause()
-    await pilot.pause()
 
 
 # found with /, then filtered with f and sorted by GFLOP/s: the status says both
@@ -129,21 +92,23 @@ def test_the_explorer_at_80x24(snap_compare_steps):
         [
             ("explorer-80x24", settle),
             ("compute-roofs-dialog-80x24", pressing("p", "space")),  # FP64 unticked
-            (None, pressing("escape")),
             # every number whole or blank, the kernel column in place
-            ("sideways-80x24", pressing(*["right"] * 12)),
-            (None, pressing(*["left"] * 12)),
+            ("sideways-80x24", pressing("escape", *["right"] * 12)),
             ("zero-ai-80x24", zero_ai_only),
-            (None, every_kernel_grouped),
-            ("advise-80x24", advise),  # the step budget and the findings
-            (None, pressing("escape")),
+            ("advise-80x24", every_kernel_grouped_then("a")),  # the step budget and the findings
             # last: once shown over the table, the details leave its scrollbar changed
-            ("details-80x24", pressing("down", "enter")),  # the details cover the table
-            (None, pressing("escape")),
+            ("details-80x24", pressing("escape", "down", "enter")),  # the details cover the table
             # no number cut at any sideways scroll (test_table_numbers.py): after the
             # pictures, as the scrolls leave the table's scrollbars drawn otherwise
-            (None, scrolling_sideways_never_cuts_a_number),
-            (None, the_legend_and_header_read_in_16_colours_and_without_colour),  # test_contrast.py
+            (None, in_turn(pressing("escape"), scrolling_sideways_never_cuts_a_number)),
+            (
+                None,
+                in_turn(
+                    # the roofline in colour and Unicode, then resized (test_chart_base.py)
+                    in_colour_and_unicode_and_redrawn_when_resized("roofline"),
+                    the_legend_and_header_read_in_16_colours_and_without_colour,  # test_contrast.py
+                ),
+            ),
         ],
     )
 
@@ -152,24 +117,19 @@ def test_the_explorer_at_80x24(snap_compare_steps):
 def test_the_explorer_at_120x40_and_the_screens_over_it(snap_compare_steps):
     # each screen once, at the size where it has room: what the 80x24 app shows sideways
     # and with zero-AI launches only is the same code at 120 columns (the model's status
-    # line and legend at every size: test_explorer_model.py, test_legend_layout.py)
+    # line and legend at every size: test_explorer_model.py, test_legend_layout.py). The
+    # compute roofs dialog is 60 columns wide at any size (app.tcss): its picture at 80x24
+    # above; the roofline alone at 120x40: test_screens_snapshots.py (the known-answer
+    # report), the sample's roofline cell by cell at 120x40: test_roofline_layout.py
     snap_compare_steps(
         explorer(),
         (120, 40),
         [
             ("explorer-120x40", settle),
-            ("compute-roofs-dialog-120x40", pressing("p", "space")),
-            (None, pressing("escape")),
-            # the roofline alone (also test_roofline_snapshots.py: the known-answer report)
-            ("zoomed-120x40", pressing("z")),
-            (None, pressing("z")),
             ("summary-120x40", pressing("s")),  # Table III
-            (None, pressing("escape")),
-            ("help-120x40", pressing("question_mark")),
-            (None, pressing("escape")),
-            ("details-120x40", pressing("down", "enter")),  # beside the table
-            (None, pressing("d", "up")),
-            ("find-filter-sort-120x40", pressing(*FIND_FILTER_SORT)),
+            ("help-120x40", pressing("escape", "question_mark")),
+            ("details-120x40", pressing("escape", "down", "enter")),  # beside the table
+            ("find-filter-sort-120x40", pressing("d", "up", *FIND_FILTER_SORT)),
         ],
     )
 
