@@ -5,6 +5,7 @@ several reports in parallel) checked against ``ncu_report`` read directly, here.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -55,7 +56,9 @@ print(json.dumps(rows))
 """
 
 
+@functools.cache
 def read_directly(path: Path) -> list[dict]:
+    """What ncu_report itself reads (once per report and process: the tests only read it)."""
     done = subprocess.run(
         [sys.executable, "-c", DIRECT, str(path), *CHECKED], capture_output=True, text=True, check=True
     )
