@@ -305,7 +305,7 @@ def test_a_report_with_instruction_level_data_reads_the_same_register_moves_in_c
         report.write_bytes(packed.read())
     one_at_a_time, at_once = read_in_children(
         [
-            # each child that disassembles pays the disassembler's setup (~0.9 s of CPU
+            # each child that disassembles pays the disassembler's setup (0.35-0.7 s of CPU
             # here, so two children a case, not more): more at once cost memory, so one
             # child at a time however many were asked for; 8 launches each, the second
             # reading the 7 left and the moves the first found (one launch each:
