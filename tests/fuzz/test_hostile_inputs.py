@@ -14,7 +14,6 @@ import math
 import os
 import shutil
 import stat
-import struct
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ import pytest
 from rooftui.errors import InputError
 from rooftui.ingest.files import open_text
 from rooftui.ingest.raw_csv import read_raw_csv
+from tests.fuzz.generators import record_offsets
 from tests.fuzz.helpers import (
     BASE,
     DETAILS,
@@ -356,10 +356,7 @@ def test_a_raw_export_missing_rows_in_the_middle_says_so(tmp_path):
 
 def test_an_ncu_rep_cut_right_after_a_record_header_says_truncated(tmp_path):
     data = REPORT.read_bytes()
-    offsets, offset = [], 4
-    while offset < len(data):
-        offsets.append(offset)
-        offset += 4 + struct.unpack_from("<I", data, offset)[0]
+    offsets = record_offsets(data)
     # the last record is a result; the one before it is its header
     (tmp_path / "cut.ncu-rep").write_bytes(data[: offsets[-1]])
     assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "truncated", "announces")

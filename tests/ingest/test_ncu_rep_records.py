@@ -4,7 +4,6 @@ hold, on the known-answer report (15 launches) with records added by hand."""
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,10 @@ import pytest
 from rooftui.errors import InputError
 from rooftui.ingest.ncu_rep_records import RecordChain
 from tests.conftest import KNOWN
+from tests.fuzz.generators import record_offsets
 
 REPORT = KNOWN / "known_answer.ncu-rep"
 EMPTY = b"\0\0\0\0"  # a record of no bytes: its length prefix alone
-
-
-def record_offsets(data: bytes) -> list[int]:
-    """Where each record starts, after the 4-byte signature (plain length-prefix walking)."""
-    offsets, offset = [], 4
-    while offset < len(data):
-        offsets.append(offset)
-        offset += 4 + struct.unpack_from("<I", data, offset)[0]
-    return offsets
 
 
 def chained(data: bytes, chunk: int, max_records: int = 1_000_000) -> RecordChain:
