@@ -325,7 +325,9 @@ def details_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
 # ---------------------------------------------------------------- .ncu-rep
 
 
-def _record_offsets(data: bytes) -> list[int]:
+def record_offsets(data: bytes) -> list[int]:
+    """Where each record of an ``.ncu-rep`` starts, after its 4-byte signature: the plain
+    walk of length prefixes (``rooftui.ingest.ncu_rep_records`` says the layout)."""
     offsets, offset = [], 4
     while offset + 4 <= len(data):
         offsets.append(offset)
@@ -339,7 +341,7 @@ def ncu_rep_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
     if choice == 0:
         return "rep-truncate-any-byte", base[: rng.randrange(1, len(base))]
     if choice == 1:
-        cut = rng.choice(_record_offsets(base)[1:])
+        cut = rng.choice(record_offsets(base)[1:])
         return "rep-truncate-record-boundary", base[:cut]
     if choice == 2:
         flipped = bytearray(base)
@@ -350,7 +352,7 @@ def ncu_rep_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
     if choice == 3 and rng.random() < 0.5:
         return "rep-zero-records-bomb", b"NVR\0" + b"\0" * (4 * 1_100_000)
     if choice == 3:  # damage inside one record's body: a result ncu_report cannot parse
-        offsets = _record_offsets(base)
+        offsets = record_offsets(base)
         offset = rng.choice(offsets[1:])
         (length,) = struct.unpack_from("<I", base, offset)
         flipped = bytearray(base)
@@ -361,7 +363,7 @@ def ncu_rep_mutations(base: bytes, rng: random.Random) -> tuple[str, bytes]:
     if choice == 4:
         return "rep-signature-only", b"NVR\0"
     if choice == 5:
-        offset = rng.choice(_record_offsets(base))
+        offset = rng.choice(record_offsets(base))
         patched = bytearray(base)
         struct.pack_into("<I", patched, offset, rng.choice([0, 1, 0xFFFFFFFF, 7]))
         return "rep-bad-record-length", bytes(patched)

@@ -14,7 +14,6 @@ import math
 import os
 import shutil
 import stat
-import struct
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ import pytest
 from rooftui.errors import InputError
 from rooftui.ingest.files import open_text
 from rooftui.ingest.raw_csv import read_raw_csv
+from tests.fuzz.generators import record_offsets
 from tests.fuzz.helpers import (
     BASE,
     DETAILS,
@@ -356,10 +356,7 @@ def test_a_raw_export_missing_rows_in_the_middle_says_so(tmp_path):
 
 def test_an_ncu_rep_cut_right_after_a_record_header_says_truncated(tmp_path):
     data = REPORT.read_bytes()
-    offsets, offset = [], 4
-    while offset < len(data):
-        offsets.append(offset)
-        offset += 4 + struct.unpack_from("<I", data, offset)[0]
+    offsets = record_offsets(data)
     # the last record is a result; the one before it is its header
     (tmp_path / "cut.ncu-rep").write_bytes(data[: offsets[-1]])
     assert_one_line_error(rooftui(tmp_path, "summary", tmp_path / "cut.ncu-rep"), "truncated", "announces")
@@ -369,7 +366,7 @@ def test_an_ncu_rep_cut_right_after_a_record_header_says_truncated(tmp_path):
 
 
 def test_a_csv_decompression_bomb_stops_at_the_cap(tmp_path):
-    bomb = lzma.compress(BASE.read_bytes() + b"\n" * (8 << 20))
+    bomb = lzma.compress(BASE.read_bytes() + b"\n" * (8 << 20), preset=0)  # any level: a few KB
     (tmp_path / "bomb.csv.xz").write_bytes(bomb)
     assert_one_line_error(
         rooftui(tmp_path, "summary", tmp_path / "bomb.csv.xz"),
@@ -397,7 +394,7 @@ def test_a_ceilings_whitespace_bomb_stops_at_the_cap(tmp_path):
 
 
 def test_an_ncu_rep_of_empty_records_stops_at_the_record_cap(tmp_path):
-    (tmp_path / "bomb.ncu-rep.xz").write_bytes(lzma.compress(b"NVR\0" + b"\0" * (4 * 1_100_000)))
+    (tmp_path / "bomb.ncu-rep.xz").write_bytes(lzma.compress(b"NVR\0" + b"\0" * (4 * 1_100_000), preset=0))
     assert_one_line_error(
         rooftui(
             tmp_path, "summary", tmp_path / "bomb.ncu-rep.xz", env={"ROOFTUI_MAX_INPUT_BYTES": str(8 << 20)}
@@ -530,7 +527,11 @@ def test_a_compressed_input_is_decompressed_whole_once_per_load(tmp_path, monkey
     from rooftui.ingest import read_report
 
     content = _many_launches(source, copies) if copies else source.read_bytes()
-    compressors = {".xz": lzma.compress, ".gz": gzip.compress, ".bz2": bz2.compress}
+    compressors = {  # the fastest level of each: what is read back is the same
+        ".xz": lambda raw: lzma.compress(raw, preset=0),
+        ".gz": lambda raw: gzip.compress(raw, compresslevel=1),
+        ".bz2": lambda raw: bz2.compress(raw, compresslevel=1),
+    }
     path = tmp_path / name
     path.write_bytes(compressors[path.suffix](content))
     streams = {}  # each decompressing stream: the bytes it gave

@@ -89,10 +89,16 @@ def test_a_latin1_byte_in_a_sidecar_name_is_read(tmp_path):
 
 
 def test_a_fifo_in_place_of_the_sidecar_is_refused_without_waiting(tmp_path):
+    # through what the summary calls to find and read the sidecar (opening the FIFO would
+    # wait for a writer forever); how the command turns that InputError into one line and
+    # exit 2 is the damaged-sidecar test's run of the whole command
     reports = _ddp(tmp_path, None)
     os.mkfifo(tmp_path / "ddp.communication.csv")
-    result = rooftui(tmp_path, "summary", *reports)
-    assert_one_line_error(result, "ddp.communication.csv", "not a regular file")
+    with pytest.raises(InputError) as refused:
+        communication_sidecar([str(path) for path in reports])
+    line = str(refused.value)
+    assert refused.value.exit_code == 2 and "\n" not in line, line
+    assert "ddp.communication.csv" in line and "not a regular file" in line, line
 
 
 def test_a_csv_report_whose_cache_entry_has_no_columns_is_summarised_as_read(tmp_path):

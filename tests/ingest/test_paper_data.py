@@ -81,6 +81,20 @@ def reproduce(load_clone, monkeypatch):
     return module
 
 
+@pytest.fixture
+def cli_loads_once(load_clone, monkeypatch):
+    """``summary`` through the real command, its load served by ``load_clone`` (the same
+    ``load_run`` with the options its flags made, loaded once per module: for a command
+    whose options other tests load too). The command's own load of a directory, reading
+    and progress included, stays in test_summary_of_the_directory_through_the_cli."""
+    import rooftui.analysis
+
+    def load_run(paths, options, progress=None, reading=None):
+        return load_clone(paths, options)
+
+    monkeypatch.setattr(rooftui.analysis, "load_run", load_run)
+
+
 # Loaded once for the tests that only read them.
 @pytest.fixture(scope="module")
 def pytorch_on_v100(pytorch_dir, load_clone):
@@ -211,7 +225,7 @@ def test_summary_of_the_directory_through_the_cli(pytorch_dir):
     }
 
 
-def test_group_alone_counts_zero_ai_per_launch_and_says_so(pytorch_dir):
+def test_group_alone_counts_zero_ai_per_launch_and_says_so(pytorch_dir, cli_loads_once):
     # One zero-AI definition by default (per launch); per kernel name only when asked.
     result = run_cli("summary", pytorch_dir, "--gpu", "V100", "--group", "--format", "json")
     assert result.returncode == 0, result.stderr
