@@ -121,12 +121,14 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 @pytest.fixture(scope="session")
-def load_once():
+def load_once(_run_wide_report_cache):
     """``load_once(path, **options)`` is ``load_run([path], LoadOptions(**options))`` for a
     committed report, read once per worker (a cold load costs 0.3-1 s of CPU; many tests
     read the same sample with the same options) and given to each caller as a copy of its
     own, so a test may change what it gets. Only for loads nothing in the test changes:
-    a test that saves ceilings (XDG_DATA_HOME) or writes its input loads it itself."""
+    a test that saves ceilings (XDG_DATA_HOME) or writes its input loads it itself. A
+    ``.ncu-rep`` goes through the run-wide report cache (``shared_report_cache``), so its
+    reader child runs once per run, not once per worker."""
     from rooftui.analysis import load_run
     from rooftui.analysis.load_options import LoadOptions
 
@@ -135,7 +137,9 @@ def load_once():
     def load(path, **options):
         key = (str(path), tuple(sorted(options.items())))
         if key not in loaded:
-            loaded[key] = load_run([path], LoadOptions(**options))
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setenv("XDG_CACHE_HOME", str(_run_wide_report_cache))
+                loaded[key] = load_run([path], LoadOptions(**options))
         return copy.deepcopy(loaded[key])
 
     return load
@@ -221,21 +225,27 @@ def _report_cache_per_test(_fresh_folders, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(_fresh_folders("cache")))
 
 
+@pytest.fixture(scope="session")
+def _run_wide_report_cache(tmp_path_factory):
+    """The report cache every worker of this run shares (``shared_report_cache``)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    shared = root / "report-cache-of-the-run"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
 @pytest.fixture
-def shared_report_cache(tmp_path_factory, monkeypatch, _report_cache_per_test):
+def shared_report_cache(_run_wide_report_cache, monkeypatch, _report_cache_per_test):
     """One report cache for the whole run, all workers together (rooftui.ingest.cache is
     safe for several processes: an entry is installed by rename), instead of the test's
     own empty one: a committed ``.ncu-rep`` is read by its reader child once per run, not
     once per test (~0.5-1.5 s of CPU each). Only for tests about what is done with a
     report, never for a test of reading one (the reader, its children, the cache): those
     must keep reading cold, so they keep the default."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # the run's folder, above each worker's own
-    shared = root / "report-cache-of-the-run"
-    shared.mkdir(exist_ok=True)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
-    return shared
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_run_wide_report_cache))
+    return _run_wide_report_cache
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -22,3 +22,21 @@ def test_a_run_from_load_once_is_the_run_load_run_gives(load_once):
     shared = load_once(REPORT)
     pd.testing.assert_frame_equal(shared.kernels, fresh.kernels, check_exact=True)
     assert (shared.notes, shared.missing_metrics) == (fresh.notes, fresh.missing_metrics)
+
+
+def test_a_ncu_rep_through_the_run_wide_cache_is_the_run_a_cold_read_gives(load_once, tmp_path):
+    """load_once reads a ``.ncu-rep`` through the report cache every worker shares: the run
+    it gives is the one a read with this test's own empty cache gives, and the entry is
+    in the shared folder, not in the test's."""
+    import os
+
+    import pandas as pd
+
+    report = KNOWN / "known_answer.ncu-rep"
+    own_cache = os.environ["XDG_CACHE_HOME"]
+    shared = load_once(report)
+    assert not any(os.scandir(own_cache)), "load_once wrote into the test's own cache"
+    cold = load_run([report])
+    assert any(os.scandir(own_cache)), "the cold read did not go through the test's own cache"
+    pd.testing.assert_frame_equal(shared.kernels, cold.kernels, check_exact=True)
+    assert (shared.notes, shared.missing_metrics) == (cold.notes, cold.missing_metrics)
