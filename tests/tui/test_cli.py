@@ -133,10 +133,18 @@ def test_plot_png_is_a_roofline_figure_an_image_reader_opens(known_answer_figure
         assert near.sum() > 100, f"no {level} points or slope"
 
 
-def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_legend(known_answer_figure):
+def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_legend(
+    known_answer_figure, load_once
+):
+    from rooftui.analysis import instruction_roofline
+
     _, svg, _ = known_answer_figure
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
+    # The FLOP roofline without --instructions, although the report has what the instruction
+    # roofline needs (its issue roof: tests/cli/test_plot_instructions.py draws that one).
+    issue = instruction_roofline.ceilings_for(load_once(known_answer()), "NVIDIA H200").issue
+    assert issue is not None and "warp issue" not in text
     # The H200's measured ceilings bundled with rooftui (rooftui/data/ceilings:
     # L1 3.2136e13 B/s, L2 8.9843e12, HBM 4.5550e12, FP64 FMA 3.3306e13 FLOP/s, Tensor
     # TF32 4.8468e14): each value beside its line, and with its source in the legend.
