@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -103,16 +104,54 @@ def known_answer() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_data" / "known_answer" / "known_answer.raw-base.csv"
 
 
+class Drawn(NamedTuple):
+    png: Path
+    svg: Path
+    out: str  # what the command printed
+    figure: Any  # the matplotlib Figure the command drew
+    draws: int  # how many times the figure was drawn while the command wrote its files
+
+
 @pytest.fixture(scope="module")
-def known_answer_figure(tmp_path_factory) -> tuple[Path, Path, str]:
+def known_answer_figure(tmp_path_factory) -> Drawn:
     """``plot known_answer --png --svg``, run once for the checks of both files (one
-    figure, saved in both formats): the PNG, the SVG and what the command printed."""
+    figure, saved in both formats), with the figure it drew and how often it was drawn."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    import rooftui.views.figure as figure_module
+
     folder = tmp_path_factory.mktemp("figure")
     png, svg = folder / "roofline.png", folder / "roofline.svg"
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    figures, draws = [], []
+    real_figure, real_draw = figure_module.roofline_figure, Figure.draw
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out):
+        patch.setitem(matplotlib.rcParams, "svg.hashsalt", "same ids each time")  # random else
+        keep = lambda *a, **k: figures.append(real_figure(*a, **k)) or figures[-1]  # noqa: E731
+        patch.setattr(figure_module, "roofline_figure", keep)
+        patch.setattr(Figure, "draw", lambda self, renderer: draws.append(self) or real_draw(self, renderer))
         rooftui("plot", str(known_answer()), "--png", str(png), "--svg", str(svg))  # both at once
-    return png, svg, out.getvalue()
+    [figure] = figures
+    return Drawn(png, svg, out.getvalue(), figure, len(draws))
+
+
+def test_each_file_is_one_draw_and_the_file_the_placeholder_engines_two_draws_wrote(known_answer_figure):
+    # The figure is laid out before its labels are placed, then keeps no layout engine:
+    # with Matplotlib's "none" (a placeholder engine, as before) savefig drew it twice per
+    # file. The independent answer: saved with that placeholder, the same file byte for byte.
+    import matplotlib
+    from matplotlib.layout_engine import ConstrainedLayoutEngine, PlaceHolderLayoutEngine
+
+    drawn = known_answer_figure
+    assert drawn.draws == 2 and drawn.figure.get_layout_engine() is None
+    constrained = ConstrainedLayoutEngine()
+    placeholder = PlaceHolderLayoutEngine(constrained.adjust_compatible, constrained.colorbar_gridspec)
+    drawn.figure.set_layout_engine(placeholder)
+    out = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "same ids each time", "svg.fonttype": "none"}):
+        drawn.figure.savefig(out, format="svg", metadata={"Date": None})
+    assert out.getvalue() == drawn.svg.read_bytes()
 
 
 def test_plot_png_is_a_roofline_figure_an_image_reader_opens(known_answer_figure):
@@ -120,7 +159,7 @@ def test_plot_png_is_a_roofline_figure_an_image_reader_opens(known_answer_figure
 
     from rooftui.views.figure import COLOURS
 
-    png, svg, out = known_answer_figure
+    png, svg, out = known_answer_figure[:3]
     assert f"wrote {png} (roofline figure)" in out and f"wrote {svg} (roofline figure)" in out
     assert svg.read_text().lstrip().startswith("<?xml")
     pixels = imread(png)  # floats in 0..1, RGBA
@@ -138,7 +177,7 @@ def test_plot_svg_labels_every_roof_and_slope_with_value_and_source_and_has_a_le
 ):
     from rooftui.analysis import instruction_roofline
 
-    _, svg, _ = known_answer_figure
+    svg = known_answer_figure.svg
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     # The FLOP roofline without --instructions, although the report has what the instruction
@@ -176,8 +215,8 @@ def test_plot_figure_without_matplotlib_says_which_extra_to_install(tmp_path, ca
 
     monkeypatch.setitem(_sys.modules, "matplotlib.figure", None)  # the import fails
     png = tmp_path / "roofline.png"
-    with pytest.raises(SystemExit) as exit_:
-        rooftui("plot", str(SAMPLE), "--png", str(png))
+    with pytest.raises(SystemExit) as exit_:  # any report: the smallest
+        rooftui("plot", str(known_answer()), "--png", str(png))
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err == "rooftui: drawing a figure needs matplotlib — pip install 'rooftui[plot]'"
