@@ -23,4 +23,3 @@ def test_plot_instructions_writes_the_instruction_roofline_with_its_walls_and_so
     assert "wall 1/32: a sector per lane / 32-way conflict" in text
     assert "issue: measured by rooftui" in text  # the issue roof says where it came from
     assert "not plotted (no FLOP)" not in text  # zero-AI kernels are on this chart
-
