@@ -197,7 +197,12 @@ def roofline_figure(
     # Lay out first: label sizes and slope angles depend on it. The engine alone, as a draw
     # runs it: a whole draw here gave the same layout and drew every artist once more.
     figure.get_layout_engine().execute(figure)
-    figure.set_layout_engine("none")  # and keep that layout: the labels are placed against it
+    # And keep that layout, the labels are placed against it: no engine at all, which savefig
+    # draws once; "none" leaves a placeholder engine, for which savefig draws everything twice.
+    from matplotlib import rc_context
+
+    with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        figure.set_layout_engine(None)  # None is "no engine" only where these are off
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     renderer = FigureCanvasAgg(figure).get_renderer()  # text extents as a PNG draws them

@@ -24,8 +24,9 @@ def test_advise_on_the_bundled_sample_prints_the_budget_and_ten_findings_within_
     assert ranks == [f"{n:>2}." for n in range(1, 11)]
 
 
-def test_advise_json_carries_the_floor_the_budget_and_findings_ranked_by_gain():
-    done = run_cli("advise", "--format", "json", "--top", "5")
+def test_advise_json_carries_the_floor_the_budget_and_findings_ranked_by_gain(advise_json_top_5):
+    done, _ = advise_json_top_5  # its figure: test_advise_figure.py
+    assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["schema"] == "rooftui.advise/1"
     budget = doc["budget"]["NVIDIA H200"]

@@ -10,9 +10,8 @@ from tests.conftest import run_cli
 pytest.importorskip("matplotlib")
 
 
-def test_the_figure_names_every_bar_of_the_budget_and_the_speed_of_light(tmp_path):
-    path = tmp_path / "budget.svg"
-    done = run_cli("advise", "--figure", path, "--format", "json")
+def test_the_figure_names_every_bar_of_the_budget_and_the_speed_of_light(advise_json_top_5, load_once):
+    done, path = advise_json_top_5  # the run's JSON: test_advise_cli.py
     assert done.returncode == 0, done.stderr
     svg = path.read_text()
     labels = (
@@ -29,17 +28,17 @@ def test_the_figure_names_every_bar_of_the_budget_and_the_speed_of_light(tmp_pat
     # recomputed from the report's columns and the ceilings file (test_advise_terms.by_hand):
     # 351 µs; 308 µs before warp instructions, shared wavefronts and transactions were terms
     # (322 µs while L2 bytes were lts__t_bytes, docs/l2-bytes.md)
-    assert seconds(speed_of_light_by_hand()) == "351 µs" and "351 µs" in svg
+    assert seconds(speed_of_light_by_hand(load_once)) == "351 µs" and "351 µs" in svg
 
 
-def speed_of_light_by_hand() -> float:
+def speed_of_light_by_hand(load_once) -> float:
     import json
 
-    from rooftui.analysis import load_run
     from rooftui.sample import sample_ceilings, sample_paths
     from tests.core.test_advise_terms import by_hand
 
-    run = load_run(sample_paths())  # as `rooftui advise` with no argument loads it
+    [sample] = sample_paths()
+    run = load_once(sample)  # as `rooftui advise` with no argument loads it
     doc = json.loads(sample_ceilings().read_text())
     return float(by_hand(run.kernels, doc, doc["launch_floor"]["empty_kernel_s"])["achievable_s"].sum())
 

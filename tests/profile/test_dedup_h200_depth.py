@@ -8,7 +8,6 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from rooftui.analysis import load_run
 from tests.profile.conftest import REPO
 from tests.profile.test_dedup_compare import compare_script
 
@@ -16,8 +15,9 @@ RESULTS = REPO / "benchmarks" / "results" / "2026-12-02-profile-dedup-depth"
 FLOP_TOTALS = [c for c in compare_script.TESTED if c not in compare_script.BYTES]
 
 
-def kernels(name: str) -> pd.DataFrame:
-    return load_run([RESULTS / f"{name}.raw.csv.xz"]).kernels.reset_index(drop=True)
+def kernels(load_once, name: str) -> pd.DataFrame:
+    """The launches of a committed table, read once per worker (``load_once``)."""
+    return load_once(RESULTS / f"{name}.raw.csv.xz").kernels.reset_index(drop=True)
 
 
 def at(rows: pd.DataFrame, phase: str, quantity: str, column: str = "ratio"):
@@ -38,8 +38,8 @@ def within_one_percent(default: pd.DataFrame, exhaustive: pd.DataFrame, flops_wi
     return rows
 
 
-def test_default_at_16_blocks_has_every_flop_and_byte_total_of_exhaustive_within_one_percent():
-    default, exhaustive = kernels("d16"), kernels("x16")
+def test_default_at_16_blocks_has_every_flop_and_byte_total_of_exhaustive_within_one_percent(load_once):
+    default, exhaustive = kernels(load_once, "d16"), kernels(load_once, "x16")
     assert len(default) == len(exhaustive) == 579
     rows = within_one_percent(default, exhaustive, flops_within=1e-4)
     assert compare_script.worst(rows, compare_script.BYTES) == (
@@ -50,8 +50,8 @@ def test_default_at_16_blocks_has_every_flop_and_byte_total_of_exhaustive_within
     assert at(rows, "all", "flops_fp16") == pytest.approx(0.0194, abs=1e-4)
 
 
-def test_two_exhaustive_runs_differ_only_in_the_bytes_that_depend_on_cache_state():
-    first, second = kernels("x8"), kernels("x8.2")
+def test_two_exhaustive_runs_differ_only_in_the_bytes_that_depend_on_cache_state(load_once):
+    first, second = kernels(load_once, "x8"), kernels(load_once, "x8.2")
     rows = compare_script.compare(second, first)
     flops = rows[rows["quantity"].isin(FLOP_TOTALS)]
     assert (flops["ratio"] - 1).abs().max() < 1e-6  # the optimizer's FP16: 36,456,472 vs 36,456,464
@@ -64,8 +64,8 @@ def test_two_exhaustive_runs_differ_only_in_the_bytes_that_depend_on_cache_state
     assert (first["bytes_hbm"] == second["bytes_hbm"]).sum() == 13
 
 
-def test_deepcam_backward_hbm_misses_one_percent_through_one_launch_whose_twin_reuses_its_data():
-    default, exhaustive = kernels("ddeepcam"), kernels("xdeepcam")
+def test_deepcam_backward_hbm_misses_one_percent_through_one_launch_whose_twin_reuses_its_data(load_once):
+    default, exhaustive = kernels(load_once, "ddeepcam"), kernels(load_once, "xdeepcam")
     rows = compare_script.compare(default, exhaustive)
     assert rows[rows["within_1pct"] == False]["quantity"].tolist() == ["bytes_hbm"]  # noqa: E712
     assert at(rows, "backward", "bytes_hbm") == pytest.approx(0.98943, abs=1e-5)

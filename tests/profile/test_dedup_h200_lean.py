@@ -12,7 +12,6 @@ import tarfile
 import pandas as pd
 import pytest
 
-from rooftui.analysis import load_run
 from rooftui.profile.deduplicated import SMALL_PROGRAM_LAUNCHES
 from tests.profile.conftest import REPO
 from tests.profile.test_dedup_compare import compare_script
@@ -21,8 +20,9 @@ from tests.profile.test_dedup_h200_depth import at, within_one_percent
 RESULTS = REPO / "benchmarks" / "results" / "2026-12-02-profile-lean"
 
 
-def kernels(name: str) -> pd.DataFrame:
-    return load_run([RESULTS / f"{name}.raw.csv.xz"]).kernels.reset_index(drop=True)
+def kernels(load_once, name: str) -> pd.DataFrame:
+    """The launches of a committed table, read once per worker (``load_once``)."""
+    return load_once(RESULTS / f"{name}.raw.csv.xz").kernels.reset_index(drop=True)
 
 
 def passes(log: str) -> list[int]:
@@ -72,9 +72,9 @@ def test_rooftuis_section_takes_10_replay_passes_where_source_counters_takes_11(
     ],
 )
 def test_default_has_every_flop_and_byte_total_of_exhaustive_within_one_percent(
-    step, launches, worst_bytes, where
+    step, launches, worst_bytes, where, load_once
 ):
-    default, exhaustive = kernels(f"d{step}"), kernels(f"x{step}")
+    default, exhaustive = kernels(load_once, f"d{step}"), kernels(load_once, f"x{step}")
     assert len(default) == len(exhaustive) == launches
     rows = within_one_percent(default, exhaustive, flops_within=2e-4)
     assert compare_script.worst(rows, compare_script.BYTES) == (pytest.approx(worst_bytes, abs=1e-5), where)

@@ -26,6 +26,10 @@ from tests.profile.conftest import (
     run_rooftui_process,
 )
 
+# The fake ncu links the known-answer report as its output: these tests check the command
+# around the report, not its reading (tests/ingest), so the run's report cache reads it once.
+pytestmark = pytest.mark.usefixtures("shared_report_cache")
+
 HOPPER = ",".join(required_metrics(architecture_for("9.0")))
 
 # What ncu 2025.3 writes for a good run: a line per profiled kernel, then the report.
@@ -34,7 +38,7 @@ echo '==PROF== Connected to process 4242 (/usr/bin/python3.12)' >> "$log"
 echo '==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes' >> "$log"
 echo '==PROF== Profiling "saxpy" - 1: 0%....50%....100% - 7 passes' >> "$log"
 echo '==PROF== Disconnected from process 4242' >> "$log"
-cp '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
+ln -sf '{KNOWN_ANSWER_REPORT}' "$out.ncu-rep"
 echo "==PROF== Report: $PWD/$out.ncu-rep" >> "$log"
 """
 COUNTERS_NOT_PERMITTED = """
@@ -264,7 +268,7 @@ def test_ctrl_c_keeps_what_ncu_wrote_and_says_where(tmp_path, fake_bin, fake_ncu
 def test_a_report_cut_short_is_noted_wherever_it_is_opened_until_profiled_again(tmp_path, fake_bin, fake_ncu):
     from rooftui.ingest.sidecars import write_cut_short_note
 
-    shutil.copy(KNOWN_ANSWER_REPORT, tmp_path / "r.ncu-rep")
+    (tmp_path / "r.ncu-rep").symlink_to(KNOWN_ANSWER_REPORT)
     write_cut_short_note(tmp_path / "r.ncu-rep", "cut short: interrupted (Ctrl-C)")
     env = rooftui_env(fake_bin)
     opened = run_rooftui(["summary", "r.ncu-rep"], tmp_path, env)
@@ -274,7 +278,7 @@ def test_a_report_cut_short_is_noted_wherever_it_is_opened_until_profiled_again(
         " holds only the kernels profiled before the stop"
     ) in opened.stderr
     fake_ncu(
-        f"cp '{KNOWN_ANSWER_REPORT}' \"$out.ncu-rep\"\n"
+        f"ln -sf '{KNOWN_ANSWER_REPORT}' \"$out.ncu-rep\"\n"
         'echo \'==PROF== Profiling "daxpy" - 0: 0%....50%....100% - 7 passes\' >> "$log"\n'
     )
     again = run_rooftui(

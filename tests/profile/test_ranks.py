@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import pandas as pd
 import pytest
@@ -51,9 +50,11 @@ def test_per_rank_shares_by_hand(tmp_path):
     assert only["communication_time_share"].isna().all() and only["communication_time_s"].isna().all()
 
 
-def test_summary_of_two_rank_reports_has_a_rank_column_and_a_per_rank_section(tmp_path, fake_bin):
-    for rank in (0, 1):
-        shutil.copy(KNOWN_ANSWER_REPORT, tmp_path / f"job.rank{rank}.ncu-rep")
+def test_summary_of_two_rank_reports_has_a_rank_column_and_a_per_rank_section(
+    tmp_path, fake_bin, shared_report_cache
+):
+    for rank in (0, 1):  # links: what is checked is the ranks' table, not the reading (tests/ingest)
+        (tmp_path / f"job.rank{rank}.ncu-rep").symlink_to(KNOWN_ANSWER_REPORT)
     (tmp_path / "job.communication.csv").write_text(
         "rank,ncu_id,name,time_s,communication,time_source\n"
         "1,0,ncclDevKernel_AllReduce_Sum_f32,0.002,true,measured (gpu__time_duration.sum)\n"
