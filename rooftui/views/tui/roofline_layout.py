@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.palette import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
@@ -114,10 +115,10 @@ class Layout:
     kinds_before_labels: list[list[str]] = field(default_factory=list)
     owners_before_labels: list[list[str]] = field(default_factory=list)
 
-    @property
+    @cached_property
     def before_labels(self) -> list[list[tuple[str, str]]]:
         """What each cell held before any label was placed: (kind, owner), for checks
-        (paired when asked: a layout is drawn far more often than checked)."""
+        (paired when first asked: a layout is drawn far more often than checked)."""
         return [
             list(zip(kinds, owners))
             for kinds, owners in zip(self.kinds_before_labels, self.owners_before_labels)
