@@ -11,15 +11,7 @@ import pytest
 
 from rooftui.views.tui.screens.explorer import ExplorerScreen
 from rooftui.views.tui.screens.help import HelpScreen
-from tests.tui.conftest import TRACE, loaded, open_the_timeline, run_in_turn, screen_text
-
-
-async def _open(pilot, keys: tuple[str, ...]) -> None:
-    for key in keys:
-        if key == "t":  # the timeline opens once its trace is analysed
-            await open_the_timeline(pilot)
-        else:
-            await pilot.press(key)
+from tests.tui.conftest import TRACE, loaded, open_the_timeline, run_in_turn, screen_text, wait_until
 
 
 def table_three_is_shown(app) -> None:
@@ -52,65 +44,62 @@ def keys_of(app, what: str) -> str:
     return next(keys for _, keys, said in app.screen.rows if said == what)
 
 
-async def question_mark_shows_the_keys_of_each_screen_and_escape_goes_back(app, pilot) -> None:
-    # each screen is opened from the explorer and left back to it before the next; at
-    # 120x60, Table III and the explorer's every key are in view
-    assert app.size == (120, 60)
-    for keys, screen, where in [
-        ((), "ExplorerScreen", "explorer"),
-        (("s",), "SummaryScreen", "summary"),
-        (("t",), "TimelineScreen", "timeline"),
-    ]:
-        await _open(pilot, keys)
-        assert type(app.screen).__name__ == screen
-        if where == "summary":
-            table_three_is_shown(app)
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen), where
-        rows = app.screen.rows
-        assert ("anywhere", "? f1", "the keys of this screen") in rows
-        assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
-        if where == "explorer":
-            help_lists_every_explorer_key_that_works(app)
-        await pilot.press("escape")
-        assert type(app.screen).__name__ == screen
-        if keys:
-            await pilot.press("escape")
-            assert isinstance(app.screen, ExplorerScreen), where
-        assert app.return_code is None  # escape never quits
+def help_lists_the_keys_of(app, where: str) -> None:
+    """The help screen on top lists the keys of ``where`` (and the keys of anywhere)."""
+    assert isinstance(app.screen, HelpScreen), where
+    rows = app.screen.rows
+    assert ("anywhere", "? f1", "the keys of this screen") in rows
+    assert {row[0] for row in rows} - {"anywhere", "kernel table", "filter bar"} == {where}
+
+
+async def question_mark_on_the_summary_shows_its_keys_and_escape_goes_back(app, pilot) -> None:
+    # at 120x60 Table III is in view; the explorer's help: the footer check, the
+    # timeline's: the trace check (each screen opened once for its keys)
+    await pilot.press("s")
+    assert type(app.screen).__name__ == "SummaryScreen"
+    table_three_is_shown(app)
+    await pilot.press("question_mark")
+    help_lists_the_keys_of(app, "summary")
+    await pilot.press("escape")
+    assert type(app.screen).__name__ == "SummaryScreen"
+    await pilot.press("escape")
+    assert isinstance(app.screen, ExplorerScreen)
+    assert app.return_code is None  # escape never quits
 
 
 async def q_on_a_screen_opened_from_the_explorer_goes_back(app, pilot) -> None:
-    await _open(pilot, ("t",))
+    assert await open_the_timeline(pilot) == []  # analysed already: no toast this time
     assert type(app.screen).__name__ == "TimelineScreen"
     await pilot.press("q")
     assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
 
 
-async def with_a_trace_help_lists_t_and_t_opens_the_timeline(app, pilot) -> None:
+async def with_a_trace_t_opens_the_timeline_with_its_keys_and_escape_goes_back(app, pilot) -> None:
+    # (with a trace the explorer's help lists t: the footer check at 120x60)
     from rooftui.views.tui.screens.timeline import TimelineScreen
 
-    assert "t timeline" in screen_text(app)
-    await pilot.press("question_mark")
-    assert ("explorer", "t", "timeline of the --trace profile") in app.screen.rows
-    await pilot.press("escape")
     assert await open_the_timeline(pilot) == ["analysing naive.json.gz…"]  # the first time only
+    assert isinstance(app.screen, TimelineScreen)
+    await pilot.press("question_mark")
+    help_lists_the_keys_of(app, "timeline")
+    await pilot.press("escape")
     assert isinstance(app.screen, TimelineScreen)
     await pilot.press("enter")  # a finding: its detail (in ASCII: test_dialogs_ascii.py)
     await pilot.pause()
     assert "GPU idle" in screen_text(app)
     await pilot.press("escape")
-    assert isinstance(app.screen, ExplorerScreen)
+    assert isinstance(app.screen, ExplorerScreen) and app.return_code is None
 
 
 FOOTER_KEYS = ["/ find", "f filter", "g group", "d detail", "s summary", "e svg", "c csv", "q quit", "? help"]
 
 
-async def every_footer_key_is_in_view_and_helps_footer_offers_no_help(app, pilot) -> None:
+async def every_footer_key_is_in_view_and_helps_footer_offers_no_help(app, pilot, whole_help=False) -> None:
     """Footers fit: every key the explorer's footer offers stays in view, ``t`` with a
     trace (the footer packs its keys closer when it is drawn for a size, at the start as
     after a resize); the help screen's footer offers no "? help" (``?`` closes it there)
-    and the help names keys as they are typed."""
+    and the help names keys as they are typed. With ``whole_help`` (at 120x60, where it
+    is all in view): the help lists the explorer's every key that works, ``t`` too."""
     width = app.size.width
     footer = screen_text(app).splitlines()[-1]
     assert len(footer) <= width
@@ -118,6 +107,10 @@ async def every_footer_key_is_in_view_and_helps_footer_offers_no_help(app, pilot
         assert key in footer, (width, key, footer)
     await pilot.press("question_mark")
     await pilot.pause()
+    if whole_help:
+        help_lists_the_keys_of(app, "explorer")
+        help_lists_every_explorer_key_that_works(app)
+        assert ("explorer", "t", "timeline of the --trace profile") in app.screen.rows
     text = screen_text(app)
     footer = text.splitlines()[-1]
     assert "esc close" in footer and "help" not in footer
@@ -266,9 +259,10 @@ async def test_help_escape_q_dialogs_copying_and_exports_come_back_where_they_st
             app,
             pilot,
             [
-                every_footer_key_is_in_view_and_helps_footer_offers_no_help,  # as it starts
-                with_a_trace_help_lists_t_and_t_opens_the_timeline,
-                question_mark_shows_the_keys_of_each_screen_and_escape_goes_back,
+                # as it starts
+                partial(every_footer_key_is_in_view_and_helps_footer_offers_no_help, whole_help=True),
+                with_a_trace_t_opens_the_timeline_with_its_keys_and_escape_goes_back,
+                question_mark_on_the_summary_shows_its_keys_and_escape_goes_back,
                 q_on_a_screen_opened_from_the_explorer_goes_back,
             ],
         )
@@ -364,18 +358,14 @@ async def test_the_footer_is_built_again_only_when_the_keys_it_shows_change():
 
     app = TwoFields()
     async with app.run_test(size=(60, 5)) as pilot:
-        await pilot.pause()
+        # the footer is built after the first refresh: a loaded machine may take more pauses
+        await wait_until(pilot, lambda: keys_shown(app) == ["flip", "other"], "the footer shows both keys")
         footer_keys = list(app.query("FooterKey"))
-        assert keys_shown(app) == ["flip", "other"]
         app.query_one("#second", Input).focus()
         await pilot.pause()
         await pilot.pause()
         assert list(app.query("FooterKey")) == footer_keys  # the same widgets: not built again
+        await pilot.press("f2")  # "other" no longer works: built again without it
+        await wait_until(pilot, lambda: keys_shown(app) == ["flip"], "the footer drops 'other'")
         await pilot.press("f2")
-        await pilot.pause()
-        await pilot.pause()
-        assert keys_shown(app) == ["flip"]  # "other" no longer works: built again without it
-        await pilot.press("f2")
-        await pilot.pause()
-        await pilot.pause()
-        assert keys_shown(app) == ["flip", "other"]
+        await wait_until(pilot, lambda: keys_shown(app) == ["flip", "other"], "'other' shown again")

@@ -8,27 +8,27 @@ per-rank table of another view.
 from __future__ import annotations
 
 import functools
-import json
 
 import numpy as np
-from click.testing import CliRunner
 
 from rooftui.views.tui.table_columns import RANK_COLUMN
 from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
-from tests.tui.conftest import REPO, explorer_of, loaded, run_in_turn, screen_text
+from tests.tui.conftest import REPO, explorer_of, loaded, prepared_run, run_in_turn, screen_text
 
 RANKS = [REPO / "sample_data" / "multigpu" / f"ddp.rank{rank}.raw.csv.xz" for rank in (0, 1)]
 
 
-@functools.cache  # one `rooftui summary` of the two reports for the checks that compare with it
+@functools.cache  # one summary document of the two reports for the checks that compare with it
 def launches_per_rank_from_summary() -> dict[str, int]:
-    from rooftui.cli import cli
+    """Each rank's launches as `rooftui summary --format json` counts them: its JSON
+    document (``views.summary.to_json``, what the command prints) of the run the explorer
+    was given, read once (``prepared_run``: the command's own read, `LoadOptions()`'s
+    defaults; test_prepared_run.py), rather than the two reports read again."""
+    from rooftui.views.summary import to_json
 
-    result = CliRunner().invoke(cli, ["summary", "--format", "json", *map(str, RANKS)])
-    assert result.exit_code == 0, result.output
-    body = result.output[: result.output.rindex("}") + 1]  # notes follow the JSON
-    return {row["rank"]: row["kernels"] for row in json.loads(body)["ranks"]}
+    run = prepared_run(RANKS).source
+    return {str(row["rank"]): row["kernels"] for row in to_json(run, run.kernels)["ranks"]}
 
 
 def status_line(app) -> str:

@@ -63,11 +63,14 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
-    def type(self, *keys: str) -> None:
+    def type(self, *keys: str | list[str]) -> None:
         """Press ``keys`` one at a time, at a person's pace: each key is handled before the
-        next arrives (focus moves are not instant), which the screen shows by settling."""
+        next arrives (a focus asked for by a key takes effect after the keys already
+        waiting), which the screen shows by settling. A list is pressed as one burst, then
+        settled: for keys that move the focus themselves (Tab), as fast typing does."""
         for key in keys:
-            subprocess.run([*self.tmux, "send-keys", "-t", self.session, key], check=True)
+            burst = key if isinstance(key, list) else [key]
+            subprocess.run([*self.tmux, "send-keys", "-t", self.session, *burst], check=True)
             self.settle()
 
     def settle(self, timeout: float = 10.0) -> None:
@@ -109,7 +112,7 @@ def test_a_new_user_finds_the_slowest_memory_bound_kernel_and_the_zero_ai_share(
     # no report given: the bundled sample, said so, against its H200's measured ceilings
     assert "deepcam_amp.raw-base.csv.xz (bundled sample)" in text and "from h200_ceilings.json" in text
     # The filter bar's bound field: f focuses the name, five tabs reach it.
-    screen.type("f", *["Tab"] * 5, "Enter", "Down", "Enter", "Escape")
+    screen.type("f", ["Tab"] * 5, "Enter", "Down", "Enter", "Escape")
     # Against the ceilings measured on the sample's own H200 (with an L2 roof),
     # 70 of the 73 kernels are memory-bound (test_explorer.py's FILTER_BAR_CHOICES).
     text = screen.wait_for("70 kernels, 176 launches")
@@ -122,7 +125,7 @@ def test_a_new_user_finds_the_slowest_memory_bound_kernel_and_the_zero_ai_share(
     assert text.count("@") >= 3  # its three points (L1, L2, HBM), highlighted and joined
     assert all(ord(ch) < 128 for ch in text)  # --ascii
     # Zero-AI launches: clear, single invocations, zero-AI only (three tabs from the name).
-    screen.type("d", "x", "g", "f", *["Tab"] * 3, "Enter", "Down", "Enter", "Escape")
+    screen.type("d", "x", "g", "f", ["Tab"] * 3, "Enter", "Down", "Enter", "Escape")
     text = screen.wait_for("34 launches |")
     assert "83.9 us (6.1%)" in text  # Table III: 6.1% of the time is zero-AI (83.872 µs)
     screen.type("e", "Enter")  # export the view, to the proposed file name

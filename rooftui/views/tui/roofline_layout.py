@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.palette import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
@@ -110,8 +111,18 @@ class Layout:
     # its reverse come back to the same point.
     stops: list[PointCell] = field(default_factory=list)
     labelled: set[str] = field(default_factory=set)  # roofs whose full label is drawn
-    # What each cell held before any label was placed: (kind, owner), for checks.
-    before_labels: list[list[tuple[str, str]]] = field(default_factory=list)
+    # The kinds and owners of the cells before any label was placed (``before_labels``).
+    kinds_before_labels: list[list[str]] = field(default_factory=list)
+    owners_before_labels: list[list[str]] = field(default_factory=list)
+
+    @cached_property
+    def before_labels(self) -> list[list[tuple[str, str]]]:
+        """What each cell held before any label was placed: (kind, owner), for checks
+        (paired when first asked: a layout is drawn far more often than checked)."""
+        return [
+            list(zip(kinds, owners))
+            for kinds, owners in zip(self.kinds_before_labels, self.owners_before_labels)
+        ]
 
     def point_near(self, col: int, row: int) -> PointCell | None:
         """The point drawn at (col, row), else the nearest one a cell away."""
@@ -449,7 +460,8 @@ def lay_out(
         owner, style = ("selected", "selected-line") if segment.selected else ("arrow", "compare-a")
         canvas.line(segment.xs, segment.ys, owner, "solid", "." if glyphs.ascii else "*", style)
 
-    layout.before_labels = [list(zip(kinds, owners)) for kinds, owners in zip(layout.kinds, layout.owners)]
+    layout.kinds_before_labels = [row[:] for row in layout.kinds]
+    layout.owners_before_labels = [row[:] for row in layout.owners]
     # Labels: compute roofs from the top, then slopes, then the heaviest kernels' tags.
     plain = ascii_safe if ascii_mode else str
     for roof in figure.roofs:

@@ -40,22 +40,32 @@ DEBOUNCE_ROWS = 5000
 DEBOUNCE_S = 0.06
 # Below this many terminal rows the filter bar starts hidden (`/` or `f` shows it).
 TALL_ENOUGH_FOR_FILTER_BAR = 30
+# The screen's classes by its size: narrow (details cover the table), short (no filter bar).
+WIDTH_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
+HEIGHT_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
 
 
 class ExplorerScreen(Screen):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]  # narrow: details cover the table
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ENOUGH_FOR_FILTER_BAR, "-tall")]
+    HORIZONTAL_BREAKPOINTS = WIDTH_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
     # The footer shows the keys a first-time user needs; `?` lists them all (explorer_keys.py).
     BINDINGS = EXPLORER_BINDINGS
 
     def __init__(self, *, ascii_mode: bool = False) -> None:
-        super().__init__()
+        # the class from the start: added on mount, it would style every widget again
+        super().__init__(classes="-ascii" if ascii_mode else None)
         self.ascii_mode = ascii_mode
         self.model: ExplorerModel | None = None  # once the run is loaded
         self._redraw_timer: Timer | None = None
         self._drawn_key: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
+        # The size's breakpoint classes before the widgets are styled: left to the first
+        # resize, they would style every widget of the screen a second time.
+        width, height = self.app.size
+        for size, breakpoints in ((width, WIDTH_BREAKPOINTS), (height, HEIGHT_BREAKPOINTS)):
+            reached = [name for at, name in sorted(breakpoints) if size >= at]
+            self.add_class(reached[-1], update=False)  # as Textual picks it; both start at 0
         yield Static("rooftui", id="opened")
         yield Static("loading…", id="status")
         yield FilterBar(ascii_mode=self.ascii_mode, id="filters")
@@ -73,8 +83,6 @@ class ExplorerScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#search", Input).display = False
-        if self.ascii_mode:
-            self.add_class("-ascii")
         # Short terminals (80x24) give the bar's rows to the plot; `/` or `f` shows it.
         if self.app.size.height < TALL_ENOUGH_FOR_FILTER_BAR:
             self.query_one(FilterBar).display = False
@@ -433,7 +441,8 @@ class ExplorerScreen(Screen):
             model.toggle_detail()
         detail = self.query_one(DetailPane)
         detail.display = visible
-        self.set_class(visible, "-detail-open")
+        # on the body, not the screen: a class change styles the node's widgets again
+        self.query_one("#body").set_class(visible, "-detail-open")
         if visible:
             self._show_details()
             if self.has_class("-narrow"):
