@@ -151,9 +151,7 @@ def _metric_candidates(
             yield f"{name}.per_second × duration", partial(_product, raw, f"{name}.per_second", None, seconds)
 
 
-def _product(
-    raw: Numbers, first: str, second: str | None, seconds: np.ndarray | None = None
-) -> np.ndarray:
+def _product(raw: Numbers, first: str, second: str | None, seconds: np.ndarray | None = None) -> np.ndarray:
     """Column ``first`` × column ``second`` (if any) × ``seconds`` (if given), in that order."""
     value = raw[first]
     if second is not None:
