@@ -54,12 +54,14 @@ def judged_without(kernels: pd.DataFrame) -> list[str]:
     the GPU lacks (``not_applicable``: every Tensor type but FP16 on a V100) is not
     missing: no launch did that work."""
     zero = launch_is_zero_ai(kernels)
+    if not zero.any():
+        return []
 
     def missing(pipeline: str) -> bool:
-        blank = kernels.loc[zero, flop_column(pipeline)].isna()
+        blank = pd.isna(kernels[flop_column(pipeline)].to_numpy()[zero])
         state = state_column(flop_column(pipeline))
         if state in kernels:
-            blank &= kernels.loc[zero, state] != NOT_APPLICABLE
+            blank &= kernels[state].to_numpy(dtype=object)[zero] != NOT_APPLICABLE
         return bool(blank.any())
 
     return [pipeline for pipeline in (*FLOAT_PIPELINES, "tensor_int8") if missing(pipeline)]

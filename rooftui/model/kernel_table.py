@@ -428,15 +428,18 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     table["flops_tensor"] = table[[c for c in flop_columns if "tensor" in c]].sum(axis=1, min_count=1)
     flops = table[flop_columns].sum(axis=1, min_count=1)
     table["flops"] = flops
-    table["flops_partial"] = flops_partial(table) & flops.notna()
-    for level in LEVELS:
-        moved = table[f"bytes_{level}"]
-        table[f"ai_{level}"] = (flops / moved).where(moved > 0)
-    table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
+    total = flops.to_numpy(dtype=float, na_value=np.nan)
+    table["flops_partial"] = flops_partial(table).to_numpy() & ~np.isnan(total)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for level in LEVELS:
+            moved = _floats(table, f"bytes_{level}")
+            table[f"ai_{level}"] = np.where(moved > 0, total / moved, np.nan)
+        time_s = _floats(table, "time_s")
+        table["flop_rate"] = np.where(time_s > 0, total / time_s, np.nan)
     instruction_columns.add_ratios(table)
-    nan = pd.Series(np.nan, index=table.index)
+    bytes_tma = _floats(table, "bytes_tma") if "bytes_tma" in table else np.full(len(table), np.nan)
     table["l1_bypassed"] = l1_bypassed(
-        table["bytes_l1"], table["bytes_l2"], table.get("bytes_tma", nan), table["flops_tensor"]
+        _floats(table, "bytes_l1"), _floats(table, "bytes_l2"), bytes_tma, _floats(table, "flops_tensor")
     )
 
     # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
@@ -446,15 +449,26 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     # counters is not zero-AI. A pipeline the GPU lacks is no evidence either way.
     tensor = [c for c in flop_columns if "tensor" in c] + ["ops_tensor_int8"]
     cores = [c for c in flop_columns if c not in tensor]
-    work = table[cores + tensor]
-    did_work = (work.fillna(0.0) > 0).any(axis=1) | uncounted_tensor(table)
-    both_known = table[cores].notna().any(axis=1) & table[tensor].notna().any(axis=1)
-    zero = np.where(did_work, False, np.where(both_known, True, pd.NA))
+    did_work = uncounted_tensor(table).to_numpy(copy=True)
+    core_known = np.zeros(len(table), dtype=bool)
+    tensor_known = np.zeros(len(table), dtype=bool)
+    for column in cores + tensor:
+        values = _floats(table, column)
+        did_work |= values > 0  # NaN: no work known
+        if column in cores:
+            core_known |= ~np.isnan(values)
+        else:
+            tensor_known |= ~np.isnan(values)
+    zero = np.where(did_work, False, np.where(core_known & tensor_known, True, pd.NA))
     table["zero_ai"] = pd.Series(zero, index=table.index, dtype="boolean")
     table["pipeline"] = dominant_pipeline(table)
     table.loc[table["zero_ai"].fillna(False).astype(bool), "pipeline"] = "none"
-    table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0
+    table["fp16_approximate"] = _floats(table, "flops_fp16") > 0  # NaN: not approximate
     return table
+
+
+def _floats(table: pd.DataFrame, column: str) -> np.ndarray:
+    return table[column].to_numpy(dtype=float, na_value=np.nan)
 
 
 def build_kernel_table(
