@@ -34,8 +34,9 @@ def _median(raw: pd.DataFrame, column: str) -> float:
     the report lacks it or has no value."""
     if column not in raw:
         return float("nan")
-    values = raw[column].astype(float).dropna()
-    return float(values.median()) if len(values) else float("nan")
+    values = raw[column].to_numpy(dtype=float, na_value=np.nan)
+    values = values[~np.isnan(values)]
+    return float(np.median(values)) if len(values) else float("nan")
 
 
 def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
