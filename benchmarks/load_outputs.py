@@ -69,7 +69,8 @@ def _summary(args: list[str], cwd: Path) -> str:
 
 def _tables(report: str, cwd: Path) -> str:
     """The explorer's two tables of ``report`` as CSV (floats as Python's repr writes them:
-    exact) with their dtypes; the error's one line where it cannot be loaded."""
+    exact) with their dtypes; the error's one line where it cannot be loaded (or the
+    exception where loading it crashes)."""
     from rooftui.analysis import load_run
     from rooftui.errors import RooftuiError
     from rooftui.views.tui.view_state import LoadedRun
@@ -80,6 +81,8 @@ def _tables(report: str, cwd: Path) -> str:
         loaded = LoadedRun.from_run(load_run([report]))
     except RooftuiError as err:
         return f"error: {err}"
+    except Exception as err:  # noqa: BLE001 -- a crash is an output too: both trees must give it
+        return f"crash: {type(err).__name__}: {err}"
     finally:
         os.chdir(previous)
     parts = []
