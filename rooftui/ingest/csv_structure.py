@@ -163,8 +163,10 @@ class StructureCheck:
             quoted = _quoted_fields(piece)
             if quoted is not None:  # most lines: one record of quoted fields, read quickly
                 line += 1
-                fields, inside = quoted
-                self._row(fields, inside.split('","', wanted)[:wanted], line, partial(inside.split, '","'))
+                head, inside = quoted
+                cells = head + inside.split('","', wanted)[: max(0, wanted - len(head))]
+                fields = len(head) + inside.count('","') + 1
+                self._row(fields, cells, line, partial(_whole, head, inside))
                 continue
             back.append(piece)  # any other: the csv module reads one record (it may span lines)
             before = rows.line_num
@@ -248,17 +250,21 @@ def _pushed_back(back: list[str], pieces: Iterator[str]) -> Iterator[str]:
         yield piece
 
 
-def _quoted_fields(line: str) -> tuple[int, str] | None:
-    """A line of fields each in double quotes, none holding a quote, as ncu writes most:
-    its field count and the text between its outer quotes (fields joined by ``","``); None
-    for any other line, which the csv module reads instead. The csv module builds every
-    field of every line, most of a wide export's read (a 547-column raw export: 45 µs a
-    line, against 10 here; benchmarks/results/2026-12-02-load-w26load.md).
+def _quoted_fields(line: str) -> tuple[list[str], str] | None:
+    """A line of fields each in double quotes, as ncu writes them, read quickly: its first
+    fields (those up to the last that holds a quote, as the csv module reads them; none
+    where no field holds one) and the rest between their outer quotes, joined by
+    ``","``; None for any other line, which the csv module reads instead. The csv module
+    builds every field of every line, most of a wide export's read (547 columns: ~45 µs
+    a line; benchmarks/results/2026-12-02-load-w26load.md).
 
     With no quote but the outer ones and those of the ``","`` between fields, cutting at
-    each ``","`` gives the csv module's fields. A NUL, a field over the csv module's size
-    limit, or a line end inside a field (``str.splitlines`` ends a line at each) leave the
-    line to the csv module too.
+    each ``","`` gives the csv module's fields. A field with a quote in it (ncu's NVTX
+    cell, ``1234  ""<default domain>:forward..."" ``) writes it doubled, so the fields up
+    to the last doubled quote and the ``","`` after it go to the csv module, which must
+    read them as one record ending in a quoted field: then the rest is read as above.
+    A NUL, a field over the csv module's size limit, or a line end inside a field
+    (``str.splitlines`` ends a line at each) leave the line to the csv module.
     """
     if line.endswith('"\n'):
         body = line[:-1]
@@ -269,10 +275,25 @@ def _quoted_fields(line: str) -> tuple[int, str] | None:
     if len(body) < 2 or body[0] != '"' or "\0" in body or len(body) > csv.field_size_limit():
         return None
     inside = body[1:-1]
-    separators = inside.count('","')
-    if inside.count('"') != 2 * separators:  # a field holds a quote
+    if inside.count('"') == 2 * inside.count('","'):
+        return [], inside
+    doubled = inside.rfind('""')
+    cut = inside.find('","', doubled + 2) if doubled >= 0 else -1
+    if cut < 0:
         return None
-    return separators + 1, inside
+    rest = inside[cut + 3 :]
+    if rest.count('"') != 2 * rest.count('","'):
+        return None
+    try:
+        head = list(csv.reader(['"' + inside[:cut] + '"\n'], strict=True))
+    except csv.Error:
+        return None
+    return (head[0], rest) if len(head) == 1 else None
+
+
+def _whole(head: list[str], inside: str) -> list[str]:
+    """``_quoted_fields``' answer as the csv module's record."""
+    return head + inside.split('","')
 
 
 class _Watched(io.TextIOBase):
@@ -302,8 +323,7 @@ class _Watched(io.TextIOBase):
 
 def _field_count(found: int, fields: int, line: int, path: Path) -> InputError:
     return InputError(
-        f"line {line} has {found} fields, the header {fields}: its cells would "
-        "land in the wrong columns",
+        f"line {line} has {found} fields, the header {fields}: its cells would land in the wrong columns",
         path,
         REEXPORT,
     )
