@@ -119,7 +119,7 @@ def main() -> int:
     print("|---|---|---|---|---|")
     for input_name in inputs:
         for step in STEPS:
-            base, this = (statistics.median(t[input_name][step] for t in runs[side]) for side in ("base", "this"))
+            base, this = (statistics.median(t[input_name][step] for t in runs[side]) for side in runs)
             print(f"| {input_name} | {step} | {base * 1e3:.0f} | {this * 1e3:.0f} | {this / base:.2f} |")
     return 0
 
