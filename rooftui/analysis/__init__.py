@@ -305,6 +305,8 @@ def _device_labels(raw: pd.DataFrame) -> pd.Series:
     if "device_index" not in raw:
         return names
     index = pd.to_numeric(raw["device_index"], errors="coerce")
+    if index.nunique() < 2:  # one device index (most runs): no name covers several
+        return names
     several = index.groupby(names).transform("nunique") > 1
     if not several.any():
         return names
