@@ -107,6 +107,7 @@ def load_run(
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
     from rooftui.model.flop_states import partial_note
+    from rooftui.model.frames import map_unique
     from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
     options = options or LoadOptions()
@@ -169,7 +170,7 @@ def load_run(
     kernels, derivation = build_kernel_table(raw, fp16_rule)
     kernels, deduplicated = add_counters_from(kernels, raw)  # rooftui profile --dedup's provenance
     notes += deduplicated
-    kernels["rank"] = kernels["report"].map(rank_of_report)
+    kernels["rank"] = map_unique(kernels["report"], rank_of_report)  # once per report, not per launch
     kernels["communication"] = is_communication(kernels["name"])
     known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")
     if kernels["time_s"].isna().all():
