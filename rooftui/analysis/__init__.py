@@ -107,6 +107,7 @@ def load_run(
     from rooftui.ingest.metric_runs import combine_runs
     from rooftui.model.columns import FLOAT_PIPELINES, LEVELS
     from rooftui.model.flop_states import partial_note
+    from rooftui.model.frames import map_unique
     from rooftui.model.kernel_table import build_kernel_table, register_move_notes
 
     options = options or LoadOptions()
@@ -169,7 +170,7 @@ def load_run(
     kernels, derivation = build_kernel_table(raw, fp16_rule)
     kernels, deduplicated = add_counters_from(kernels, raw)  # rooftui profile --dedup's provenance
     notes += deduplicated
-    kernels["rank"] = kernels["report"].map(rank_of_report)
+    kernels["rank"] = map_unique(kernels["report"], rank_of_report)  # once per report, not per launch
     kernels["communication"] = is_communication(kernels["name"])
     known_cc = next((cc for cc in kernels["cc"] if cc), "9.0")
     if kernels["time_s"].isna().all():
@@ -249,16 +250,19 @@ def load_run(
     for (device, cc), index in kernels.groupby(["device", "cc"], sort=False).groups.items():
         label = device or f"unnamed GPU (cc {cc})"
         name = str(gpu_names.loc[index[0]])
-        given = _given_for(given_sets, name, _device_index(raw.loc[index]), label, notes)
+        whole = len(index) == len(kernels)  # one GPU (most runs): every row, in order
+        launches = raw if whole else raw.loc[index]
+        given = _given_for(given_sets, name, _device_index(launches), label, notes)
         if given is not None and given.device.name and name and given.device.name != name:
             notes.append(
                 Note("ceilings_device", f"ceilings file is for {given.device.name}, kernels ran on {name}")
             )
-        chosen = choose_ceilings(raw.loc[index], name, cc, given, find_measured, notes)
+        chosen = choose_ceilings(launches, name, cc, given, find_measured, notes)
         by_device[label] = chosen
-        parts.append(add_bounds(kernels.loc[index].copy(), chosen))
-        used = kernels.loc[index, "pipeline"].unique()
-        moved = [lv for lv in LEVELS if kernels.loc[index, f"bytes_{lv}"].notna().any()]
+        device_kernels = kernels.copy() if whole else kernels.loc[index].copy()
+        parts.append(add_bounds(device_kernels, chosen))
+        used = device_kernels["pipeline"].unique()
+        moved = [lv for lv in LEVELS if device_kernels[f"bytes_{lv}"].notna().any()]
         missing_roof_list += missing_roofs(label, chosen, [p for p in FLOAT_PIPELINES if p in used], moved)
     for miss in missing_roof_list:
         text = f"{miss.device}: {miss.message}" if len(by_device) > 1 else miss.message
@@ -302,6 +306,8 @@ def _device_labels(raw: pd.DataFrame) -> pd.Series:
     if "device_index" not in raw:
         return names
     index = pd.to_numeric(raw["device_index"], errors="coerce")
+    if index.nunique() < 2:  # one device index (most runs): no name covers several
+        return names
     several = index.groupby(names).transform("nunique") > 1
     if not several.any():
         return names

@@ -180,7 +180,7 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
     limit_source and advise_reason ("" when the gain is known). Same index as ``kernels``."""
     terms = bound_terms(kernels, ceilings)
     times = np.zeros((len(kernels), len(terms)))
-    reason = pd.Series("", index=kernels.index, dtype=object)
+    reason = np.full(len(kernels), "", dtype=object)  # the first reason that applies
     for j, term in enumerate(terms):
         if term.column in kernels:
             amount = kernels[term.column].to_numpy(dtype=float)
@@ -188,9 +188,9 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
             amount = np.full(len(kernels), np.nan)
         missing = np.isnan(amount)
         if term.required:
-            reason = reason.where(~missing | (reason != ""), f"{term.label} {term.what} not collected")
+            reason[missing & (reason == "")] = f"{term.label} {term.what} not collected"
         if term.rate is None:
-            reason = reason.where(~(amount > 0) | (reason != ""), f"no {term.label} roof")
+            reason[(amount > 0) & (reason == "")] = f"no {term.label} roof"
             continue
         times[:, j] = np.where(missing, 0.0, amount) / term.rate
     longest = times.max(axis=1)
@@ -208,8 +208,8 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
         labels = np.where(floored, FLOOR_LIMIT, labels)
         sources = np.where(floored, floor.source, sources)
     time = kernels["time_s"].to_numpy(dtype=float)
-    known = (reason == "").to_numpy() & np.isfinite(time)
-    reason = reason.where(np.isfinite(time), "no duration")
+    known = (reason == "") & np.isfinite(time)
+    reason[~np.isfinite(time)] = "no duration"
     achievable = np.where(known, t_roof, np.nan)
     return pd.DataFrame(
         {
@@ -220,7 +220,7 @@ def achievable_times(kernels: pd.DataFrame, ceilings: CeilingSet, floor: LaunchF
             "sol_fraction": np.where(known, np.minimum(t_roof / time, 1.0), np.nan),
             "limit": np.where(known, labels, ""),
             "limit_source": np.where(known, sources, ""),
-            "advise_reason": reason,
+            "advise_reason": pd.Series(reason, index=kernels.index, dtype=object),
         },
         index=kernels.index,
     )
@@ -235,12 +235,14 @@ def group_limits(launches: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     floors is bound by the floor, whatever roof is nearest."""
     frame = launches.loc[launches["achievable_s"].notna(), [*keys, "achievable_s", "limit", "limit_source"]]
     frame = frame.assign(limit=frame["limit"].astype(str), limit_source=frame["limit_source"].astype(str))
+    by_term = frame.groupby([*keys, "limit"], sort=False, observed=True, dropna=False)
     per_term = (
-        frame.groupby([*keys, "limit"], sort=False, observed=True, dropna=False)
-        .agg(
-            seconds=("achievable_s", "sum"),
-            launches=("achievable_s", "size"),
-            source=("limit_source", "first"),
+        pd.DataFrame(  # .agg(seconds=..., launches=..., source=...) without its ~3 ms of machinery
+            {
+                "seconds": by_term["achievable_s"].sum(),
+                "launches": by_term["achievable_s"].size(),
+                "source": by_term["limit_source"].first(),
+            }
         )
         .reset_index()
         .sort_values("seconds", ascending=False, kind="stable")

@@ -34,8 +34,9 @@ def _median(raw: pd.DataFrame, column: str) -> float:
     the report lacks it or has no value."""
     if column not in raw:
         return float("nan")
-    values = raw[column].astype(float).dropna()
-    return float(values.median()) if len(values) else float("nan")
+    values = raw[column].to_numpy(dtype=float, na_value=np.nan)
+    values = values[~np.isnan(values)]
+    return float(np.median(values)) if len(values) else float("nan")
 
 
 def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
@@ -47,14 +48,20 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
     (``metrics.BYTE_SOURCES``) the report holds both the bytes and the peak of, so a roof
     and the bytes measured against it are the same quantity."""
     arch = m.architecture_for(cc) if cc else None  # unknown: no Tensor peaks, never guessed
+    medians: dict[str, float] = {}  # each column's median once (a clock is asked for by every peak)
+
+    def median(column: str) -> float:
+        if column not in medians:
+            medians[column] = _median(raw, column)
+        return medians[column]
 
     def clock(unit: str) -> float:
         column = m.UNIT_CLOCKS.get(unit)
-        return _median(raw, column) if column else float("nan")
+        return median(column) if column else float("nan")
 
     def peak(metric: str) -> float:
         for spelling in m.spellings(metric):
-            value = _median(raw, f"{spelling}.peak_sustained") * clock(m.unit_of(spelling))
+            value = median(f"{spelling}.peak_sustained") * clock(m.unit_of(spelling))
             if np.isfinite(value):
                 return value
         return float("nan")
@@ -74,8 +81,8 @@ def report_ceilings(raw: pd.DataFrame, device: str, cc: str) -> list[Ceiling]:
         for source in sources:
             if not source.peak or not _holds(raw, source.terms[0]):
                 continue
-            rate = _median(raw, source.clock) if source.clock in raw else clock(m.unit_of(source.terms[0]))
-            value = _median(raw, source.peak) * source.scale * rate
+            rate = median(source.clock) if source.clock in raw else clock(m.unit_of(source.terms[0]))
+            value = median(source.peak) * source.scale * rate
             if np.isfinite(value) and value > 0:
                 ceilings.append(
                     Ceiling(

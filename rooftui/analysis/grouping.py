@@ -56,11 +56,30 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     # cudnn::gemm::computeOffsetsKernel are two kernels with one short name.
     kernels = kernels.assign(_function=map_unique(kernels["demangled"].astype(str), qualified_name))
     keys = ["device", "rank", "_function"] if several_ranks else ["device", "_function"]
+    # The states' ranks (least known first), and per cap whether a launch that lacks the
+    # pipeline's FLOPs has no cap: added as columns, so that one groupby call of each
+    # kind aggregates them all (each call cost ~1 ms of pandas, about 30 of them).
+    states = [state_column(c) for c in WORK_COLUMNS if state_column(c) in kernels]
+    caps = [
+        cap_column(p) for p in CAPPED if cap_column(p) in kernels and state_column(flop_column(p)) in kernels
+    ]
+    extra = {f"_rank {state}": _ranks(kernels[state]) for state in states}
+    for pipeline in CAPPED:
+        if (cap := cap_column(pipeline)) in caps:
+            lacks = kernels[state_column(flop_column(pipeline))].isin((NOT_COLLECTED, UNCOUNTED))
+            extra[f"_uncapped {cap}"] = lacks.to_numpy(dtype=bool) & kernels[cap].isna().to_numpy()
+    extra |= zero_ai.launch_columns(kernels)
+    kernels = pd.concat([kernels, pd.DataFrame(extra, index=kernels.index)], axis=1)
     grouped = kernels.groupby(keys, sort=False, dropna=False)
-    out = grouped[list(_SUMMED)].sum(min_count=1)
+    summed = grouped[list(_SUMMED) + caps].sum(min_count=1)
+    out = summed[list(_SUMMED)]
+    groups = out.index  # every aggregate of ``grouped`` has its groups in this order
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
+    if not heaviest.index.equals(groups):  # a kernel with no time: its columns blank
+        heaviest = heaviest.reindex(groups)
+    heaviest = heaviest.set_axis(groups)  # the same index object: no alignment per column
     for column in (
         "id",
         "report",
@@ -81,31 +100,36 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
             out[column] = heaviest[column]
     if "communication" in kernels and (several_ranks or kernels["communication"].any()):
         out["communication"] = heaviest["communication"]  # by name: the same for every launch
-    by_group = [kernels[k] for k in keys]
-    for column in WORK_COLUMNS:  # a sum is as known as its least-known launch
-        if state_column(column) in kernels:
-            out[state_column(column)] = _least_known(kernels[state_column(column)], by_group)
+    if states:  # a sum is as known as its least-known launch (not collected where none is one)
+        least = grouped[[f"_rank {state}" for state in states]].min().set_axis(groups)
+        names = np.array([*STATE_ORDER, NOT_COLLECTED], dtype=object)  # NaN: none had a state
+        for state in states:
+            rank = least[f"_rank {state}"].to_numpy(dtype=float)
+            place = np.where(np.isnan(rank), len(STATE_ORDER), rank).astype(int)
+            out[state] = pd.Series(names[place], index=groups)  # (dtype str, as map gave)
     # The caps of a sum (model.flop_caps): the sum of its launches' caps, unknown when a
     # launch that lacks the pipeline's FLOPs has no cap.
-    for pipeline in CAPPED:
-        cap, state = cap_column(pipeline), state_column(flop_column(pipeline))
-        if cap in kernels and state in kernels:
-            uncapped = kernels[state].isin((NOT_COLLECTED, UNCOUNTED)) & kernels[cap].isna()
-            total = grouped[cap].sum(min_count=1)
-            out[cap] = total.where(~uncapped.groupby(by_group, sort=False, dropna=False).any())
+    if caps:
+        uncapped = grouped[[f"_uncapped {cap}" for cap in caps]].any().set_axis(groups)
+        for cap in caps:
+            out[cap] = summed[cap].set_axis(groups).where(~uncapped[f"_uncapped {cap}"])
     out["flops_partial"] = flops_partial(out) & out["flops"].notna()
     out["pipeline"] = dominant_pipeline(out)  # of the summed FLOPs, not of one launch
-    zero = zero_ai.group_columns(kernels, keys)
+    zero = zero_ai.from_groups(grouped).set_axis(groups)
     for column in ("zero_ai", zero_ai.LAUNCHES, zero_ai.TIME):
         out[column] = zero[column]
     out.loc[out["zero_ai"].fillna(False).astype(bool), "pipeline"] = "none"
-    out["fp16_approximate"] = grouped["fp16_approximate"].any()
-    if "l1_bypassed" in kernels:  # its L1 point is marked if any launch's was
-        out["l1_bypassed"] = grouped["l1_bypassed"].any()
-    for level in LEVELS:
-        moved = out[f"bytes_{level}"]
-        out[f"ai_{level}"] = (out["flops"] / moved).where(moved > 0)
-    out["flop_rate"] = (out["flops"] / out["time_s"]).where(out["time_s"] > 0)
+    flags = ["fp16_approximate"] + ["l1_bypassed"] * ("l1_bypassed" in kernels)
+    marked = grouped[flags].any()  # l1_bypassed: its L1 point is marked if any launch's was
+    for column in flags:
+        out[column] = marked[column]
+    flops = out["flops"].to_numpy(dtype=float, na_value=np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for level in LEVELS:
+            moved = out[f"bytes_{level}"].to_numpy(dtype=float, na_value=np.nan)
+            out[f"ai_{level}"] = np.where(moved > 0, flops / moved, np.nan)
+        time_s = out["time_s"].to_numpy(dtype=float, na_value=np.nan)
+        out["flop_rate"] = np.where(time_s > 0, flops / time_s, np.nan)
     instruction_columns.add_ratios(out)
     out = out.reset_index()
     # Two kernels of one short name: each shown by its function with namespaces.
@@ -115,12 +139,14 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values("time_s", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def _least_known(states: pd.Series, by_group: list[pd.Series]) -> pd.Series:
-    """``combine_states`` of each group's launches, for every group at once: the state
-    first in ``STATE_ORDER`` among its launches' (not collected where none is one)."""
-    order = {state: rank for rank, state in enumerate(STATE_ORDER)}
-    least = states.map(order).groupby(by_group, sort=False, dropna=False).min()
-    return least.map(dict(enumerate(STATE_ORDER))).fillna(NOT_COLLECTED)
+def _ranks(states: pd.Series) -> np.ndarray:
+    """Each state's place in ``STATE_ORDER`` (least known first), NaN for any other value;
+    the least-known state of a group is the one of its smallest rank (``combine_states``)."""
+    values = states.to_numpy(dtype=object)
+    ranks = np.full(len(values), np.nan)
+    for rank, state in enumerate(STATE_ORDER):
+        ranks[values == state] = rank
+    return ranks
 
 
 def share(values: pd.Series, total: float) -> pd.Series:

@@ -125,22 +125,26 @@ def add_instruction_bounds(table: pd.DataFrame, roofs: InstructionCeilings) -> p
     ``instruction_level`` (the level whose roof is lowest, which binds unless the issue
     rate is lower still) and ``instruction_roof_fraction`` (achieved / the binding roof)."""
     issue = roofs.issue.value if roofs.issue else np.inf
-    attainable = {}
+    attainable = []
     for level in ins.LEVELS:
         roof = roofs.levels.get(level)
-        intensity = table[f"instruction_intensity_{level}"]
-        value = intensity * roof.value if roof else pd.Series(np.nan, index=table.index)
-        attainable[level] = value
-        table[f"instruction_roof_{level}"] = value.clip(upper=issue)
-    frame = pd.DataFrame(attainable)
-    known = frame.notna().any(axis=1)
-    lowest = frame.min(axis=1)
-    level = frame.fillna(np.inf).idxmin(axis=1).where(known, "")
-    bound = np.where(known & (lowest >= issue), ISSUE, level)
+        intensity = table[f"instruction_intensity_{level}"].to_numpy(dtype=float, na_value=np.nan)
+        value = intensity * roof.value if roof else np.full(len(table), np.nan)
+        attainable.append(value)
+        table[f"instruction_roof_{level}"] = np.minimum(value, issue)  # clip(upper=): NaN stays
+    frame = np.column_stack(attainable)
+    known = ~np.isnan(frame).all(axis=1)
+    filled = np.where(np.isnan(frame), np.inf, frame)
+    lowest = np.where(known, filled.min(axis=1, initial=np.inf), np.nan)
+    names = np.array(list(ins.LEVELS), dtype=object)
+    lowest_level = np.where(known, names[filled.argmin(axis=1)], "")
+    bound = np.where(known & (lowest >= issue), ISSUE, lowest_level)
     binding = np.where(bound == ISSUE, issue, lowest)
-    table["instruction_bound"] = pd.Series(bound, index=table.index).where(known, "")
-    table["instruction_level"] = level  # the lowest memory roof (it binds unless the issue rate does)
-    table["instruction_roof_fraction"] = (table["warp_instruction_rate"] / binding).where(known)
+    rate = table["warp_instruction_rate"].to_numpy(dtype=float, na_value=np.nan)
+    table["instruction_bound"] = np.where(known, bound, "")
+    table["instruction_level"] = lowest_level  # the lowest memory roof (it binds unless the issue rate does)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        table["instruction_roof_fraction"] = np.where(known, rate / binding, np.nan)
     return table
 
 
@@ -193,9 +197,12 @@ def with_bounds(run: Run, rows: pd.DataFrame) -> pd.DataFrame:
     out = rows.copy()
     if out.empty:
         return add_instruction_bounds(out, InstructionCeilings(None, {}, None))
+    devices = out["device"].astype(str)
+    if (devices == devices.iloc[0]).all():  # one GPU (most runs): no groups to join again
+        return add_instruction_bounds(out, ceilings_for(run, devices.iloc[0]))
     parts = [
         add_instruction_bounds(part, ceilings_for(run, str(device)))
-        for device, part in out.groupby(out["device"].astype(str), sort=False)
+        for device, part in out.groupby(devices, sort=False)
     ]
     return pd.concat(parts).reindex(out.index)
 

@@ -15,6 +15,7 @@ status line and its zero-AI filter) comes from these functions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,9 @@ from rooftui.model.columns import (
     flop_column,
     state_column,
 )
+
+if TYPE_CHECKING:
+    from pandas.core.groupby import DataFrameGroupBy
 
 LAUNCHES = "zero_ai_launches"  # grouped rows: launches that are zero-AI
 TIME = "zero_ai_time_s"  # grouped rows: the time of those launches
@@ -50,12 +54,14 @@ def judged_without(kernels: pd.DataFrame) -> list[str]:
     the GPU lacks (``not_applicable``: every Tensor type but FP16 on a V100) is not
     missing: no launch did that work."""
     zero = launch_is_zero_ai(kernels)
+    if not zero.any():
+        return []
 
     def missing(pipeline: str) -> bool:
-        blank = kernels.loc[zero, flop_column(pipeline)].isna()
+        blank = pd.isna(kernels[flop_column(pipeline)].to_numpy()[zero])
         state = state_column(flop_column(pipeline))
         if state in kernels:
-            blank &= kernels.loc[zero, state] != NOT_APPLICABLE
+            blank &= kernels[state].to_numpy(dtype=object)[zero] != NOT_APPLICABLE
         return bool(blank.any())
 
     return [pipeline for pipeline in (*FLOAT_PIPELINES, "tensor_int8") if missing(pipeline)]
@@ -92,20 +98,29 @@ def group_columns(kernels: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Per group of ``kernels`` (invocations) by ``keys``: ``zero_ai`` (True when every
     launch is known zero-AI, False when one is known not to be, else NA),
     ``zero_ai_launches`` and ``zero_ai_time_s``."""
+    frame = kernels[keys].assign(**launch_columns(kernels))
+    return from_groups(frame.groupby(keys, sort=False, dropna=False))
+
+
+def launch_columns(kernels: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per launch, what ``group_columns`` aggregates: a frame grouped with these columns
+    gives it to ``from_groups`` (``grouping.group_by_name`` groups once for everything)."""
     state = kernels["zero_ai"].astype("boolean")
-    frame = kernels[keys].assign(
-        _zero=launches(kernels),
-        _zero_time=time_s(kernels),
-        _not_zero=(state == False).fillna(False).to_numpy(dtype=bool),  # noqa: E712 (NA-aware)
-        _unknown=state.isna().to_numpy(dtype=bool),
-    )
-    grouped = frame.groupby(keys, sort=False, dropna=False)
-    out = pd.DataFrame({LAUNCHES: grouped["_zero"].sum(), TIME: grouped["_zero_time"].sum()})
-    not_zero, unknown = grouped["_not_zero"].any(), grouped["_unknown"].any()
-    zero_ai = pd.Series(pd.NA, index=out.index, dtype="boolean")
-    zero_ai[not_zero] = False
-    zero_ai[~not_zero & ~unknown] = True
-    out["zero_ai"] = zero_ai
+    return {
+        "_zero": launches(kernels),
+        "_zero_time": time_s(kernels),
+        "_not_zero": (state == False).fillna(False).to_numpy(dtype=bool),  # noqa: E712 (NA-aware)
+        "_unknown": state.isna().to_numpy(dtype=bool),
+    }
+
+
+def from_groups(grouped: DataFrameGroupBy) -> pd.DataFrame:
+    """``group_columns`` of a grouped frame that holds ``launch_columns``."""
+    summed, seen = grouped[["_zero", "_zero_time"]].sum(), grouped[["_not_zero", "_unknown"]].any()
+    out = pd.DataFrame({LAUNCHES: summed["_zero"], TIME: summed["_zero_time"]})
+    not_zero, unknown = seen["_not_zero"].to_numpy(), seen["_unknown"].to_numpy()
+    # False where one launch is known not to be; else True when none is unknown; else NA
+    out["zero_ai"] = pd.arrays.BooleanArray(~not_zero, ~not_zero & unknown)
     return out
 
 

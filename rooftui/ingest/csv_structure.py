@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -103,7 +104,7 @@ class StructureCheck:
         self._line = 0  # lines handed to the checks so far
         self._rows = 0
         self._seen: set[str] = set()
-        self._last: list[str] | None = None
+        self._last: int | None = None  # the field count of the last row
         self._last_line = 0
         self._done = False
 
@@ -134,10 +135,10 @@ class StructureCheck:
                 )
             self._records(self._pending)
         last = self._last
-        if last is not None and len(last) != self.fields:
-            if len(last) < self.fields:
+        if last is not None and last != self.fields:
+            if last < self.fields:
                 raise InputError(
-                    f"the CSV is truncated: its last row has {len(last)} of {self.fields} fields",
+                    f"the CSV is truncated: its last row has {last} of {self.fields} fields",
                     self.path,
                     f"re-export the whole report; {self.hint}",
                 )
@@ -150,43 +151,64 @@ class StructureCheck:
         lines = text.splitlines(keepends=True)
         while lines and self._line < self.skip + 1:  # ncu's log above the table, then the header
             self._line += 1
-            line = lines.pop(0)
+            above = lines.pop(0)
             if self._line <= self.skip:
-                _check_above_header(line, self._line, self.fields, self.path)
-        rows = csv.reader(lines, strict=True)
-        first_line = self._line
-        fields, id_at, kernels = self.fields, self.id_at, self.kernels
-        try:
-            for record in rows:
-                # the common case, inline: one more metric row of the kernel being read
-                if (
-                    len(record) == fields
-                    and kernels.name_at is not None  # details page: a kernel's rows share its ID
-                    and record[id_at] == kernels.current
-                    and self._rows > 1
-                    and self._last is not None
-                    and len(self._last) == fields
-                ):
-                    self._last = record
-                    kernels.add(record)
-                    continue
-                self._record(record, first_line + rows.line_num)
-        except csv.Error as err:
-            raise InputError(
-                f"line {first_line + rows.line_num}: not CSV as ncu writes it ({err})", self.path, REEXPORT
-            ) from None
-        self._line = first_line + rows.line_num
+                _check_above_header(above, self._line, self.fields, self.path)
+        pieces = iter(lines)
+        back: list[str] = []  # a line the quick read left to the csv module
+        rows = csv.reader(_pushed_back(back, pieces), strict=True)
+        line = self._line
+        wanted = max(self.id_at, self.kernels.name_at or 0) + 1  # the cells a row is checked by
+        for piece in pieces:
+            quoted = _quoted_fields(piece)
+            if quoted is not None:  # most lines: one record of quoted fields, read quickly
+                line += 1
+                head, inside = quoted
+                cells = head + inside.split('","', wanted)[: max(0, wanted - len(head))]
+                fields = len(head) + inside.count('","') + 1
+                self._row(fields, cells, line, partial(_whole, head, inside))
+                continue
+            back.append(piece)  # any other: the csv module reads one record (it may span lines)
+            before = rows.line_num
+            try:
+                record = next(rows)
+            except csv.Error as err:
+                raise InputError(
+                    f"line {line + rows.line_num - before}: not CSV as ncu writes it ({err})",
+                    self.path,
+                    REEXPORT,
+                ) from None
+            line += rows.line_num - before
+            if record:
+                self._row(len(record), record, line, partial(list, record))
+        self._line = line
 
-    def _record(self, record: list[str], line: int) -> None:
-        if not record or TOOL_LINE.match(record[0]):
+    def _row(self, fields: int, cells: list[str], line: int, record: Callable[[], list[str]]) -> None:
+        """One record of ``fields`` fields: ``cells`` holds its first ones (at least through
+        the ID and metric-name columns, where it has them), ``record()`` all of them."""
+        kernels = self.kernels
+        launch = cells[self.id_at] if self.id_at < len(cells) else None
+        name = cells[kernels.name_at] if kernels.name_at is not None and kernels.name_at < len(cells) else ""
+        # the common case first: one more metric row of the kernel being read (details page)
+        if (
+            fields == self.fields
+            and kernels.name_at is not None  # details page: a kernel's rows share its ID
+            and launch == kernels.current
+            and self._rows > 1
+            and self._last == self.fields
+        ):
+            self._last = fields
+            kernels.add(name)
+            return
+        if TOOL_LINE.match(cells[0]):
             return
         last = self._last
-        if last is not None and len(last) != self.fields:  # not the last row: not a cut
+        if last is not None and last != self.fields:  # not the last row: not a cut
             raise _field_count(last, self.fields, self._last_line, self.path)
-        self._last, self._last_line = record, line
+        self._last, self._last_line = fields, line
         self._rows += 1
         if self._rows == 1 and self.units_row:
-            if record[self.id_at].strip():
+            if launch is None or launch.strip():
                 raise InputError(
                     "no units row under the header (ncu writes one in both unit modes): "
                     "the numbers' units are unknown",
@@ -195,10 +217,9 @@ class StructureCheck:
                     "row of empty cells under the header",
                 )
             return
-        if len(record) != self.fields:
+        if fields != self.fields or launch is None:
             return  # refused when the next row shows it is not the last (else: "truncated")
-        launch = record[self.id_at]
-        if record == self.header:
+        if launch == self.header[self.id_at] and record() == self.header:
             raise InputError(
                 f"line {line} repeats the header line (two exports joined)",
                 self.path,
@@ -215,7 +236,64 @@ class StructureCheck:
                 )
             self._seen.add(launch)
             self.kernels.start(launch)
-        self.kernels.add(record)
+        self.kernels.add(name)
+
+
+def _pushed_back(back: list[str], pieces: Iterator[str]) -> Iterator[str]:
+    """The lines in ``back`` (emptied as read), then the next of ``pieces`` each time."""
+    while True:
+        while back:
+            yield back.pop()
+        piece = next(pieces, None)
+        if piece is None:
+            return
+        yield piece
+
+
+def _quoted_fields(line: str) -> tuple[list[str], str] | None:
+    """A line of fields each in double quotes, as ncu writes them, read quickly: its first
+    fields (those up to the last that holds a quote, as the csv module reads them; none
+    where no field holds one) and the rest between their outer quotes, joined by
+    ``","``; None for any other line, which the csv module reads instead. The csv module
+    builds every field of every line, most of a wide export's read (547 columns: ~45 µs
+    a line; benchmarks/results/2026-12-02-load-w26load.md).
+
+    With no quote but the outer ones and those of the ``","`` between fields, cutting at
+    each ``","`` gives the csv module's fields. A field with a quote in it (ncu's NVTX
+    cell, ``1234  ""<default domain>:forward..."" ``) writes it doubled, so the fields up
+    to the last doubled quote and the ``","`` after it go to the csv module, which must
+    read them as one record ending in a quoted field: then the rest is read as above.
+    A NUL, a field over the csv module's size limit, or a line end inside a field
+    (``str.splitlines`` ends a line at each) leave the line to the csv module.
+    """
+    if line.endswith('"\n'):
+        body = line[:-1]
+    elif line.endswith('"\r\n'):
+        body = line[:-2]
+    else:
+        return None
+    if len(body) < 2 or body[0] != '"' or "\0" in body or len(body) > csv.field_size_limit():
+        return None
+    inside = body[1:-1]
+    if inside.count('"') == 2 * inside.count('","'):
+        return [], inside
+    doubled = inside.rfind('""')
+    cut = inside.find('","', doubled + 2) if doubled >= 0 else -1
+    if cut < 0:
+        return None
+    rest = inside[cut + 3 :]
+    if rest.count('"') != 2 * rest.count('","'):
+        return None
+    try:
+        head = list(csv.reader(['"' + inside[:cut] + '"\n'], strict=True))
+    except csv.Error:
+        return None
+    return (head[0], rest) if len(head) == 1 else None
+
+
+def _whole(head: list[str], inside: str) -> list[str]:
+    """``_quoted_fields``' answer as the csv module's record."""
+    return head + inside.split('","')
 
 
 class _Watched(io.TextIOBase):
@@ -243,10 +321,9 @@ class _Watched(io.TextIOBase):
             super().close()
 
 
-def _field_count(record: list[str], fields: int, line: int, path: Path) -> InputError:
+def _field_count(found: int, fields: int, line: int, path: Path) -> InputError:
     return InputError(
-        f"line {line} has {len(record)} fields, the header {fields}: its cells would "
-        "land in the wrong columns",
+        f"line {line} has {found} fields, the header {fields}: its cells would land in the wrong columns",
         path,
         REEXPORT,
     )
@@ -281,9 +358,9 @@ class _KernelRows:
         self.finish()
         self.current, self.names = launch, set()
 
-    def add(self, record: list[str]) -> None:
+    def add(self, name: str) -> None:
         if self.name_at is not None:
-            self.names.add(record[self.name_at])
+            self.names.add(name)
 
     def finish(self) -> None:
         """Compare the kernel just read with the first; the last kernel is left to the

@@ -109,14 +109,15 @@ def numeric_cells(
         absent = values.isna() | text.isin(_NOT_A_NUMBER)
         numbers = pd.to_numeric(text.where(~absent), errors="coerce").astype(np.float64)
         unreadable = numbers.isna() & ~absent
-    else:
-        numbers = values.astype(np.float64)
-        text, unreadable = None, pd.Series(False, index=values.index)
-    array = numbers.to_numpy(dtype=np.float64, copy=True)
+        array = numbers.to_numpy(dtype=np.float64, copy=True)
+        unread = unreadable.to_numpy()
+    else:  # most columns: pandas read numbers (as astype(np.float64) would give them)
+        array = values.to_numpy(dtype=np.float64, copy=True)
+        text, unread = None, np.zeros(len(array), dtype=bool)
     with np.errstate(invalid="ignore"):
         negative = array < 0
     infinite = np.isinf(array)
-    bad = unreadable.to_numpy() | negative | infinite
+    bad = unread | negative | infinite
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         shown = text.iloc[row] if text is not None else repr(float(array[row]))

@@ -18,11 +18,15 @@ no peak. ``rooftui.analysis.roofline`` turns caps into time at each pipeline's r
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
-import pandas as pd
 
 from rooftui.model import metrics as m
 from rooftui.model.columns import NOT_COLLECTED, TENSOR_PIPELINES, UNCOUNTED, flop_column, state_column
+
+if TYPE_CHECKING:
+    from rooftui.model.kernel_table import Numbers
 
 # ncu's CSV prints a % of peak with two decimals (0.30): the true value may be up to
 # half a unit higher, so a bound adds that.
@@ -36,57 +40,75 @@ def cap_column(pipeline: str) -> str:
 
 CAPPED = ("fp64", "fp16", *TENSOR_PIPELINES, "tensor_int8")
 CAP_COLUMNS = tuple(cap_column(p) for p in CAPPED)
+LACKING = (NOT_COLLECTED, UNCOUNTED)  # the states whose FLOPs a cap bounds
 
 
-def busy_fraction(raw: pd.DataFrame, pipe: str) -> pd.Series:
+def busy_fraction(raw: Numbers, pipe: str) -> np.ndarray:
     """Per launch, the fraction of its sustained peak ``pipe`` ("fp64", "fma", "tensor")
-    was active, rounded up to what ncu's printed % may hide; NaN where the report lacks it."""
+    was active, rounded up to what ncu's printed % may hide; NaN where the report lacks it.
+    ``raw``: the report's columns as float arrays (``kernel_table.Numbers``)."""
     name = m.PIPE_BUSY[pipe]
-    value = pd.Series(np.nan, index=raw.index)
+    value = np.full(len(raw), np.nan)
     for form in m.PIPE_BUSY_FORMS:
         if f"{name}{form}" in raw:
-            pct = raw[f"{name}{form}"].astype(float)
-            value = value.fillna((pct + PCT_ROUNDING) / 100.0)
+            value = _fill(value, (raw[f"{name}{form}"] + PCT_ROUNDING) / 100.0)
     count, peak = f"{name}.sum", f"{name}.sum.peak_sustained"
     if count in raw and peak in raw and m.SM_CYCLES in raw:
-        most = raw[peak].astype(float) * raw[m.SM_CYCLES].astype(float)
-        value = value.fillna(raw[count].astype(float) / most)
-    return value.clip(upper=1.0)
+        most = raw[peak] * raw[m.SM_CYCLES]
+        value = _fill(value, raw[count] / most)
+    return np.minimum(value, 1.0)  # clip(upper=1.0): NaN stays NaN
 
 
-def per_cycle_peak(raw: pd.DataFrame, metric: str) -> pd.Series:
+def per_cycle_peak(raw: Numbers, metric: str) -> np.ndarray:
     """Per launch, the report's ``.peak_sustained`` of ``metric`` under any spelling (or of
     the counter that stands in for it, ``metrics.PEAK_STANDS_IN``); NaN where it has none."""
-    value = pd.Series(np.nan, index=raw.index)
+    value = np.full(len(raw), np.nan)
     for name in (*m.spellings(metric), m.PEAK_STANDS_IN.get(metric, "")):
         if f"{name}.peak_sustained" in raw:
-            value = value.fillna(raw[f"{name}.peak_sustained"].astype(float))
+            value = _fill(value, raw[f"{name}.peak_sustained"])
     return value
 
 
+def _fill(value: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``fillna``: ``value``, and ``other`` where it is NaN."""
+    return np.where(np.isnan(value), other, value)
+
+
 def flop_caps(
-    raw: pd.DataFrame, out: pd.DataFrame, arch: m.Architecture | None, fp16_rule: str, cc: str
-) -> pd.DataFrame:
-    """``flops_cap_<pipeline>`` for each pipeline whose FLOPs ``out`` lacks (state not
-    collected or uncounted), NaN elsewhere; no Tensor caps without the architecture."""
-    cycles = out["time_s"] * (raw[m.SM_CLOCK].astype(float) if m.SM_CLOCK in raw else np.nan)
-    busy = {pipe: busy_fraction(raw, pipe) for pipe in m.PIPE_BUSY}
-    fp64_fma, fp64_factor = m.cuda_core_terms(fp16_rule)["fp64"][-1]
-    hfma, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
-    per_cycle = {
-        "fp64": fp64_factor * per_cycle_peak(raw, fp64_fma),
-        # HFMA2 runs on the Tensor pipe only from sm_80 on; below, no bound is claimed.
-        "fp16": hfma_factor * per_cycle_peak(raw, hfma) if cc and float(cc) >= 8.0 else None,
-        **{t.pipeline: t.factor * per_cycle_peak(raw, t.metric) for t in (arch.tensor if arch else ())},
-    }
-    caps = pd.DataFrame(index=raw.index)
-    for pipeline in CAPPED:
-        pipes = m.capped_pipes(pipeline, cc)
-        peak = per_cycle.get(pipeline)
-        cap = pd.Series(np.nan, index=raw.index)
-        if peak is not None:
+    raw: Numbers, out: dict[str, Any], arch: m.Architecture | None, fp16_rule: str, cc: str
+) -> dict[str, np.ndarray]:
+    """``flops_cap_<pipeline>`` for each pipeline whose FLOPs ``out`` (the kernel-table
+    columns so far, as arrays) lacks in some launch (state not collected or uncounted),
+    NaN in the others; no Tensor caps without the architecture. ``raw``: the report's
+    columns as float arrays (``kernel_table.Numbers``)."""
+    missing = {}
+    with np.errstate(invalid="ignore", divide="ignore"):  # as pandas: NaN and inf, said nowhere
+        for pipeline in CAPPED:
+            state = out.get(state_column(flop_column(pipeline)))
+            if state is not None:
+                lacks = np.isin(np.broadcast_to(np.asarray(state, dtype=object), len(raw)), LACKING)
+                if lacks.any():  # elsewhere its cap would be NaN throughout, a column not kept
+                    missing[pipeline] = lacks
+        if not missing:
+            return {}
+        cycles = out["time_s"] * (raw[m.SM_CLOCK] if m.SM_CLOCK in raw else np.nan)
+        busy = {pipe: busy_fraction(raw, pipe) for pipe in m.PIPE_BUSY}
+        fp64_fma, fp64_factor = m.cuda_core_terms(fp16_rule)["fp64"][-1]
+        hfma, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
+        tensor = {t.pipeline: t for t in (arch.tensor if arch else ())}
+        caps = {}
+        for pipeline, lacks in missing.items():
+            peak: np.ndarray | None
+            if pipeline == "fp64":
+                peak = fp64_factor * per_cycle_peak(raw, fp64_fma)
+            elif pipeline == "fp16":  # HFMA2 runs on the Tensor pipe only from sm_80 on; below, no bound
+                peak = hfma_factor * per_cycle_peak(raw, hfma) if cc and float(cc) >= 8.0 else None
+            else:
+                term = tensor.get(pipeline)
+                peak = term.factor * per_cycle_peak(raw, term.metric) if term else None
+            if peak is None:
+                continue
+            pipes = m.capped_pipes(pipeline, cc)
             cap = sum((busy[pipe] for pipe in pipes[1:]), busy[pipes[0]]) * cycles * peak
-        state = out.get(state_column(flop_column(pipeline)))
-        missing = state.isin((NOT_COLLECTED, UNCOUNTED)) if state is not None else False
-        caps[cap_column(pipeline)] = cap.where(missing)
+            caps[cap_column(pipeline)] = np.where(lacks, cap, np.nan)
     return caps

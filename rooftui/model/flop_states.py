@@ -54,7 +54,8 @@ def dominant_pipeline(table: pd.DataFrame) -> pd.Series:
 
 def _work(table: pd.DataFrame) -> np.ndarray:
     """The FLOP (and INT8 OP) columns, one row per launch or group, NaN where not known."""
-    return table[list(WORK_COLUMNS)].to_numpy(dtype=float, na_value=np.nan)
+    # column by column: taking a list of columns of a wide table copies its blocks
+    return np.column_stack([table[c].to_numpy(dtype=float, na_value=np.nan) for c in WORK_COLUMNS])
 
 
 def _states(table: pd.DataFrame, column: str) -> np.ndarray:

@@ -5,11 +5,15 @@ there)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from rooftui.model import instructions as ins
+
+if TYPE_CHECKING:
+    from rooftui.model.kernel_table import Numbers
 
 # Kernel-table columns of counts (summed over launches when grouped), each the sum of
 # these metrics [NCU]; NaN where any term was not collected (never a partial sum).
@@ -35,18 +39,21 @@ RATIO_COLUMNS = (
 )
 
 
-def count_columns(raw: pd.DataFrame, read: Callable[[str], pd.Series]) -> pd.DataFrame:
+def count_columns(raw: Numbers, read: Callable[[str], np.ndarray]) -> dict[str, np.ndarray]:
     """The count columns of ``COUNT_COLUMNS`` for one report's launches (``read(metric)``
     gives a count per launch, NaN where the report lacks it), and ``issue_peak_per_cycle``,
-    the report's own warp-instruction issue peak per SM cycle (``ins.ISSUE_PEAK``)."""
+    the report's own warp-instruction issue peak per SM cycle (``ins.ISSUE_PEAK``).
+    ``raw``: the report's columns as float arrays (``kernel_table.Numbers``)."""
     values = {metric: read(metric) for metric in ins.instruction_counts()}
-    out = pd.DataFrame(index=raw.index)
+    out = {}
     for column, terms in COUNT_COLUMNS.items():
         out[column] = sum((values[t] for t in terms[1:]), values[terms[0]])  # NaN if any term is
     # L2: the sectors L1 requested, once, where the launch has them (docs/l2-bytes.md)
     from_l1 = read(ins.L2_SECTORS_FROM_L1)
-    out["transactions_l2"] = from_l1.where(from_l1.notna(), out["transactions_l2"])
-    out["issue_peak_per_cycle"] = raw[ins.ISSUE_PEAK].astype(float) if ins.ISSUE_PEAK in raw else np.nan
+    out["transactions_l2"] = np.where(np.isnan(from_l1), out["transactions_l2"], from_l1)
+    out["issue_peak_per_cycle"] = (
+        raw[ins.ISSUE_PEAK].copy() if ins.ISSUE_PEAK in raw else np.full(len(raw), np.nan)
+    )
     return out
 
 

@@ -57,8 +57,37 @@ class Derivation:
     unknown_arch: bool = False
 
 
-def _column(raw: pd.DataFrame, name: str) -> np.ndarray | None:
-    return raw[name].astype(float).to_numpy() if name in raw else None
+class Numbers:
+    """A report's columns as float64 arrays (``astype(float)``), each converted once and
+    read-only: a load reads some columns a dozen times (every metric's spellings and
+    rates, the caps, the evidence of work), and each conversion of a column of a wide
+    frame cost ~0.1 ms of pandas."""
+
+    def __init__(self, raw: pd.DataFrame) -> None:
+        self.frame = raw
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.frame
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        array = self._arrays.get(name)
+        if array is None:
+            array = self.frame[name].astype(float).to_numpy()
+            array.flags.writeable = False  # shared by every reader of the column
+            self._arrays[name] = array
+        return array
+
+
+def _numbers(raw: pd.DataFrame | Numbers) -> Numbers:
+    return raw if isinstance(raw, Numbers) else Numbers(raw)
+
+
+def _column(raw: Numbers, name: str) -> np.ndarray | None:
+    return raw[name] if name in raw else None
 
 
 # The kernel table is built from NumPy arrays, one per column, made into a DataFrame
@@ -78,10 +107,10 @@ def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Deriv
     launch), or × clock × duration;
     ``X.sum.per_second`` × duration.
     """
-    return pd.Series(_metric_array(raw, metric, time_ns.to_numpy(), log), index=raw.index)
+    return pd.Series(_metric_array(Numbers(raw), metric, time_ns.to_numpy(), log), index=raw.index)
 
 
-def _metric_array(raw: pd.DataFrame, metric: str, time_ns: np.ndarray, log: Derivation) -> np.ndarray:
+def _metric_array(raw: Numbers, metric: str, time_ns: np.ndarray, log: Derivation) -> np.ndarray:
     """``metric_values`` as an array."""
     names = m.spellings(metric)
     value, used = _fill_gaps(np.full(len(raw), np.nan), _metric_candidates(raw, names, time_ns))
@@ -99,7 +128,7 @@ def _metric_array(raw: pd.DataFrame, metric: str, time_ns: np.ndarray, log: Deri
 
 
 def _metric_candidates(
-    raw: pd.DataFrame, names: tuple[str, ...], time_ns: np.ndarray
+    raw: Numbers, names: tuple[str, ...], time_ns: np.ndarray
 ) -> Iterator[tuple[str, Callable[[], np.ndarray | None]]]:
     """What may give ``names``' count, in the order tried (``metric_values``), each
     computed only when asked for (most reports hold the count itself)."""
@@ -122,13 +151,11 @@ def _metric_candidates(
             yield f"{name}.per_second × duration", partial(_product, raw, f"{name}.per_second", None, seconds)
 
 
-def _product(
-    raw: pd.DataFrame, first: str, second: str | None, seconds: np.ndarray | None = None
-) -> np.ndarray:
+def _product(raw: Numbers, first: str, second: str | None, seconds: np.ndarray | None = None) -> np.ndarray:
     """Column ``first`` × column ``second`` (if any) × ``seconds`` (if given), in that order."""
-    value = raw[first].astype(float).to_numpy()
+    value = raw[first]
     if second is not None:
-        value = value * raw[second].astype(float).to_numpy()
+        value = value * raw[second]
     return value if seconds is None else value * seconds
 
 
@@ -160,12 +187,12 @@ def bytes_values(
     ``byte_sources.PREFERRED_BYTE_SOURCES[level]`` then ``metrics.BYTE_SOURCES[level]`` that
     gives the launch a value (its terms read or derived from rates like any count); ""
     where none does."""
-    value, what = _bytes_arrays(raw, level, time_ns.to_numpy(), log)
+    value, what = _bytes_arrays(Numbers(raw), level, time_ns.to_numpy(), log)
     return pd.Series(value, index=raw.index), pd.Series(what, index=raw.index, dtype=object)
 
 
 def _bytes_arrays(
-    raw: pd.DataFrame, level: str, time_ns: np.ndarray, log: Derivation
+    raw: Numbers, level: str, time_ns: np.ndarray, log: Derivation
 ) -> tuple[np.ndarray, np.ndarray]:
     """``bytes_values`` as arrays."""
     value = np.full(len(raw), np.nan)
@@ -197,11 +224,11 @@ def _bytes_arrays(
 def time_values(raw: pd.DataFrame, log: Derivation) -> tuple[pd.Series, pd.Series]:
     """Each launch's duration in ns and where it came from (``metrics.TIME`` first,
     then elapsed cycles / clock, then gpu__time_active)."""
-    value, source = _time_arrays(raw, log)
+    value, source = _time_arrays(Numbers(raw), log)
     return pd.Series(value, index=raw.index), pd.Series(source, index=raw.index, dtype=object)
 
 
-def _time_arrays(raw: pd.DataFrame, log: Derivation) -> tuple[np.ndarray, np.ndarray]:
+def _time_arrays(raw: Numbers, log: Derivation) -> tuple[np.ndarray, np.ndarray]:
     """``time_values`` as arrays."""
     source = np.full(len(raw), "", dtype=object)
     candidates: list[tuple[str, Callable[[], np.ndarray | None]]] = [(m.TIME, partial(_column, raw, m.TIME))]
@@ -219,26 +246,26 @@ def _time_arrays(raw: pd.DataFrame, log: Derivation) -> tuple[np.ndarray, np.nda
     return value, source
 
 
-def _cycles_over_clock(raw: pd.DataFrame, cycles: str, clock: str) -> np.ndarray:
+def _cycles_over_clock(raw: Numbers, cycles: str, clock: str) -> np.ndarray:
     """Elapsed cycles / clock in ns; NaN where the clock is not above 0."""
-    per_second = raw[clock].astype(float).to_numpy()
-    return raw[cycles].astype(float).to_numpy() / np.where(per_second > 0, per_second, np.nan) * 1e9
+    per_second = raw[clock]
+    return raw[cycles] / np.where(per_second > 0, per_second, np.nan) * 1e9
 
 
-def _any(raw: pd.DataFrame, names: tuple[str, ...] | list[str], test: str) -> np.ndarray:
+def _any(raw: Numbers, names: tuple[str, ...] | list[str], test: str) -> np.ndarray:
     """Per launch: one of the counters ``names`` is in the report and is 0 (``test``
     "zero") or above 0 ("positive")."""
     found = np.zeros(len(raw), dtype=bool)
     for name in names:
         if name in raw:
-            values = raw[name].astype(float).to_numpy()
+            values = raw[name]
             found |= (values == 0) if test == "zero" else (values > 0)
     return found
 
 
-def _text(values: np.ndarray, raw: pd.DataFrame) -> pd.Series:
+def _text(values: np.ndarray, raw: Numbers) -> pd.Series:
     """A column of text kept as Python strings (dtype object), as it always was."""
-    return pd.Series(values, index=raw.index, dtype=object)
+    return pd.Series(values, index=raw.frame.index, dtype=object)
 
 
 def _nan_as_0(value: np.ndarray) -> np.ndarray:
@@ -256,28 +283,29 @@ def kernel_rows(
 ) -> pd.DataFrame:
     """The kernel-table columns for launches of one architecture ("" when unknown:
     its Tensor Core FLOPs are left blank, never guessed)."""
+    columns = Numbers(raw)  # each column converted once
     arch = m.architecture_for(cc) if cc else None
     if arch is None:
         log.unknown_arch = True
     rows = len(raw)
     out: dict[str, Any] = {}
-    time_ns, time_source = _time_arrays(raw, log)
-    out["time_source"] = _text(time_source, raw)
+    time_ns, time_source = _time_arrays(columns, log)
+    out["time_source"] = _text(time_source, columns)
     out["time_s"] = time_ns * 1e-9
 
     for precision, terms in m.cuda_core_terms(fp16_rule).items():
         total = np.zeros(rows)
         for metric, factor in terms:
-            total = total + factor * _metric_array(raw, metric, time_ns, log)
+            total = total + factor * _metric_array(columns, metric, time_ns, log)
         out[f"flops_{precision}"] = total
     hfma_metric, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
-    hfma = _metric_array(raw, hfma_metric, time_ns, log)
+    hfma = _metric_array(columns, hfma_metric, time_ns, log)
     out["register_moves"], out["flops_fp16"] = _without_register_moves(
-        raw, out["flops_fp16"], hfma, hfma_factor
+        columns, out["flops_fp16"], hfma, hfma_factor
     )
     for precision in CUDA_CORE_PIPELINES:
         column = flop_column(precision)
-        zero = _any(raw, m.WORK_EVIDENCE[precision], "zero")
+        zero = _any(columns, m.WORK_EVIDENCE[precision], "zero")
         known_zero = np.isnan(out[column]) & zero
         out[column] = _known_where(out[column], known_zero)
         out[state_column(column)] = np.where(
@@ -286,23 +314,23 @@ def kernel_rows(
 
     tensor_by_pipeline: dict[str, np.ndarray] = {}
     for term in arch.tensor if arch else ():
-        value = term.factor * _metric_array(raw, term.metric, time_ns, log)
+        value = term.factor * _metric_array(columns, term.metric, time_ns, log)
         previous = tensor_by_pipeline.get(term.pipeline)
         tensor_by_pipeline[term.pipeline] = value if previous is None else previous + value
     # A launch that issued no instruction to the Tensor pipe did no Tensor work on any GPU
     # [NCU: inst_executed_pipe_tensor]: where its Tensor FLOPs were not counted they are
     # known to be 0. One that did (or kept a Tensor pipe busy) did Tensor work, whatever
     # the counters that would count it say by their absence.
-    issued = _metric_array(raw, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
-    pipe_busy = _any(raw, m.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
-    hmma, hfma2 = (_column(raw, name) for name in m.TENSOR_HMMA_LESS_HFMA2)
-    active = _any(raw, m.TENSOR_MMA_ACTIVITY, "positive")
+    issued = _metric_array(columns, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
+    pipe_busy = _any(columns, m.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
+    hmma, hfma2 = (_column(columns, name) for name in m.TENSOR_HMMA_LESS_HFMA2)
+    active = _any(columns, m.TENSOR_MMA_ACTIVITY, "positive")
     if hmma is not None and hfma2 is not None:
         active |= (hmma - hfma2) > 0
     if arch is not None and arch.name in ("Volta", "Turing"):
         active |= pipe_busy  # no HFMA2 on the Tensor pipe there (metrics.TENSOR_ACTIVITY)
     # Zero proved by counts only (a percentage printed 0.000000 may be rounded).
-    no_tensor = ((issued == 0) | _any(raw, m.TENSOR_PIPE_ZERO_PROOF, "zero")) & ~active
+    no_tensor = ((issued == 0) | _any(columns, m.TENSOR_PIPE_ZERO_PROOF, "zero")) & ~active
     # Tensor work some counter did count explains the activity: the pipelines left blank
     # beside it are not collected, not "uncounted".
     counted = sum((_nan_as_0(v) for v in tensor_by_pipeline.values()), np.zeros(rows)) > 0
@@ -326,22 +354,21 @@ def kernel_rows(
     for pipeline in applicable:
         blank |= out[state_column(flop_column(pipeline))] == NOT_COLLECTED
     log.tensor_issued_uncounted += int((pipe_busy & ~active & ~counted & blank).sum())
-    so_far = pd.DataFrame(out, index=raw.index)
-    for column, cap in flop_caps(raw, so_far, arch, fp16_rule, cc).items():
-        if cap.notna().any():  # only where the report caps something: no all-blank columns
-            out[column] = cap.to_numpy()
+    for column, cap in flop_caps(columns, out, arch, fp16_rule, cc).items():
+        if not np.isnan(cap).all():  # only where the report caps something: no all-blank columns
+            out[column] = cap
     for level in LEVELS:
-        out[f"bytes_{level}"], what = _bytes_arrays(raw, level, time_ns, log)
-        out[byte_source_column(level)] = _text(what, raw)
+        out[f"bytes_{level}"], what = _bytes_arrays(columns, level, time_ns, log)
+        out[byte_source_column(level)] = _text(what, columns)
     if cc in TWO_L2_PARTITIONS:
         log.l2_counted_twice += int(np.isin(out[byte_source_column("l2")], list(L2_COUNTED_TWICE)).sum())
-    out["bytes_tma"] = _metric_array(raw, TMA_LOADS, time_ns, Derivation())
-    out["sm_clock_hz"] = raw[m.SM_CLOCK].astype(float).to_numpy() if m.SM_CLOCK in raw else np.nan
+    out["bytes_tma"] = _metric_array(columns, TMA_LOADS, time_ns, Derivation())
+    out["sm_clock_hz"] = columns[m.SM_CLOCK].copy() if m.SM_CLOCK in columns else np.nan
     quiet = Derivation()  # the instruction roofline's counters are optional: none is "missing"
-    time_series = pd.Series(time_ns, index=raw.index)
-    counts = instruction_columns.count_columns(raw, lambda name: metric_values(raw, name, time_series, quiet))
+    out.update(
+        instruction_columns.count_columns(columns, lambda name: _metric_array(columns, name, time_ns, quiet))
+    )
     log.derived |= quiet.derived
-    out.update({column: counts[column].to_numpy() for column in counts.columns})
     return pd.DataFrame(out, index=raw.index)
 
 
@@ -360,12 +387,12 @@ def without_register_moves(
 
 
 def _without_register_moves(
-    raw: pd.DataFrame, flops_fp16: np.ndarray, hfma: np.ndarray, hfma_factor: float
+    raw: pd.DataFrame | Numbers, flops_fp16: np.ndarray, hfma: np.ndarray, hfma_factor: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """``without_register_moves`` on arrays."""
     if m.REGISTER_MOVES not in raw:
         return np.full(len(raw), np.nan), flops_fp16
-    moves = np.minimum(raw[m.REGISTER_MOVES].astype(float).to_numpy(), hfma)
+    moves = np.minimum(_numbers(raw)[m.REGISTER_MOVES], hfma)
     return moves, flops_fp16 - _nan_as_0(hfma_factor * moves)
 
 
@@ -401,15 +428,18 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     table["flops_tensor"] = table[[c for c in flop_columns if "tensor" in c]].sum(axis=1, min_count=1)
     flops = table[flop_columns].sum(axis=1, min_count=1)
     table["flops"] = flops
-    table["flops_partial"] = flops_partial(table) & flops.notna()
-    for level in LEVELS:
-        moved = table[f"bytes_{level}"]
-        table[f"ai_{level}"] = (flops / moved).where(moved > 0)
-    table["flop_rate"] = (flops / table["time_s"]).where(table["time_s"] > 0)
+    total = flops.to_numpy(dtype=float, na_value=np.nan)
+    table["flops_partial"] = flops_partial(table).to_numpy() & ~np.isnan(total)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for level in LEVELS:
+            moved = _floats(table, f"bytes_{level}")
+            table[f"ai_{level}"] = np.where(moved > 0, total / moved, np.nan)
+        time_s = _floats(table, "time_s")
+        table["flop_rate"] = np.where(time_s > 0, total / time_s, np.nan)
     instruction_columns.add_ratios(table)
-    nan = pd.Series(np.nan, index=table.index)
+    bytes_tma = _floats(table, "bytes_tma") if "bytes_tma" in table else np.full(len(table), np.nan)
     table["l1_bypassed"] = l1_bypassed(
-        table["bytes_l1"], table["bytes_l2"], table.get("bytes_tma", nan), table["flops_tensor"]
+        _floats(table, "bytes_l1"), _floats(table, "bytes_l2"), bytes_tma, _floats(table, "flops_tensor")
     )
 
     # Zero-AI when both the CUDA-core counts and the Tensor Core counts were collected
@@ -419,15 +449,26 @@ def add_derived(table: pd.DataFrame) -> pd.DataFrame:
     # counters is not zero-AI. A pipeline the GPU lacks is no evidence either way.
     tensor = [c for c in flop_columns if "tensor" in c] + ["ops_tensor_int8"]
     cores = [c for c in flop_columns if c not in tensor]
-    work = table[cores + tensor]
-    did_work = (work.fillna(0.0) > 0).any(axis=1) | uncounted_tensor(table)
-    both_known = table[cores].notna().any(axis=1) & table[tensor].notna().any(axis=1)
-    zero = np.where(did_work, False, np.where(both_known, True, pd.NA))
+    did_work = uncounted_tensor(table).to_numpy(copy=True)
+    core_known = np.zeros(len(table), dtype=bool)
+    tensor_known = np.zeros(len(table), dtype=bool)
+    for column in cores + tensor:
+        values = _floats(table, column)
+        did_work |= values > 0  # NaN: no work known
+        if column in cores:
+            core_known |= ~np.isnan(values)
+        else:
+            tensor_known |= ~np.isnan(values)
+    zero = np.where(did_work, False, np.where(core_known & tensor_known, True, pd.NA))
     table["zero_ai"] = pd.Series(zero, index=table.index, dtype="boolean")
     table["pipeline"] = dominant_pipeline(table)
     table.loc[table["zero_ai"].fillna(False).astype(bool), "pipeline"] = "none"
-    table["fp16_approximate"] = table["flops_fp16"].fillna(0.0) > 0
+    table["fp16_approximate"] = _floats(table, "flops_fp16") > 0  # NaN: not approximate
     return table
+
+
+def _floats(table: pd.DataFrame, column: str) -> np.ndarray:
+    return table[column].to_numpy(dtype=float, na_value=np.nan)
 
 
 def build_kernel_table(

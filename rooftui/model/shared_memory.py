@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # metrics.py imports this module; the .ncu-rep readers start before pandas
-    import pandas as pd
+if TYPE_CHECKING:  # metrics.py imports this module; the .ncu-rep readers start before numpy
+    from numpy import ndarray
 
 _SASS = "smsp__sass_data_bytes_mem_shared_op_"
 LSU_TERMS = tuple(f"{_SASS}{op}.sum" for op in ("ld", "ldsm", "st", "stsm", "atom"))
@@ -70,11 +70,12 @@ L1_BYPASS_NOTE = (
 )
 
 
-def l1_bypassed(
-    bytes_l1: pd.Series, bytes_l2: pd.Series, bytes_tma: pd.Series, flops_tensor: pd.Series
-) -> pd.Series:
-    """Whether most of each launch's traffic went around L1's tag stage (``L1_BYPASS_RATIO``)."""
+def l1_bypassed(bytes_l1: ndarray, bytes_l2: ndarray, bytes_tma: ndarray, flops_tensor: ndarray) -> ndarray:
+    """Whether most of each launch's traffic went around L1's tag stage (``L1_BYPASS_RATIO``);
+    the arguments per launch, NaN where not collected."""
+    import numpy as np
+
     by_tma = bytes_tma > bytes_l1  # False where either was not collected
     tensor = flops_tensor > 0
-    by_ratio = bytes_tma.isna() & tensor & (bytes_l2 > 0) & (bytes_l2 >= L1_BYPASS_RATIO * bytes_l1)
-    return (by_tma | by_ratio).fillna(False).astype(bool)
+    by_ratio = np.isnan(bytes_tma) & tensor & (bytes_l2 > 0) & (bytes_l2 >= L1_BYPASS_RATIO * bytes_l1)
+    return by_tma | by_ratio

@@ -85,6 +85,11 @@ def decade(exponent: int, unit: str = "") -> str:
 def json_safe(value: Any) -> Any:
     """``value`` ready for ``json.dumps``: NaN, ±inf and pandas' NA become null (JSON has no
     NaN), numpy scalars become Python ones, tuples become lists, keys become strings."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool:  # most leaves: as they are (said first: fast)
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
     if isinstance(value, dict):
         return {str(key): json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
