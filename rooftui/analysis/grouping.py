@@ -21,7 +21,7 @@ from rooftui.model.columns import (
 )
 from rooftui.model.flop_caps import CAPPED, cap_column
 from rooftui.model.flop_states import dominant_pipeline, flops_partial
-from rooftui.model.frames import map_unique
+from rooftui.model.frames import heaviest_rows, map_unique
 from rooftui.model.names import qualified_name
 
 _SUMMED = (
@@ -76,7 +76,7 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     groups = out.index  # every aggregate of ``grouped`` has its groups in this order
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
-    heaviest = kernels.loc[grouped["time_s"].idxmax().dropna()].set_index(keys)
+    heaviest = kernels.loc[heaviest_rows(kernels, keys)].set_index(keys)
     if not heaviest.index.equals(groups):  # a kernel with no time: its columns blank
         heaviest = heaviest.reindex(groups)
     heaviest = heaviest.set_axis(groups)  # the same index object: no alignment per column

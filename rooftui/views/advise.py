@@ -15,6 +15,7 @@ from rooftui.analysis.advise import group_limits, launch_floor_of, with_advice
 from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, Bar, StepBudget
 from rooftui.analysis.advise_findings import Finding, verdict
 from rooftui.analysis.advise_run import Advice
+from rooftui.model.frames import heaviest_rows
 from rooftui.views.formats import intensity, percent, seconds, si
 from rooftui.views.text import printable, short_names, shorten
 
@@ -265,7 +266,7 @@ def with_opportunity(
     by_group = per_launch.groupby(keys, sort=False, dropna=False)
     sums = by_group[["gain_s", "achievable_s", "time_s"]].sum(min_count=1)
     known = by_group["gain_s"].count() == by_group.size()  # a group with an unknown launch: no gain
-    heaviest = per_launch.loc[by_group["time_s"].idxmax()].set_index(keys)
+    heaviest = per_launch.loc[heaviest_rows(per_launch, keys)].set_index(keys)
     binding = group_limits(per_launch, keys).reindex(heaviest.index)
     summary = pd.DataFrame(
         {

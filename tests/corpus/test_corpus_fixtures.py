@@ -56,6 +56,27 @@ def test_a_failed_replay_is_kept_and_named_with_no_total_flops_nor_pipeline_and_
     assert math.isnan(failed["flops"]) and failed["pipeline"] != "none"
 
 
+
+def test_a_failed_replay_keeps_its_kernel_in_the_grouped_table_the_explorer_and_advise(corpus):
+    """A kernel whose every launch failed has no time to pick its heaviest launch by: it
+    stays a row of its own (one launch, nothing known), in `summary --group`, the
+    explorer's tables and `advise`, which crashed on it under pandas 3."""
+    import json
+
+    from rooftui.views.tui.view_state import LoadedRun
+
+    result = run_cli("summary", corpus["failed_launch"], "--group", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = {row["name"]: row for row in json.loads(result.stdout)["kernels"]}
+    assert set(rows) == {"daxpy", "nodeByPoint5"}
+    assert rows["daxpy"]["count"] == 2 and rows["daxpy"]["time_s"] == pytest.approx(200e-6)
+    assert rows["nodeByPoint5"]["count"] == 1 and rows["nodeByPoint5"]["time_s"] is None
+    loaded = LoadedRun.from_run(load_run([corpus["failed_launch"]], LoadOptions(no_cache=True)))
+    assert sorted(loaded.grouped["name"]) == ["daxpy", "nodeByPoint5"]
+    advice = run_cli("advise", corpus["failed_launch"])
+    assert advice.returncode == 0 and "1 launch: no duration" in advice.stdout, advice.stderr
+
+
 def test_a_report_whose_every_launch_failed_is_refused_naming_the_launch(corpus):
     line = refusal(corpus["every_launch_failed"])
     assert "every metric blank" in line and "ID 0, nodeByPoint5" in line and "==ERROR==" in line
