@@ -15,7 +15,6 @@ def map_unique(column: pd.Series, function: Callable[[Any], Any]) -> pd.Series:
     return column.map(mapping)
 
 
-
 def heaviest_rows(frame: pd.DataFrame, keys: list[str], column: str = "time_s") -> pd.Index:
     """The label of each group's row with the largest ``column`` (``groupby(keys)``, NaN
     keys kept as groups, in their order of first appearance); a group whose ``column`` is

@@ -56,7 +56,6 @@ def test_a_failed_replay_is_kept_and_named_with_no_total_flops_nor_pipeline_and_
     assert math.isnan(failed["flops"]) and failed["pipeline"] != "none"
 
 
-
 def test_a_failed_replay_keeps_its_kernel_in_the_grouped_table_the_explorer_and_advise(corpus):
     """A kernel whose every launch failed has no time to pick its heaviest launch by: it
     stays a row of its own (one launch, nothing known), in `summary --group`, the
