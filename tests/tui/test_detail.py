@@ -109,10 +109,11 @@ def test_the_hfma2_register_moves_of_a_kernel_are_in_its_details(load_once):
 
 
 def test_unknown_register_moves_are_said_where_fp16_flops_may_hold_them(loaded_run):
-    # the sample has no SourceCounters data: its FP16 kernels may still count moves
+    # the sample has no per-opcode SASS counts (rooftui profile's own section or ncu's
+    # SourceCounters): its FP16 kernels may still count moves
     fp16 = loaded_run.grouped[loaded_run.grouped["flops_fp16"] > 0].iloc[0]
     assert re.search(
-        r"HFMA2\.MMA moves +unknown \(no SourceCounters data\): counted in FP16",
+        r"HFMA2\.MMA moves +unknown \(no per-opcode SASS counts\): counted in FP16",
         rendered(loaded_run, fp16, None, 100),
     )
     no_fp16 = loaded_run.grouped[loaded_run.grouped["flops_fp16"].fillna(0) == 0].iloc[0]

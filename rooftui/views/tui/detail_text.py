@@ -195,7 +195,7 @@ def describe(
             ("  HFMA2.MMA moves", f"{moves:,.0f} thread instructions (from the SASS), not in the FP16 FLOPs")
         )
     elif _number(row.get("flops_fp16")) > 0:
-        work.append(("  HFMA2.MMA moves", "unknown (no SourceCounters data): counted in FP16"))
+        work.append(("  HFMA2.MMA moves", "unknown (no per-opcode SASS counts): counted in FP16"))
     int8 = _number(row.get("ops_tensor_int8"))
     if int8 > 0:
         work.append(("  Tensor INT8", si(int8, "OP", missing=MISSING)))
