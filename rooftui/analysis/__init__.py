@@ -20,6 +20,7 @@ from rooftui.ingest.duplicates import counted_once
 from rooftui.ingest.files import is_directory
 from rooftui.ingest.sidecars import cut_short_path, cut_short_reason
 from rooftui.model import metrics as m
+from rooftui.model import pipe_activity
 from rooftui.model.byte_sources import l2_counted_twice_note
 from rooftui.model.ceilings import CeilingSet
 from rooftui.notes import Note, prefixed
@@ -236,7 +237,7 @@ def load_run(
     if (partial := partial_note(kernels)) is not None:
         notes.append(Note("flops_partial", partial, "rooftui profile"))
     if derivation.tensor_issued_uncounted:
-        issued = m.TENSOR_ISSUED_NOTE.format(n=derivation.tensor_issued_uncounted)
+        issued = pipe_activity.TENSOR_ISSUED_NOTE.format(n=derivation.tensor_issued_uncounted)
         notes.append(Note("tensor_uncounted", issued))
     judged = zero_ai.judged_without_note(kernels)
     if judged:

@@ -7,10 +7,10 @@ do more in a cycle than its peak. So the uncounted FLOPs of pipeline p are at mo
     cap_p = busy × cycles × peak_p
 
 with busy the fraction of its sustained peak the pipe was active for the launch
-(``metrics.PIPE_BUSY``; FP16 adds the fma and the Tensor pipe, both of which run HFMA2,
-and on GA100 its own fp16 pipe: ``metrics.capped_pipes``),
+(``pipe_activity.PIPE_BUSY``; FP16 adds the fma and the Tensor pipe, both of which run HFMA2,
+and on GA100 its own fp16 pipe: ``pipe_activity.capped_pipes``),
 cycles the launch's SM cycles (time × SM clock) and peak_p the report's own per-cycle
-peak of p's counter × FLOPs per count (``metrics.PIPE_BUSY`` names the sources). The
+peak of p's counter × FLOPs per count (``pipe_activity.PIPE_BUSY`` names the sources). The
 bound is loose (the pipe may have been busy with other instructions; the Tensor peaks
 are the 2:4-sparse rates) and never low. NaN where the report holds no busy fraction or
 no peak. ``rooftui.analysis.roofline`` turns caps into time at each pipeline's roof.
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rooftui.model import metrics as m
+from rooftui.model import pipe_activity
 from rooftui.model.columns import NOT_COLLECTED, TENSOR_PIPELINES, UNCOUNTED, flop_column, state_column
 
 if TYPE_CHECKING:
@@ -47,9 +48,9 @@ def busy_fraction(raw: Numbers, pipe: str) -> np.ndarray:
     """Per launch, the fraction of its sustained peak ``pipe`` ("fp64", "fma", "tensor")
     was active, rounded up to what ncu's printed % may hide; NaN where the report lacks it.
     ``raw``: the report's columns as float arrays (``kernel_table.Numbers``)."""
-    name = m.PIPE_BUSY[pipe]
+    name = pipe_activity.PIPE_BUSY[pipe]
     value = np.full(len(raw), np.nan)
-    for form in m.PIPE_BUSY_FORMS:
+    for form in pipe_activity.PIPE_BUSY_FORMS:
         if f"{name}{form}" in raw:
             value = _fill(value, (raw[f"{name}{form}"] + PCT_ROUNDING) / 100.0)
     count, peak = f"{name}.sum", f"{name}.sum.peak_sustained"
@@ -61,9 +62,9 @@ def busy_fraction(raw: Numbers, pipe: str) -> np.ndarray:
 
 def per_cycle_peak(raw: Numbers, metric: str) -> np.ndarray:
     """Per launch, the report's ``.peak_sustained`` of ``metric`` under any spelling (or of
-    the counter that stands in for it, ``metrics.PEAK_STANDS_IN``); NaN where it has none."""
+    the counter that stands in for it, ``pipe_activity.PEAK_STANDS_IN``); NaN where it has none."""
     value = np.full(len(raw), np.nan)
-    for name in (*m.spellings(metric), m.PEAK_STANDS_IN.get(metric, "")):
+    for name in (*m.spellings(metric), pipe_activity.PEAK_STANDS_IN.get(metric, "")):
         if f"{name}.peak_sustained" in raw:
             value = _fill(value, raw[f"{name}.peak_sustained"])
     return value
@@ -92,7 +93,7 @@ def flop_caps(
         if not missing:
             return {}
         cycles = out["time_s"] * (raw[m.SM_CLOCK] if m.SM_CLOCK in raw else np.nan)
-        busy = {pipe: busy_fraction(raw, pipe) for pipe in m.PIPE_BUSY}
+        busy = {pipe: busy_fraction(raw, pipe) for pipe in pipe_activity.PIPE_BUSY}
         fp64_fma, fp64_factor = m.cuda_core_terms(fp16_rule)["fp64"][-1]
         hfma, hfma_factor = m.cuda_core_terms(fp16_rule)["fp16"][-1]
         tensor = {t.pipeline: t for t in (arch.tensor if arch else ())}
@@ -108,7 +109,7 @@ def flop_caps(
                 peak = term.factor * per_cycle_peak(raw, term.metric) if term else None
             if peak is None:
                 continue
-            pipes = m.capped_pipes(pipeline, cc)
+            pipes = pipe_activity.capped_pipes(pipeline, cc)
             cap = sum((busy[pipe] for pipe in pipes[1:]), busy[pipes[0]]) * cycles * peak
             caps[cap_column(pipeline)] = np.where(lacks, cap, np.nan)
     return caps

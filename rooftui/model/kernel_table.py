@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rooftui.model import instruction_columns
+from rooftui.model import instruction_columns, pipe_activity
 from rooftui.model import metrics as m
 from rooftui.model.byte_sources import L2_COUNTED_TWICE, PREFERRED_BYTE_SOURCES, TWO_L2_PARTITIONS
 from rooftui.model.columns import (
@@ -322,15 +322,15 @@ def kernel_rows(
     # known to be 0. One that did (or kept a Tensor pipe busy) did Tensor work, whatever
     # the counters that would count it say by their absence.
     issued = _metric_array(columns, m.TENSOR_PIPE_INSTRUCTIONS, time_ns, Derivation())
-    pipe_busy = _any(columns, m.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
-    hmma, hfma2 = (_column(columns, name) for name in m.TENSOR_HMMA_LESS_HFMA2)
-    active = _any(columns, m.TENSOR_MMA_ACTIVITY, "positive")
+    pipe_busy = _any(columns, pipe_activity.TENSOR_PIPE_ACTIVITY, "positive") | (issued > 0)
+    hmma, hfma2 = (_column(columns, name) for name in pipe_activity.TENSOR_HMMA_LESS_HFMA2)
+    active = _any(columns, pipe_activity.TENSOR_MMA_ACTIVITY, "positive")
     if hmma is not None and hfma2 is not None:
         active |= (hmma - hfma2) > 0
     if arch is not None and arch.name in ("Volta", "Turing"):
-        active |= pipe_busy  # no HFMA2 on the Tensor pipe there (metrics.TENSOR_ACTIVITY)
+        active |= pipe_busy  # no HFMA2 on the Tensor pipe there (pipe_activity.TENSOR_ACTIVITY)
     # Zero proved by counts only (a percentage printed 0.000000 may be rounded).
-    no_tensor = ((issued == 0) | _any(columns, m.TENSOR_PIPE_ZERO_PROOF, "zero")) & ~active
+    no_tensor = ((issued == 0) | _any(columns, pipe_activity.TENSOR_PIPE_ZERO_PROOF, "zero")) & ~active
     # Tensor work some counter did count explains the activity: the pipelines left blank
     # beside it are not collected, not "uncounted".
     counted = sum((_nan_as_0(v) for v in tensor_by_pipeline.values()), np.zeros(rows)) > 0

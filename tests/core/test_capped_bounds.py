@@ -168,7 +168,7 @@ def test_a_group_sums_its_launches_caps_and_keeps_the_capped_bound(tmp_path, uni
 
 def test_fp16_on_a_ga100_is_capped_only_with_its_fp16_pipe_busy_which_ga10x_lacks(tmp_path, units):
     """GA100 runs FP16x2 on its fp16 pipe, GA10x on the fma pipe (NVIDIA's pipe list,
-    rooftui.model.metrics.FP16_PIPES_BY_CC): an A100 report without the fp16 pipe's busy %
+    rooftui.model.pipe_activity.FP16_PIPES_BY_CC): an A100 report without the fp16 pipe's busy %
     cannot cap FP16 (the fma and Tensor pipes' need not show that work); an RTX 3090's can."""
     no_fp16_pipe = {k: v for k, v in KERNEL.items() if "pipe_fp16" not in k}
     row = _load(tmp_path, [("stream", {**no_fp16_pipe, "dram__bytes.sum": 4e7})]).kernels.iloc[0]
