@@ -1,6 +1,9 @@
 """How much CPU a load takes, this checkout against a base checkout, measured in turns.
 
-    python benchmarks/load_speed.py [--base DIR] [--repeats N] [--launches N]
+    python benchmarks/load_speed.py --base COMMIT|DIR [--repeats N] [--launches N]
+
+The base is a checkout folder, or a commit unpacked with ``git archive`` the way
+``load_path.py`` does (its ``unpack``).
 
 Inputs: the bundled sample (rooftui/data/sample/deepcam_amp.raw-base.csv.xz, 179
 launches) and a large run made from it (``large_run``: its launches repeated, IDs
@@ -30,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from load_path import unpack  # benchmarks/ is this script's folder, first on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = "rooftui/data/sample/deepcam_amp.raw-base.csv.xz"
@@ -100,12 +105,14 @@ def measure(tree: Path, inputs: dict[str, str], out: Path) -> dict[str, dict[str
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", type=Path, default=Path("/work/wt/base"), help="checkout to compare with")
+    parser.add_argument("--base", required=True, help="a checkout folder, or a commit to unpack")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--launches", type=int, default=10_000)
     options = parser.parse_args()
-    trees = {"base": options.base.resolve(), "this": ROOT}
     with tempfile.TemporaryDirectory() as scratch:
+        base = Path(options.base)
+        base = base.resolve() if base.is_dir() else unpack(options.base, Path(scratch))
+        trees = {"base": base, "this": ROOT}
         large = large_run(Path(scratch) / f"large{options.launches}.raw-base.csv", options.launches)
         inputs = {"sample (179)": str(ROOT / SAMPLE), f"large ({options.launches:,})": str(large)}
         runs: dict[str, list[dict[str, dict[str, float]]]] = {"base": [], "this": []}

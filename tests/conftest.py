@@ -138,9 +138,9 @@ def load_once(_run_wide_report_cache):
     committed report, read once per worker (a cold load costs 0.3-1 s of CPU; many tests
     read the same sample with the same options) and given to each caller as a copy of its
     own, so a test may change what it gets. Only for loads nothing in the test changes:
-    a test that saves ceilings (XDG_DATA_HOME) or writes its input loads it itself. A
-    ``.ncu-rep`` goes through the run-wide report cache (``shared_report_cache``), so its
-    reader child runs once per run, not once per worker."""
+    a test that saves ceilings (XDG_DATA_HOME) or writes its input loads it itself. Each
+    load goes through the run-wide report cache (``shared_report_cache``), so a
+    ``.ncu-rep``'s reader child runs once per run, not once per worker."""
     from rooftui.analysis import load_run
     from rooftui.analysis.load_options import LoadOptions
 

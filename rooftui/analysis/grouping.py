@@ -77,7 +77,7 @@ def group_by_name(kernels: pd.DataFrame) -> pd.DataFrame:
     out["count"] = grouped["launches"].sum() if "launches" in kernels else grouped.size()
     out["time_mean_s"] = out["time_s"] / out["count"]
     heaviest = kernels.loc[heaviest_rows(kernels, keys)].set_index(keys)
-    if not heaviest.index.equals(groups):  # a kernel with no time: its columns blank
+    if not heaviest.index.equals(groups):  # every group has one (heaviest_rows); order as ``groups``
         heaviest = heaviest.reindex(groups)
     heaviest = heaviest.set_axis(groups)  # the same index object: no alignment per column
     for column in (
