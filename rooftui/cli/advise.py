@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import shutil
 import sys
@@ -103,7 +102,9 @@ def advise(
         run = load_options.load(reports, progress=progress, reading=reading)
     advice = advise_run(run, trace, steps)
     if output_format == "json":
-        sys.stdout.write(json.dumps(advice.to_json(top), indent=1) + "\n")
+        from rooftui.views.json_text import dumps_indented  # json.dumps(indent=1)'s text
+
+        sys.stdout.write(dumps_indented(advice.to_json(top)) + "\n")
     elif output_format == "csv":
         from rooftui.views.advise import advice_csv
 

@@ -6,7 +6,6 @@ removed or renamed.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pandas as pd
@@ -32,6 +31,7 @@ from rooftui.model.flop_states import provenance
 from rooftui.notes import as_dict as note_dict
 from rooftui.views.formats import approximate_mark, intensity, json_safe, percent, seconds, si
 from rooftui.views.instruction_table import render_instruction_table
+from rooftui.views.json_text import dumps_indented
 from rooftui.views.name_table import print_name_table
 from rooftui.views.text import distinct_labels, markup_escaped, plain, printable
 
@@ -282,7 +282,7 @@ def zero_ai_counted(run: Run, per_name: bool) -> str:
 
 
 def dumps_json(run: Run, rows: pd.DataFrame, per_name: bool = False) -> str:
-    return json.dumps(to_json(run, rows, per_name), indent=1)
+    return dumps_indented(to_json(run, rows, per_name))
 
 
 def to_csv(rows: pd.DataFrame) -> str:
