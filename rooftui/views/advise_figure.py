@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 
 from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, StepBudget
-from rooftui.views.figure import FORMATS, figure_class
+from rooftui.views.figure import FORMATS, figure_class, lay_out_once
 from rooftui.views.formats import seconds
 from rooftui.views.text import printable
 
@@ -54,5 +54,22 @@ def waterfall_figure_bytes(budget: StepBudget, fmt: str, title: str = "", dpi: i
     from matplotlib import rc_context
 
     with rc_context({"svg.fonttype": "none"}):  # text stays text, as in `rooftui plot`'s figures
+        _lay_out_as_saved(figure, fmt, dpi)
         figure.savefig(out, format=fmt, dpi=dpi, metadata=SAME_FILE_EACH_TIME.get(fmt, {}))
     return out.getvalue()
+
+
+def _lay_out_as_saved(figure, fmt: str, dpi: int) -> None:
+    """Lay ``figure`` out as savefig does before it saves an ``fmt`` file at ``dpi`` (on that
+    format's canvas, the figure at that dpi), then keep that layout with no engine
+    (``figure.lay_out_once``): savefig then draws the figure once instead of twice, into
+    the same bytes."""
+    from matplotlib.backend_bases import get_registered_canvas_class
+
+    get_registered_canvas_class(fmt)(figure)  # the canvas savefig would switch to
+    shown_dpi = figure.dpi
+    figure.dpi = dpi
+    try:
+        lay_out_once(figure)
+    finally:
+        figure.dpi = shown_dpi

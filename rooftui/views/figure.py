@@ -194,21 +194,28 @@ def roofline_figure(
         )
     if title:
         figure.suptitle(printable(title), fontsize=FONT_PT + 2)
-    # Lay out first: label sizes and slope angles depend on it. The engine alone, as a draw
-    # runs it: a whole draw here gave the same layout and drew every artist once more.
-    figure.get_layout_engine().execute(figure)
-    # And keep that layout, the labels are placed against it: no engine at all, which savefig
-    # draws once; "none" leaves a placeholder engine, for which savefig draws everything twice.
-    from matplotlib import rc_context
-
-    with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
-        figure.set_layout_engine(None)  # None is "no engine" only where these are off
+    # Lay out first: label sizes and slope angles depend on it; the labels are placed
+    # against that layout.
+    lay_out_once(figure)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     renderer = FigureCanvasAgg(figure).get_renderer()  # text extents as a PNG draws them
     for ax, (compute, slopes) in zip(axes, panels):
         place_labels(ax, compute, slopes, renderer)
     return figure
+
+
+def lay_out_once(figure) -> None:
+    """Run ``figure``'s layout engine, then keep that layout with no engine at all.
+
+    The engine alone, as a draw runs it: a whole draw here gave the same layout and drew
+    every artist once more. With an engine left (or "none", a placeholder engine) savefig
+    draws everything twice per file, once only to lay it out."""
+    figure.get_layout_engine().execute(figure)
+    from matplotlib import rc_context
+
+    with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        figure.set_layout_engine(None)  # None is "no engine" only where these are off
 
 
 def _metadata(fmt: str) -> dict:

@@ -46,3 +46,33 @@ def speed_of_light_by_hand(load_once) -> float:
 def test_a_figure_in_an_unknown_format_is_one_line_and_exit_code_2(tmp_path):
     done = run_cli("advise", "--figure", tmp_path / "budget.bmp")
     assert done.returncode == 2 and "svg" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("fmt", ["svg", "png", "pdf"])
+def test_each_file_is_one_draw_with_the_layout_savefig_gives_it(load_once, fmt, monkeypatch):
+    # The figure is laid out as savefig lays it out for the format (its canvas, its dpi),
+    # then keeps no layout engine, so savefig draws it once (it drew it twice: once only to
+    # lay it out). The independent answer: the same figure saved with its engine left on,
+    # laid out by savefig itself.
+    import re
+
+    from matplotlib.figure import Figure
+
+    from rooftui.analysis.advise_run import advise as advise_run
+    from rooftui.sample import sample_paths
+    from rooftui.views import advise_figure
+
+    [sample] = sample_paths()
+    [budget] = advise_run(load_once(sample)).budgets.values()
+    draws: list[Figure] = []
+    real_draw = Figure.draw
+    counted = lambda self, renderer: draws.append(self) or real_draw(self, renderer)  # noqa: E731
+    monkeypatch.setattr(Figure, "draw", counted)
+    once = advise_figure.waterfall_figure_bytes(budget, fmt, "a title")
+    assert len(draws) == 1
+    monkeypatch.setattr(advise_figure, "_lay_out_as_saved", lambda *args: None)  # savefig's own layout
+    by_savefig = advise_figure.waterfall_figure_bytes(budget, fmt, "a title")
+    assert len(draws) == 3
+    if fmt == "svg":  # its ids are salted per process: the same within this one, but compare them out
+        once, by_savefig = (re.sub(rb"\b[a-z][0-9a-f]{10}\b", b"id", data) for data in (once, by_savefig))
+    assert once == by_savefig
