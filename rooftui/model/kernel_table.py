@@ -93,8 +93,8 @@ def _column(raw: Numbers, name: str) -> np.ndarray | None:
 # The kernel table is built from NumPy arrays, one per column, made into a DataFrame
 # once: the same float64 arithmetic as on pandas Series, without pandas' ~50 µs per
 # operation, which on the few launches of most reports was most of a load's time
-# (benchmarks/results/2026-12-02-load-path.md; benchmarks/load_path.py checks that the
-# tables are equal, value for value).
+# (benchmarks/results/2026-12-02-load-path.md; `benchmarks/load_path.py compare` checks
+# that the tables are equal, value for value).
 
 
 def metric_values(raw: pd.DataFrame, metric: str, time_ns: pd.Series, log: Derivation) -> pd.Series:
