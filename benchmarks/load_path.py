@@ -14,8 +14,9 @@ line differs.
 tree), for every committed report under sample_data/, rooftui/data/ and tests/ (``.csv``
 and ``.ncu-rep``, compressed or not), every corpus fixture ``tests/corpus/fixtures.py``
 writes, and the runs of ``OPTION_SETS`` (load options, several reports as one run):
-``rooftui summary --format json`` and ``--format csv`` (in process, through the real
-``main``, as the tests' ``run_cli``; stdout, stderr and exit code), the explorer's two
+``rooftui summary --format json`` and ``--format csv``, and the text tables of ``summary``
+and ``summary --group --top 60`` at 120 columns (in process, through the real ``main``, as
+the tests' ``run_cli``; stdout, stderr and exit code), the explorer's two
 tables (``LoadedRun.from_run``: every launch and grouped by kernel, as CSV with floats as
 repr writes them, plus every column's dtype) and the run's notes, missing metrics and
 ceilings. It prints one line per input: the SHA-256 of each. The report cache is off
@@ -185,10 +186,13 @@ def digest_here(out: Path) -> None:
         for reports, options, cwd in inputs:
             json_out = run_in_process(["summary", "--format", "json", *options, *reports], cwd)
             csv_out = run_in_process(["summary", "--format", "csv", *options, *reports], cwd)
+            text_out = run_in_process(["summary", *options, *reports], cwd)
+            grouped_out = run_in_process(["summary", "--group", "--top", "60", *options, *reports], cwd)
             tables, run = _tables(reports, options, cwd)
             name = " ".join([*reports, *options])
             lines.append(
-                f"{name}  json {_sha(json_out)}  csv {_sha(csv_out)}  tables {_sha(tables)}  run {_sha(run)}"
+                f"{name}  json {_sha(json_out)}  csv {_sha(csv_out)}  tables {_sha(tables)}"
+                f"  run {_sha(run)}  text {_sha(text_out)}  grouped {_sha(grouped_out)}"
             )
             print(lines[-1], flush=True)
     out.write_text("\n".join(lines) + "\n")

@@ -29,6 +29,10 @@ LEGEND = (
 )
 
 
+# What ``instruction_cells`` reads of a row (with ``count`` or ``ncu_id``).
+INSTRUCTION_PREFIXES = ("warp_instruction_rate", "instruction_")
+
+
 def has_instructions(rows: pd.DataFrame) -> bool:
     """Whether any row holds the warp-instruction counters."""
     return "warp_instructions" in rows and bool(rows["warp_instructions"].notna().any())
@@ -55,8 +59,9 @@ def render_instruction_table(run: Run, rows: pd.DataFrame, console: Console, cou
         return
     rows = instruction_roofline.with_bounds(run, rows)
     titles = ["kernel", *counts, "warp inst/s", "intensity", "bound"]
+    read = [c for c in rows.columns if c in ("count", "ncu_id") or c.startswith(INSTRUCTION_PREFIXES)]
     lines = []
-    for row in rows.to_dict("records"):
+    for row in rows[read].to_dict("records"):  # these few columns: a row of all costs far more
         count = [str(row["count"] if counts == ["n"] else row["ncu_id"])] if counts else []
         lines.append(["", *count, *instruction_cells(row)])
     lines = [[str(name), *line[1:]] for name, line in zip(rows["name"], lines)]

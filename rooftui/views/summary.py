@@ -318,6 +318,27 @@ def short_pipeline(pipeline: str) -> str:
     return _SHORT_PIPE.get(pipeline, PIPELINE_LABELS.get(pipeline, pipeline))
 
 
+# What a row of the text table reads: a row of these few columns of the wide kernel table
+# costs far less than a row of every column (DataFrame.to_dict).
+TABLE_COLUMNS = (
+    "name",
+    "rank",
+    "count",
+    "ncu_id",
+    "time_s",
+    "flop_rate",
+    *(f"ai_{level}" for level in LEVELS),
+    "pipeline",
+    "fp16_approximate",
+    "phase",
+    "phase_inferred",
+    "bound",
+    "roof_fraction",
+    "flops_partial",
+    "l1_bypassed",
+)
+
+
 def render_table(
     run: Run, rows: pd.DataFrame, console: Console, grouped: bool, per_name: bool = False
 ) -> None:
@@ -336,7 +357,7 @@ def render_table(
     # names read the same (a name stands for the kernel, told apart from the others').
     launch_ids = not grouped and "ncu_id" in rows.columns
     lines = []
-    for row in rows.to_dict("records"):
+    for row in rows[[c for c in TABLE_COLUMNS if c in rows.columns]].to_dict("records"):
         pipe = short_pipeline(row["pipeline"]) + approximate_mark(row["pipeline"], row["fp16_approximate"])
         phase = phase_label(row.get("phase")) + ("*" if row.get("phase_inferred") else "")
         bound = row.get("bound") or ""
