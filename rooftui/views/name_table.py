@@ -55,8 +55,9 @@ def print_name_table(
     )
     table.add_column(titles[0], overflow="ellipsis", no_wrap=True, width=name_width)
     for heading, column_width in zip(titles[1:], widths[1:]):
-        justify = "left" if heading in left else "right"
-        table.add_column(heading, justify=justify, no_wrap=True, width=column_width)
+        table.add_column(
+            heading, justify="left" if heading in left else "right", no_wrap=True, width=column_width
+        )
     for row in rows:
         table.add_row(*row)
     console.print(table, width=width, crop=False)
