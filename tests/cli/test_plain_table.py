@@ -42,8 +42,8 @@ def test_the_kernel_tables_plain_text_is_what_rich_draws_at_every_width(load_onc
     run = load_run(list(report)) if isinstance(report, tuple) else load_once(report)
     for grouped in (False, True):
         rows = grouped_kernels(run) if grouped else run.kernels.sort_values("time_s", ascending=False)
-        rows = rows.head(30)  # summary's default --top
-        for width in (40, 80, 133):  # 40: too narrow, rich's own
+        rows = rows.head(12)  # the names, ranks and columns vary; the rows repeat them
+        for width in (40, 100):  # 40: too narrow, rich's own
             plain, drawn = both_ways(
                 lambda console, rows=rows, grouped=grouped: render_table(run, rows, console, grouped),
                 width,
