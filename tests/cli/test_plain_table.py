@@ -38,8 +38,10 @@ def both_ways(draw, width: int, monkeypatch, soft_wrap: bool = False) -> tuple[s
 
 
 @pytest.mark.parametrize("report", REPORTS, ids=lambda r: str(r).split("/")[-1])
-def test_the_kernel_tables_plain_text_is_what_rich_draws_at_every_width(load_once, report, monkeypatch):
-    run = load_run(list(report)) if isinstance(report, tuple) else load_once(report)
+def test_the_kernel_tables_plain_text_is_what_rich_draws_at_every_width(
+    load_once, report, monkeypatch, shared_report_cache
+):
+    run = load_run(list(report)) if isinstance(report, tuple) else load_once(report)  # the run-wide cache
     for grouped in (False, True):
         rows = grouped_kernels(run) if grouped else run.kernels.sort_values("time_s", ascending=False)
         rows = rows.head(12)  # the names, ranks and columns vary; the rows repeat them
