@@ -1,0 +1,55 @@
+"""``validate.identity_numbers`` takes a column pandas read as numbers as it is when every
+cell is blank or a whole number in range, and a compute capability column as it is when
+every distinct cell is one: on such columns and on all others it must give what reading
+each cell's text gives (``_blank_bad_numbers``, ``_blank_bad_cc``), notes included."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rooftui.ingest import validate
+
+COLUMNS = {
+    "whole": [0, 1, 12345, 2**53],
+    "whole as floats, some blank": [0.0, np.nan, 7.0, -0.0, 2.0**53],
+    "too large": [1, 2**53 + 2],
+    "negative": [3, -1],
+    "fractions": [1.5, 2.0],
+    "infinite": [1.0, np.inf],
+    "unsigned past int64": np.array([1, 2**63 + 1], dtype=np.uint64),
+    "booleans": [True, False],
+    "text": ["1", " 2 ", "n/a", "x"],
+    "text, all whole": ["1", "2"],
+    "all blank": [np.nan, np.nan],
+}
+CCS = {
+    "two GPUs": ["9.0", "8.0", "9.0"],
+    "blank and one": ["", None, "9.0"],
+    "damaged": ["9.0", "9.0.1", "x"],
+    "a line end after it": ["9.0\n", "9.0"],
+}
+
+
+def _kernels(column, cc):
+    return pd.DataFrame(
+        {"ncu_id": range(len(column)), "stream": pd.Series(column), "cc": pd.Series((cc * 4)[: len(column)])}
+    )
+
+
+@pytest.mark.parametrize("cc", CCS.values(), ids=CCS.keys())
+@pytest.mark.parametrize("column", COLUMNS.values(), ids=COLUMNS.keys())
+def test_identity_numbers_gives_what_reading_each_cells_text_gives(column, cc):
+    quick, full = _kernels(column, cc), _kernels(column, cc)
+    quick_notes: list[str] = []
+    full_notes: list[str] = []
+    validate.identity_numbers(quick, "export.csv", quick_notes)
+    validate._blank_bad_cc(full, full["cc"].fillna("").astype(str), full_notes)
+    validate._blank_bad_numbers(full, "stream", full_notes)
+    pd.testing.assert_frame_equal(quick, full)
+    assert np.array_equal(np.signbit(quick["stream"]), np.signbit(full["stream"]))  # -0.0 stays
+    assert quick_notes == full_notes
+
+
+def test_the_quick_path_takes_the_columns_that_are_whole_numbers_and_no_other():
+    taken = {name for name, cells in COLUMNS.items() if validate._whole_numbers(pd.Series(cells)) is not None}
+    assert taken == {"whole", "whole as floats, some blank", "all blank"}
