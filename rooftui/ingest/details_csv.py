@@ -14,6 +14,7 @@ from rooftui.ingest.csv_common import (
     DISPLAY_NAME,
     IDENTITY_FROM_NCU,
     NVTX_PUSH_POP_PREFIX,
+    Prologue,
     cc_text,
     check_last_line,
     check_profiled_ids,
@@ -71,8 +72,9 @@ def looks_like_details(header: list[str]) -> bool:
     return "Metric Name" in header  # the reader names any other column it lacks
 
 
-def read_details_csv(path: Path) -> RawReport:
-    skip, header, _ = read_prologue(path)
+def read_details_csv(path: Path, prologue: Prologue | None = None) -> RawReport:
+    """A details-page export; ``prologue``: its ``read_prologue``, where the caller has it."""
+    skip, header, _ = prologue or read_prologue(path)
     if not looks_like_details(header):
         raise InputError('not a details-page ncu CSV export (no "Metric Name" column)', path, DETAILS_HINT)
     missing = [column for column in ("ID", "Kernel Name", *_LONG) if column not in header]

@@ -17,6 +17,7 @@ from rooftui.ingest.csv_common import (
     IDENTITY_FROM_NCU,
     NVTX_PUSH_POP_PREFIX,
     RAW_HINT,
+    Prologue,
     cc_text,
     check_last_line,
     check_profiled_ids,
@@ -38,8 +39,9 @@ def looks_like_raw(header: list[str]) -> bool:
     return "Kernel Name" in header and "Metric Name" not in header
 
 
-def read_raw_csv(path: Path) -> RawReport:
-    skip, header, row2 = read_prologue(path)
+def read_raw_csv(path: Path, prologue: Prologue | None = None) -> RawReport:
+    """A raw-page export; ``prologue``: its ``read_prologue``, where the caller has it."""
+    skip, header, row2 = prologue or read_prologue(path)
     if not looks_like_raw(header):
         raise InputError('not a raw-page ncu CSV export (no "Kernel Name" column)', path, RAW_HINT)
     if "ID" not in header:
