@@ -162,16 +162,36 @@ def identity_numbers(kernels: pd.DataFrame, path: str | Path, notes: list[str]) 
 
 
 def _whole_numbers(values: pd.Series) -> np.ndarray | None:
-    """A column pandas parsed as numbers, as float64, where every cell is blank or a whole
-    number from 0 to 2**53: what ``_blank_bad_numbers`` gives it, without its text round
-    trip (a fixed cost of ~1 ms a column); None for any other column, which it reads."""
-    if values.dtype.kind not in "iuf":  # text, or bool (whose "True" is no number)
+    """``values`` as float64 where every cell is blank or a whole number from 0 to 2**53,
+    as ``_blank_bad_numbers`` reads it, without its text round trip (~1 ms a column,
+    whatever its length); None for any other column, which it reads.
+
+    Taken: a column pandas parsed as numbers (a whole float's text, read back, is that
+    float), or one of text (the details page's) whose distinct cells, stripped, are each
+    blank, ``n/a`` or up to 15 ASCII digits (exact however they are parsed)."""
+    kind = values.dtype.kind
+    if kind in "iuf":
+        numbers = values.to_numpy(dtype=np.float64, copy=True)
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isnan(numbers) & ((numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0))
+        return None if bad.any() else numbers
+    if kind == "b":  # "True" is no number
         return None
-    numbers = values.to_numpy(dtype=np.float64, copy=True)
-    with np.errstate(invalid="ignore"):
-        bad = ~np.isnan(numbers) & ((numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0))
-    # a float's text (repr) read back is the same float when it is a whole number this size
-    return None if bad.any() else numbers
+    of: dict[str, float] = {}
+    for cell in values.unique():
+        if not isinstance(cell, str):
+            if pd.isna(cell):
+                continue
+            return None
+        text = cell.strip()
+        if text in _NOT_A_NUMBER:
+            of[cell] = np.nan
+        elif text.isascii() and text.isdigit() and len(text) <= 15:
+            of[cell] = float(text)
+        else:
+            return None
+    cells = (of.get(cell, np.nan) if isinstance(cell, str) else np.nan for cell in values)
+    return np.fromiter(cells, dtype=np.float64, count=len(values))
 
 
 def _blank_bad_cc(kernels: pd.DataFrame, cc: pd.Series, notes: list[str]) -> None:

@@ -20,6 +20,11 @@ COLUMNS = {
     "booleans": [True, False],
     "text": ["1", " 2 ", "n/a", "x"],
     "text, all whole": ["1", "2"],
+    "text, whole, blank or n/a": [" 0012 ", "", "n/a", None, "7", "7"],
+    "text, 16 digits": ["1234567890123456", "1"],
+    "text, negative": ["-1", "1"],
+    "text, other digits": ["²", "1"],
+    "text, fraction": ["1.0", "2"],
     "all blank": [np.nan, np.nan],
 }
 CCS = {
@@ -31,9 +36,9 @@ CCS = {
 
 
 def _kernels(column, cc):
-    return pd.DataFrame(
-        {"ncu_id": range(len(column)), "stream": pd.Series(column), "cc": pd.Series((cc * 4)[: len(column)])}
-    )
+    cells = pd.Series(column, dtype=str if isinstance(column[0], str) else None)  # the details page's
+    ccs = pd.Series((cc * 4)[: len(column)])
+    return pd.DataFrame({"ncu_id": range(len(column)), "stream": cells, "cc": ccs})
 
 
 @pytest.mark.parametrize("cc", CCS.values(), ids=CCS.keys())
@@ -52,4 +57,10 @@ def test_identity_numbers_gives_what_reading_each_cells_text_gives(column, cc):
 
 def test_the_quick_path_takes_the_columns_that_are_whole_numbers_and_no_other():
     taken = {name for name, cells in COLUMNS.items() if validate._whole_numbers(pd.Series(cells)) is not None}
-    assert taken == {"whole", "whole as floats, some blank", "all blank"}
+    assert taken == {
+        "whole",
+        "whole as floats, some blank",
+        "all blank",
+        "text, all whole",
+        "text, whole, blank or n/a",
+    }
