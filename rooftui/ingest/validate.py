@@ -129,6 +129,25 @@ def numeric_cells(
     return array
 
 
+def numeric_columns(
+    frame: pd.DataFrame, names: Sequence[str], ids: np.ndarray, path: str | Path, notes: list[str]
+) -> dict[str, np.ndarray]:
+    """``numeric_cells`` of each of ``names`` in ``frame``, in order (its notes in that
+    order too). The columns pandas read as numbers are taken out as one block first; those
+    without a negative or infinite value are what ``numeric_cells`` gives them (a copy of
+    their numbers), without its per-column cost (~20 µs a column, 70-300 columns a read)."""
+    kinds = dict(zip(frame.columns, frame.dtypes))
+    numbers = [name for name in names if pd.api.types.is_numeric_dtype(kinds[name])]
+    block = frame[numbers].to_numpy(dtype=np.float64, copy=True)
+    with np.errstate(invalid="ignore"):
+        clean = ~((block < 0) | np.isinf(block)).any(axis=0)
+    taken = {name: block[:, at] for at, name in enumerate(numbers) if clean[at]}
+    return {
+        name: taken[name] if name in taken else numeric_cells(frame[name], name, ids, path, notes)
+        for name in names
+    }
+
+
 IDENTITY_NUMBERS = ("process_id", "device_index", "stream")
 
 

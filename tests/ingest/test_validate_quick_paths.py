@@ -1,7 +1,11 @@
-"""``validate.identity_numbers`` takes a column pandas read as numbers as it is when every
-cell is blank or a whole number in range, and a compute capability column as it is when
-every distinct cell is one: on such columns and on all others it must give what reading
-each cell's text gives (``_blank_bad_numbers``, ``_blank_bad_cc``), notes included."""
+"""The readers' quick paths through ``validate`` give what its full paths give, notes included.
+
+``identity_numbers`` takes a column pandas read as numbers as it is when every cell is
+blank or a whole number in range, and a compute capability column as it is when every
+distinct cell is one: on such columns and on all others it must give what reading each
+cell's text gives (``_blank_bad_numbers``, ``_blank_bad_cc``). ``numeric_columns`` takes
+the metric columns pandas read as numbers as one block: it must give ``numeric_cells`` of
+each."""
 
 import numpy as np
 import pandas as pd
@@ -64,3 +68,37 @@ def test_the_quick_path_takes_the_columns_that_are_whole_numbers_and_no_other():
         "text, all whole",
         "text, whole, blank or n/a",
     }
+
+
+def test_numeric_columns_gives_each_columns_numeric_cells_and_notes_in_order():
+    frame = pd.DataFrame(
+        {
+            "a__counts": [1, 2, 3],
+            "b__blank": [np.nan, 1.5, np.nan],
+            "c__negative": [1.0, -2.0, 3.0],
+            "d__text": ["1,234", "n/a", "x"],
+            "e__infinite": [np.inf, 1.0, 2.0],
+            "f__booleans": [True, False, True],
+            "g__unsigned": np.array([1, 2**64 - 1, 0], dtype=np.uint64),
+            "h__negative zero": [-0.0, 0.0, 1.0],
+        }
+    )
+    names = [
+        "h__negative zero",
+        "e__infinite",
+        "a__counts",
+        "d__text",
+        "c__negative",
+        "g__unsigned",
+        "f__booleans",
+    ]
+    ids = np.array([10, 11, 12])
+    quick_notes: list[str] = []
+    full_notes: list[str] = []
+    quick = validate.numeric_columns(frame, names, ids, "export.csv", quick_notes)
+    full = {name: validate.numeric_cells(frame[name], name, ids, "export.csv", full_notes) for name in names}
+    assert list(quick) == names and quick_notes == full_notes and len(full_notes) == 3
+    for name in names:
+        assert quick[name].dtype == np.float64
+        np.testing.assert_array_equal(quick[name], full[name])
+        assert np.array_equal(np.signbit(quick[name]), np.signbit(full[name]))
