@@ -51,26 +51,8 @@ def launch_ids(
     refuses it too (a duplicated row would be counted twice). IDs that do not start at 0,
     go down or skip numbers are said in a note: rows were lost, or the export was filtered.
     """
-    textual = not pd.api.types.is_numeric_dtype(ids)
-    text = ids.astype(str).str.strip() if textual else ids
-    trailing = 0
-    if textual:
-        tool_lines = text.str.startswith("==").to_numpy()
-        while trailing < len(text) and tool_lines[len(text) - 1 - trailing]:
-            trailing += 1
-        text = text.iloc[: len(text) - trailing]
-    numbers = pd.to_numeric(text, errors="coerce")
-    bad = numbers.isna() | (numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0)
-    if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0])
-        cell = str(text.iloc[row])
-        what = (
-            "an ncu message line inside the table"
-            if cell.startswith("==")
-            else f"ID {_quote(cell)} is not a launch number"
-        )
-        raise InputError(f"table row {row + 1}: {what}", path, REEXPORT)
-    values = numbers.to_numpy(dtype=np.int64)
+    quick = _plain_launch_ids(ids)
+    values, trailing = (quick, 0) if quick is not None else _launch_numbers(ids, path)
     starts = np.r_[True, values[1:] != values[:-1]] if len(values) else np.zeros(0, dtype=bool)
     sequence = values if per_row else values[starts]
     duplicated = pd.Series(sequence).duplicated()
@@ -127,6 +109,55 @@ def numeric_cells(
         )
         array[bad] = np.nan
     return array
+
+
+def _plain_launch_ids(ids: pd.Series) -> np.ndarray | None:
+    """``ids`` as int64 when every cell is a launch number ``_launch_numbers`` takes as it
+    is: pandas read whole numbers from 0 to 2**53 (the raw page), or every distinct cell,
+    stripped, is up to 15 ASCII digits (the details page's text, one ID per metric row:
+    read once per launch, not per row); None for any other column, which it reads."""
+    kind = ids.dtype.kind
+    if kind in "iu":
+        values = ids.to_numpy()
+        return None if ((values < 0) | (values > 2**53)).any() else values.astype(np.int64)
+    if kind in "bf":
+        return None
+    codes, cells = pd.factorize(ids)
+    numbers = []
+    for cell in cells:
+        text = cell.strip() if isinstance(cell, str) else ""
+        if not (text.isascii() and text.isdigit() and len(text) <= 15):
+            return None
+        numbers.append(int(text))
+    if (codes < 0).any():  # a blank cell
+        return None
+    return np.array(numbers, dtype=np.int64)[codes]
+
+
+def _launch_numbers(ids: pd.Series, path: str | Path) -> tuple[np.ndarray, int]:
+    """``launch_ids``' reading of each cell's text: the IDs as int64 and the trailing tool
+    lines dropped; InputError at the first cell that is no launch number."""
+    textual = not pd.api.types.is_numeric_dtype(ids)
+    text = ids.astype(str).str.strip() if textual else ids
+    trailing = 0
+    if textual:
+        tool_lines = text.str.startswith("==").to_numpy()
+        while trailing < len(text) and tool_lines[len(text) - 1 - trailing]:
+            trailing += 1
+        text = text.iloc[: len(text) - trailing]
+    numbers = pd.to_numeric(text, errors="coerce")
+    bad = numbers.isna() | (numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        cell = str(text.iloc[row])
+        what = (
+            "an ncu message line inside the table"
+            if cell.startswith("==")
+            else f"ID {_quote(cell)} is not a launch number"
+        )
+        raise InputError(f"table row {row + 1}: {what}", path, REEXPORT)
+    values = numbers.to_numpy(dtype=np.int64)
+    return values, trailing
 
 
 def numeric_columns(

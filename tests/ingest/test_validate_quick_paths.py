@@ -5,12 +5,14 @@ blank or a whole number in range, and a compute capability column as it is when 
 distinct cell is one: on such columns and on all others it must give what reading each
 cell's text gives (``_blank_bad_numbers``, ``_blank_bad_cc``). ``numeric_columns`` takes
 the metric columns pandas read as numbers as one block: it must give ``numeric_cells`` of
-each."""
+each. ``launch_ids`` takes plain whole-number IDs as they are (the details page's text read
+once per launch): they must be what reading each cell's text gives (``_launch_numbers``)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from rooftui.errors import InputError
 from rooftui.ingest import validate
 
 COLUMNS = {
@@ -102,3 +104,36 @@ def test_numeric_columns_gives_each_columns_numeric_cells_and_notes_in_order():
         assert quick[name].dtype == np.float64
         np.testing.assert_array_equal(quick[name], full[name])
         assert np.array_equal(np.signbit(quick[name]), np.signbit(full[name]))
+
+
+LAUNCH_IDS = {
+    "raw page, numbers": pd.Series([0, 1, 2], dtype=np.int64),
+    "raw page, unsigned": pd.Series(np.array([0, 2**63], dtype=np.uint64)),
+    "raw page, a blank": pd.Series([0.0, np.nan]),
+    "raw page, whole floats": pd.Series([0.0, 1.0]),
+    "details page": pd.Series(["0", "0", " 1", "1 ", "2"], dtype=str),
+    "details page, 16 digits": pd.Series(["1234567890123456", "0"], dtype=str),
+    "details page, tool lines after": pd.Series(["0", "1", "==PROF== done"], dtype=str),
+    "details page, a blank": pd.Series(["0", None, "1"], dtype=str),
+    "details page, a fraction": pd.Series(["0", "1.5"], dtype=str),
+    "details page, other digits": pd.Series(["0", "١"], dtype=str),
+    "empty": pd.Series([], dtype=str),
+}
+
+
+@pytest.mark.parametrize("ids", LAUNCH_IDS.values(), ids=LAUNCH_IDS.keys())
+def test_launch_ids_read_quickly_are_each_cells_text_read(ids):
+    quick = validate._plain_launch_ids(ids)
+    try:
+        full = validate._launch_numbers(ids, "export.csv")
+    except InputError as err:
+        assert quick is None, str(err)
+        return
+    if quick is not None:
+        assert full[1] == 0 and quick.dtype == np.int64
+        np.testing.assert_array_equal(quick, full[0])
+
+
+def test_the_launch_ids_read_quickly_are_those_that_are_plain_whole_numbers():
+    taken = {name for name, ids in LAUNCH_IDS.items() if validate._plain_launch_ids(ids) is not None}
+    assert taken == {"raw page, numbers", "details page", "empty"}
