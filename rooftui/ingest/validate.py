@@ -349,6 +349,8 @@ def check_metric_counts(ids: pd.Series, path: str | Path) -> None:
 
 def check_duplicate_metrics(ids: pd.Series, names: pd.Series, values: pd.Series, path: str | Path) -> None:
     """Details page: the same metric of the same launch twice with two values is refused."""
+    if not _some_pair_repeats(ids, names):  # most exports: no metric twice in a launch
+        return
     frame = pd.DataFrame({"id": ids.to_numpy(), "name": names.to_numpy(), "value": values.to_numpy()})
     repeated = frame[frame.duplicated(["id", "name"], keep=False)]
     if repeated.empty:
@@ -362,6 +364,15 @@ def check_duplicate_metrics(ids: pd.Series, names: pd.Series, values: pd.Series,
             path,
             REEXPORT,
         )
+
+
+def _some_pair_repeats(ids: pd.Series, names: pd.Series) -> bool:
+    """Whether some (ID, metric name) pair is on more than one row: ``DataFrame.duplicated``
+    of the two columns, on one int64 code per pair (~4x quicker on a details export)."""
+    id_codes, _ = pd.factorize(ids)
+    name_codes, distinct = pd.factorize(names)  # -1 for a blank name, as duplicated pairs blanks
+    pairs = id_codes.astype(np.int64) * (len(distinct) + 1) + name_codes
+    return bool(pd.Series(pairs).duplicated().any())
 
 
 def _quote(text: str) -> str:

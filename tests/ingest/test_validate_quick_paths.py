@@ -137,3 +137,13 @@ def test_launch_ids_read_quickly_are_each_cells_text_read(ids):
 def test_the_launch_ids_read_quickly_are_those_that_are_plain_whole_numbers():
     taken = {name for name, ids in LAUNCH_IDS.items() if validate._plain_launch_ids(ids) is not None}
     assert taken == {"raw page, numbers", "details page", "empty"}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_repeated_metric_of_a_launch_is_found_as_dataframe_duplicated_finds_it(seed):
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(0, 12))
+    ids = pd.Series(rng.integers(0, 4, rows), dtype=np.int64)
+    names = pd.Series([rng.choice(["a__x", "b__y", "c__z", None]) for _ in range(rows)], dtype=str)
+    expected = pd.DataFrame({"id": ids, "name": names}).duplicated(["id", "name"]).any()
+    assert validate._some_pair_repeats(ids, names) == expected
