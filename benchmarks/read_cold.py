@@ -13,7 +13,8 @@ process per tree (the two in turns, base first on even repeats: ABBA) times
 CPU is user + system of the process and of the reader children it waited for (a
 ``.ncu-rep`` is read by a child process). Reports: the bundled sample (179 launches,
 547 columns, xz), the known-answer raw export, DeepCAM AMP's details export, a
-10,000-launch raw export made from the sample (``load_speed.large_run``) and the
+10,000-launch raw export made from the sample (``ncu_like_export``: its rows repeated,
+IDs renumbered, every field quoted and lines ended as ncu writes them on Linux) and the
 known-answer ``.ncu-rep``. The table gives each tree's median over the repeats and the
 ratio this/base; compare the ratios, not the seconds (a shared machine moves both).
 """
@@ -21,15 +22,16 @@ ratio this/base; compare the ratios, not the seconds (a shared machine moves bot
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
+import lzma
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-
-from load_speed import large_run  # benchmarks/ is this script's folder, first on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORTS = {
@@ -64,6 +66,24 @@ print(json.dumps({"first": first, "steady": statistics.median(times or [first])}
 """
 
 
+def ncu_like_export(path: Path, launches: int) -> Path:
+    """The bundled sample's rows repeated (IDs 0..launches-1) into a raw CSV at ``path``."""
+    sample = ROOT / REPORTS["sample (179, xz)"]
+    rows = list(csv.reader(io.StringIO(lzma.open(sample, "rt", newline="").read())))
+    header, units, data = rows[0], rows[1], rows[2:]
+    at = header.index("ID")
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle, quoting=csv.QUOTE_ALL, lineterminator="\n")
+        writer.writerows([header, units])
+        writer.writerows(
+            [
+                [str(n) if i == at else cell for i, cell in enumerate(data[n % len(data)])]
+                for n in range(launches)
+            ]
+        )
+    return path
+
+
 def measure(tree: Path, path: Path, reads: int, pycache: Path) -> dict[str, float]:
     """One fresh process of ``tree`` reading ``path``: its first and steady CPU seconds.
     Bytecode is compiled once into ``pycache`` (never into the tree), as an installed
@@ -91,7 +111,7 @@ def main() -> int:
     options = parser.parse_args()
     trees = {"base": options.base.resolve(), "this": ROOT}
     with tempfile.TemporaryDirectory() as scratch:
-        large = large_run(Path(scratch) / f"large{options.launches}.raw-base.csv", options.launches)
+        large = ncu_like_export(Path(scratch) / f"large{options.launches}.raw-base.csv", options.launches)
         reports = {name: ROOT / path for name, path in REPORTS.items()}
         reports[f"{options.launches:,} launches (raw)"] = large
         pycache = {side: Path(scratch) / f"pycache-{side}" for side in trees}

@@ -248,12 +248,7 @@ def _blank_bad_cc(kernels: pd.DataFrame, cc: pd.Series, notes: list[str]) -> Non
     """``cc`` into ``kernels``, each cell that is no ``MAJOR.MINOR`` blanked, with a note."""
     bad = (~cc.str.match(_CC) & (cc != "")).to_numpy()
     if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        notes.append(
-            f"CC: {int(bad.sum())} value(s) that are no compute capability "
-            f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
-            f"{_quote(cc.iloc[row])})"
-        )
+        notes.append(_left_blank("CC", "compute capability", bad, kernels, cc))
     kernels["cc"] = cc.where(~bad, "")
 
 
@@ -267,13 +262,17 @@ def _blank_bad_numbers(kernels: pd.DataFrame, column: str, notes: list[str]) -> 
     with np.errstate(invalid="ignore"):
         bad = (~absent & (numbers.isna() | (numbers < 0) | (numbers > 2**53) | (numbers % 1 != 0))).to_numpy()
     if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        notes.append(
-            f"{column}: {int(bad.sum())} value(s) that are no whole number "
-            f"left blank (first: ID {kernels['ncu_id'].iloc[row]}, "
-            f"{_quote(str(text.iloc[row]))})"
-        )
+        notes.append(_left_blank(column, "whole number", bad, kernels, text))
     kernels[column] = numbers.where(~bad).to_numpy()
+
+
+def _left_blank(label: str, what: str, bad: np.ndarray, kernels: pd.DataFrame, cells: pd.Series) -> str:
+    """The note for the cells ``bad`` marks, left blank: how many, and the first's ID and text."""
+    row = int(np.flatnonzero(bad)[0])
+    return (
+        f"{label}: {int(bad.sum())} value(s) that are no {what} left blank "
+        f"(first: ID {kernels['ncu_id'].iloc[row]}, {_quote(str(cells.iloc[row]))})"
+    )
 
 
 def unit_factor(unit: str, column: str, path: str | Path) -> float:
