@@ -63,12 +63,13 @@ def _read_report(path: Path) -> RawReport:
     from rooftui.ingest.raw_csv import read_raw_csv
     from rooftui.ingest.summary_csv import looks_like_summary, read_summary_csv
 
-    _, header, _ = read_prologue(path)
+    prologue = read_prologue(path)  # read once: each reader starts from it
+    header = prologue[1]
     if looks_like_summary(header):
-        return read_summary_csv(path)
+        return read_summary_csv(path, prologue)
     if looks_like_details(header):
-        return read_details_csv(path)
-    return read_raw_csv(path)
+        return read_details_csv(path, prologue)
+    return read_raw_csv(path, prologue)
 
 
 def _is_binary(path: Path) -> bool:

@@ -91,7 +91,11 @@ def parse_nvtx(cell: object) -> str:
     return " > ".join(n for n in names if n)
 
 
-def read_prologue(path: Path) -> tuple[int, list[str], list[str] | None]:
+# What ``read_prologue`` finds: lines above the header, the header's fields, the second row's.
+Prologue = tuple[int, list[str], list[str] | None]
+
+
+def read_prologue(path: Path) -> Prologue:
     """Find the header line of an ncu CSV export.
 
     Returns (lines to skip before the header, header fields, the second row's fields).

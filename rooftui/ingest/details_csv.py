@@ -14,6 +14,7 @@ from rooftui.ingest.csv_common import (
     DISPLAY_NAME,
     IDENTITY_FROM_NCU,
     NVTX_PUSH_POP_PREFIX,
+    Prologue,
     cc_text,
     check_last_line,
     check_profiled_ids,
@@ -71,8 +72,9 @@ def looks_like_details(header: list[str]) -> bool:
     return "Metric Name" in header  # the reader names any other column it lacks
 
 
-def read_details_csv(path: Path) -> RawReport:
-    skip, header, _ = read_prologue(path)
+def read_details_csv(path: Path, prologue: Prologue | None = None) -> RawReport:
+    """A details-page export; ``prologue``: its ``read_prologue``, where the caller has it."""
+    skip, header, _ = prologue or read_prologue(path)
     if not looks_like_details(header):
         raise InputError('not a details-page ncu CSV export (no "Metric Name" column)', path, DETAILS_HINT)
     missing = [column for column in ("ID", "Kernel Name", *_LONG) if column not in header]
@@ -141,8 +143,7 @@ def read_details_csv(path: Path) -> RawReport:
     factors = numeric["Metric Unit"].map(factor_of).astype(np.float64)
     exact = bool((factors == 1.0).all())
     scaled = pd.DataFrame({"ID": numeric["ID"], "name": numeric["Metric Name"], "value": values * factors})
-    wide = scaled.pivot_table(index="ID", columns="name", values="value", aggfunc="first", dropna=False)
-    wide = wide.reindex(kernels.index).astype(np.float64)
+    wide = first_value_per_launch(scaled).reindex(kernels.index).astype(np.float64)
     out = pd.concat([kernels, wide], axis=1).reset_index(drop=True)
     notes += failed_launch_notes(out, path)
     if not exact:
@@ -151,6 +152,27 @@ def read_details_csv(path: Path) -> RawReport:
             "export with --print-units base for exact bytes and times"
         )
     return RawReport(str(path), "details-csv", out, exact, notes)
+
+
+def first_value_per_launch(scaled: pd.DataFrame) -> pd.DataFrame:
+    """One row per launch ID, one column per metric name, both sorted: each launch's first
+    value of each metric that is not blank (blank where none is), as
+    ``scaled.pivot_table(index="ID", columns="name", values="value", aggfunc="first",
+    dropna=False)`` gives it, without its group-by (~10% of a details read)."""
+    if scaled.empty:
+        return scaled.pivot_table(index="ID", columns="name", values="value", aggfunc="first", dropna=False)
+    rows, ids = pd.factorize(scaled["ID"], sort=True)
+    columns, names = pd.factorize(scaled["name"], sort=True)
+    values = scaled["value"].to_numpy(dtype=np.float64)
+    cells = (rows * len(names) + columns)[~np.isnan(values)]
+    cells, first = np.unique(cells, return_index=True)  # each cell's first value that is not blank
+    wide = np.full(len(ids) * len(names), np.nan)
+    wide[cells] = values[~np.isnan(values)][first]
+    return pd.DataFrame(
+        wide.reshape(len(ids), len(names)),
+        index=pd.Index(ids, name="ID"),
+        columns=pd.Index(names, name="name"),
+    )
 
 
 def _unit_kind(unit: str) -> str:

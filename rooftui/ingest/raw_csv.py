@@ -17,6 +17,7 @@ from rooftui.ingest.csv_common import (
     IDENTITY_FROM_NCU,
     NVTX_PUSH_POP_PREFIX,
     RAW_HINT,
+    Prologue,
     cc_text,
     check_last_line,
     check_profiled_ids,
@@ -29,7 +30,7 @@ from rooftui.ingest.csv_structure import StructureCheck, read_table
 from rooftui.ingest.deduplicated import PROVENANCE_COLUMNS
 from rooftui.ingest.files import open_text, tail_of
 from rooftui.ingest.report import RawReport, failed_launch_notes, is_relevant_metric
-from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_cells, unit_factor
+from rooftui.ingest.validate import identity_numbers, launch_ids, numeric_columns, unit_factor
 from rooftui.model.frames import map_unique
 from rooftui.model.metrics import REGISTER_MOVES
 
@@ -38,8 +39,9 @@ def looks_like_raw(header: list[str]) -> bool:
     return "Kernel Name" in header and "Metric Name" not in header
 
 
-def read_raw_csv(path: Path) -> RawReport:
-    skip, header, row2 = read_prologue(path)
+def read_raw_csv(path: Path, prologue: Prologue | None = None) -> RawReport:
+    """A raw-page export; ``prologue``: its ``read_prologue``, where the caller has it."""
+    skip, header, row2 = prologue or read_prologue(path)
     if not looks_like_raw(header):
         raise InputError('not a raw-page ncu CSV export (no "Kernel Name" column)', path, RAW_HINT)
     if "ID" not in header:
@@ -100,10 +102,8 @@ def read_raw_csv(path: Path) -> RawReport:
 
     exact = True
     metrics = {}
-    for name in metric_columns:
-        if name == DISPLAY_NAME:
-            continue
-        column = numeric_cells(frame[name], name, ids, path, notes)
+    counted = [name for name in metric_columns if name != DISPLAY_NAME]
+    for name, column in numeric_columns(frame, counted, ids, path, notes).items():
         f = unit_factor(unit_of.get(name, ""), name, path)
         if f != 1.0:
             exact = False

@@ -96,9 +96,10 @@ def failed_launches(kernels: pd.DataFrame) -> pd.Series:
 def failed_launch_notes(kernels: pd.DataFrame, path: str | Path) -> list[str]:
     """One note naming the launches ``failed_launches`` finds (none when there are none);
     InputError when every launch failed (nothing was measured)."""
-    failed = kernels.loc[failed_launches(kernels)]
-    if failed.empty:
+    failing = failed_launches(kernels)
+    if not failing.any():  # most reports: no launch to name, no rows to copy
         return []
+    failed = kernels.loc[failing]
     if len(failed) == len(kernels):
         first = failed.iloc[0]
         raise every_launch_failed(len(failed), int(first["ncu_id"]), first["kernel_name"], path)

@@ -21,6 +21,7 @@ from rooftui.ingest import units
 from rooftui.ingest.csv_common import (
     DISPLAY_NAME,
     IDENTITY_FROM_NCU,
+    Prologue,
     cc_text,
     check_last_line,
     fill_unexported_identity,
@@ -44,8 +45,10 @@ def looks_like_summary(header: list[str]) -> bool:
     return "Invocations" in header and "Average" in header and "Metric Name" in header
 
 
-def read_summary_csv(path: Path) -> RawReport:
-    skip, header, _ = read_prologue(path)
+def read_summary_csv(path: Path, prologue: Prologue | None = None) -> RawReport:
+    """A ``--print-summary per-kernel`` export; ``prologue``: its ``read_prologue``, where
+    the caller has it."""
+    skip, header, _ = prologue or read_prologue(path)
     absent = [column for column in _REQUIRED if column not in header]
     if absent:
         raise InputError(
