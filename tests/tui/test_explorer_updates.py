@@ -1,0 +1,85 @@
+"""What the explorer skips changes nothing on screen.
+
+- It is styled once as it opens: Textual's second pass over every widget when a screen is
+  first shown is skipped (``ExplorerScreen.on_screen_resume``). After the start, a full
+  pass of the stylesheet (what Textual's resume does) leaves every widget's rules as they were.
+- Its header, status line and selected name (``TextLine``) are drawn again only when their
+  text changes, and laid out again only when the rows they take change. After each key, a
+  full update of each (a new text and a layout pass, as ``Static.update`` does) leaves the
+  screen as it was.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from rooftui.views.tui.format import literal
+from rooftui.views.tui.widgets.text_line import TextLine
+from tests.tui.conftest import SAMPLE, explorer_of, loaded, screen_text
+
+
+def styles_of(screen) -> dict:
+    """Every node's rules from the stylesheet (not its inline styles), those of its
+    component classes (the table's cursor, header, ...) and of its scrollbars."""
+    nodes = []
+    for node in screen.walk_children(with_self=True):
+        nodes.append(node)
+        nodes += [bar for bar in (node._vertical_scrollbar, node._horizontal_scrollbar) if bar]
+        if node._scrollbar_corner is not None:
+            nodes.append(node._scrollbar_corner)
+    return {
+        node: (
+            node.styles.base.get_rules(),
+            {name: styles.base.get_rules() for name, styles in node._component_styles.items()},
+            (node._has_hover_style, node._has_focus_within, node._has_order_style),
+        )
+        for node in nodes
+    }
+
+
+@pytest.mark.parametrize(("size", "ascii_mode"), [((120, 40), False), ((80, 24), True)])
+async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, ascii_mode):
+    app = explorer_of([SAMPLE], ascii_mode=ascii_mode)
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot)
+        screen = app.explorer
+        assert screen.is_current
+        as_started = styles_of(screen)
+        screen.update_node_styles(animate=False)  # what Textual's first resume did
+        assert styles_of(screen) == as_started
+        assert len(as_started) > 60  # every widget was compared, not an empty screen
+
+
+# At 120x40 the sample's names take 1, 2 or 3 rows: these moves go 1-2-3-1-2-2 and back,
+# and `g` shows other names (kernels grouped, then single launches).
+KEYS = ["down"] * 6 + ["up"] * 2 + ["g", "down", "down", "g", "end"]
+
+
+async def test_the_lines_show_after_each_key_what_a_full_update_shows():
+    app = explorer_of([SAMPLE])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        screen = app.explorer
+        lines = {line.id: line for line in screen.query(TextLine)}
+        name_line, layouts = lines["selected-name"], []
+
+        def update(content, *, layout=True):  # records which of its updates asked for a layout
+            layouts.append(layout)
+            Static.update(name_line, content, layout=layout)
+
+        name_line.update = update
+        for key in KEYS:
+            await pilot.press(key)
+            await pilot.pause()
+            shown = screen_text(app)
+            name = screen.selected["name"]
+            assert lines["selected-name"].shown_text == name
+            width = app.size.width - 2  # the lines' padding
+            assert lines["status"].shown_text == screen.model.status_line(width)
+            assert lines["opened"].shown_text == screen.model.header(width)
+            for line in lines.values():
+                Static.update(line, literal(line.shown_text), layout=True)
+            await pilot.pause()
+            assert screen_text(app) == shown, key
+        assert set(layouts) == {True, False}  # some names took other rows, some the same
