@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 from rooftui.views.tui.format import literal
+from rooftui.views.tui.widgets.footer import KeysFooter
 from rooftui.views.tui.widgets.text_line import TextLine
 from tests.tui.conftest import SAMPLE, explorer_of, loaded, screen_text
 
@@ -38,7 +40,8 @@ def styles_of(screen) -> dict:
     }
 
 
-@pytest.mark.parametrize(("size", "ascii_mode"), [((120, 40), False), ((80, 24), True)])
+# 70 columns: the footer's keys are packed (``KeysFooter`` builds them packed)
+@pytest.mark.parametrize(("size", "ascii_mode"), [((120, 40), False), ((70, 24), True)])
 async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, ascii_mode):
     app = explorer_of([SAMPLE], ascii_mode=ascii_mode)
     async with app.run_test(size=size) as pilot:
@@ -49,6 +52,12 @@ async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, as
         screen.update_node_styles(animate=False)  # what Textual's first resume did
         assert styles_of(screen) == as_started
         assert len(as_started) > 60  # every widget was compared, not an empty screen
+        footer = screen.query_one(KeysFooter)
+        assert footer.compact == (size[0] < 80)
+        await pilot.press("z")  # the plot focused: other keys, a footer built at this width
+        await pilot.pause()
+        for key in footer.query(FooterKey):  # as Footer's binding of ``compact`` leaves them
+            assert key.compact == key.has_class("-compact") == footer.compact
 
 
 # At 120x40 the sample's names take 1, 2 or 3 rows: these moves go 1-2-3-1-2-2 and back,
