@@ -127,7 +127,7 @@ class ExplorerScreen(Screen):
         )
         self.query_one(RooflineCanvas).view = self.model.roofline
         self.update_opened()
-        self.query_one("#loading").display = False
+        self.query_one("#loading").remove()  # shown only while loading: five widgets less
         self.query_one(FilterBar).set_choices(*self.model.state.choices())
         self.query_one(FilterBar).set_ranks(ranks_of(run.invocations))
         self.refresh_rows()
