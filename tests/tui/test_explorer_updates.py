@@ -4,9 +4,10 @@
   first shown is skipped (``ExplorerScreen.on_screen_resume``). After the start, a full
   pass of the stylesheet (what Textual's resume does) leaves every widget's rules as they were.
 - Its header, status line and selected name (``TextLine``) are drawn again only when their
-  text changes, and laid out again only when the rows they take change. After each key, a
-  full update of each (a new text and a layout pass, as ``Static.update`` does) leaves the
-  screen as it was.
+  text changes, and laid out again only when the rows they take change; the kernel table
+  draws again only the rows the cursor left and reached, unless it scrolled. After each
+  key, a full update of each (a new text and a layout pass, as ``Static.update`` does; the
+  whole table) leaves the screen as it was.
 """
 
 from __future__ import annotations
@@ -17,8 +18,17 @@ from textual.widgets._footer import FooterKey
 
 from rooftui.views.tui.format import literal
 from rooftui.views.tui.widgets.footer import KeysFooter
+from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.text_line import TextLine
-from tests.tui.conftest import SAMPLE, explorer_of, loaded, screen_text
+from tests.tui.conftest import SAMPLE, explorer_of, loaded
+
+
+def screen_cells(app) -> list[list[tuple]]:
+    """What the terminal shows: each cell's character and style, row by row."""
+    return [
+        [(char, segment.style) for segment in strip for char in segment.text]
+        for strip in app.screen._compositor.render_strips()
+    ]
 
 
 def styles_of(screen) -> dict:
@@ -61,8 +71,9 @@ async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, as
 
 
 # At 120x40 the sample's names take 1, 2 or 3 rows: these moves go 1-2-3-1-2-2 and back,
-# and `g` shows other names (kernels grouped, then single launches).
-KEYS = ["down"] * 6 + ["up"] * 2 + ["g", "down", "down", "g", "end"]
+# `g` shows other names (kernels grouped, then single launches); the table shows 13 rows:
+# the downs past them scroll it, `end` and `home` too.
+KEYS = ["down"] * 6 + ["up"] * 2 + ["g", "down", "down", "g", "end", "up", "home"] + ["down"] * 14
 
 
 async def test_the_lines_show_after_each_key_what_a_full_update_shows():
@@ -72,6 +83,7 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
         screen = app.explorer
         lines = {line.id: line for line in screen.query(TextLine)}
         name_line, layouts = lines["selected-name"], []
+        table = screen.query_one(KernelTable)
 
         def update(content, *, layout=True):  # records which of its updates asked for a layout
             layouts.append(layout)
@@ -81,7 +93,7 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
         for key in KEYS:
             await pilot.press(key)
             await pilot.pause()
-            shown = screen_text(app)
+            shown = screen_cells(app)
             name = screen.selected["name"]
             assert lines["selected-name"].shown_text == name
             width = app.size.width - 2  # the lines' padding
@@ -89,6 +101,7 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
             assert lines["opened"].shown_text == screen.model.header(width)
             for line in lines.values():
                 Static.update(line, literal(line.shown_text), layout=True)
+            table.refresh()  # every row drawn again, not only those the cursor left and reached
             await pilot.pause()
-            assert screen_text(app) == shown, key
+            assert screen_cells(app) == shown, key
         assert set(layouts) == {True, False}  # some names took other rows, some the same
