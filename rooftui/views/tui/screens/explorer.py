@@ -474,8 +474,9 @@ class ExplorerScreen(Screen):
     def action_advise(self) -> None:
         from rooftui.views.tui.screens.advise import AdviseScreen
 
-        if self.state is not None:
-            screen = AdviseScreen(self.state.run.source, ascii_mode=self.ascii_mode)
+        if self.model is not None:
+            model = self.model
+            screen = AdviseScreen(model.state.run.source, ascii_mode=self.ascii_mode, advice=model.advice())
             self.app.push_screen(screen, self.jump_to_kernel)
 
     def jump_to_kernel(self, name: str | None) -> None:
@@ -492,7 +493,8 @@ class ExplorerScreen(Screen):
         from rooftui.views.tui.screens.summary import SummaryScreen
 
         if self.model is not None:
-            self.app.push_screen(SummaryScreen(self.model.state, ascii_mode=self.ascii_mode))
+            tables = self.model.summary_tables()
+            self.app.push_screen(SummaryScreen(self.model.state, tables, ascii_mode=self.ascii_mode))
 
     def action_export_svg(self) -> None:
         from rooftui.views.tui.screens.export import ExportScreen
