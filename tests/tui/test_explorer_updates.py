@@ -101,7 +101,27 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
             assert lines["opened"].shown_text == screen.model.header(width)
             for line in lines.values():
                 Static.update(line, literal(line.shown_text), layout=True)
+            table._window = (0, 0, 0, [])  # its cells asked of the model again
             table.refresh()  # every row drawn again, not only those the cursor left and reached
             await pilot.pause()
             assert screen_cells(app) == shown, key
         assert set(layouts) == {True, False}  # some names took other rows, some the same
+
+
+async def test_at_the_tables_end_a_cursor_move_asks_the_model_for_no_cells_again():
+    """The table keeps the cells of the rows around those on screen; at its end a page
+    reaching past the last row missed that cache on every line drawn."""
+    app = explorer_of([SAMPLE])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("g", "end")  # 179 launches: past the first pages of cells
+        await pilot.pause()
+        shown = screen_cells(app)  # the lines drawn: the cells of the end's page asked for
+        table, pages = app.explorer.query_one(KernelTable), []
+        page = table._page  # the model's table_page, as show_rows handed it over
+        assert page is not None
+        table._page = lambda *asked: pages.append(asked) or page(*asked)
+        await pilot.press("up", "down")
+        await pilot.pause()
+        assert table.cursor_row == 178
+        assert screen_cells(app) == shown and pages == []

@@ -266,6 +266,9 @@ class KernelTable(ScrollView, can_focus=True):
         """The cells of rows ``start:stop`` as the model gives them, cached while the
         view stays put."""
         cached_start, cached_stop, name_width, rows = self._window
+        # A page that reaches past the last row asks no more than there are: asked for
+        # as is, it missed the cache on every line at the table's end.
+        stop = min(len(self.positions), stop)
         # Names are shortened to the name column's width: a scrollbar that comes or
         # goes changes that width without a resize event.
         if cached_start <= start and stop <= cached_stop and name_width == self.name_width:
