@@ -2,7 +2,7 @@
 sample (a benchmark, not a test): what every Pilot test and every user's key press pays.
 
     python benchmarks/tui_keys_screen.py [--sizes 120x40,80x24] [--starts 5] [--repeat 10]
-                                         [--keys down,up,...] [--ascii]
+                                         [--keys down,up,...] [--ascii] [--calls]
 
 Run from a checkout's root: it imports that checkout's rooftui and tests.tui.conftest
 (``explorer_of``: the app handed the run its load worker would prepare). Per size it
@@ -13,12 +13,18 @@ summary (``s``) and advise (``a``) screens opened and closed. Compare two checko
 running it in each, alternately (ABBA), on the same machine at the same time (ratios,
 not absolute numbers: the machine's load moves both). ``benchmarks/tui_keys.py`` is the
 same measure on one size with the first start included.
+
+``--calls`` counts Python function calls (cProfile's total, each phase profiled on its
+own) instead of CPU time: slower, but the same on a loaded machine as on a quiet one,
+for a shared machine whose load moves CPU times by ±30%.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import pstats
 import statistics
 import sys
 import time
@@ -32,18 +38,49 @@ KEYS = "down,down,down,up,right,left,g,g,d,down,down,d,enter,escape,end,home"
 SCREENS = "s,a"  # each opened, then closed with escape
 
 
+class Meter:
+    """CPU seconds (``process_time``) or, with ``calls``, Python function calls."""
+
+    def __init__(self, calls: bool) -> None:
+        self.calls = calls
+        self._profile: cProfile.Profile | None = None
+        self._start = 0.0
+
+    def start(self) -> None:
+        if self.calls:
+            self._profile = cProfile.Profile()
+            self._profile.enable()
+        else:
+            self._start = time.process_time()
+
+    def stop(self) -> float:
+        if self._profile is None:
+            return time.process_time() - self._start
+        self._profile.disable()
+        calls = float(pstats.Stats(self._profile).total_calls)  # type: ignore[attr-defined]
+        self._profile = None
+        return calls
+
+    def show(self, samples: list[float]) -> str:
+        middle = statistics.median(samples)
+        return f"{middle:9,.0f} calls" if self.calls else f"{middle * 1000:7.1f} ms CPU"
+
+
+METER = Meter(calls=False)
+
+
 def median_ms(samples: list[float]) -> str:
-    return f"{statistics.median(samples) * 1000:7.1f} ms"
+    return METER.show(samples)
 
 
 async def one_start(make: Callable[[], Any], size: tuple[int, int]) -> float:
     from tests.tui.conftest import loaded
 
-    before = time.process_time()
+    METER.start()
     app = make()
     async with app.run_test(size=size) as pilot:
         await loaded(pilot)
-        spent = time.process_time() - before
+        spent = METER.stop()
     return spent
 
 
@@ -56,33 +93,38 @@ async def measure(size: tuple[int, int], keys: list[str], starts: int, repeat: i
     first = await one_start(make, size)
     warm = [await one_start(make, size) for _ in range(starts)]
     print(f"{size[0]}x{size[1]}{' ascii' if ascii_mode else ''}")
-    first_ms = f"first of the process {first * 1000:.1f} ms"
-    print(f"  app start to loaded: median {median_ms(warm)} CPU (n={len(warm)}; {first_ms})")
+    first_ms = f"first of the process {median_ms([first]).strip()}"
+    print(f"  app start to loaded: median {median_ms(warm)} (n={len(warm)}; {first_ms})")
+    if not repeat:  # app starts only
+        return
     per_key: dict[str, list[float]] = {key: [] for key in keys}
     per_screen: dict[str, list[float]] = {key: [] for key in SCREENS.split(",")}
+    per_round: list[float] = []  # all keys once
     app = make()
     async with app.run_test(size=size) as pilot:
         await loaded(pilot)
         for _ in range(repeat):
+            round_spent = 0.0
             for key in keys:
-                before = time.process_time()
+                METER.start()
                 await pilot.press(key)
                 await pilot.pause()
-                per_key[key].append(time.process_time() - before)
+                per_key[key].append(METER.stop())
+                round_spent += per_key[key][-1]
+            per_round.append(round_spent)
             for key in per_screen:
-                before = time.process_time()
+                METER.start()
                 await pilot.press(key)
                 await app.workers.wait_for_complete()
                 await pilot.pause()
                 await pilot.press("escape")
                 await pilot.pause()
-                per_screen[key].append(time.process_time() - before)
+                per_screen[key].append(METER.stop())
     for key, samples in per_key.items():
-        print(f"  key {key:8} median {median_ms(samples)} CPU  (n={len(samples)})")
+        print(f"  key {key:8} median {median_ms(samples)}  (n={len(samples)})")
     for key, samples in per_screen.items():
-        print(f"  open+close {key:2} median {median_ms(samples)} CPU  (n={len(samples)})")
-    round_ms = sum(sum(samples) for samples in per_key.values()) / repeat * 1000
-    print(f"  all keys: {round_ms:8.1f} ms CPU per round of {len(keys)} keys")
+        print(f"  open+close {key:2} median {median_ms(samples)}  (n={len(samples)})")
+    print(f"  all keys: median {median_ms(per_round)} per round of {len(keys)} keys")
 
 
 def main() -> None:
@@ -92,7 +134,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--keys", default=KEYS)
     parser.add_argument("--ascii", action="store_true")
+    parser.add_argument("--calls", action="store_true", help="count Python function calls, not CPU")
     args = parser.parse_args()
+    METER.calls = args.calls
     for size in args.sizes.split(","):
         width, height = (int(part) for part in size.split("x"))
         asyncio.run(measure((width, height), args.keys.split(","), args.starts, args.repeat, args.ascii))
