@@ -31,15 +31,17 @@ def screen_cells(app) -> list[list[tuple]]:
     ]
 
 
-def styles_of(screen) -> dict:
+def styles_of(screen, scrollbars: bool = True) -> dict:
     """Every node's rules from the stylesheet (not its inline styles), those of its
-    component classes (the table's cursor, header, ...) and of its scrollbars."""
+    component classes (the table's cursor, header, ...) and of its scrollbars (Textual
+    leaves a scrollbar made after its widget was styled unstyled, drawn the same)."""
     nodes = []
     for node in screen.walk_children(with_self=True):
         nodes.append(node)
-        nodes += [bar for bar in (node._vertical_scrollbar, node._horizontal_scrollbar) if bar]
-        if node._scrollbar_corner is not None:
-            nodes.append(node._scrollbar_corner)
+        if scrollbars:
+            nodes += [bar for bar in (node._vertical_scrollbar, node._horizontal_scrollbar) if bar]
+            if node._scrollbar_corner is not None:
+                nodes.append(node._scrollbar_corner)
     return {
         node: (
             node.styles.base.get_rules(),
@@ -66,6 +68,18 @@ async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, as
         assert footer.compact == (size[0] < 80)
         await pilot.press("z")  # the plot focused: other keys, a footer built at this width
         await pilot.pause()
+        await pilot.press("z", "d")  # back; the details open (the body's class, unstyled if wide)
+        await pilot.pause()
+        opened = styles_of(screen, scrollbars=False)  # the details' scrollbar: made just now
+        screen.update_node_styles(animate=False)
+        assert styles_of(screen, scrollbars=False) == opened
+        await pilot.resize_terminal(100, 24)  # narrow with the details open: they cover the table
+        await pilot.pause()
+        assert not screen.query_one("#main").display
+        await pilot.resize_terminal(*size)
+        await pilot.press("d")
+        await pilot.pause()
+        assert screen.query_one("#main").display
         for key in footer.query(FooterKey):  # as Footer's binding of ``compact`` leaves them
             assert key.compact == key.has_class("-compact") == footer.compact
 

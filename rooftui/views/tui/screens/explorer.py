@@ -450,8 +450,10 @@ class ExplorerScreen(Screen):
             model.toggle_detail()
         detail = self.query_one(DetailPane)
         detail.display = visible
-        # on the body, not the screen: a class change styles the node's widgets again
-        self.query_one("#body").set_class(visible, "-detail-open")
+        # On the body, not the screen: a class change styles the node's widgets again.
+        # Only a narrow screen has a rule for it; on a wide one the class is set without
+        # styling the body's widgets again: becoming narrow styles the whole screen.
+        self.query_one("#body").set_class(visible, "-detail-open", update=self.has_class("-narrow"))
         if visible:
             self._show_details()
             if self.has_class("-narrow"):
