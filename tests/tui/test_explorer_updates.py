@@ -90,9 +90,12 @@ async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, as
 KEYS = ["down"] * 5 + ["up"] * 2 + ["g", "down", "g", "end", "up", "home", "g", "end"]
 
 
-async def test_the_lines_show_after_each_key_what_a_full_update_shows():
+# 120x40: names of 1, 2 and 3 rows; 80x24: one row each (max-height 1), no layout pass,
+# then 40 rows: the name's rows as a full update gives them
+@pytest.mark.parametrize(("size", "layouts_asked"), [((120, 40), {True, False}), ((80, 24), {False})])
+async def test_the_lines_show_after_each_key_what_a_full_update_shows(size, layouts_asked):
     app = explorer_of([SAMPLE])
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await loaded(pilot)
         screen = app.explorer
         lines = {line.id: line for line in screen.query(TextLine)}
@@ -104,9 +107,8 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
             Static.update(name_line, content, layout=layout)
 
         name_line.update = update
-        for key in KEYS:
-            await pilot.press(key)
-            await pilot.pause()
+
+        async def as_a_full_update_shows(step: str) -> list:
             shown = screen_cells(app)
             name = screen.selected["name"]
             assert lines["selected-name"].shown_text == name
@@ -118,8 +120,14 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
             table._window = (0, 0, 0, [])  # its cells asked of the model again
             table.refresh()  # every row drawn again, not only those the cursor left and reached
             await pilot.pause()
-            assert screen_cells(app) == shown, key
-        assert set(layouts) == {True, False}  # some names took other rows, some the same
+            assert screen_cells(app) == shown, step
+            return shown
+
+        for key in KEYS:
+            await pilot.press(key)
+            await pilot.pause()
+            shown = await as_a_full_update_shows(key)
+        assert set(layouts) == layouts_asked  # some names took other rows, some the same
 
         # At the table's end (179 launches, past the first pages of cells) a move asks the
         # model for no cells again: a page reaching past the last row missed the cache on
@@ -132,3 +140,9 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows():
         await pilot.pause()
         assert table.cursor_row == 178
         assert screen_cells(app) == shown and pages == []
+        if size == (80, 24):  # taller: the name's max-height is 3 rows
+            await pilot.resize_terminal(80, 40)
+            await pilot.pause()
+            await pilot.press("up")
+            await pilot.pause()
+            await as_a_full_update_shows("80x40")

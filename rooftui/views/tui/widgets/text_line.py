@@ -6,11 +6,12 @@ its height changes.
 for a layout pass, even for the same text. A key press sets these lines every time; most
 presses leave them saying the same, and a new kernel name usually wraps to as many rows as
 the last one. ``TextLine.show`` compares the text with what it shows and, for a new text,
-the rows it wraps to at the current width with the rows the old one took: the same rows,
-no layout pass (what is drawn is what ``Static.update`` draws)."""
+the rows it takes at the current width (at most its max-height) with the rows the old one
+took: the same rows, no layout pass (what is drawn is what ``Static.update`` draws)."""
 
 from __future__ import annotations
 
+from textual.css.scalar import Scalar
 from textual.visual import visualize
 from textual.widgets import Static
 
@@ -24,9 +25,10 @@ class TextLine(Static):
         super().__init__(literal(text), id=id)  # as first composed: "loading…" in both modes
         self.ascii_mode = ascii_mode
         self.shown_text = text
-        # (width, rows): the rows ``shown_text`` wraps to at the content width it was
-        # measured at; a new width is measured again by the layout pass it asks for
-        self._rows: tuple[int, int] | None = None
+        # (width, max-height, rows): the rows ``shown_text`` takes (wrapped at the content
+        # width, at most the max-height in cells) as last measured; another width or
+        # max-height is measured again by the layout pass it asks for
+        self._rows: tuple[int, Scalar | None, int] | None = None
 
     def show(self, text: str) -> bool:
         """Show ``text``; returns whether a layout pass was asked for (its rows changed,
@@ -38,8 +40,13 @@ class TextLine(Static):
         # measured as Textual's layout measures it (Widget.get_content_height passes the
         # widget's styles as the rules, hence the ignore)
         rows = visualize(self, content).get_height(self.styles, width) if width else None  # type: ignore[arg-type]
-        same_rows = rows is not None and self._rows == (width, rows)
+        most = self.styles.max_height
+        if rows is not None and most is not None and most.is_cells:
+            rows = min(rows, int(most.value))  # below 30 rows the name shows one row
+        measured = None if rows is None else (width, most, rows)
+        same_rows = measured is not None and self._rows == measured
         self.shown_text = text
-        self._rows = None if rows is None else (width, rows)
+        self._rows = measured
+        # (its repaint forgets the old text's measured rows: the next layout measures anew)
         self.update(content, layout=not same_rows)
         return not same_rows
