@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
@@ -52,36 +51,56 @@ def styles_of(screen, scrollbars: bool = True) -> dict:
     }
 
 
-# 70 columns: the footer's keys are packed (``KeysFooter`` builds them packed)
-@pytest.mark.parametrize(("size", "ascii_mode"), [((120, 40), False), ((70, 24), True)])
-async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, ascii_mode):
-    app = explorer_of([SAMPLE], ascii_mode=ascii_mode)
-    async with app.run_test(size=size) as pilot:
-        await loaded(pilot)
-        screen = app.explorer
-        assert screen.is_current
-        as_started = styles_of(screen)
-        screen.update_node_styles(animate=False)  # what Textual's first resume did
-        assert styles_of(screen) == as_started
-        assert len(as_started) > 60  # every widget was compared, not an empty screen
-        footer = screen.query_one(KeysFooter)
-        assert footer.compact == (size[0] < 80)
-        await pilot.press("z")  # the plot focused: other keys, a footer built at this width
-        await pilot.pause()
-        await pilot.press("z", "d")  # back; the details open (the body's class, unstyled if wide)
-        await pilot.pause()
-        opened = styles_of(screen, scrollbars=False)  # the details' scrollbar: made just now
-        screen.update_node_styles(animate=False)
-        assert styles_of(screen, scrollbars=False) == opened
-        await pilot.resize_terminal(100, 24)  # narrow with the details open: they cover the table
-        await pilot.pause()
-        assert not screen.query_one("#main").display
-        await pilot.resize_terminal(*size)
-        await pilot.press("d")
-        await pilot.pause()
-        assert screen.query_one("#main").display
-        for key in footer.query(FooterKey):  # as Footer's binding of ``compact`` leaves them
-            assert key.compact == key.has_class("-compact") == footer.compact
+def unchanged_by_a_full_styling_pass(screen, scrollbars: bool = True) -> None:
+    """A full pass of the stylesheet over the screen (what Textual's first resume did)
+    changes no rule: every widget was styled as its classes say."""
+    before = styles_of(screen, scrollbars)
+    screen.update_node_styles(animate=False)
+    assert styles_of(screen, scrollbars) == before
+    assert len(before) > 50  # every widget was compared, not an empty screen
+
+
+class Lines:
+    """The explorer's lines and table, checked after a key against a full update of each:
+    a new text and a layout pass for each line (as ``Static.update`` does), every row of
+    the table drawn again from cells asked of the model again. Records which updates of the
+    selected name asked for a layout pass."""
+
+    def __init__(self, app, pilot) -> None:
+        self.app, self.pilot, self.screen = app, pilot, app.explorer
+        self.lines = {line.id: line for line in self.screen.query(TextLine)}
+        self.table = self.screen.query_one(KernelTable)
+        self.layouts: list[bool] = []
+        name_line = self.lines["selected-name"]
+
+        def update(content, *, layout=True):
+            self.layouts.append(layout)
+            Static.update(name_line, content, layout=layout)
+
+        name_line.update = update
+
+    async def as_a_full_update_shows(self, step: str) -> list:
+        app, screen, lines = self.app, self.screen, self.lines
+        shown = screen_cells(app)
+        assert lines["selected-name"].shown_text == screen.selected["name"]
+        width = app.size.width - 2  # the lines' padding
+        assert lines["status"].shown_text == screen.model.status_line(width)
+        assert lines["opened"].shown_text == screen.model.header(width)
+        for line in lines.values():
+            Static.update(line, literal(line.shown_text, line.ascii_mode), layout=True)
+        self.table._window = (0, 0, 0, [])  # its cells asked of the model again
+        self.table.refresh()  # every row drawn again, not only those the cursor left and reached
+        await self.pilot.pause()
+        assert screen_cells(app) == shown, step
+        return shown
+
+    async def after_each_of(self, keys: list[str]) -> list:
+        shown: list = []
+        for key in keys:
+            await self.pilot.press(key)
+            await self.pilot.pause()
+            shown = await self.as_a_full_update_shows(key)
+        return shown
 
 
 # At 120x40 the sample's names take 1, 2 or 3 rows: these moves go 1-2-3-1-2 and back,
@@ -90,49 +109,20 @@ async def test_a_second_styling_pass_at_the_start_would_change_no_style(size, as
 KEYS = ["down"] * 5 + ["up"] * 2 + ["g", "down", "g", "end", "up", "home", "g", "end"]
 
 
-# 120x40: names of 1, 2 and 3 rows; 80x24: one row each (max-height 1), no layout pass,
-# then 40 rows: the name's rows as a full update gives them
-@pytest.mark.parametrize(("size", "layouts_asked"), [((120, 40), {True, False}), ((80, 24), {False})])
-async def test_the_lines_show_after_each_key_what_a_full_update_shows(size, layouts_asked):
+async def test_at_120x40_styled_once_and_the_lines_and_table_show_what_a_full_update_shows():
     app = explorer_of([SAMPLE])
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        screen = app.explorer
-        lines = {line.id: line for line in screen.query(TextLine)}
-        name_line, layouts = lines["selected-name"], []
-        table = screen.query_one(KernelTable)
-
-        def update(content, *, layout=True):  # records which of its updates asked for a layout
-            layouts.append(layout)
-            Static.update(name_line, content, layout=layout)
-
-        name_line.update = update
-
-        async def as_a_full_update_shows(step: str) -> list:
-            shown = screen_cells(app)
-            name = screen.selected["name"]
-            assert lines["selected-name"].shown_text == name
-            width = app.size.width - 2  # the lines' padding
-            assert lines["status"].shown_text == screen.model.status_line(width)
-            assert lines["opened"].shown_text == screen.model.header(width)
-            for line in lines.values():
-                Static.update(line, literal(line.shown_text), layout=True)
-            table._window = (0, 0, 0, [])  # its cells asked of the model again
-            table.refresh()  # every row drawn again, not only those the cursor left and reached
-            await pilot.pause()
-            assert screen_cells(app) == shown, step
-            return shown
-
-        for key in KEYS:
-            await pilot.press(key)
-            await pilot.pause()
-            shown = await as_a_full_update_shows(key)
-        assert set(layouts) == layouts_asked  # some names took other rows, some the same
+        assert app.explorer.is_current
+        unchanged_by_a_full_styling_pass(app.explorer)
+        lines = Lines(app, pilot)
+        shown = await lines.after_each_of(KEYS)
+        assert set(lines.layouts) == {True, False}  # some names took other rows, some the same
 
         # At the table's end (179 launches, past the first pages of cells) a move asks the
         # model for no cells again: a page reaching past the last row missed the cache on
         # every line drawn.
-        pages: list[tuple] = []
+        table, pages = lines.table, []
         page = table._page  # the model's table_page, as show_rows handed it over
         assert page is not None and table.cursor_row == 178
         table._page = lambda *asked: pages.append(asked) or page(*asked)
@@ -140,9 +130,41 @@ async def test_the_lines_show_after_each_key_what_a_full_update_shows(size, layo
         await pilot.pause()
         assert table.cursor_row == 178
         assert screen_cells(app) == shown and pages == []
-        if size == (80, 24):  # taller: the name's max-height is 3 rows
-            await pilot.resize_terminal(80, 40)
-            await pilot.pause()
-            await pilot.press("up")
-            await pilot.pause()
-            await as_a_full_update_shows("80x40")
+
+
+async def test_at_70x24_in_ascii_styled_once_packed_keys_and_one_row_names_ask_no_layout():
+    # 70 columns: the footer's keys are packed (``KeysFooter`` builds them packed); under
+    # 30 rows the selected name has one row (max-height 1), however many its name wraps to
+    app = explorer_of([SAMPLE], ascii_mode=True)
+    async with app.run_test(size=(70, 24)) as pilot:
+        await loaded(pilot)
+        screen = app.explorer
+        unchanged_by_a_full_styling_pass(screen)
+        footer = screen.query_one(KeysFooter)
+        assert footer.compact
+        await pilot.press("z")  # the plot focused: other keys, a footer built at this width
+        await pilot.pause()
+        for key in footer.query(FooterKey):  # as Footer's binding of ``compact`` leaves them
+            assert key.compact == key.has_class("-compact") == footer.compact
+        await pilot.press("z")
+        lines = Lines(app, pilot)
+        await lines.after_each_of(["down"] * 4 + ["up"])
+        assert set(lines.layouts) == {False}
+        await pilot.resize_terminal(70, 40)  # taller: the name's max-height is 3 rows
+        await pilot.pause()
+        await lines.after_each_of(["down", "up"])
+        await pilot.press("d")  # the details open: the body's class (styled: narrow)
+        await pilot.pause()
+        unchanged_by_a_full_styling_pass(screen, scrollbars=False)  # the details' own: made just now
+        assert not screen.query_one("#main").display  # narrow: the details cover the table
+        await pilot.resize_terminal(120, 40)  # wide with the details open: beside the table
+        await pilot.pause()
+        assert screen.query_one("#main").display
+        await pilot.press("d")  # closed on a wide screen: the class set, not styled
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        unchanged_by_a_full_styling_pass(screen, scrollbars=False)
+        await pilot.resize_terminal(70, 40)  # narrow again, the details still open
+        await pilot.pause()
+        assert not screen.query_one("#main").display
