@@ -34,7 +34,8 @@ async def test_a_opens_the_budget_and_findings_within_80x24_and_enter_jumps_to_t
         await pilot.pause()
         await pilot.pause()
         assert type(app.screen).__name__ == "AdviseScreen"
-        lines = screen_text(app).splitlines()
+        first_open = screen_text(app)
+        lines = first_open.splitlines()
         assert len(lines) == 24 and max(len(line) for line in lines) <= 80
         assert lines[0].strip().startswith("Step budget: a bound")
         assert lines[1].strip().startswith("measured step")
@@ -51,6 +52,10 @@ async def test_a_opens_the_budget_and_findings_within_80x24_and_enter_jumps_to_t
         assert app.explorer.selected.name == app.explorer.rows.index[0]
         await pilot.press("a")
         await pilot.pause()
+        await pilot.pause()
+        # opened again: the advice the first open made (ExplorerModel.advice), same screen
+        assert app.screen.advice is app.explorer.model.advice()
+        assert screen_text(app) == first_open
         await pilot.press(*["down"] * rank, "enter")
         for _ in range(3):
             await pilot.pause()

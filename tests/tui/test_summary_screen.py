@@ -46,3 +46,25 @@ async def test_the_summary_screen_of_two_ranks_in_ascii_has_a_row_per_rank():
             await pilot.pause()
             assert await the_per_rank_table_has_a_row_per_rank(pilot) == ["0", "1"], size
             await pilot.press("escape")
+
+
+def test_the_summary_tables_are_made_once_per_run_as_the_analysis_makes_them():
+    """The summary screen's tables come from the explorer model, made on the first open
+    and kept: the same tables as ``rooftui.analysis.summary`` and ``rank_rows`` make."""
+    import pandas as pd
+
+    from rooftui.analysis.summary import phase_table, pipeline_table, zero_ai_table
+    from rooftui.views.summary import rank_rows
+    from rooftui.views.tui.explorer_model import ExplorerModel
+    from tests.tui.conftest import prepared_run
+
+    run = prepared_run(RANKS)
+    model = ExplorerModel(run)
+    tables = model.summary_tables()
+    assert model.summary_tables() is tables
+    kernels = run.invocations
+    for made, expected in zip(
+        tables[:3], (zero_ai_table(kernels), phase_table(kernels), pipeline_table(kernels)), strict=True
+    ):
+        pd.testing.assert_frame_equal(made, expected)
+    assert tables.ranks == rank_rows(run.source) and len(tables.ranks) == 2

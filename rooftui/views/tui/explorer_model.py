@@ -11,7 +11,7 @@ explorer shows is checked in milliseconds, with no app started.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -32,8 +32,20 @@ from rooftui.views.tui.roofline_view import RooflineInputs, RooflinePicture, Roo
 from rooftui.views.tui.table_columns import TAG_WIDTH, Column, columns_for
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 
+if TYPE_CHECKING:  # imported where used: only the summary and advise screens need them
+    from rooftui.analysis.advise_run import Advice
+
 # Below this many columns the explorer is narrow: the detail pane covers the table.
 WIDE = 120
+
+
+class SummaryTables(NamedTuple):
+    """The summary screen's tables of the whole run (filters do not apply there)."""
+
+    zero_ai: pd.DataFrame  # Table III
+    phases: pd.DataFrame
+    pipelines: pd.DataFrame
+    ranks: list[tuple[str, ...]] | None  # one row per rank; None for a run of one rank
 
 
 class ExplorerModel:
@@ -66,6 +78,10 @@ class ExplorerModel:
         self._instruction_roofs: dict[str, InstructionCeilings] | None = None
         self._short_names: tuple[tuple[bool, int] | None, dict[str, str]] = (None, {})
         self._columns: dict[bool, tuple[Column, ...]] = {}  # per grouping (``columns``)
+        # What the summary (`s`) and advise (`a`) screens show of the whole run: made on
+        # the first open, kept for the next (the run does not change; 30-150 ms each)
+        self._summary_tables: SummaryTables | None = None
+        self._advice: Advice | None = None
         self.refresh(keep=False)
 
     # --- what is shown ---------------------------------------------------------------
@@ -355,6 +371,29 @@ class ExplorerModel:
         if not self.state.grouped:
             rows = rows.drop(columns=["count"], errors="ignore")
         return to_csv(rows), len(rows)
+
+    def summary_tables(self) -> SummaryTables:
+        """The summary screen's tables: Table III, time per phase and per pipeline, and
+        with several ranks one row per rank (as ``rooftui summary`` prints them)."""
+        if self._summary_tables is None:
+            from rooftui.analysis.summary import phase_table, pipeline_table, zero_ai_table
+            from rooftui.views.summary import rank_rows
+            from rooftui.views.tui.table_columns import ranks_of
+
+            kernels = self.state.run.invocations
+            ranks = rank_rows(self.state.run.source) if len(ranks_of(kernels)) > 1 else None
+            self._summary_tables = SummaryTables(
+                zero_ai_table(kernels), phase_table(kernels), pipeline_table(kernels), ranks
+            )
+        return self._summary_tables
+
+    def advice(self) -> Advice:
+        """``rooftui advise``'s step budget and findings for the run (the advise screen)."""
+        if self._advice is None:
+            from rooftui.analysis.advise_run import advise
+
+            self._advice = advise(self.state.run.source)
+        return self._advice
 
     def ceilings_of(self, row: pd.Series) -> CeilingSet:
         """The ceilings of the GPU ``row`` ran on: its headroom and binding roofs are

@@ -32,10 +32,11 @@ class AdviseScreen(Screen[str | None]):
     ]
     HELP_WHERE = "advise"
 
-    def __init__(self, run: Run, *, ascii_mode: bool = False) -> None:
+    def __init__(self, run: Run, *, ascii_mode: bool = False, advice: Advice | None = None) -> None:
+        """``advice``: ``advise(run)`` when already made (``ExplorerModel.advice``)."""
         super().__init__()
         self.ascii_mode = ascii_mode
-        self.advice: Advice = advise(run)
+        self.advice: Advice = advise(run) if advice is None else advice
         self._budget = next(iter(self.advice.budgets.values()))
 
     def compose(self) -> ComposeResult:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -33,6 +33,7 @@ from rooftui.views.tui.widgets.filter_bar import FilterBar
 from rooftui.views.tui.widgets.footer import KeysFooter
 from rooftui.views.tui.widgets.kernel_table import KernelTable
 from rooftui.views.tui.widgets.roofline import RooflineCanvas, RooflinePane
+from rooftui.views.tui.widgets.text_line import TextLine
 
 # Above this many rows, moving the cursor redraws the roofline after a short
 # pause instead of on every key, so holding an arrow key stays smooth.
@@ -58,6 +59,7 @@ class ExplorerScreen(Screen):
         self.model: ExplorerModel | None = None  # once the run is loaded
         self._redraw_timer: Timer | None = None
         self._drawn_key: tuple[Any, ...] | None = None
+        self._resumed = False  # shown once: the first ScreenResume came
 
     def compose(self) -> ComposeResult:
         # The size's breakpoint classes before the widgets are styled: left to the first
@@ -66,20 +68,31 @@ class ExplorerScreen(Screen):
         for size, breakpoints in ((width, WIDTH_BREAKPOINTS), (height, HEIGHT_BREAKPOINTS)):
             reached = [name for at, name in sorted(breakpoints) if size >= at]
             self.add_class(reached[-1], update=False)  # as Textual picks it; both start at 0
-        yield Static("rooftui", id="opened")
-        yield Static("loading…", id="status")
+        yield TextLine("rooftui", ascii_mode=self.ascii_mode, id="opened")
+        yield TextLine("loading…", ascii_mode=self.ascii_mode, id="status")
         yield FilterBar(ascii_mode=self.ascii_mode, id="filters")
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield RooflinePane(ascii_mode=self.ascii_mode, id="roofline")
                 yield KernelTable(ascii_mode=self.ascii_mode, id="table")
-                yield Static(id="selected-name")
+                yield TextLine(ascii_mode=self.ascii_mode, id="selected-name")
             yield DetailPane(ascii_mode=self.ascii_mode, id="detail")
         yield Input(placeholder="find a kernel: enter jumps, n/N next/previous, esc cancels", id="search")
         with Vertical(id="loading"):
             yield Static("Loading reports…", id="loading-text")
             yield ProgressBar(id="loading-progress", show_eta=False)
         yield KeysFooter()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Screen's own handler, which then styles every widget of the screen
+        # again if asked to. The first time the explorer is shown each widget was styled
+        # as it was mounted, a moment ago, by the same stylesheet: a second pass changes
+        # no style and cost a fifth of an app start. Later resumes (a theme may have
+        # changed meanwhile) keep Textual's pass. tests/tui/test_explorer_updates.py
+        # checks that a full pass changes nothing after the start.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         self.query_one("#search", Input).display = False
@@ -114,7 +127,7 @@ class ExplorerScreen(Screen):
         )
         self.query_one(RooflineCanvas).view = self.model.roofline
         self.update_opened()
-        self.query_one("#loading").display = False
+        self.query_one("#loading").remove()  # shown only while loading: five widgets less
         self.query_one(FilterBar).set_choices(*self.model.state.choices())
         self.query_one(FilterBar).set_ranks(ranks_of(run.invocations))
         self.refresh_rows()
@@ -194,23 +207,19 @@ class ExplorerScreen(Screen):
     def update_status(self) -> None:
         if self.model is None:
             return
-        status = self.query_one("#status", Static)
-        width = self.app.size.width - status.styles.gutter.width
-        # one row (app.tcss), whatever it says: a new text needs no layout pass
-        status.update(literal(self.model.status_line(width), self.ascii_mode), layout=False)
+        status = self.query_one("#status", TextLine)
+        status.show(self.model.status_line(self.app.size.width - status.styles.gutter.width))
 
     def update_opened(self) -> None:
         """The header: reports, GPUs, ceilings, bundled sample."""
         if self.model is None:
             return
-        header = self.query_one("#opened", Static)
-        line = self.model.header(self.app.size.width - header.styles.gutter.width)
-        header.update(literal(line, self.ascii_mode), layout=False)  # one row (app.tcss)
+        header = self.query_one("#opened", TextLine)
+        header.show(self.model.header(self.app.size.width - header.styles.gutter.width))
 
     def show_selected_name(self, row: pd.Series | None) -> None:
         """The selected kernel's full name under the table (it wraps; ``d`` shows the rest)."""
-        name = "" if row is None else row["name"]
-        self.query_one("#selected-name", Static).update(literal(name, self.ascii_mode))
+        self.query_one("#selected-name", TextLine).show("" if row is None else str(row["name"]))
 
     def on_resize(self) -> None:
         self.update_opened()
@@ -441,8 +450,10 @@ class ExplorerScreen(Screen):
             model.toggle_detail()
         detail = self.query_one(DetailPane)
         detail.display = visible
-        # on the body, not the screen: a class change styles the node's widgets again
-        self.query_one("#body").set_class(visible, "-detail-open")
+        # On the body, not the screen: a class change styles the node's widgets again.
+        # Only a narrow screen has a rule for it; on a wide one the class is set without
+        # styling the body's widgets again: becoming narrow styles the whole screen.
+        self.query_one("#body").set_class(visible, "-detail-open", update=self.has_class("-narrow"))
         if visible:
             self._show_details()
             if self.has_class("-narrow"):
@@ -465,8 +476,9 @@ class ExplorerScreen(Screen):
     def action_advise(self) -> None:
         from rooftui.views.tui.screens.advise import AdviseScreen
 
-        if self.state is not None:
-            screen = AdviseScreen(self.state.run.source, ascii_mode=self.ascii_mode)
+        if self.model is not None:
+            model = self.model
+            screen = AdviseScreen(model.state.run.source, ascii_mode=self.ascii_mode, advice=model.advice())
             self.app.push_screen(screen, self.jump_to_kernel)
 
     def jump_to_kernel(self, name: str | None) -> None:
@@ -483,7 +495,8 @@ class ExplorerScreen(Screen):
         from rooftui.views.tui.screens.summary import SummaryScreen
 
         if self.model is not None:
-            self.app.push_screen(SummaryScreen(self.model.state, ascii_mode=self.ascii_mode))
+            tables = self.model.summary_tables()
+            self.app.push_screen(SummaryScreen(self.model.state, tables, ascii_mode=self.ascii_mode))
 
     def action_export_svg(self) -> None:
         from rooftui.views.tui.screens.export import ExportScreen

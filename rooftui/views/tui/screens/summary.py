@@ -15,8 +15,8 @@ from textual.widgets import Static
 
 from rooftui.model.columns import PIPELINE_LABELS
 from rooftui.views.formats import percent, seconds, si
+from rooftui.views.tui.explorer_model import SummaryTables
 from rooftui.views.tui.format import MISSING, literal
-from rooftui.views.tui.table_columns import ranks_of
 from rooftui.views.tui.view_state import ViewState
 from rooftui.views.tui.widgets.footer import KeysFooter
 
@@ -84,15 +84,14 @@ class SummaryScreen(Screen):
     BINDINGS = [Binding("escape,s,q", "close", "back")]
     HELP_WHERE = "summary"
 
-    def __init__(self, state: ViewState, *, ascii_mode: bool = False) -> None:
+    def __init__(self, state: ViewState, tables: SummaryTables, *, ascii_mode: bool = False) -> None:
         super().__init__()
         self.state = state
+        self.tables = tables  # ``ExplorerModel.summary_tables``: made once per run
         self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
-        from rooftui.analysis.summary import phase_table, pipeline_table, zero_ai_table
-
-        kernels = self.state.run.invocations
+        tables = self.tables
         with VerticalScroll(id="summary"):
             yield Static("Whole run, every invocation (filters do not apply here).", id="summary-scope")
             if "gain_s" in self.state.run.grouped:  # rooftui advise's per-kernel gain (a: the whole budget)
@@ -104,18 +103,18 @@ class SummaryScreen(Screen):
             yield Static(
                 frame_table(
                     "Zero-AI invocations and their share of time (Table III)",
-                    zero_ai_table(kernels),
+                    tables.zero_ai,
                     self.ascii_mode,
                 )
             )
-            if len(ranks_of(kernels)) > 1:  # as `rooftui summary` prints it
-                from rooftui.views.summary import RANK_COLUMNS, RANKS_TITLE, rank_rows
+            if tables.ranks is not None:  # several ranks, as `rooftui summary` prints them
+                from rooftui.views.summary import RANK_COLUMNS, RANKS_TITLE
 
                 columns = [(title, title not in ("rank", "device")) for title in RANK_COLUMNS]
-                rows = [list(row) for row in rank_rows(self.state.run.source)]
+                rows = [list(row) for row in tables.ranks]
                 yield Static(text_table(RANKS_TITLE, columns, rows, self.ascii_mode), id="summary-ranks")
-            yield Static(frame_table("Time per phase", phase_table(kernels), self.ascii_mode))
-            yield Static(frame_table("Time and FLOPs per pipeline", pipeline_table(kernels), self.ascii_mode))
+            yield Static(frame_table("Time per phase", tables.phases, self.ascii_mode))
+            yield Static(frame_table("Time and FLOPs per pipeline", tables.pipelines, self.ascii_mode))
             for note in self.state.run.notes:
                 yield Static(literal(f"note: {note}", self.ascii_mode), classes="summary-note")
         yield KeysFooter()

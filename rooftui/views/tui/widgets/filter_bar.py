@@ -7,6 +7,8 @@ bar and the last good filter stays in force.
 
 from __future__ import annotations
 
+from typing import cast
+
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -67,15 +69,13 @@ class FilterBar(Vertical):
             yield Select([], prompt="pipeline", id="filter-pipeline", compact=True)
             yield Select(ZERO_AI_CHOICES, allow_blank=False, value="all", id="filter-zero-ai", compact=True)
             yield Select([], prompt="phase", id="filter-phase", compact=True)
-        with Horizontal(classes="filter-row"):
+        with Horizontal(classes="filter-row", id="filter-ranges"):
             yield Select([], prompt="bound", id="filter-bound", compact=True)
             yield Select(LEVEL_CHOICES, allow_blank=False, value="hbm", id="filter-level", compact=True)
             yield FieldInput(placeholder="AI min", id="filter-ai-min", compact=True)
             yield FieldInput(placeholder="AI max", id="filter-ai-max", compact=True)
             yield FieldInput(placeholder="top N", id="filter-top", compact=True)
-            ranks: Select[str] = Select([], prompt="rank: all", id="filter-rank", compact=True)
-            ranks.display = False  # until the run holds several ranks (set_ranks)
-            yield ranks
+            # the rank choice (six widgets) is mounted here only for a run of several ranks
             yield Static("", id="filter-error")
 
     def set_choices(self, pipelines: list[str], phases: list[str], bounds: list[str]) -> None:
@@ -88,10 +88,18 @@ class FilterBar(Vertical):
         self.query_one("#filter-bound", Select).set_options(kinds + [(b, b) for b in bounds])
 
     def set_ranks(self, ranks: list[str]) -> None:
-        """Offer a rank choice when the run holds several ranks; hide it otherwise."""
-        select = self.query_one("#filter-rank", Select)
-        select.set_options([(f"rank {r}" if r else "rank ?", r) for r in ranks])
-        select.display = len(ranks) > 1
+        """Offer a rank choice when the run holds several ranks (a run is loaded once);
+        otherwise none is made: a widget costs at the start and on every key press
+        (Pilot waits on each one), shown or not."""
+        if len(ranks) > 1 and not self.query("#filter-rank"):
+            options = [(f"rank {r}" if r else "rank ?", r) for r in ranks]
+            select: Select[str] = Select(options, prompt="rank: all", id="filter-rank", compact=True)
+            self.query_one("#filter-ranges", Horizontal).mount(select, before="#filter-error")
+
+    def _rank(self) -> str | None:
+        """The rank chosen; None for all ranks, and for a run of one rank (no choice)."""
+        ranks = self.query("#filter-rank").results(Select)
+        return next((_value(select) for select in ranks), None)
 
     def read(self) -> KernelFilter:
         """The filter the widgets describe; raises ``InvalidFilter``."""
@@ -106,7 +114,7 @@ class FilterBar(Vertical):
             ai_max=parse_number(self.query_one("#filter-ai-max", Input).value, "AI max"),
             bound=_value(self.query_one("#filter-bound", Select)),
             top_n=parse_count(self.query_one("#filter-top", Input).value, "top N"),
-            rank=_value(self.query_one("#filter-rank", Select)),
+            rank=self._rank(),
         )
 
     def clear(self) -> None:
@@ -115,8 +123,8 @@ class FilterBar(Vertical):
             for field in self.query(Input):
                 field.value = ""
             self.query_one("#filter-regex", Checkbox).value = False
-            for select_id in ("#filter-pipeline", "#filter-phase", "#filter-bound", "#filter-rank"):
-                self.query_one(select_id, Select).clear()
+            for select in self.query("#filter-pipeline, #filter-phase, #filter-bound, #filter-rank"):
+                cast(Select[str], select).clear()
             self.query_one("#filter-zero-ai", Select).value = "all"
         self._publish()
 
@@ -135,6 +143,8 @@ class FilterBar(Vertical):
                 ("#filter-bound", spec.bound),
                 ("#filter-rank", spec.rank),
             ):
+                if not self.query(select_id):
+                    continue  # one rank: no rank choice and no rank to keep
                 select = self.query_one(select_id, Select)
                 if value is None:
                     select.clear()

@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeysFooter(Footer):
@@ -45,7 +46,14 @@ class KeysFooter(Footer):
 
     def compose(self) -> ComposeResult:
         self._composed_for = self.shown_keys() if self._bindings_ready else None
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # Born as packed as the footer: a FooterKey starts packed and its binding
+                # to the footer's ``compact`` unpacks it once mounted, styling each key
+                # twice more (~20 ms per footer built); the classes are what it ends with.
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
         # Footer.bindings_changed, with the recompose asked only for a change

@@ -76,7 +76,7 @@ class KernelTable(ScrollView, can_focus=True):
         Binding("enter", "choose", "details", show=False),
     ]
 
-    cursor_row: reactive[int] = reactive(0)
+    cursor_row: reactive[int] = reactive(0, repaint=False)  # its watcher repaints what changed
     cursor_column: reactive[int] = reactive(0)
 
     class RowHighlighted(Message):
@@ -198,8 +198,14 @@ class KernelTable(ScrollView, can_focus=True):
             self.post_message(self.RowChosen(self.current_row))
 
     def watch_cursor_row(self, old: int, new: int) -> None:
+        top = self.scroll_y
         self._scroll_cursor_into_view()
-        self.refresh()
+        if self.scroll_y == top:
+            # only the rows the cursor left and reached look different (line 0 is the header)
+            self.refresh_line(old + 1)
+            self.refresh_line(new + 1)
+        else:
+            self.refresh()
         if old != new:
             self.post_message(self.RowHighlighted(self.current_row))
 
@@ -260,6 +266,9 @@ class KernelTable(ScrollView, can_focus=True):
         """The cells of rows ``start:stop`` as the model gives them, cached while the
         view stays put."""
         cached_start, cached_stop, name_width, rows = self._window
+        # A page that reaches past the last row asks no more than there are: asked for
+        # as is, it missed the cache on every line at the table's end.
+        stop = min(len(self.positions), stop)
         # Names are shortened to the name column's width: a scrollbar that comes or
         # goes changes that width without a resize event.
         if cached_start <= start and stop <= cached_stop and name_width == self.name_width:
