@@ -66,6 +66,8 @@ class ExplorerModel:
         self._instruction_roofs: dict[str, InstructionCeilings] | None = None
         self._short_names: tuple[tuple[bool, int] | None, dict[str, str]] = (None, {})
         self._columns: dict[bool, tuple[Column, ...]] = {}  # per grouping (``columns``)
+        # The roofline's rows, with the rows and positions they were taken from (``plot_rows``).
+        self._plotted: tuple[pd.DataFrame, np.ndarray, pd.DataFrame] | None = None
         self.refresh(keep=False)
 
     # --- what is shown ---------------------------------------------------------------
@@ -400,7 +402,7 @@ class ExplorerModel:
         state = self.state
         self.roofline.show(
             RooflineInputs(
-                state.plot_rows(self.positions),
+                self.plot_rows(),
                 state.run.ceilings,
                 tuple(state.levels),
                 tuple(state.shown_pipelines()),
@@ -410,6 +412,15 @@ class ExplorerModel:
             ),
             ceilings_per_device(state.run.source),
         )
+
+    def plot_rows(self) -> pd.DataFrame:
+        """The roofline's rows (``ViewState.plot_rows``): the same frame while the rows
+        shown and their order are, so the roofline keeps what it laid out for it."""
+        rows, positions = self.state.all_rows, self.positions
+        kept = self._plotted
+        if kept is None or kept[0] is not rows or not np.array_equal(kept[1], positions):
+            kept = self._plotted = (rows, positions.copy(), self.state.plot_rows(positions))
+        return kept[2]
 
     def roofline_picture(self, width: int, height: int) -> RooflinePicture | None:
         """The roofline pane at ``width`` × ``height`` (plot and legend); what the

@@ -13,9 +13,13 @@ dash patterns and point styles are ``roofline_glyphs``'s, the colours
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+
+import numpy as np
 
 from rooftui.model.columns import LEVEL_LABELS
 from rooftui.views.palette import A_COLOUR, LEVEL_COLOURS, SELECTED_COLOUR, rgb
@@ -45,6 +49,7 @@ __all__ = [
     "UNICODE_MARKERS",
     "Glyphs",
     "Label",
+    "Layers",
     "Layout",
     "PointCell",
     "lay_out",
@@ -137,6 +142,16 @@ class Layout:
         return ["".join(row) for row in self.chars]
 
 
+_DOTS = np.array(DOTS)  # braille dot bits by (row % 4, column % 2) within a cell
+
+
+@functools.cache
+def _dashes(pattern: str, count: int) -> np.ndarray:
+    """Whether each of the first ``count`` half-dot steps of a ``pattern`` line is drawn."""
+    on = PATTERNS[pattern]
+    return np.array([bool(on(i)) for i in range(count)])
+
+
 class _Canvas:
     def __init__(self, figure: RooflineFigure, width: int, height: int, glyphs: Glyphs, title: str):
         self.figure, self.glyphs = figure, glyphs
@@ -157,7 +172,7 @@ class _Canvas:
             [[""] * width for _ in range(height)],
             [[""] * width for _ in range(height)],
         )
-        self.bits: dict[tuple[int, int], dict[str, int]] = {}
+        self.bits: dict[tuple[int, int], int] = {}  # per cell: the braille dots of every line in it
         self.title = title
 
     # --- coordinates -------------------------------------------------------------
@@ -178,6 +193,16 @@ class _Canvas:
         row = min(self.rows - 1, max(0, math.floor(self.fy(y))))
         return self.top + row, self.left + col
 
+    def cells(self, xs: np.ndarray, ys: np.ndarray) -> tuple[list[int], list[int]]:
+        """The rows and columns ``cell`` gives each point of ``xs`` and ``ys`` (the same
+        arithmetic, element by element)."""
+        (x_lo, x_hi), (y_lo, y_hi) = self.figure.x_range, self.figure.y_range
+        cols = np.floor((np.asarray(xs, dtype=float) - x_lo) / (x_hi - x_lo) * self.cols)
+        rows = np.floor((y_hi - np.asarray(ys, dtype=float)) / (y_hi - y_lo) * self.rows)
+        cols = np.minimum(self.cols - 1, np.maximum(0, cols)).astype(np.int64) + self.left
+        rows = np.minimum(self.rows - 1, np.maximum(0, rows)).astype(np.int64) + self.top
+        return rows.tolist(), cols.tolist()
+
     def put(self, row: int, col: int, char: str, kind: str, owner: str, style: str) -> None:
         layout = self.layout
         layout.chars[row][col] = char
@@ -196,42 +221,54 @@ class _Canvas:
         char: str,
         style: str,
     ) -> None:
-        """A straight segment in log space, dashed by ``pattern``."""
+        """A straight segment in log space, dashed by ``pattern``: stepped half a dot at
+        a time, a dot drawn where its step is on a dash (``PATTERNS``); a cell's dots are
+        reached one after another, so the line is drawn cell by cell."""
         ascii_mode = self.glyphs.ascii
         sub_x, sub_y = (1, 1) if ascii_mode else (2, 4)
         x0, x1 = self.fx(xs[0]) * sub_x, self.fx(xs[1]) * sub_x
         y0, y1 = self.fy(ys[0]) * sub_y, self.fy(ys[1]) * sub_y
-        steps = max(1, math.ceil(max(abs(x1 - x0), abs(y1 - y0)) * 2))
-        on = PATTERNS[pattern]
-        last_px, last_py = self.cols * sub_x - 1, self.rows * sub_y - 1
-        top, left, kinds, line_series = self.top, self.left, self.layout.kinds, self.layout.line_series
-        floor = math.floor
-        # A step is half a dot long, so most dots are reached twice in a row: the second
-        # time changes nothing unless the first fell in a dash's gap.
-        previous: tuple[int, int, bool] | None = None
-        for k in range(steps + 1):
-            t = k / steps
-            px = min(floor(x0 + (x1 - x0) * t), last_px)
-            py = min(floor(y0 + (y1 - y0) * t), last_py)
-            if px < 0 or py < 0:
+        dx, dy = x1 - x0, y1 - y0
+        steps = max(1, math.ceil(max(abs(dx), abs(dy)) * 2))
+        k = np.arange(steps + 1)
+        t = k / steps
+        px = np.minimum(np.floor(x0 + dx * t), self.cols * sub_x - 1)
+        py = np.minimum(np.floor(y0 + dy * t), self.rows * sub_y - 1)
+        inside = (px >= 0) & (py >= 0)
+        drawn = _dashes(pattern, steps // 2 + 1)[k // 2][inside]
+        px, py = px[inside].astype(np.int64), py[inside].astype(np.int64)
+        if not px.size:
+            return
+        rows, cols = self.top + py // sub_y, self.left + px // sub_x
+        starts = np.flatnonzero(np.r_[True, (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])])
+        cell_drawn = np.logical_or.reduceat(drawn, starts).tolist()
+        cell_dots = np.bitwise_or.reduceat(np.where(drawn, _DOTS[py % 4, px % 2], 0), starts).tolist()
+        layout, bits = self.layout, self.bits
+        chars, kinds, owners, styles = layout.chars, layout.kinds, layout.owners, layout.styles
+        line_series = layout.line_series
+        cells = zip(rows[starts].tolist(), cols[starts].tolist(), cell_drawn, cell_dots)
+        for row, col, any_drawn, dots in cells:
+            kinds_row = kinds[row]
+            if kinds_row[col] == "point":  # lines pass behind points
                 continue
-            drawn = on(k // 2)
-            if previous is not None and previous[:2] == (px, py) and (previous[2] or not drawn):
-                continue
-            previous = (px, py, drawn)
-            row, col = top + py // sub_y, left + px // sub_x
-            if kinds[row][col] == "point":
-                continue
-            # The gaps of a dashed line are still its path: no label goes there.
-            line_series.setdefault((row, col), set()).add(series)
-            if not drawn:
+            # The gaps of a dashed line are still its path: no label goes there. A cell's
+            # set is replaced, never changed, so a copy of the dict can be drawn on (Layers).
+            cell = (row, col)
+            on_cell = line_series.get(cell)
+            if on_cell is None:
+                line_series[cell] = {series}
+            elif series not in on_cell:
+                line_series[cell] = on_cell | {series}
+            if not any_drawn:
                 continue
             if ascii_mode:
-                self.put(row, col, char, "line", series, style)
+                chars[row][col] = char
             else:
-                cell_bits = self.bits.setdefault((row, col), {})
-                cell_bits[series] = cell_bits.get(series, 0) | DOTS[py % 4][px % 2]
-                self.put(row, col, chr(BRAILLE | _union(cell_bits)), "line", series, style)
+                dots = bits[cell] = bits.get(cell, 0) | dots
+                chars[row][col] = chr(BRAILLE | dots)
+            kinds_row[col] = "line"  # as ``put`` would
+            owners[row][col] = series
+            styles[row][col] = style
 
     # --- labels --------------------------------------------------------------------
 
@@ -372,16 +409,25 @@ class _Canvas:
                 self.put(label_row, start + i, char, "tick", "axis", "tick")
 
 
-def _union(cell_bits: dict[str, int]) -> int:
-    value = 0
-    for bits in cell_bits.values():
-        value |= bits
-    return value
-
-
 def short_label(roof: Roof) -> str:
     """A roof's label without its source: "HBM 4.8 TB/s"."""
     return roof.label.rsplit(" (", 1)[0]
+
+
+# The order points are drawn in: the last drawn is on top of its cell.
+DRAWING_ORDER = {
+    "merged": 0,
+    "below": 1,
+    "bypassed": 1,
+    "normal": 2,
+    "heavy": 3,
+    "side-a": 4,
+    "side-b": 5,
+    "chosen-a": 6,
+    "chosen-b": 7,
+}
+
+Cell = tuple[int, int]  # (row, column)
 
 
 def lay_out(
@@ -401,46 +447,92 @@ def lay_out(
     is the (level, kernel) of the point cycled to, drawn highlighted; ``axis_titles``
     (y, x, short x) replace the FLOP roofline's (the instruction roofline's).
     """
-    glyphs = ASCII if ascii_mode else UNICODE
-    if axis_titles is not None:
-        glyphs = replace(glyphs, y_title=axis_titles[0], x_title=axis_titles[1], x_title_short=axis_titles[2])
-    canvas = _Canvas(figure, width, height, glyphs, title)
+    return _draw(figure, width, height, ascii_mode, title, cursor, axis_titles)[0].layout
+
+
+def _draw(
+    figure: RooflineFigure,
+    width: int,
+    height: int,
+    ascii_mode: bool,
+    title: str,
+    cursor: tuple[str, object] | None,
+    axis_titles: tuple[str, str, str] | None,
+) -> tuple[_Canvas, dict[Cell, PointCell], dict[tuple[str, object], PointCell]]:
+    """``lay_out``'s canvas, with the kernel point on top of each cell and every
+    kernel's point by (level, kernel) (``_points``)."""
+    canvas = _Canvas(figure, width, height, _glyphs(ascii_mode, axis_titles), title)
     layout = canvas.layout
-    # Points first, so that lines pass behind them, and heaviest last, on top.
-    on_top: dict[tuple[int, int], PointCell] = {}
-    every: dict[tuple[str, object], PointCell] = {}
-    order = {
-        "merged": 0,
-        "below": 1,
-        "bypassed": 1,
-        "normal": 2,
-        "heavy": 3,
-        "side-a": 4,
-        "side-b": 5,
-        "chosen-a": 6,
-        "chosen-b": 7,
-    }
-    for series in sorted(figure.points, key=lambda s: order[s.emphasis]):
-        marker = glyphs.markers[series.emphasis][series.level]
-        style = POINT_STYLES.get(series.emphasis, "point:{level}").format(level=series.level)
-        kernels = series.kernels if len(series.kernels) == len(series.xs) else [None] * len(series.xs)
-        for x, y, kernel in reversed(list(zip(series.xs, series.ys, kernels))):
-            row, col = canvas.cell(x, y)
-            canvas.put(row, col, marker, "point", series.level, style)
-            if kernel is not None:
-                on_top[(row, col)] = every[(series.level, kernel)] = PointCell(row, col, series.level, kernel)
-            else:
-                on_top.pop((row, col), None)
-    selected = [canvas.cell(x, y) for _, x, y in figure.selected]
-    for row, col in selected:
-        canvas.put(row, col, glyphs.selected, "point", "selected", "selected")
+    on_top, every = _points(canvas, figure)
+    _mark_selected(canvas, figure.selected)
     chosen = None if cursor is None else every.get(cursor)
     if chosen is not None:  # the point stepped to is on top of its cell, hidden or not before
         on_top[(chosen.row, chosen.col)] = chosen
-        canvas.layout.styles[chosen.row][chosen.col] = "cursor"
-    layout.points = sorted(on_top.values(), key=lambda p: (p.col, -p.row))
+        layout.styles[chosen.row][chosen.col] = "cursor"
+    layout.points = _on_top_order(on_top)
     layout.stops = sorted(every.values(), key=lambda p: (p.col, -p.row, p.level, str(p.kernel)))
+    _roof_lines(canvas, figure)
+    _selected_line(canvas, figure.selected)
+    # The compare chart's arrows, the chosen pair's last (on top).
+    for segment in sorted(figure.segments, key=lambda s: s.selected):
+        owner, style = ("selected", "selected-line") if segment.selected else ("arrow", "compare-a")
+        canvas.line(segment.xs, segment.ys, owner, "solid", "." if canvas.glyphs.ascii else "*", style)
+    layout.kinds_before_labels = [row[:] for row in layout.kinds]
+    layout.owners_before_labels = [row[:] for row in layout.owners]
+    _labels(canvas, figure, on_top, ascii_mode)
+    canvas.axes()
+    return canvas, on_top, every
 
+
+def _glyphs(ascii_mode: bool, axis_titles: tuple[str, str, str] | None) -> Glyphs:
+    glyphs = ASCII if ascii_mode else UNICODE
+    if axis_titles is not None:
+        glyphs = replace(glyphs, y_title=axis_titles[0], x_title=axis_titles[1], x_title_short=axis_titles[2])
+    return glyphs
+
+
+def _points(
+    canvas: _Canvas, figure: RooflineFigure
+) -> tuple[dict[Cell, PointCell], dict[tuple[str, object], PointCell]]:
+    """The kernels' points, heaviest last (on top); returns the kernel point on top of
+    each cell and every kernel's point by (level, kernel). Drawn first, so that lines
+    pass behind them."""
+    glyphs = canvas.glyphs
+    on_top: dict[Cell, PointCell] = {}
+    every: dict[tuple[str, object], PointCell] = {}
+    layout = canvas.layout
+    for series in sorted(figure.points, key=lambda s: DRAWING_ORDER[s.emphasis]):
+        marker = glyphs.markers[series.emphasis][series.level]
+        style = POINT_STYLES.get(series.emphasis, "point:{level}").format(level=series.level)
+        level = series.level
+        kernels = series.kernels if len(series.kernels) == len(series.xs) else [None] * len(series.xs)
+        rows, cols = canvas.cells(series.xs, series.ys)
+        for row, col, kernel in zip(reversed(rows), reversed(cols), reversed(list(kernels))):
+            layout.chars[row][col] = marker  # as ``put`` would
+            layout.kinds[row][col] = "point"
+            layout.owners[row][col] = level
+            layout.styles[row][col] = style
+            if kernel is not None:
+                on_top[(row, col)] = every[(level, kernel)] = PointCell(row, col, level, kernel)
+            else:
+                on_top.pop((row, col), None)
+    return on_top, every
+
+
+def _on_top_order(on_top: dict[Cell, PointCell]) -> list[PointCell]:
+    return sorted(on_top.values(), key=lambda p: (p.col, -p.row))
+
+
+def _mark_selected(canvas: _Canvas, selected: list[tuple[str, float, float]]) -> list[Cell]:
+    """The selected kernel's points, marked; returns their cells."""
+    cells = [canvas.cell(x, y) for _, x, y in selected]
+    for row, col in cells:
+        canvas.put(row, col, canvas.glyphs.selected, "point", "selected", "selected")
+    return cells
+
+
+def _roof_lines(canvas: _Canvas, figure: RooflineFigure) -> None:
+    glyphs = canvas.glyphs
     roof_chars = iter(glyphs.roofs * 4)
     for roof in figure.roofs:
         if roof.kind == "bandwidth":
@@ -452,17 +544,18 @@ def lay_out(
             canvas.line(roof.xs, roof.ys, roof.key, "dotted", "|" if glyphs.ascii else "│", "roof")
         else:
             canvas.line(roof.xs, roof.ys, roof.key, "solid", next(roof_chars, "-"), "roof")
-    if len(figure.selected) > 1:
-        for (_, xa, ya), (_, xb, yb) in zip(figure.selected, figure.selected[1:]):
-            canvas.line((xa, xb), (ya, yb), "selected", "solid", "*", "selected-line")
-    # The compare chart's arrows, the chosen pair's last (on top).
-    for segment in sorted(figure.segments, key=lambda s: s.selected):
-        owner, style = ("selected", "selected-line") if segment.selected else ("arrow", "compare-a")
-        canvas.line(segment.xs, segment.ys, owner, "solid", "." if glyphs.ascii else "*", style)
 
-    layout.kinds_before_labels = [row[:] for row in layout.kinds]
-    layout.owners_before_labels = [row[:] for row in layout.owners]
-    # Labels: compute roofs from the top, then slopes, then the heaviest kernels' tags.
+
+def _selected_line(canvas: _Canvas, selected: list[tuple[str, float, float]]) -> None:
+    """The line joining the selected kernel's points, level to level."""
+    for (_, xa, ya), (_, xb, yb) in zip(selected, selected[1:]):
+        canvas.line((xa, xb), (ya, yb), "selected", "solid", "*", "selected-line")
+
+
+def _labels(canvas: _Canvas, figure: RooflineFigure, on_top: dict[Cell, PointCell], ascii_mode: bool) -> None:
+    """Labels: compute roofs from the top, then walls and slopes, then the tags of the
+    heaviest kernels beside their points on top (``on_top``)."""
+    layout = canvas.layout
     plain = ascii_safe if ascii_mode else str
     for roof in figure.roofs:
         texts = [plain(roof.label), plain(short_label(roof))]
@@ -475,7 +568,7 @@ def lay_out(
         texts = [plain(roof.label), plain(short_label(roof)), LEVEL_LABELS.get(roof.key, roof.tag)]
         if roof.kind == "bandwidth" and canvas.slope_label(roof, texts):
             layout.labelled.add(roof.key)
-    by_kernel: dict[object, list[tuple[int, int]]] = {}
+    by_kernel: dict[object, list[Cell]] = {}
     for point in sorted(
         on_top.values(),
         key=lambda p: ("hbm", "l2", "l1").index(p.level) if p.level in ("hbm", "l2", "l1") else 3,
@@ -484,8 +577,107 @@ def lay_out(
     for kernel, tag in figure.tags.items():
         if kernel in by_kernel:
             canvas.tag(tag, by_kernel[kernel], kernel)
-    canvas.axes()
-    return layout
+
+
+class Layers:
+    """A figure laid out with no kernel selected and no point stepped to, kept with what
+    drawing those on top needs: a cursor move then costs what it changes.
+
+    ``lay_out(selected, cursor)`` gives, cell for cell, what ``lay_out`` (the function)
+    gives for the figure with ``selected`` and ``cursor``. On top of the kept cells it
+    marks the selected points, the cursor and the line between the points; that is the
+    same picture when (checked on every call, else the figure is laid out again):
+    - each selected point falls on a cell that holds a point: lines pass behind points,
+      so the roofs drawn without the selection are drawn the same with it;
+    - the selected line crosses no label: it only takes room (the labels keep clear of
+      other series' lines and tags of cells a line is on), so every label placed
+      without it still finds the same first free place with it;
+    - the point stepped to, if it changes which kernel is on top of its cell, is of no
+      tagged kernel, nor is the one it covers: tags go beside the points on top;
+    - the figure has no compare arrows (drawn above the selected line).
+    """
+
+    def __init__(
+        self,
+        figure: RooflineFigure,
+        width: int,
+        height: int,
+        *,
+        ascii_mode: bool = False,
+        title: str = "",
+        axis_titles: tuple[str, str, str] | None = None,
+    ) -> None:
+        self.figure = replace(figure, selected=[]) if figure.selected else figure
+        self.width, self.height = width, height
+        self.ascii_mode, self.title, self.axis_titles = ascii_mode, title, axis_titles
+        self.canvas, self.on_top, self.every = _draw(
+            self.figure, width, height, ascii_mode, title, None, axis_titles
+        )
+        self.layout = self.canvas.layout
+        self.label_cells = {
+            (label.row, label.col + i) for label in self.layout.labels for i in range(len(label.text))
+        }
+
+    def lay_out(self, selected: list[tuple[str, float, float]], cursor: tuple[str, object] | None) -> Layout:
+        """The figure with ``selected`` (its ``RooflineFigure.selected``) and ``cursor``,
+        as ``lay_out`` draws it; the kept layout itself when neither changes a cell."""
+        base = self.layout
+        chosen = None if cursor is None else self.every.get(cursor)
+        if not selected and chosen is None:
+            return base
+        cells = [self.canvas.cell(x, y) for _, x, y in selected]
+        if self.figure.segments or any(base.kinds[row][col] != "point" for row, col in cells):
+            return self._again(selected, cursor)
+        on_top = self.on_top
+        if chosen is not None and on_top.get((chosen.row, chosen.col)) != chosen:
+            covered = on_top.get((chosen.row, chosen.col))
+            tagged = self.figure.tags
+            if chosen.kernel in tagged or (covered is not None and covered.kernel in tagged):
+                return self._again(selected, cursor)
+            on_top = {**on_top, (chosen.row, chosen.col): chosen}
+        canvas = self._copy()
+        layout = canvas.layout
+        _mark_selected(canvas, selected)
+        if chosen is not None:
+            layout.styles[chosen.row][chosen.col] = "cursor"
+        _selected_line(canvas, selected)
+        path = [cell for cell, owners in layout.line_series.items() if "selected" in owners]
+        if not self.label_cells.isdisjoint(path):
+            return self._again(selected, cursor)
+        if on_top is not self.on_top:
+            layout.points = _on_top_order(on_top)
+        for row, col in (*cells, *path):  # before the labels, these cells held what they hold now
+            layout.kinds_before_labels[row][col] = layout.kinds[row][col]
+            layout.owners_before_labels[row][col] = layout.owners[row][col]
+        return layout
+
+    def _again(self, selected: list[tuple[str, float, float]], cursor: tuple[str, object] | None) -> Layout:
+        figure = replace(self.figure, selected=selected)
+        canvas, _, _ = _draw(
+            figure, self.width, self.height, self.ascii_mode, self.title, cursor, self.axis_titles
+        )
+        return canvas.layout
+
+    def _copy(self) -> _Canvas:
+        """A canvas holding a copy of the kept layout, to draw on."""
+        base = self.layout
+        canvas = copy.copy(self.canvas)
+        canvas.layout = replace(
+            base,
+            chars=[row[:] for row in base.chars],
+            kinds=[row[:] for row in base.kinds],
+            owners=[row[:] for row in base.owners],
+            styles=[row[:] for row in base.styles],
+            line_series=dict(base.line_series),  # a cell's set is replaced when drawn on, not changed
+            labels=list(base.labels),
+            points=list(base.points),
+            stops=list(base.stops),
+            labelled=set(base.labelled),
+            kinds_before_labels=[row[:] for row in base.kinds_before_labels],
+            owners_before_labels=[row[:] for row in base.owners_before_labels],
+        )
+        canvas.bits = dict(self.canvas.bits)
+        return canvas
 
 
 def nearest_in_order(
