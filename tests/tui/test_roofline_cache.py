@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from functools import partial
 
 import numpy as np
 import pytest
+from textual.app import App
+from textual.geometry import Region
+from textual.widget import Widget
 
 from rooftui.analysis.filter_spec import KernelFilter
 from rooftui.analysis.instruction_roofline import InstructionCeilings
@@ -34,6 +38,7 @@ from rooftui.views.tui.roofline_model import (
     selected_points,
 )
 from rooftui.views.tui.roofline_view import RooflineInputs, RooflineView
+from rooftui.views.tui.widgets.roofline import RooflineCanvas
 from tests.tui.conftest import REPO, SAMPLE, prepared_run
 
 DEEPCAM_FP32 = REPO / "sample_data" / "deepcam" / "deepcam_fp32.raw-base.csv.xz"
@@ -323,3 +328,89 @@ def kernel_table_row(kernel):
     from tests.tui.synthetic import kernel_table
 
     return kernel_table(repeat=2).loc[kernel]
+
+
+class CanvasApp(App):
+    """The roofline canvas alone, drawing an explorer model's roofline."""
+
+    def __init__(self, model: ExplorerModel) -> None:
+        super().__init__()
+        self.model = model
+
+    def compose(self):
+        yield RooflineCanvas(ascii_mode=self.model.ascii_mode)
+
+    def on_mount(self) -> None:
+        self.query_one(RooflineCanvas).view = self.model.roofline
+
+
+def whole_picture(canvas: RooflineCanvas) -> list:
+    """The canvas's lines as Textual renders a widget's whole picture (``render``) at once
+    (``Widget.render_line``, after a refresh of the whole widget)."""
+    canvas.refresh()
+    return [Widget.render_line(canvas, y) for y in range(canvas.size.height)]
+
+
+def drawn_rows(canvas: RooflineCanvas) -> list:
+    return [canvas.render_line(y) for y in range(canvas.size.height)]
+
+
+def repainted_rows(canvas: RooflineCanvas, change) -> tuple[set[int], set[int]]:
+    """The rows whose cells ``change()`` changed, and the rows the canvas asked to paint
+    again (every row, for a refresh of the whole widget)."""
+    asked: list[tuple] = []
+    canvas.refresh = lambda *regions, **options: asked.append(regions)  # type: ignore[method-assign]
+    before = canvas.view.layout
+    try:
+        change()
+    finally:
+        del canvas.refresh  # the class's again
+    after = canvas.view.layout
+    assert before is not None and after is not None
+    changed = {
+        y
+        for y in range(after.height)
+        if (after.chars[y], after.styles[y]) != (before.chars[y], before.styles[y])
+    }
+    painted = {r.y for regions in asked for r in regions}
+    if any(not regions for regions in asked):
+        painted = set(range(after.height))
+    return changed, painted
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
+async def test_rows_drawn_one_at_a_time_show_the_whole_pictures_rows(ascii_mode):
+    # the canvas renders its rows one by one, and after a move paints again only the rows
+    # the move changed: each row is the whole picture's row, and every changed row is
+    # painted again
+    model = model_for("sample", ascii_mode, False)
+    app = CanvasApp(model)
+    async with app.run_test(size=(100, 20)) as pilot:
+        canvas = app.query_one(RooflineCanvas)
+        await pilot.pause()
+
+        def select(row: int) -> None:
+            model.select(row)
+            model.update_roofline()
+            canvas.rebuild()
+
+        select(5)
+        await pilot.pause()
+        for row in (0, 1, 2, 1, 7, 3):
+            changed, painted = repainted_rows(canvas, partial(select, row))
+            assert changed <= painted and len(painted) < canvas.size.height, row
+            canvas.refresh(*(Region(0, y, canvas.size.width, 1) for y in painted))
+            await pilot.pause()
+            assert drawn_rows(canvas) == whole_picture(canvas), row
+        # a layout a row shorter or longer than the canvas (before the resize that draws
+        # it again): its rows, then blank ones
+        for rows in (-1, 1):
+            model.roofline.draw(canvas.size.width, canvas.size.height + rows)
+            assert drawn_rows(canvas) == whole_picture(canvas), rows
+        canvas.rebuild()
+        changed, painted = repainted_rows(canvas, lambda: canvas.action_step_point(1))
+        assert model.roofline.cursor is not None
+        assert changed and changed <= painted, "the cursor's row"
+        canvas.refresh()
+        await pilot.pause()
+        assert drawn_rows(canvas) == whole_picture(canvas)

@@ -447,10 +447,12 @@ def lay_out(
     is the (level, kernel) of the point cycled to, drawn highlighted; ``axis_titles``
     (y, x, short x) replace the FLOP roofline's (the instruction roofline's).
     """
-    return _draw(figure, width, height, ascii_mode, title, cursor, axis_titles)[0].layout
+    canvas, on_top, _ = _unlabelled(figure, width, height, ascii_mode, title, cursor, axis_titles)
+    _label(canvas, figure, on_top)
+    return canvas.layout
 
 
-def _draw(
+def _unlabelled(
     figure: RooflineFigure,
     width: int,
     height: int,
@@ -459,8 +461,8 @@ def _draw(
     cursor: tuple[str, object] | None,
     axis_titles: tuple[str, str, str] | None,
 ) -> tuple[_Canvas, dict[Cell, PointCell], dict[tuple[str, object], PointCell]]:
-    """``lay_out``'s canvas, with the kernel point on top of each cell and every
-    kernel's point by (level, kernel) (``_points``)."""
+    """``lay_out``'s canvas before the labels and axes, with the kernel point on top of
+    each cell and every kernel's point by (level, kernel) (``_points``)."""
     canvas = _Canvas(figure, width, height, _glyphs(ascii_mode, axis_titles), title)
     layout = canvas.layout
     on_top, every = _points(canvas, figure)
@@ -477,11 +479,16 @@ def _draw(
     for segment in sorted(figure.segments, key=lambda s: s.selected):
         owner, style = ("selected", "selected-line") if segment.selected else ("arrow", "compare-a")
         canvas.line(segment.xs, segment.ys, owner, "solid", "." if canvas.glyphs.ascii else "*", style)
+    return canvas, on_top, every
+
+
+def _label(canvas: _Canvas, figure: RooflineFigure, on_top: dict[Cell, PointCell]) -> None:
+    """The labels and axes on ``_unlabelled``'s canvas."""
+    layout = canvas.layout
     layout.kinds_before_labels = [row[:] for row in layout.kinds]
     layout.owners_before_labels = [row[:] for row in layout.owners]
-    _labels(canvas, figure, on_top, ascii_mode)
+    _labels(canvas, figure, on_top, canvas.glyphs.ascii)
     canvas.axes()
-    return canvas, on_top, every
 
 
 def _glyphs(ascii_mode: bool, axis_titles: tuple[str, str, str] | None) -> Glyphs:
@@ -584,17 +591,18 @@ class Layers:
     drawing those on top needs: a cursor move then costs what it changes.
 
     ``lay_out(selected, cursor)`` gives, cell for cell, what ``lay_out`` (the function)
-    gives for the figure with ``selected`` and ``cursor``. On top of the kept cells it
-    marks the selected points, the cursor and the line between the points; that is the
-    same picture when (checked on every call, else the figure is laid out again):
-    - each selected point falls on a cell that holds a point: lines pass behind points,
-      so the roofs drawn without the selection are drawn the same with it;
-    - the selected line crosses no label: it only takes room (the labels keep clear of
-      other series' lines and tags of cells a line is on), so every label placed
-      without it still finds the same first free place with it;
+    gives for the figure with ``selected`` and ``cursor``. It takes the kept cells before
+    the labels when each selected point falls on a cell that holds a point (lines pass
+    behind points, so the roofs drawn without the selection are drawn the same with it)
+    and the figure has no compare arrows (drawn above the selected line); else it lays
+    the figure out again. On top of those cells it marks the selected points, the cursor
+    and the line between the points, and places the labels again. It keeps the labels
+    placed without the selection too when
+    - the selected line crosses no label: it only takes room (labels keep clear of other
+      series' lines, tags of cells a line is on), so every label placed without it still
+      finds the same first free place with it;
     - the point stepped to, if it changes which kernel is on top of its cell, is of no
-      tagged kernel, nor is the one it covers: tags go beside the points on top;
-    - the figure has no compare arrows (drawn above the selected line).
+      tagged kernel, nor is the one it covers: tags go beside the points on top.
     """
 
     def __init__(
@@ -610,10 +618,12 @@ class Layers:
         self.figure = replace(figure, selected=[]) if figure.selected else figure
         self.width, self.height = width, height
         self.ascii_mode, self.title, self.axis_titles = ascii_mode, title, axis_titles
-        self.canvas, self.on_top, self.every = _draw(
+        canvas, self.on_top, self.every = _unlabelled(
             self.figure, width, height, ascii_mode, title, None, axis_titles
         )
-        self.layout = self.canvas.layout
+        self.unlabelled = _copied(canvas)  # the cells before the labels
+        _label(canvas, self.figure, self.on_top)
+        self.canvas, self.layout = canvas, canvas.layout
         self.label_cells = {
             (label.row, label.col + i) for label in self.layout.labels for i in range(len(label.text))
         }
@@ -627,23 +637,47 @@ class Layers:
             return base
         cells = [self.canvas.cell(x, y) for _, x, y in selected]
         if self.figure.segments or any(base.kinds[row][col] != "point" for row, col in cells):
-            return self._again(selected, cursor)
-        on_top = self.on_top
+            figure = replace(self.figure, selected=selected)
+            options = (self.ascii_mode, self.title, cursor, self.axis_titles)
+            canvas, on_top, _ = _unlabelled(figure, self.width, self.height, *options)
+            _label(canvas, figure, on_top)
+            return canvas.layout
+        on_top, relabel = self.on_top, False
         if chosen is not None and on_top.get((chosen.row, chosen.col)) != chosen:
             covered = on_top.get((chosen.row, chosen.col))
             tagged = self.figure.tags
-            if chosen.kernel in tagged or (covered is not None and covered.kernel in tagged):
-                return self._again(selected, cursor)
+            relabel = chosen.kernel in tagged or (covered is not None and covered.kernel in tagged)
             on_top = {**on_top, (chosen.row, chosen.col): chosen}
-        canvas = self._copy()
-        layout = canvas.layout
+        if not relabel:
+            layout = self._labelled_with(selected, chosen, on_top)
+            if layout is not None:
+                return layout
+        canvas = _copied(self.unlabelled)
         _mark_selected(canvas, selected)
+        if chosen is not None:
+            canvas.layout.styles[chosen.row][chosen.col] = "cursor"
+        canvas.layout.points = _on_top_order(on_top)
+        _selected_line(canvas, selected)
+        _label(canvas, self.figure, on_top)
+        return canvas.layout
+
+    def _labelled_with(
+        self,
+        selected: list[tuple[str, float, float]],
+        chosen: PointCell | None,
+        on_top: dict[Cell, PointCell],
+    ) -> Layout | None:
+        """The kept layout with ``selected`` and ``chosen`` drawn on top; None where the
+        selected line crosses a label."""
+        canvas = _copied(self.canvas)
+        layout = canvas.layout
+        cells = _mark_selected(canvas, selected)
         if chosen is not None:
             layout.styles[chosen.row][chosen.col] = "cursor"
         _selected_line(canvas, selected)
         path = [cell for cell, owners in layout.line_series.items() if "selected" in owners]
         if not self.label_cells.isdisjoint(path):
-            return self._again(selected, cursor)
+            return None
         if on_top is not self.on_top:
             layout.points = _on_top_order(on_top)
         for row, col in (*cells, *path):  # before the labels, these cells held what they hold now
@@ -651,33 +685,27 @@ class Layers:
             layout.owners_before_labels[row][col] = layout.owners[row][col]
         return layout
 
-    def _again(self, selected: list[tuple[str, float, float]], cursor: tuple[str, object] | None) -> Layout:
-        figure = replace(self.figure, selected=selected)
-        canvas, _, _ = _draw(
-            figure, self.width, self.height, self.ascii_mode, self.title, cursor, self.axis_titles
-        )
-        return canvas.layout
 
-    def _copy(self) -> _Canvas:
-        """A canvas holding a copy of the kept layout, to draw on."""
-        base = self.layout
-        canvas = copy.copy(self.canvas)
-        canvas.layout = replace(
-            base,
-            chars=[row[:] for row in base.chars],
-            kinds=[row[:] for row in base.kinds],
-            owners=[row[:] for row in base.owners],
-            styles=[row[:] for row in base.styles],
-            line_series=dict(base.line_series),  # a cell's set is replaced when drawn on, not changed
-            labels=list(base.labels),
-            points=list(base.points),
-            stops=list(base.stops),
-            labelled=set(base.labelled),
-            kinds_before_labels=[row[:] for row in base.kinds_before_labels],
-            owners_before_labels=[row[:] for row in base.owners_before_labels],
-        )
-        canvas.bits = dict(self.canvas.bits)
-        return canvas
+def _copied(canvas: _Canvas) -> _Canvas:
+    """A canvas holding a copy of ``canvas``'s layout, to draw on."""
+    base = canvas.layout
+    twin = copy.copy(canvas)
+    twin.layout = replace(
+        base,
+        chars=[row[:] for row in base.chars],
+        kinds=[row[:] for row in base.kinds],
+        owners=[row[:] for row in base.owners],
+        styles=[row[:] for row in base.styles],
+        line_series=dict(base.line_series),  # a cell's set is replaced when drawn on, not changed
+        labels=list(base.labels),
+        points=list(base.points),
+        stops=list(base.stops),
+        labelled=set(base.labelled),
+        kinds_before_labels=[row[:] for row in base.kinds_before_labels],
+        owners_before_labels=[row[:] for row in base.owners_before_labels],
+    )
+    twin.bits = dict(canvas.bits)
+    return twin
 
 
 def nearest_in_order(

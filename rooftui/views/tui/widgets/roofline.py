@@ -16,7 +16,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widgets import Static
 
 from rooftui.views.palette import A_COLOUR, MERGED_COLOURS, SELECTED_COLOUR, SERIES_COLOURS, rgb
@@ -59,6 +62,7 @@ def _styles() -> dict[str, Style]:
 
 
 STYLES = _styles()
+STRIPS_KEPT = 512  # rows' lines kept by a canvas (a few pictures' worth) before starting afresh
 
 
 def layout_text(layout: Layout) -> Text:
@@ -68,13 +72,27 @@ def layout_text(layout: Layout) -> Text:
     for row in range(layout.height):
         if row:
             text.append("\n")
-        chars, styles = layout.chars[row], layout.styles[row]
-        start = 0
-        for col in range(1, layout.width + 1):
-            if col == layout.width or styles[col] != styles[start]:
-                text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
-                start = col
+        _append_row(text, layout.chars[row], layout.styles[row])
     return text
+
+
+def _append_row(text: Text, chars: list[str], styles: list[str]) -> None:
+    start = 0
+    for col in range(1, len(chars) + 1):
+        if col == len(chars) or styles[col] != styles[start]:
+            text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
+            start = col
+
+
+def row_text(layout: Layout, row: int) -> Text:
+    """Row ``row`` of ``layout_text(layout)`` alone."""
+    text = Text()
+    _append_row(text, layout.chars[row], layout.styles[row])
+    return text
+
+
+def _size(layout: Layout) -> tuple[int, int]:
+    return layout.width, layout.height
 
 
 class RooflineCanvas(ChartCanvas[RooflineFigure]):
@@ -103,6 +121,11 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
         # Replaced by the explorer model's own view once a run is loaded.
         self.view = RooflineView(ascii_mode=ascii_mode)
         self._text: tuple[Layout, Text] | None = None
+        self._painted: Layout | None = None  # the layout the last refresh asked to paint
+        # Each row's line as drawn, by its characters and styles, while the widget's width
+        # and style stay (``_strips_for``): a cursor move redraws the rows it changed.
+        self._strips: dict[tuple[str, tuple[str, ...]], Strip] = {}
+        self._strips_for: tuple[object, ...] = ()
 
     # What tests and the pane read, as the view has it.
     @property
@@ -149,6 +172,45 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
             self._text = (layout, layout_text(layout))
         return self._text[1]
 
+    def refresh_chart(self) -> None:
+        """Paint again the rows whose cells the new layout changed (none when it is the
+        one painted); everything when its size changed."""
+        layout, painted = self.view.layout, self._painted
+        self._painted = layout
+        if layout is painted:
+            return
+        if layout is None or painted is None or _size(layout) != _size(painted):
+            self.refresh()
+            return
+        for row in range(layout.height):
+            if layout.chars[row] != painted.chars[row] or layout.styles[row] != painted.styles[row]:
+                self.refresh(Region(0, row, layout.width, 1))
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` of the picture as Textual renders the whole of it (``render``), kept
+        per row: a row's line depends on its cells alone, so unchanged rows are not
+        rendered again. Rows past the layout are blank, as Textual leaves them until the
+        resize that follows draws the layout anew. The whole picture is rendered while
+        text is selected (a selection spans rows) or when the layout is not the widget's
+        width (its rows would wrap)."""
+        layout = self.view.layout
+        width = self.size.width
+        if layout is None or self.text_selection is not None or layout.width != width:
+            return super().render_line(y)
+        if y >= layout.height:
+            return Strip.blank(width, self.visual_style.rich_style)
+        context = (width, self.visual_style, self.ascii_mode)
+        if context != self._strips_for or len(self._strips) > STRIPS_KEPT:
+            self._strips, self._strips_for = {}, context
+        key = ("".join(layout.chars[y]), tuple(layout.styles[y]))
+        strip = self._strips.get(key)
+        if strip is None:
+            text = self.ascii_frames(row_text(layout, y))
+            strip = Visual.to_strips(self, visualize(self, text), width, 1, self.visual_style)[0]
+            self._strips[key] = strip
+        # rendered as the first line: the offsets text selection reads, as on row ``y``
+        return strip.apply_offsets(0, y)
+
     # --- points: step with keys, choose with the mouse ---------------------------------
 
     def action_step_point(self, step: int) -> None:
@@ -159,7 +221,7 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
 
     def _chosen(self, point: Any) -> None:
         if point is not None:
-            self.refresh()
+            self.refresh_chart()
             self.post_message(self.PointChosen(point.kernel, point.level))
 
     def action_next_device(self) -> None:
