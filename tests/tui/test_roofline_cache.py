@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from functools import partial
 
 import numpy as np
+import pandas as pd
 import pytest
 from textual.app import App
 from textual.geometry import Region
@@ -37,7 +38,13 @@ from rooftui.views.tui.roofline_model import (
     device_labels,
     selected_points,
 )
-from rooftui.views.tui.roofline_view import RooflineInputs, RooflineView
+from rooftui.views.tui.roofline_view import (
+    RooflineInputs,
+    RooflineView,
+    legend,
+    off_plot_tags,
+    unlabelled_roofs,
+)
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
 from tests.tui.conftest import REPO, SAMPLE, prepared_run
 
@@ -77,6 +84,12 @@ VIEWS = [
 
 def from_scratch(view: RooflineView, width: int, height: int) -> tuple[RooflineFigure, Layout]:
     """The figure with the selection and its layout, built and laid out anew."""
+    figure, layout, _ = drawn_anew(view, width, height)
+    return figure, layout
+
+
+def drawn_anew(view: RooflineView, width: int, height: int) -> tuple[RooflineFigure, Layout, pd.DataFrame]:
+    """``from_scratch``, and the rows drawn (the shown GPU's)."""
     inputs = view.inputs
     assert inputs is not None
     frame, ceilings, selected = inputs.frame, inputs.ceilings, inputs.selected
@@ -115,7 +128,7 @@ def from_scratch(view: RooflineView, width: int, height: int) -> tuple[RooflineF
         cursor=view.cursor,
         axis_titles=AXIS_TITLES if inputs.instruction_roofs is not None else None,
     )
-    return figure, layout
+    return figure, layout, frame
 
 
 def figure_fields(figure: RooflineFigure) -> dict:
@@ -131,12 +144,21 @@ def figure_fields(figure: RooflineFigure) -> dict:
 def assert_as_from_scratch(view: RooflineView, width: int, height: int, what: str) -> None:
     """What ``view`` draws at ``width`` × ``height`` is the from-scratch figure and layout."""
     drawn = view.draw(width, height)
-    assert drawn is not None and view.layout is not None
-    figure, layout = from_scratch(view, width, height)
+    assert drawn is not None and view.layout is not None and view.inputs is not None
+    figure, layout, frame = drawn_anew(view, width, height)
     assert figure_fields(drawn) == figure_fields(figure), what
     # every cell's character, kind, owner and style, the lines' paths, labels, points,
     # stops and what each cell held before the labels
     assert view.layout == layout, what
+    # and the legend under it, in two widths
+    shown = dataclasses.replace(view.inputs, frame=frame)
+    off_plot = off_plot_tags(view.inputs, shown, layout)
+    for legend_width, rows, grouped in ((width - 2, 2, True), (30, 2, True), (30, 1, True), (30, 1, False)):
+        text, overflow = view.legend(grouped, legend_width, rows)
+        expected, left_over = legend(
+            figure, unlabelled_roofs(figure, layout), grouped, legend_width, rows, view.ascii_mode, off_plot
+        )
+        assert (text.plain, text.spans, overflow) == (expected.plain, expected.spans, left_over), what
 
 
 def model_for(name: str, ascii_mode: bool, instruction: bool) -> ExplorerModel:
@@ -271,6 +293,27 @@ def test_every_input_of_the_roofline_but_the_selection_is_in_its_key():
     view.next_device()
     view.ascii_mode = True
     assert view.content() != key, "ASCII"
+
+
+def test_the_legend_follows_what_the_plot_leaves_unsaid():
+    # the legend names the roofs the plot could not label and the tags it could not
+    # place: kept per figure, it still follows them
+    model = model_for("sample", False, False)
+    model.update_roofline()
+    view = model.roofline
+    view.draw(120, 19)
+    assert view.figure is not None and view.layout is not None and view.inputs is not None
+    assert view.layout.labelled and view.drawn_tags
+    said = [view.legend(True, 118, 3)]
+    for unsaid in ({"labelled": set()}, {"labelled": set(), "labels": []}):  # no roof label, then no tag
+        view.layout = dataclasses.replace(view.layout, **unsaid)
+        off_plot = off_plot_tags(view.inputs, view.inputs, view.layout)
+        text, overflow = view.legend(True, 118, 3)
+        expected, left_over = legend(view.figure, list(view.figure.roofs), True, 118, 3, False, off_plot)
+        assert (text.plain, text.spans, overflow) == (expected.plain, expected.spans, left_over)
+        said.append((text, overflow))
+    assert off_plot and off_plot[0].text == "tags 1, 2, 3, 4, 5 off the plot"
+    assert len({(text.plain, str(overflow)) for text, overflow in said}) == 3
 
 
 def synthetic_figure() -> RooflineFigure:

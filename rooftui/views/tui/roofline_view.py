@@ -284,6 +284,7 @@ class RooflineView:
         # are tried at, and the pane's heights as the selected name takes one or two rows
         self._drawn: Kept[_Drawn] = Kept(DRAWN_KEPT)
         self._last: _Drawn | None = None  # what ``figure`` and ``layout`` were drawn from
+        self._legends: Kept[tuple[Text, list[Said]]] = Kept(LEGEND_ROWS_KEPT)
 
     @property
     def devices(self) -> list[str]:
@@ -496,16 +497,23 @@ class RooflineView:
         if self.draw(pane_width, pane_height - rows) is None:
             return None
         assert self.figure is not None and self.layout is not None
-        text, overflow = legend(
-            self.figure,
-            self.unlabelled,
-            grouped,
-            legend_width(pane_width),
-            rows,
-            ascii_mode=self.ascii_mode,
-            off_plot=self.off_plot,
-        )
+        text, overflow = self.legend(grouped, legend_width(pane_width), rows)
         return RooflinePicture(self.figure, self.layout, text, rows, overflow)
+
+    def legend(self, grouped: bool, width: int, rows: int) -> tuple[Text, list[Said]]:
+        """The legend of the picture last drawn (``legend``) in ``width`` × ``rows``. It
+        reads the figure but for the selection, the roofs labelled on the plot and the
+        tags off it: while those stay (a cursor move), the same answer, worked out once."""
+        assert self.figure is not None and self._last is not None
+        figure, unlabelled, off_plot = self.figure, self.unlabelled, self.off_plot
+        key = (Same(self._last.figure), tuple(unlabelled), tuple(off_plot), grouped, width, rows)
+        text, overflow = self._legends.get(
+            key,
+            lambda: legend(
+                figure, unlabelled, grouped, width, rows, ascii_mode=self.ascii_mode, off_plot=off_plot
+            ),
+        )
+        return text.copy(), list(overflow)
 
     # --- what the keys and the mouse do --------------------------------------------
 

@@ -29,7 +29,6 @@ from rooftui.views.tui.roofline_view import (
     LEGEND_ROWS,
     RooflineView,
     Said,
-    legend,
     legend_width,
 )
 from rooftui.views.tui.widgets.chart import ChartCanvas
@@ -287,15 +286,7 @@ class RooflinePane(Vertical):
         if legend_widget.styles.height is None or legend_widget.styles.height.value != rows:
             # The canvas gets the other rows; its resize draws again and comes back here.
             legend_widget.styles.height = rows
-        text, overflow = legend(
-            view.figure,
-            view.unlabelled,
-            self.grouped,
-            legend_width(self.size.width),
-            rows,
-            ascii_mode=self.ascii_mode,
-            off_plot=view.off_plot,
-        )
+        text, overflow = view.legend(self.grouped, legend_width(self.size.width), rows)
         shown = (text.plain, tuple(text.spans), str(text.style), text.justify, text.overflow, text.no_wrap)
         if shown != self._legend_shown:  # most draws (a move of the selection) say the same
             self._legend_shown = shown
