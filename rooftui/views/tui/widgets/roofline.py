@@ -123,8 +123,9 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
         self._painted: Layout | None = None  # the layout the last refresh asked to paint
         # Each row's line as drawn, by its characters and styles, while the widget's width
         # and style stay (``_strips_for``): a cursor move redraws the rows it changed.
-        self._strips: dict[tuple[str, tuple[str, ...]], Strip] = {}
+        self._strips: dict[tuple[str, tuple[str, ...]], tuple[Strip, int]] = {}  # line, row it is of
         self._strips_for: tuple[object, ...] = ()
+        self._keys: tuple[Layout, list[tuple[str, tuple[str, ...]]]] | None = None
 
     # What tests and the pane read, as the view has it.
     @property
@@ -201,14 +202,31 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
         context = (width, self.visual_style, self.ascii_mode)
         if context != self._strips_for or len(self._strips) > STRIPS_KEPT:
             self._strips, self._strips_for = {}, context
-        key = ("".join(layout.chars[y]), tuple(layout.styles[y]))
-        strip = self._strips.get(key)
-        if strip is None:
-            text = self.ascii_frames(row_text(layout, y))
-            strip = Visual.to_strips(self, visualize(self, text), width, 1, self.visual_style)[0]
-            self._strips[key] = strip
-        # rendered as the first line: the offsets text selection reads, as on row ``y``
-        return strip.apply_offsets(0, y)
+        keys = self._row_keys(layout)
+        kept = self._strips.get(keys[y])
+        if kept is None:
+            new = [row for row, key in enumerate(keys) if key not in self._strips]
+            if 2 * len(new) > layout.height:  # a new picture: at once is cheaper than row by row
+                text = self.ascii_frames(layout_text(layout))
+                whole = Visual.to_strips(self, visualize(self, text), width, layout.height, self.visual_style)
+                for row in new:
+                    self._strips[keys[row]] = (whole[row], row)
+            else:
+                text = self.ascii_frames(row_text(layout, y))
+                line = Visual.to_strips(self, visualize(self, text), width, 1, self.visual_style)[0]
+                self._strips[keys[y]] = (line, 0)
+            kept = self._strips[keys[y]]
+        strip, row = kept
+        # the offsets text selection reads, as on row ``y``: a line kept from another row
+        # (or rendered alone, as row 0) takes this row's
+        return strip if row == y else strip.apply_offsets(0, y)
+
+    def _row_keys(self, layout: Layout) -> list[tuple[str, tuple[str, ...]]]:
+        """Each row of ``layout`` by its characters and styles (worked out once a layout)."""
+        if self._keys is None or self._keys[0] is not layout:
+            keys = [("".join(chars), tuple(styles)) for chars, styles in zip(layout.chars, layout.styles)]
+            self._keys = (layout, keys)
+        return self._keys[1]
 
     # --- points: step with keys, choose with the mouse ---------------------------------
 
