@@ -82,6 +82,8 @@ class ExplorerModel:
         # the first open, kept for the next (the run does not change; 30-150 ms each)
         self._summary_tables: SummaryTables | None = None
         self._advice: Advice | None = None
+        # The roofline's rows, with the rows and positions they were taken from (``plot_rows``).
+        self._plotted: tuple[pd.DataFrame, np.ndarray, pd.DataFrame] | None = None
         self.refresh(keep=False)
 
     # --- what is shown ---------------------------------------------------------------
@@ -439,7 +441,7 @@ class ExplorerModel:
         state = self.state
         self.roofline.show(
             RooflineInputs(
-                state.plot_rows(self.positions),
+                self.plot_rows(),
                 state.run.ceilings,
                 tuple(state.levels),
                 tuple(state.shown_pipelines()),
@@ -449,6 +451,15 @@ class ExplorerModel:
             ),
             ceilings_per_device(state.run.source),
         )
+
+    def plot_rows(self) -> pd.DataFrame:
+        """The roofline's rows (``ViewState.plot_rows``): the same frame while the rows
+        shown and their order are, so the roofline keeps what it laid out for it."""
+        rows, positions = self.state.all_rows, self.positions
+        kept = self._plotted
+        if kept is None or kept[0] is not rows or not np.array_equal(kept[1], positions):
+            kept = self._plotted = (rows, positions.copy(), self.state.plot_rows(positions))
+        return kept[2]
 
     def roofline_picture(self, width: int, height: int) -> RooflinePicture | None:
         """The roofline pane at ``width`` × ``height`` (plot and legend); what the

@@ -85,6 +85,24 @@ def gtxn(value: float) -> str:
     return f"{value / 1e9:,.0f} GTXN/s"
 
 
+def selected_instruction_points(
+    selected: pd.Series | None, levels: tuple[str, ...] | list[str]
+) -> list[tuple[str, float, float]]:
+    """The selected kernel's points on the instruction roofline, (level, log10 warp
+    instructions per transaction, log10 warp instructions/s) per level of ``levels``
+    where it has an intensity; none without a warp instruction rate."""
+    chosen: list[tuple[str, float, float]] = []
+    if selected is not None:
+        rate = selected.get("warp_instruction_rate")
+        if rate is not None and rate == rate and rate > 0:
+            row = selected.to_frame().T
+            for name in levels:
+                x = float(intensities(row, name)[0])
+                if math.isfinite(x):
+                    chosen.append((name, x, math.log10(float(rate))))
+    return chosen
+
+
 def build_instruction_figure(
     frame: pd.DataFrame,
     roofs: InstructionCeilings,
@@ -168,15 +186,7 @@ def build_instruction_figure(
         points.append(PointSeries(name, "heavy", xs[heavy], y_all[heavy], labels[heavy]))
         points.append(PointSeries(name, "normal", xs[normal], y_all[normal], labels[normal]))
 
-    chosen: list[tuple[str, float, float]] = []
-    if selected is not None:
-        rate = selected.get("warp_instruction_rate")
-        if rate is not None and rate == rate and rate > 0:
-            row = selected.to_frame().T
-            for name in levels:
-                x = float(intensities(row, name)[0])
-                if math.isfinite(x):
-                    chosen.append((name, x, math.log10(float(rate))))
+    chosen = selected_instruction_points(selected, levels)
 
     skipped = len(frame) - len(plotted)
     note = f"{skipped:,} without warp instructions not plotted" if skipped else ""

@@ -322,6 +322,35 @@ def _y_floor(y: np.ndarray, time: np.ndarray, y_hi: float, rows: int) -> float:
     return floor
 
 
+def drawn_levels(frame: pd.DataFrame, levels: tuple[str, ...] | list[str]) -> list[str]:
+    """The memory levels of ``levels`` a roofline of ``frame`` draws: a level a report
+    may lack (SMEM) draws its slope only where some kernel has its AI."""
+    return [
+        lv
+        for lv in levels
+        if lv not in OPTIONAL_LEVELS or (f"ai_{lv}" in frame and frame[f"ai_{lv}"].notna().any())
+    ]
+
+
+def selected_points(
+    selected: pd.Series | None, levels: list[str], x_hi: float, y_lo: float
+) -> list[tuple[str, float, float]]:
+    """The selected kernel's points, (level, log10 AI, log10 FLOP/s) per level of
+    ``levels`` (``drawn_levels``) where it has an AI, on a figure whose axes end at
+    ``x_hi`` and start at ``y_lo``: a slower kernel on the bottom edge and an L1 bypassed
+    (TMA) on the right edge, like its points. None when it has no FLOP or FLOP rate."""
+    chosen: list[tuple[str, float, float]] = []
+    if selected is not None and selected["flops"] > 0 and selected["flop_rate"] > 0:
+        y = max(math.log10(selected["flop_rate"]), y_lo)
+        for level in levels:
+            ai = selected[f"ai_{level}"]
+            if level == "l1" and bool(selected.get("l1_bypassed", False)):
+                ai = 10.0**x_hi  # on the right edge, like its point
+            if ai == ai and ai > 0:
+                chosen.append((level, math.log10(ai), y))
+    return chosen
+
+
 def build_figure(
     frame: pd.DataFrame,
     ceilings: CeilingSet,
@@ -352,12 +381,7 @@ def build_figure(
     ``kernel_tags``); by default the ``tag_count`` heaviest plotted kernels of ``frame``.
     """
     compute = _compute_roofs(ceilings, pipelines)
-    # A level a report may lack (SMEM) draws its slope only where some kernel has its AI.
-    levels = [
-        lv
-        for lv in levels
-        if lv not in OPTIONAL_LEVELS or (f"ai_{lv}" in frame and frame[f"ai_{lv}"].notna().any())
-    ]
+    levels = drawn_levels(frame, levels)
     bandwidths = [
         (level, ceiling)
         for level in levels
@@ -450,15 +474,7 @@ def build_figure(
         ys = np.maximum(y_all[bypassed], float(y_lo))
         points.append(PointSeries("l1", "bypassed", np.full(len(ys), float(x_hi)), ys, labels[bypassed]))
 
-    chosen: list[tuple[str, float, float]] = []
-    if selected is not None and selected["flops"] > 0 and selected["flop_rate"] > 0:
-        y = max(math.log10(selected["flop_rate"]), y_lo)
-        for level in levels:
-            ai = selected[f"ai_{level}"]
-            if level == "l1" and bool(selected.get("l1_bypassed", False)):
-                ai = 10.0**x_hi  # on the right edge, like its point
-            if ai == ai and ai > 0:
-                chosen.append((level, math.log10(ai), y))
+    chosen = selected_points(selected, levels, x_hi, y_lo)
 
     notes = []
     if len(plotted) > individual:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -23,15 +23,19 @@ from rooftui.model.columns import LEVEL_LABELS, OPTIONAL_LEVELS
 from rooftui.views.palette import SERIES_COLOURS
 from rooftui.views.text import printable
 from rooftui.views.tui.format import ascii_safe
-from rooftui.views.tui.instruction_figure import AXIS_TITLES, build_instruction_figure
+from rooftui.views.tui.instruction_figure import (
+    AXIS_TITLES,
+    build_instruction_figure,
+    selected_instruction_points,
+)
 from rooftui.views.tui.kept import Kept
 from rooftui.views.tui.roofline_layout import (
     ASCII_MARKERS,
     LEVEL_COLOURS,
     UNICODE_MARKERS,
+    Layers,
     Layout,
     PointCell,
-    lay_out,
     nearest_in_order,
     plot_cells,
     rgb,
@@ -42,12 +46,15 @@ from rooftui.views.tui.roofline_model import (
     RooflineFigure,
     build_figure,
     device_labels,
+    drawn_levels,
     roof_sources,
+    selected_points,
     short_name,
 )
 
 LEGEND_ROWS = 3  # the most rows the legend under the plot takes
 LEGEND_ROWS_KEPT = 32  # legend_rows answers remembered
+DRAWN_KEPT = 12  # figures laid out without the selection, remembered
 LEGEND_PADDING = 2  # the legend's left and right padding (app.tcss)
 # Measures how the legend's Rich text wraps, as the widget showing it wraps it.
 _CONSOLE = Console(file=io.StringIO(), color_system=None, legacy_windows=False)
@@ -204,6 +211,43 @@ def off_plot_tags(
     return said
 
 
+class Same:
+    """A key part naming an object by identity (a frame is not hashable), holding it so
+    that its id is not given to another while the key is kept."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: object) -> None:
+        self.what = what
+
+    def __hash__(self) -> int:
+        return id(self.what)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.what is self.what
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """The roofline of one ``RooflineView.content()`` at one size, without a selection:
+    the figure, its layers, and what the selection is drawn from."""
+
+    inputs: RooflineInputs  # held with the key that names its frame by identity
+    ceilings_by_device: dict[str, CeilingSet]  # likewise
+    shown: RooflineInputs  # the shown GPU's rows and ceilings (``_figure_inputs``)
+    figure: RooflineFigure
+    layers: Layers
+
+    def selected_points(self, selected: pd.Series | None) -> list[tuple[str, float, float]]:
+        """``selected``'s points on the figure, as its builder places them."""
+        if selected is None:
+            return []
+        if self.shown.instruction_roofs is not None:
+            return selected_instruction_points(selected, self.shown.levels)
+        levels = drawn_levels(self.shown.frame, self.shown.levels)
+        return selected_points(selected, levels, self.figure.x_range[1], self.figure.y_range[0])
+
+
 @dataclass
 class RooflinePicture:
     """The roofline pane at one size: the plot's figure and cells, and the legend."""
@@ -236,6 +280,11 @@ class RooflineView:
         # rows chosen per (size, content, device, grouped): a pane whose height moves by the
         # selected name's second line, or levels toggled and back, asks again
         self._legend_rows: Kept[int] = Kept(LEGEND_ROWS_KEPT)
+        # laid out without the selection, per (content, size): the sizes a legend's rows
+        # are tried at, and the pane's heights as the selected name takes one or two rows
+        self._drawn: Kept[_Drawn] = Kept(DRAWN_KEPT)
+        self._last: _Drawn | None = None  # what ``figure`` and ``layout`` were drawn from
+        self._legends: Kept[tuple[Text, list[Said]]] = Kept(LEGEND_ROWS_KEPT)
 
     @property
     def devices(self) -> list[str]:
@@ -257,7 +306,9 @@ class RooflineView:
     def off_plot(self) -> list[Said]:
         """The tags of shown kernels the plot does not show beside a point: on another
         GPU, at a level switched off, or with no room left near their points."""
-        return off_plot_tags(self.inputs, self._figure_inputs(False), self.layout)
+        if self._last is None:
+            return []
+        return off_plot_tags(self._last.inputs, self._last.shown, self.layout)  # all of the last draw
 
     @property
     def unlabelled(self) -> list[Roof]:
@@ -316,57 +367,83 @@ class RooflineView:
         self, width: int, height: int, *, with_selection: bool = True
     ) -> tuple[RooflineFigure, Layout] | None:
         """The figure and its layout on ``width`` × ``height`` cells: a function of the
-        inputs, the device and the size alone (without the selected kernel: moving the
-        selection then keeps the layout)."""
-        inputs = self._figure_inputs(with_selection)
-        if inputs is None:
+        inputs, the device, the size and the point stepped to. Laid out without the
+        selected kernel once per (inputs, size): the selection is drawn on top of that
+        (``Layers``), so moving it costs what it changes."""
+        drawn = self._drawn_at(width, height)
+        if drawn is None:
             return None
-        if inputs.instruction_roofs is not None:
-            return self._plan_instruction(inputs, width, height)
-        # Zoomed, and little room above the top roof: rows are scarce at 80x24.
-        figure = build_figure(
-            inputs.frame,
-            inputs.ceilings,
-            levels=inputs.levels,
-            pipelines=list(inputs.pipelines),
-            selected=inputs.selected,
-            cells=plot_cells(width, height),
-            zoom=True,
-            headroom=EXPLORER_HEADROOM,
-            counted=self.inputs.frame if self.inputs is not None else None,  # every GPU's, as the status line
-            tags=inputs.tags,
-        )
-        return figure, self.lay_out(figure, width, height)
+        chosen = drawn.selected_points(self._selected_on(drawn) if with_selection else None)
+        figure = replace(drawn.figure, selected=chosen) if chosen else drawn.figure
+        return figure, drawn.layers.lay_out(chosen, self.cursor)
 
-    def _plan_instruction(
-        self, inputs: RooflineInputs, width: int, height: int
-    ) -> tuple[RooflineFigure, Layout]:
-        """The instruction roofline of ``inputs`` against the shown device's roofs."""
-        roofs = inputs.instruction_roofs or {}
-        chosen = roofs.get(self.device or "") or next(
-            iter(roofs.values()), InstructionCeilings(None, {}, None)
-        )
-        figure = build_instruction_figure(
-            inputs.frame,
-            chosen,
-            levels=inputs.levels,
-            selected=inputs.selected,
-            cells=plot_cells(width, height),
-            tags=inputs.tags,
-        )
-        return figure, self.lay_out(figure, width, height)
+    def _selected_on(self, drawn: _Drawn) -> pd.Series | None:
+        """The selected kernel, if it is plotted on ``drawn``'s GPU."""
+        selected = None if self.inputs is None else self.inputs.selected
+        if selected is not None and selected.name not in drawn.shown.frame.index:
+            return None
+        return selected
 
-    def lay_out(self, figure: RooflineFigure, width: int, height: int) -> Layout:
-        instruction = self.inputs is not None and self.inputs.instruction_roofs is not None
-        return lay_out(
+    def content(self) -> tuple[Any, ...]:
+        """Everything a figure and its layout depend on but the size, the selected
+        kernel and the point stepped to: each of ``RooflineInputs``' fields but the
+        selection, each GPU's ceilings, the GPU shown, ASCII and the title. Frames and
+        ceilings are named by identity (``Same``): new objects lay out again."""
+        inputs = self.inputs
+        assert inputs is not None
+        return (
+            Same(inputs.frame),
+            Same(inputs.ceilings),
+            inputs.levels,
+            inputs.pipelines,
+            Same(inputs.instruction_roofs),
+            None if inputs.tags is None else tuple(inputs.tags.items()),
+            tuple((device, Same(ceilings)) for device, ceilings in self.ceilings_by_device.items()),
+            self.device,
+            self.ascii_mode,
+            self.title,
+        )
+
+    def _drawn_at(self, width: int, height: int) -> _Drawn | None:
+        if self.inputs is None:
+            return None
+        return self._drawn.get((self.content(), width, height), lambda: self._lay_out(width, height))
+
+    def _lay_out(self, width: int, height: int) -> _Drawn:
+        """The figure of the inputs without a selection, laid out at ``width`` × ``height``."""
+        shown = self._figure_inputs(False)
+        assert shown is not None and self.inputs is not None
+        cells = plot_cells(width, height)
+        if shown.instruction_roofs is not None:
+            roofs = shown.instruction_roofs
+            chosen = roofs.get(self.device or "") or next(
+                iter(roofs.values()), InstructionCeilings(None, {}, None)
+            )
+            figure = build_instruction_figure(
+                shown.frame, chosen, levels=shown.levels, cells=cells, tags=shown.tags
+            )
+        else:
+            # Zoomed, and little room above the top roof: rows are scarce at 80x24.
+            figure = build_figure(
+                shown.frame,
+                shown.ceilings,
+                levels=shown.levels,
+                pipelines=list(shown.pipelines),
+                cells=cells,
+                zoom=True,
+                headroom=EXPLORER_HEADROOM,
+                counted=self.inputs.frame,  # every GPU's, as the status line
+                tags=shown.tags,
+            )
+        layers = Layers(
             figure,
             max(width, 20),
             max(height, 4),
             ascii_mode=self.ascii_mode,
             title=self.title,
-            cursor=self.cursor,
-            axis_titles=AXIS_TITLES if instruction else None,
+            axis_titles=AXIS_TITLES if shown.instruction_roofs is not None else None,
         )
+        return _Drawn(self.inputs, dict(self.ceilings_by_device), shown, figure, layers)
 
     def draw(self, width: int, height: int) -> RooflineFigure | None:
         """Lay the roofline out on ``width`` × ``height`` cells and keep it (the figure
@@ -375,12 +452,13 @@ class RooflineView:
         if planned is None:
             return None
         self.figure, self.layout = planned
+        self._last = self._drawn_at(width, height)
         return self.figure
 
     def redraw(self) -> None:
         """Lay the kept figure out again at its size (a new cursor)."""
-        if self.figure is not None and self.layout is not None:
-            self.layout = self.lay_out(self.figure, self.layout.width, self.layout.height)
+        if self.figure is not None and self._last is not None:
+            self.layout = self._last.layers.lay_out(self.figure.selected, self.cursor)
 
     def legend_rows(self, pane_width: int, pane_height: int, grouped: bool, content: Any = None) -> int:
         """The fewest rows (1 to ``LEGEND_ROWS``) in which the legend of the plot laid
@@ -395,17 +473,17 @@ class RooflineView:
         rows = LEGEND_ROWS
         width = legend_width(pane_width)
         for tried in range(1, LEGEND_ROWS):
-            planned = self.plan(pane_width, pane_height - tried, with_selection=False)
-            if planned is None:
+            drawn = self._drawn_at(pane_width, pane_height - tried)
+            if drawn is None:
                 break
-            figure, layout = planned
+            figure, layout = drawn.figure, drawn.layers.lay_out([], self.cursor)
             text, _ = legend(
                 figure,
                 unlabelled_roofs(figure, layout),
                 grouped,
                 width,
                 ascii_mode=self.ascii_mode,
-                off_plot=off_plot_tags(self.inputs, self._figure_inputs(False), layout),
+                off_plot=off_plot_tags(self.inputs, drawn.shown, layout),
             )
             if len(text.wrap(_CONSOLE, width)) <= tried:
                 rows = tried
@@ -419,16 +497,23 @@ class RooflineView:
         if self.draw(pane_width, pane_height - rows) is None:
             return None
         assert self.figure is not None and self.layout is not None
-        text, overflow = legend(
-            self.figure,
-            self.unlabelled,
-            grouped,
-            legend_width(pane_width),
-            rows,
-            ascii_mode=self.ascii_mode,
-            off_plot=self.off_plot,
-        )
+        text, overflow = self.legend(grouped, legend_width(pane_width), rows)
         return RooflinePicture(self.figure, self.layout, text, rows, overflow)
+
+    def legend(self, grouped: bool, width: int, rows: int) -> tuple[Text, list[Said]]:
+        """The legend of the picture last drawn (``legend``) in ``width`` × ``rows``. It
+        reads the figure but for the selection, the roofs labelled on the plot and the
+        tags off it: while those stay (a cursor move), the same answer, worked out once."""
+        assert self.figure is not None and self._last is not None
+        figure, unlabelled, off_plot = self.figure, self.unlabelled, self.off_plot
+        key = (Same(self._last.figure), tuple(unlabelled), tuple(off_plot), grouped, width, rows)
+        text, overflow = self._legends.get(
+            key,
+            lambda: legend(
+                figure, unlabelled, grouped, width, rows, ascii_mode=self.ascii_mode, off_plot=off_plot
+            ),
+        )
+        return text.copy(), list(overflow)
 
     # --- what the keys and the mouse do --------------------------------------------
 

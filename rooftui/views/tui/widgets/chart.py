@@ -58,18 +58,24 @@ class ChartCanvas(Widget, Generic[Figure], can_focus=True):
         """Make the figure for the widget's size, draw it and post ``Drawn``."""
         figure = self.make_figure()
         if figure is not None:
-            self.refresh()
+            self.refresh_chart()
             self.post_message(self.Drawn())
         return figure
+
+    def refresh_chart(self) -> None:
+        """Paint the new picture (a chart that knows what changed paints only that)."""
+        self.refresh()
 
     def on_resize(self) -> None:
         self.rebuild()
 
     def render(self) -> RenderResult:
-        text = self.render_chart()
+        return self.ascii_frames(self.render_chart())
+
+    def ascii_frames(self, text: Text) -> Text:
+        """``text``, in ASCII mode with box-drawing frames made ASCII, one character for
+        one, so the styles stay on their characters."""
         if self.ascii_mode:
-            # Box-drawing frames made ASCII, one character for one, so
-            # the styles stay on their characters.
             plain = text.plain.translate(BOX_TO_ASCII)
             if plain != text.plain:
                 text = text.copy()

@@ -16,7 +16,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widgets import Static
 
 from rooftui.views.palette import A_COLOUR, MERGED_COLOURS, SELECTED_COLOUR, SERIES_COLOURS, rgb
@@ -26,7 +29,6 @@ from rooftui.views.tui.roofline_view import (
     LEGEND_ROWS,
     RooflineView,
     Said,
-    legend,
     legend_width,
 )
 from rooftui.views.tui.widgets.chart import ChartCanvas
@@ -59,6 +61,7 @@ def _styles() -> dict[str, Style]:
 
 
 STYLES = _styles()
+STRIPS_KEPT = 512  # rows' lines kept by a canvas (a few pictures' worth) before starting afresh
 
 
 def layout_text(layout: Layout) -> Text:
@@ -68,13 +71,27 @@ def layout_text(layout: Layout) -> Text:
     for row in range(layout.height):
         if row:
             text.append("\n")
-        chars, styles = layout.chars[row], layout.styles[row]
-        start = 0
-        for col in range(1, layout.width + 1):
-            if col == layout.width or styles[col] != styles[start]:
-                text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
-                start = col
+        _append_row(text, layout.chars[row], layout.styles[row])
     return text
+
+
+def _append_row(text: Text, chars: list[str], styles: list[str]) -> None:
+    start = 0
+    for col in range(1, len(chars) + 1):
+        if col == len(chars) or styles[col] != styles[start]:
+            text.append("".join(chars[start:col]), STYLES.get(styles[start], Style()))
+            start = col
+
+
+def row_text(layout: Layout, row: int) -> Text:
+    """Row ``row`` of ``layout_text(layout)`` alone."""
+    text = Text()
+    _append_row(text, layout.chars[row], layout.styles[row])
+    return text
+
+
+def _size(layout: Layout) -> tuple[int, int]:
+    return layout.width, layout.height
 
 
 class RooflineCanvas(ChartCanvas[RooflineFigure]):
@@ -103,6 +120,12 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
         # Replaced by the explorer model's own view once a run is loaded.
         self.view = RooflineView(ascii_mode=ascii_mode)
         self._text: tuple[Layout, Text] | None = None
+        self._painted: Layout | None = None  # the layout the last refresh asked to paint
+        # Each row's line as drawn, by its characters and styles, while the widget's width
+        # and style stay (``_strips_for``): a cursor move redraws the rows it changed.
+        self._strips: dict[tuple[str, tuple[str, ...]], tuple[Strip, int]] = {}  # line, row it is of
+        self._strips_for: tuple[object, ...] = ()
+        self._keys: tuple[Layout, list[tuple[str, tuple[str, ...]]]] | None = None
 
     # What tests and the pane read, as the view has it.
     @property
@@ -149,6 +172,62 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
             self._text = (layout, layout_text(layout))
         return self._text[1]
 
+    def refresh_chart(self) -> None:
+        """Paint again the rows whose cells the new layout changed (none when it is the
+        one painted); everything when its size changed."""
+        layout, painted = self.view.layout, self._painted
+        self._painted = layout
+        if layout is painted:
+            return
+        if layout is None or painted is None or _size(layout) != _size(painted):
+            self.refresh()
+            return
+        for row in range(layout.height):
+            if layout.chars[row] != painted.chars[row] or layout.styles[row] != painted.styles[row]:
+                self.refresh(Region(0, row, layout.width, 1))
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` of the picture as Textual renders the whole of it (``render``), kept
+        per row: a row's line depends on its cells alone, so unchanged rows are not
+        rendered again. Rows past the layout are blank, as Textual leaves them until the
+        resize that follows draws the layout anew. The whole picture is rendered while
+        text is selected (a selection spans rows) or when the layout is not the widget's
+        width (its rows would wrap)."""
+        layout = self.view.layout
+        width = self.size.width
+        if layout is None or self.text_selection is not None or layout.width != width:
+            return super().render_line(y)
+        if y >= layout.height:
+            return Strip.blank(width, self.visual_style.rich_style)
+        context = (width, self.visual_style, self.ascii_mode)
+        if context != self._strips_for or len(self._strips) > STRIPS_KEPT:
+            self._strips, self._strips_for = {}, context
+        keys = self._row_keys(layout)
+        kept = self._strips.get(keys[y])
+        if kept is None:
+            new = [row for row, key in enumerate(keys) if key not in self._strips]
+            if 2 * len(new) > layout.height:  # a new picture: at once is cheaper than row by row
+                text = self.ascii_frames(layout_text(layout))
+                whole = Visual.to_strips(self, visualize(self, text), width, layout.height, self.visual_style)
+                for row in new:
+                    self._strips[keys[row]] = (whole[row], row)
+            else:
+                text = self.ascii_frames(row_text(layout, y))
+                line = Visual.to_strips(self, visualize(self, text), width, 1, self.visual_style)[0]
+                self._strips[keys[y]] = (line, 0)
+            kept = self._strips[keys[y]]
+        strip, row = kept
+        # the offsets text selection reads, as on row ``y``: a line kept from another row
+        # (or rendered alone, as row 0) takes this row's
+        return strip if row == y else strip.apply_offsets(0, y)
+
+    def _row_keys(self, layout: Layout) -> list[tuple[str, tuple[str, ...]]]:
+        """Each row of ``layout`` by its characters and styles (worked out once a layout)."""
+        if self._keys is None or self._keys[0] is not layout:
+            keys = [("".join(chars), tuple(styles)) for chars, styles in zip(layout.chars, layout.styles)]
+            self._keys = (layout, keys)
+        return self._keys[1]
+
     # --- points: step with keys, choose with the mouse ---------------------------------
 
     def action_step_point(self, step: int) -> None:
@@ -159,7 +238,7 @@ class RooflineCanvas(ChartCanvas[RooflineFigure]):
 
     def _chosen(self, point: Any) -> None:
         if point is not None:
-            self.refresh()
+            self.refresh_chart()
             self.post_message(self.PointChosen(point.kernel, point.level))
 
     def action_next_device(self) -> None:
@@ -225,15 +304,7 @@ class RooflinePane(Vertical):
         if legend_widget.styles.height is None or legend_widget.styles.height.value != rows:
             # The canvas gets the other rows; its resize draws again and comes back here.
             legend_widget.styles.height = rows
-        text, overflow = legend(
-            view.figure,
-            view.unlabelled,
-            self.grouped,
-            legend_width(self.size.width),
-            rows,
-            ascii_mode=self.ascii_mode,
-            off_plot=view.off_plot,
-        )
+        text, overflow = view.legend(self.grouped, legend_width(self.size.width), rows)
         shown = (text.plain, tuple(text.spans), str(text.style), text.justify, text.overflow, text.no_wrap)
         if shown != self._legend_shown:  # most draws (a move of the selection) say the same
             self._legend_shown = shown
