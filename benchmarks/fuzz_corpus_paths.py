@@ -19,17 +19,15 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.core.line_trace import Lines, lines_run  # noqa: E402
 from tests.fuzz.generators import cases  # noqa: E402
 from tests.fuzz.runner import run_in_process  # noqa: E402
 from tests.fuzz.test_fuzz_corpus import CI_CASES, SAME_PATH_AS, SEED  # noqa: E402
-
-Lines = frozenset[tuple[str, int]]
 
 # Traces the processes a case starts (each writes its lines to TRACE_DIR/<pid> as it ends,
 # os._exit included: the forked reader children end with it).
@@ -71,32 +69,9 @@ if _out:
 """
 
 
-def lines_run(work, trace_dir: Path) -> Lines:
-    """The (file, line) pairs of rooftui that ``work()`` runs, in any thread of this process
-    and in the processes it starts."""
-    seen: set[tuple[str, int]] = set()
-    mark = f"{os.sep}rooftui{os.sep}"
-
-    def tracer(frame, event, arg):
-        name = frame.f_code.co_filename
-        if mark not in name:
-            return None
-        short = name.rsplit(mark, 1)[-1]
-
-        def line(frame, event, arg):
-            if event == "line":
-                seen.add((short, frame.f_lineno))
-            return line
-
-        return line
-
-    sys.settrace(tracer)
-    threading.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-        threading.settrace(None)
+def lines_run_with_children(work, trace_dir: Path) -> Lines:
+    """``lines_run(work)`` and the lines the processes it started wrote into ``trace_dir``."""
+    seen = set(lines_run(work))
     for child in trace_dir.iterdir():
         for row in child.read_text().splitlines():
             name, number = row.split("\t")
@@ -128,7 +103,7 @@ def main() -> int:
                 nonlocal outcome
                 outcome = run_in_process(case, folder)
 
-            traced[index] = lines_run(work, trace_dir)
+            traced[index] = lines_run_with_children(work, trace_dir)
             labels[index] = (
                 f"{case.kind}:{case.label} {' '.join(case.argv)[:60]} -> exit {outcome.returncode}"
             )
