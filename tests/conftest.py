@@ -35,14 +35,6 @@ if "MPLCONFIGDIR" not in os.environ:
     os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="rooftui-tests-matplotlib-")
     atexit.register(shutil.rmtree, os.environ["MPLCONFIGDIR"], ignore_errors=True)
 
-# The garbage collector took ~8% of the suite's CPU: a youngest-generation collection after
-# every 700 new objects, and a full one (a scan of the whole unfrozen heap: every app, run
-# and frame the worker still holds) after every 100 of those. Collected after every 10,000,
-# the suite's processes collect a tenth as often and spend ~65% less CPU in the collector,
-# with the same peak memory (benchmarks/results/2026-12-02-suite-w27harness.md). Only the
-# pytest processes: the `rooftui` commands the tests start keep Python's defaults.
-gc.set_threshold(10_000, 10, 10)
-
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
 KNOWN = SAMPLES / "known_answer"
