@@ -106,9 +106,12 @@ def summarise(tests: list[tuple[str, float]]) -> None:
 
 
 def read_cpu(path: Path) -> dict[str, float]:
-    """Test id -> CPU seconds, from a file ``cpu_per_test.py`` wrote."""
+    """Test id -> CPU seconds, from a file ``cpu_per_test.py`` wrote (its per-process
+    lines, ``#process ...``, left out)."""
     seconds: dict[str, float] = {}
     for line in path.read_text().splitlines():
+        if line.startswith("#"):
+            continue
         test_id, _, value = line.rpartition("\t")
         seconds[test_id] = float(value)
     return seconds

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,36 +25,8 @@ os.environ["ROOFTUI_NO_CACHE"] = "1"  # never the user's report cache
 from rooftui.analysis import load_run  # noqa: E402
 from rooftui.analysis.load_options import LoadOptions  # noqa: E402
 from rooftui.analysis.summary import zero_ai_table  # noqa: E402
+from tests.core.line_trace import Lines, lines_run  # noqa: E402
 from tests.core.test_zero_ai_agrees import SAME_VIEW_PATH, SAMPLES, views_agree_with_table3  # noqa: E402
-
-Lines = frozenset[tuple[str, int]]
-
-
-def lines_run(work) -> Lines:
-    """The (file, line) pairs of rooftui that ``work()`` runs, in any thread."""
-    seen: set[tuple[str, int]] = set()
-
-    def tracer(frame, event, arg):
-        name = frame.f_code.co_filename
-        if f"{os.sep}rooftui{os.sep}" not in name:
-            return None
-        short = name.rsplit(f"{os.sep}rooftui{os.sep}", 1)[-1]
-
-        def line(frame, event, arg):
-            if event == "line":
-                seen.add((short, frame.f_lineno))
-            return line
-
-        return line
-
-    sys.settrace(tracer)
-    threading.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-        threading.settrace(None)
-    return frozenset(seen)
 
 
 def view_lines(path: Path) -> Lines:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 import pytest
 
 from rooftui.views.formats import seconds
 from tests.conftest import run_cli
 
-pytest.importorskip("matplotlib")
+# Not importorskip: the test imports matplotlib, not the suite's collection (in every worker)
+pytestmark = pytest.mark.skipif(find_spec("matplotlib") is None, reason="matplotlib is not installed")
 
 
 def test_the_figure_names_every_bar_of_the_budget_and_the_speed_of_light(advise_json_top_5, load_once):

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import functools
 import itertools
+from importlib.util import find_spec
 
 import numpy as np
 import pytest
 
-pytest.importorskip("matplotlib")
-
-from rooftui.analysis import grouped_kernels, load_run  # noqa: E402
+from rooftui.analysis import grouped_kernels, load_run
 from rooftui.analysis.load_options import LoadOptions
-from rooftui.model.columns import FLOAT_PIPELINES  # noqa: E402
-from rooftui.sample import sample_ceilings, sample_paths  # noqa: E402
-from rooftui.views.figure import (  # noqa: E402
+from rooftui.model.columns import FLOAT_PIPELINES
+from rooftui.sample import sample_ceilings, sample_paths
+from rooftui.views.figure import (
     COLOURS,
     FIGURE_WIDTH_IN,
     outlines_overlap,
@@ -27,8 +26,12 @@ from rooftui.views.figure import (  # noqa: E402
     text_box,
     text_outline,
 )
-from rooftui.views.tui.roofline_model import ceilings_per_device  # noqa: E402
-from tests.conftest import KNOWN, SAMPLES  # noqa: E402
+from rooftui.views.tui.roofline_model import ceilings_per_device
+from tests.conftest import KNOWN, SAMPLES
+
+# matplotlib is imported by the tests, not when the suite is collected: each pytest-xdist
+# worker collects every module, and matplotlib costs ~0.3 s of CPU to import.
+pytestmark = pytest.mark.skipif(find_spec("matplotlib") is None, reason="matplotlib is not installed")
 
 EVERY_PIPELINE = [*FLOAT_PIPELINES, "tensor_int8"]
 

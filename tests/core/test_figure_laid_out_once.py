@@ -5,46 +5,55 @@ written byte for byte the same."""
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 import pytest
 
-matplotlib = pytest.importorskip("matplotlib")
+import rooftui.views.figure as figure_module
+from rooftui.analysis import grouped_kernels
+from rooftui.views.figure import roofline_figure_bytes
+from rooftui.views.tui.roofline_model import ceilings_per_device
+from tests.conftest import KNOWN
 
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
-
-import rooftui.views.figure as figure_module  # noqa: E402
-from rooftui.analysis import grouped_kernels  # noqa: E402
-from rooftui.views.figure import roofline_figure_bytes  # noqa: E402
-from rooftui.views.tui.roofline_model import ceilings_per_device  # noqa: E402
-from tests.conftest import KNOWN  # noqa: E402
+# matplotlib is imported by the test, not when the suite is collected: each pytest-xdist
+# worker collects every module, and matplotlib.figure costs ~0.5 s of CPU to import.
+pytestmark = pytest.mark.skipif(find_spec("matplotlib") is None, reason="matplotlib is not installed")
 
 
-class LaidOutByADraw(Figure):
-    """A Figure whose layout is done by a whole draw without rendering, as
+def laid_out_by_a_draw():
+    """A Figure class whose layout is done by a whole draw without rendering, as
     ``roofline_figure`` did before: the draw runs the same engine, then draws every artist."""
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-    drawing = False
-    layouts = 0  # how many times the figure asked its engine to lay it out
+    class LaidOutByADraw(Figure):
+        drawing = False
+        layouts = 0  # how many times the figure asked its engine to lay it out
 
-    def get_layout_engine(self):
-        engine = super().get_layout_engine()
-        if self.drawing or not isinstance(engine, ConstrainedLayoutEngine):
-            return engine
-        figure = self
+        def get_layout_engine(self):
+            engine = super().get_layout_engine()
+            if self.drawing or not isinstance(engine, ConstrainedLayoutEngine):
+                return engine
+            figure = self
 
-        class ByADraw:
-            def execute(self, _figure) -> None:
-                LaidOutByADraw.layouts += 1
-                figure.drawing = True
-                try:
-                    figure.draw_without_rendering()
-                finally:
-                    figure.drawing = False
+            class ByADraw:
+                def execute(self, _figure) -> None:
+                    LaidOutByADraw.layouts += 1
+                    figure.drawing = True
+                    try:
+                        figure.draw_without_rendering()
+                    finally:
+                        figure.drawing = False
 
-        return ByADraw()
+            return ByADraw()
+
+    return LaidOutByADraw
 
 
 def test_the_figure_laid_out_by_its_engine_alone_is_the_one_a_whole_draw_lays_out(load_once, monkeypatch):
+    import matplotlib
+
+    LaidOutByADraw = laid_out_by_a_draw()
     run = load_once(KNOWN / "known_answer.raw-base.csv")
     rows, ceilings = grouped_kernels(run), ceilings_per_device(run)
     monkeypatch.setitem(matplotlib.rcParams, "svg.hashsalt", "same ids in both")  # ids are random else

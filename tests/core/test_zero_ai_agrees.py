@@ -19,6 +19,7 @@ from rooftui.notes import kind_of
 from rooftui.views.summary import render_table, to_json
 from rooftui.views.tui.view_state import LoadedRun, ViewState
 from tests.conftest import DEEPCAM, KNOWN
+from tests.core.line_trace import lines_run
 
 # The basic and roofline details CSVs are left out: they do not load today ("the last row
 # has 16 fields, the header 20"), a details-reader bug reported to the lead.
@@ -84,9 +85,42 @@ def status_totals(loaded: LoadedRun, grouped: bool, zero_ai: str = "all"):
     return state.totals(state.positions())
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+# Each form whose views are checked, with the forms that share its view path (SAME_VIEW_PATH):
+# one test loads them all, so each form is still loaded once in the suite.
+VIEWED = [path for path in SAMPLES if path.name not in SAME_VIEW_PATH]
+SHARING = {
+    path.name: [form for form in SAMPLES if SAME_VIEW_PATH.get(form.name) == path.name] for path in VIEWED
+}
+# What CI traces of the views on every form of a group: the summary's JSON of the first 15
+# launches (every known-answer form has 15). It reads each per-launch column the views show,
+# so a reader change that gives one form other columns, types or missing values splits it
+# from the form whose views are checked for it, here, at ~0.04 s per form (the whole views
+# traced: 0.4-1 s per form; benchmarks/zero_ai_view_paths.py traces them all).
+TRACED_LAUNCHES = 15
+
+
+@pytest.mark.parametrize("path", VIEWED, ids=lambda p: p.name)
 def test_zero_ai_launches_agree_across_every_output(path, expected, load_once):
-    run = load_once(path)
+    """Table III against ncu's counters and the known answers on ``path`` and on each form
+    sharing its view path; the views against Table III on ``path``, and one view traced on
+    every form of the group: each must run exactly the lines ``path`` runs."""
+    runs = {form: load_once(form) for form in [path, *SHARING[path.name]]}
+    for form, run in runs.items():
+        launches, zero, zero_time = table3_agrees_with_the_metrics(form, run, expected)
+        if form == path:
+            views_agree_with_table3(run, launches, zero, zero_time)
+    if len(runs) > 1:
+        traced = {
+            form.name: lines_run(lambda run=run: to_json(run, run.kernels.head(TRACED_LAUNCHES)))
+            for form, run in runs.items()
+        }
+        split = [name for name, lines in traced.items() if lines != traced[path.name]]
+        assert split == [], f"not on {path.name}'s view path: run benchmarks/zero_ai_view_paths.py"
+
+
+def table3_agrees_with_the_metrics(path, run, expected) -> tuple[int, int, float]:
+    """Table III's launches, zero-AI launches and their time on ``run``, checked against a
+    count straight from ncu's counters and, on the known answers, against them."""
     launches = len(run.kernels)
     table3 = zero_ai_table(run.kernels).iloc[-1]
     zero, zero_time = int(table3["zero_ai"]), float(table3["zero_ai_time_s"])
@@ -99,8 +133,7 @@ def test_zero_ai_launches_agree_across_every_output(path, expected, load_once):
     if path.parent == KNOWN and run.kernels["zero_ai"].notna().all() and judged_on_every_counter:
         # the known answers: kernels that did no floating-point or Tensor Core work
         assert zero == sum(all(k[f] == 0 for f in k if f.startswith("flops_")) for k in expected.values())
-    if path.name not in SAME_VIEW_PATH:
-        views_agree_with_table3(run, launches, zero, zero_time)
+    return launches, zero, zero_time
 
 
 def views_agree_with_table3(run, launches: int, zero: int, zero_time: float) -> None:

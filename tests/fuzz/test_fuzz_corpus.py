@@ -20,11 +20,26 @@ from tests.fuzz.runner import run_in_process
 SEED = 20261130
 CI_CASES = 60  # 5 per input kind (12 kinds with the sidecar, structure, profile-argument, cache and
 # duplicate ones of #25)
+# Cases that run exactly the lines of rooftui another case runs (a line trace of the case
+# as run here, the processes it starts included: benchmarks/fuzz_corpus_paths.py, which fails
+# if this map no longer holds), each with its label, so a change to the generators that
+# gives another case at that index fails here until the trace is run again. The runner's
+# rules are checked on the case kept (index -> the case kept, the label of the one left).
+SAME_PATH_AS = {
+    17: (5, "json-hostile-string:empirical/gbytes/metadata/units"),  # ERT ceilings, exit 0: both
+    41: (16, "json-deep-nesting.bz2-flipped"),  # a flipped .bz2 stream: both refused on it
+}
 
 
 def test_no_fuzz_case_reaches_the_last_resort_handler_or_breaks_a_rule(tmp_path):
     failures = []
     for index, case in enumerate(cases(SEED, CI_CASES)):
+        if index in SAME_PATH_AS:
+            _, label = SAME_PATH_AS[index]
+            assert case.label == label, (
+                f"case {index} is not the one traced: run benchmarks/fuzz_corpus_paths.py"
+            )
+            continue
         folder = tmp_path / str(index)
         folder.mkdir()
         outcome = run_in_process(case, folder)
