@@ -9,12 +9,10 @@ from __future__ import annotations
 import io
 
 from rooftui.analysis.advise_budget import ADJUST, REMOVED, TOTAL, StepBudget
-from rooftui.views.figure import FORMATS, figure_class, lay_out_once
+from rooftui.views.figure import FORMATS, figure_class, lay_out_once, same_file_metadata, saving
 from rooftui.views.formats import seconds
 from rooftui.views.text import printable
 
-# No creation date: the same input gives the same file.
-SAME_FILE_EACH_TIME: dict[str, dict] = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
 COLOURS = {TOTAL: "#1f77b4", REMOVED: "#d62728", ADJUST: "#ff9896", "kept": "#7f7f7f"}
 
 
@@ -51,11 +49,9 @@ def waterfall_figure_bytes(budget: StepBudget, fmt: str, title: str = "", dpi: i
     ax.set_xlim(0, budget.step_s * scale * 1.15)
     ax.set_title(printable(title or "Step budget: a bound on the step, not a forecast"), fontsize=10)
     out = io.BytesIO()
-    from matplotlib import rc_context
-
-    with rc_context({"svg.fonttype": "none"}):  # text stays text, as in `rooftui plot`'s figures
+    with saving():  # saved as `rooftui plot` saves its figures
         _lay_out_as_saved(figure, fmt, dpi)
-        figure.savefig(out, format=fmt, dpi=dpi, metadata=SAME_FILE_EACH_TIME.get(fmt, {}))
+        figure.savefig(out, format=fmt, dpi=dpi, metadata=same_file_metadata(fmt))
     return out.getvalue()
 
 

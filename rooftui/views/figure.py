@@ -12,6 +12,7 @@ points (the same tags as the explorer's) and named in the legend.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import re
@@ -147,13 +148,11 @@ def roofline_figure_files(
         title=title,
         instruction_roofs=instruction_roofs,
     )
-    from matplotlib import rc_context
-
     files = {}
     for fmt in formats:
         out = io.BytesIO()
-        with rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, editable
-            figure.savefig(out, format=fmt, dpi=dpi, metadata=_metadata(fmt))
+        with saving():
+            figure.savefig(out, format=fmt, dpi=dpi, metadata=same_file_metadata(fmt))
         files[fmt] = out.getvalue()
     return files
 
@@ -218,8 +217,18 @@ def lay_out_once(figure) -> None:
         figure.set_layout_engine(None)  # None is "no engine" only where these are off
 
 
-def _metadata(fmt: str) -> dict:
-    # No creation date: the same input gives the same file.
+def saving() -> contextlib.AbstractContextManager:
+    """The settings every figure file is saved in: text stays text in an SVG (searchable,
+    editable), and its element ids are drawn from a fixed salt (unset, Matplotlib draws a
+    random one per save). With ``same_file_metadata``: the same input gives the same file,
+    byte for byte, so two figures can be diffed."""
+    from matplotlib import rc_context
+
+    return rc_context({"svg.fonttype": "none", "svg.hashsalt": "rooftui"})
+
+
+def same_file_metadata(fmt: str) -> dict:
+    """savefig's ``metadata`` for ``fmt``: no creation date (``saving``)."""
     return {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt, {})
 
 
