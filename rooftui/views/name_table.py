@@ -13,6 +13,8 @@ from rich.text import Text
 
 from rooftui.views.text import short_names
 
+MIN_NAME_WIDTH = 9  # the fewest columns a kernel's name is cut to
+
 
 def print_name_table(
     console: Console,
@@ -25,11 +27,40 @@ def print_name_table(
     """Print ``lines`` under ``titles``; each line's first cell is its kernel's whole name.
     Every other column is as wide as its longest cell, so no number is ever cut; the name
     gets the rest of the console's width (no more than its longest, no less than 9) and is
-    shortened to it by the one shortener. Columns in ``left`` are left-aligned. Returns
-    ``{name: shown}``."""
+    shortened to it by the one shortener. Where the console is too narrow for every column
+    whole, the last columns are left out, whole, and a line under the table names them
+    (rich would narrow them instead, cutting numbers to "1…"). Columns in ``left`` are
+    left-aligned. Returns ``{name: shown}``."""
     widths = [max([len(heading)] + [len(line[i]) for line in lines]) for i, heading in enumerate(titles)]
+    kept = len(titles)
+    while kept > 2 and MIN_NAME_WIDTH + sum(width + 1 for width in widths[1:kept]) > console.width:
+        kept -= 1
+    left_out = list(titles[kept:])
+    titles, widths, lines = titles[:kept], widths[:kept], [line[:kept] for line in lines]
+    shown = _print_whole_columns(console, titles, lines, names, widths, left, title)
+    if left_out:
+        console.print(
+            Text(
+                f"left out at {console.width} columns, too few for them whole: {', '.join(left_out)}"
+                " (--width 0: no limit; --format csv: every column)",
+                style="dim",
+            )
+        )
+    return shown
+
+
+def _print_whole_columns(
+    console: Console,
+    titles: Sequence[str],
+    lines: Sequence[Sequence[Text | str]],
+    names: pd.Series,
+    widths: Sequence[int],
+    left: Iterable[str],
+    title: str | None,
+) -> dict[str, str]:
+    """``print_name_table``'s table of the columns that fit (``widths``: each one's longest cell)."""
     others = sum(width + 1 for width in widths[1:])
-    name_width = max(9, min(widths[0], console.width - others - 1))
+    name_width = max(MIN_NAME_WIDTH, min(widths[0], console.width - others - 1))
     shown = short_names(names, name_width)  # the operator, types and tile, told apart
     rows = [[Text(shown[name]), *line[1:]] for line, name in zip(lines, names)]
     column_widths = [name_width, *widths[1:]]

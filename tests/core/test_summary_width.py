@@ -53,7 +53,7 @@ def kernel_rows(capsys, width: int) -> list[tuple[str, list[str]]]:
     end_of_id = lines[header].index(" ID ") + len(" ID")
     rows = []
     for line in lines[header + 1 :]:
-        if line.startswith("ID: ncu's launch ID"):  # the legend under the table
+        if line.startswith(("ID: ncu's launch ID", "left out at ")):  # the lines under the table
             break
         assert len(line) <= (width or len(line)), line
         name, launch = line[:end_of_id].rsplit(maxsplit=1)
@@ -83,6 +83,27 @@ def test_at_80_columns_names_are_cut_and_numbers_stay_whole(capsys, monkeypatch,
         by_name.setdefault(name, set()).add(kernel)
     # two rows read the same name exactly when they are launches of the same kernel
     assert len(by_name) == 24 and all(len(kernels_of) == 1 for kernels_of in by_name.values())
+
+
+def test_below_80_columns_the_last_columns_are_left_out_whole_and_named(capsys, monkeypatch):
+    # rich narrowed every column to fit, cutting numbers ("39.2…", "0.7…", an ID "1…")
+    monkeypatch.delenv("COLUMNS", raising=False)
+    whole = kernel_rows(capsys, 0)
+    for width, left_out in (
+        (70, "phase, bound"),
+        (60, "pipe, phase, bound"),
+        (40, "L2, HBM, SMEM, pipe, phase, bound"),
+    ):
+        rows = kernel_rows(capsys, width)
+        main(["summary", str(sample_paths()[0]), "--top", "30", "--width", str(width)])
+        out = " ".join(capsys.readouterr().out.split())
+        assert f"left out at {width} columns, too few for them whole: {left_out} (--width 0:" in out
+        for (_, cells), (name, whole_cells) in zip(rows, whole):
+            # each number shown is the whole one, in its own column (the first columns kept)
+            assert not any("…" in cell for cell in cells), (width, name)
+            assert cells == whole_cells[: len(cells)], (width, name)
+    main(["summary", str(sample_paths()[0]), "--top", "30", "--width", "80"])
+    assert "left out at" not in capsys.readouterr().out  # at 80 columns every column fits
 
 
 def test_summary_without_a_report_shows_the_bundled_sample_and_says_so(capsys, monkeypatch):
