@@ -35,21 +35,11 @@ CHILD_TRACER = """
 import os, sys, threading
 _out = os.environ.get("FUZZ_CORPUS_TRACE_DIR")
 if _out:
+    sys.path.insert(0, CHECKOUT)  # tests.core.line_trace: the one tracer
+    from tests.core.line_trace import line_tracer
+
     _seen = set()
-    _mark = os.sep + "rooftui" + os.sep
-
-    def _tracer(frame, event, arg):
-        name = frame.f_code.co_filename
-        if _mark not in name:
-            return None
-        short = name.rsplit(_mark, 1)[-1]
-
-        def line(frame, event, arg):
-            if event == "line":
-                _seen.add((short, frame.f_lineno))
-            return line
-
-        return line
+    _tracer = line_tracer(_seen)
 
     def _dump():
         with open(os.path.join(_out, str(os.getpid())), "a") as f:
@@ -84,7 +74,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         scratch_path = Path(scratch)
         (scratch_path / "site").mkdir()
-        (scratch_path / "site" / "sitecustomize.py").write_text(CHILD_TRACER)
+        (scratch_path / "site" / "sitecustomize.py").write_text(
+            CHILD_TRACER.replace("CHECKOUT", repr(str(ROOT)))
+        )
         trace_dir = scratch_path / "children"
         trace_dir.mkdir()
         os.environ["PYTHONPATH"] = os.pathsep.join(

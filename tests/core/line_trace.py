@@ -13,10 +13,9 @@ Lines = frozenset[tuple[str, int]]
 _PACKAGE = f"{os.sep}rooftui{os.sep}"
 
 
-def lines_run(work: Callable[[], object]) -> Lines:
-    """The (file under rooftui/, line) pairs that ``work()`` runs, in any thread of this
-    process. Frames outside rooftui are not traced line by line (only their calls are seen)."""
-    seen: set[tuple[str, int]] = set()
+def line_tracer(seen: set[tuple[str, int]]) -> Callable:
+    """A ``sys.settrace`` function that adds to ``seen`` each (file under rooftui/, line) run
+    in the frames it is set for (``lines_run``; the fuzz corpus' reader children)."""
 
     def tracer(frame, event, arg):
         name = frame.f_code.co_filename
@@ -31,6 +30,14 @@ def lines_run(work: Callable[[], object]) -> Lines:
 
         return line
 
+    return tracer
+
+
+def lines_run(work: Callable[[], object]) -> Lines:
+    """The (file under rooftui/, line) pairs that ``work()`` runs, in any thread of this
+    process. Frames outside rooftui are not traced line by line (only their calls are seen)."""
+    seen: set[tuple[str, int]] = set()
+    tracer = line_tracer(seen)
     previous = sys.gettrace()
     sys.settrace(tracer)
     threading.settrace(tracer)
