@@ -18,14 +18,8 @@ from rooftui.analysis import grouped_kernels, load_run
 from rooftui.analysis.load_options import LoadOptions
 from rooftui.model.columns import FLOAT_PIPELINES
 from rooftui.sample import sample_ceilings, sample_paths
-from rooftui.views.figure import (
-    COLOURS,
-    FIGURE_WIDTH_IN,
-    outlines_overlap,
-    roofline_figure,
-    text_box,
-    text_outline,
-)
+from rooftui.views.figure import COLOURS, FIGURE_WIDTH_IN, roofline_figure
+from rooftui.views.figure_labels import outlines_overlap, text_box, text_outline
 from rooftui.views.tui.roofline_model import ceilings_per_device
 from tests.conftest import KNOWN, SAMPLES
 
