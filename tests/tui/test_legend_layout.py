@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from rooftui.views.tui.explorer_model import ExplorerModel
-from rooftui.views.tui.roofline_view import LEGEND_ROWS
+from rooftui.views.tui.roofline_legend import LEGEND_ROWS
 from rooftui.views.tui.view_state import LoadedRun
 from tests.tui.conftest import SAMPLE, prepared_run
 

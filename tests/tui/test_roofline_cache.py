@@ -30,6 +30,7 @@ from rooftui.analysis.instruction_roofline import InstructionCeilings
 from rooftui.views.tui.explorer_model import ExplorerModel
 from rooftui.views.tui.instruction_figure import AXIS_TITLES, build_instruction_figure
 from rooftui.views.tui.roofline_layout import Layers, Layout, lay_out, plot_cells
+from rooftui.views.tui.roofline_legend import legend, off_plot_tags, unlabelled_roofs
 from rooftui.views.tui.roofline_model import (
     EXPLORER_HEADROOM,
     RooflineFigure,
@@ -38,13 +39,7 @@ from rooftui.views.tui.roofline_model import (
     device_labels,
     selected_points,
 )
-from rooftui.views.tui.roofline_view import (
-    RooflineInputs,
-    RooflineView,
-    legend,
-    off_plot_tags,
-    unlabelled_roofs,
-)
+from rooftui.views.tui.roofline_view import RooflineInputs, RooflineView
 from rooftui.views.tui.widgets.roofline import RooflineCanvas
 from tests.tui.conftest import REPO, SAMPLE, prepared_run
 

@@ -184,8 +184,8 @@ def test_with_two_gpus_the_detail_pane_uses_the_selected_kernels_own_gpu(two_gpu
 
 
 def test_a_legend_too_small_for_its_notes_hands_them_to_the_status_line():
+    from rooftui.views.tui.roofline_legend import in_few_words, legend
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.roofline_view import in_few_words, legend
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     figure = build_figure(kernel_table(repeat=2), CEILINGS, pipelines=["fp64"])
@@ -211,8 +211,8 @@ def test_roof_labels_use_the_terminal_foreground_and_the_selection_a_background(
 
 def test_a_missing_roof_is_said_first_in_the_legend_not_just_left_out():
     from rooftui.model.ceilings import CeilingSet
+    from rooftui.views.tui.roofline_legend import must_say
     from rooftui.views.tui.roofline_model import build_figure
-    from rooftui.views.tui.roofline_view import must_say
     from tests.tui.synthetic import CEILINGS, kernel_table
 
     without_l2 = CeilingSet(

@@ -27,8 +27,9 @@ from rooftui.views.summary import to_csv
 from rooftui.views.text import ellipsis_mark, printable, short_names
 from rooftui.views.tui.detail_text import describe
 from rooftui.views.tui.format import MISSING, fit_items, fit_parts
+from rooftui.views.tui.roofline_legend import Said, in_few_words
 from rooftui.views.tui.roofline_model import ceilings_per_device
-from rooftui.views.tui.roofline_view import RooflineInputs, RooflinePicture, RooflineView, Said, in_few_words
+from rooftui.views.tui.roofline_view import RooflineInputs, RooflinePicture, RooflineView
 from rooftui.views.tui.table_columns import TAG_WIDTH, Column, columns_for
 from rooftui.views.tui.view_state import LoadedRun, ViewState, what_is_open
 

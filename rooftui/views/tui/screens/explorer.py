@@ -23,7 +23,7 @@ from rooftui.views.terminal import clipboard_message
 from rooftui.views.text import printable
 from rooftui.views.tui.explorer_model import WIDE, ExplorerModel
 from rooftui.views.tui.format import literal
-from rooftui.views.tui.roofline_view import Said
+from rooftui.views.tui.roofline_legend import Said
 from rooftui.views.tui.screens.explorer_keys import EXPLORER_BINDINGS, TABLE_HELP
 from rooftui.views.tui.screens.help import HelpRow, binding_rows, footer_width
 from rooftui.views.tui.table_columns import ranks_of

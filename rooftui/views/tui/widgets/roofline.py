@@ -24,13 +24,9 @@ from textual.widgets import Static
 
 from rooftui.views.palette import A_COLOUR, MERGED_COLOURS, SELECTED_COLOUR, SERIES_COLOURS, rgb
 from rooftui.views.tui.roofline_layout import Layout
+from rooftui.views.tui.roofline_legend import LEGEND_ROWS, Said, legend_width
 from rooftui.views.tui.roofline_model import Roof, RooflineFigure
-from rooftui.views.tui.roofline_view import (
-    LEGEND_ROWS,
-    RooflineView,
-    Said,
-    legend_width,
-)
+from rooftui.views.tui.roofline_view import RooflineView
 from rooftui.views.tui.widgets.chart import ChartCanvas
 
 
