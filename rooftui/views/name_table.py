@@ -66,7 +66,8 @@ def _print_whole_columns(
     column_widths = [name_width, *widths[1:]]
     width = max(console.width, name_width + others + 1)
     left = set(left)
-    # A table wider than the console (never at 80 columns) has its columns narrowed by rich.
+    # Wider than the console only where even the name and one column do not fit (below
+    # ~15 columns: print_name_table left the rest out); rich narrows the columns there.
     fits = name_width + others <= console.width
     plain_text = _plain_table(console, titles, rows, column_widths, [t in left for t in titles[1:]])
     if fits and plain_text is not None and title is not None:
