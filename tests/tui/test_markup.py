@@ -40,19 +40,33 @@ async def test_names_with_markup_and_escapes_are_shown_copied_found_and_saved_as
     tmp_path, monkeypatch
 ):
     # one app: the hostile report, with a trace that cannot be read
+    import threading
+
     from textual.widgets import Input, Static
 
+    import rooftui.analysis
     from rooftui.views.tui.app import make_app
     from rooftui.views.tui.widgets.kernel_table import KernelTable
 
     monkeypatch.chdir(tmp_path)
     bad_trace = tmp_path / "tra[bold]ce.json"
     bad_trace.write_text("{not json")
+    # The load waits until the progress line was checked: the loading pane is removed once
+    # the reports are loaded, which may otherwise come first.
+    release = threading.Event()
+    read = rooftui.analysis.load_run
+
+    def load_when_released(*args, **kwargs):
+        release.wait(10)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(rooftui.analysis, "load_run", load_when_released)
     app = make_app([hostile_report(tmp_path)], trace=bad_trace)
     async with app.run_test(size=(120, 40)) as pilot:
         app.explorer.show_progress(1, 2, "rep[/x]ort\x1b]0;title\x07.csv")
         progress = str(app.explorer.query_one("#loading-text", Static).render())
         assert progress == "Loading reports… rep[/x]ort\\e]0;title\\x07.csv"
+        release.set()
         await loaded(pilot)
         notified = recording_notifications(app)
         table = app.explorer.query_one(KernelTable)
