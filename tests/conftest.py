@@ -260,13 +260,24 @@ def shared_report_cache(_run_wide_report_cache, monkeypatch, _report_cache_per_t
     return _run_wide_report_cache
 
 
+def pytest_configure(config):
+    """In each process that runs tests (an xdist worker, or this one with ``-n 0``), a Pilot
+    test's wait after a key, a resize or a pause ends when the app has nothing left to do,
+    not after Textual's 20 ms sleeps (tests/textual_idle.py)."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        from tests import textual_idle
+
+        textual_idle.install()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (pyproject.toml) starts two workers per CPU core, not one: the Pilot
-    tests spend a quarter to a third of their time waiting (Textual's ``wait_for_idle`` sleeps in
-    20 ms steps until the app is idle, after every key), as do the tests that wait on a
-    child process or tmux, and the other worker on the core runs meanwhile (README, test-suite
-    time). PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
+    """``-n auto`` (pyproject.toml) starts two workers per CPU core, not one: tests that
+    wait on a child process or tmux leave their core to the other worker meanwhile. The
+    Pilot tests no longer wait (tests/textual_idle.py), which was the first reason; three
+    workers on two cores measured the same as four within this machine's noise
+    (benchmarks/results/2026-12-02-suite-round12.md), so the number stays.
+    PYTEST_XDIST_AUTO_NUM_WORKERS still sets it."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # pytest-xdist's own hook reads it
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

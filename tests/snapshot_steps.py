@@ -5,8 +5,9 @@ itself before it asserts (``settled``).
 A step needs no waiting of its own: both fixtures wait after every step as Textual's
 ``snap_compare`` waits before its screenshot (every message the keys caused handled,
 animations done: ``settle_for_screenshot``), and ``pilot.press`` waits after each key
-until the app is idle. A wait costs CPU (each pause hands a message to every widget on
-the screen), so steps that waited again before the fixture's own wait paid it twice."""
+until the app is idle (tests/textual_idle.py: until nothing is left to run, no timer is
+due soon and no worker's thread computes). Steps that waited again before the fixture's
+own wait paid for the same wait twice."""
 
 from __future__ import annotations
 
