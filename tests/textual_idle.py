@@ -115,7 +115,11 @@ def _working(app: Any) -> bool:
 def _a_thread_works() -> bool:
     """Whether a thread of this process other than this one is running or ready to run."""
     here = threading.get_native_id()
-    for task in os.scandir("/proc/self/task"):
+    try:
+        tasks = list(os.scandir("/proc/self/task"))
+    except OSError:  # not Linux: a running worker is taken as working, up to max_sleep
+        return True
+    for task in tasks:
         if int(task.name) == here:
             continue
         try:
