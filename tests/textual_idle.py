@@ -25,10 +25,9 @@ widget at once, so that wait is replaced too.
 - while a worker of the app is pending or running, no other thread of the process is
   running or ready to run (Linux's state of each thread, /proc/self/task/*/stat): a
   thread worker, the explorer's load, runs outside the loop and posts what it made to it
-  when done. A thread that waits (an idle
-  executor thread, a worker a test holds back, pytest-xdist's channel) is not waited
-  for; one that computes is, even while the machine's load keeps it off the CPU, where
-  Textual's CPU clock would take it for idle.
+  when done. A thread that waits (an idle executor thread, a worker a test holds back,
+  pytest-xdist's channel) is not waited for; one that computes is, even while the
+  machine's load keeps it off the CPU, where Textual's CPU clock would take it for idle.
 As Textual's wait, it gives up after ``max_sleep`` (1 s).
 
 It reads two private attributes of asyncio's event loop (``_ready``, ``_scheduled``, both
@@ -41,10 +40,16 @@ Textual no longer calls ``wait_for_idle`` or ``_wait_for_screen`` where they are
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import threading
 import time
 from typing import Any
+
+from textual._context import active_app
+from textual.pilot import Pilot
+from textual.timer import Timer
+from textual.worker import WorkerState
 
 # Timers due within this are waited for: longer than any the app sets to follow a key
 # (the explorer's DEBOUNCE_S, 0.06 s) and than Textual's screen update (1/60 s), shorter
@@ -62,8 +67,6 @@ PATCHED = ("textual.pilot", "textual.app")
 def _timer_of(handle: Any) -> Any:
     """The Textual ``Timer`` whose sleep ``handle`` ends, or None: the handle wakes a
     future, whose callback wakes the timer's task, whose coroutine is ``Timer._run_timer``."""
-    from textual.timer import Timer
-
     future = handle._args[0] if handle._args else None
     for callback, _ in getattr(future, "_callbacks", None) or ():
         task = getattr(callback, "__self__", None)
@@ -91,12 +94,9 @@ def _next_due(loop: Any) -> tuple[float, Any] | None:
     """The first timer due within HORIZON_S that is waited for: (seconds until it fires,
     its Textual Timer or None)."""
     now = loop.time()
-    due = sorted(
-        (handle.when() - now, id(handle), handle) for handle in loop._scheduled if not handle.cancelled()
-    )
-    for left, _, handle in due:
-        if left > HORIZON_S:
-            return None
+    soon = [h for h in loop._scheduled if not h.cancelled() and h.when() - now <= HORIZON_S]
+    for handle in sorted(soon, key=lambda handle: handle.when()):
+        left = handle.when() - now
         timer = _timer_of(handle)
         if _waited_for(timer):
             return left, timer
@@ -105,8 +105,6 @@ def _next_due(loop: Any) -> tuple[float, Any] | None:
 
 def _working(app: Any) -> bool:
     """Whether a worker of the app is pending or running."""
-    from textual.worker import WorkerState
-
     return app is not None and any(
         worker.state in (WorkerState.PENDING, WorkerState.RUNNING) for worker in app.workers
     )
@@ -143,8 +141,6 @@ async def until_idle(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
     """Wait until the running app has nothing to do (see the module); the arguments are
     Textual's ``wait_for_idle``'s: ``max_sleep`` bounds the whole wait, and
     ``min_sleep`` is not needed (what it waited for is what this waits for by name)."""
-    from textual._context import active_app
-
     loop = asyncio.get_running_loop()
     app = active_app.get(None)
     until = time.monotonic() + max_sleep  # as Textual's wait: never longer
@@ -178,15 +174,11 @@ async def _wait_for_screen(self: Any, timeout: float = 30.0) -> bool:
 def install() -> None:
     """Replace ``wait_for_idle`` where Textual's Pilot and App call it, and the Pilot's
     wait for the screen's widgets."""
-    import importlib
-
     for name in PATCHED:
         module = importlib.import_module(name)
         assert hasattr(module, "wait_for_idle"), (
             f"{name} no longer calls wait_for_idle: see tests/textual_idle.py"
         )
         module.wait_for_idle = until_idle
-    from textual.pilot import Pilot
-
     assert hasattr(Pilot, "_wait_for_screen"), "Pilot has no _wait_for_screen: see tests/textual_idle.py"
     Pilot._wait_for_screen = _wait_for_screen
