@@ -19,6 +19,9 @@ from textual.widgets import Input
 
 from rooftui.views.tui.ascii import ASCII_CSS, AsciiScrollBarRender
 from rooftui.views.tui.screens.help import HelpRow, HelpScreen, binding_rows
+from rooftui.views.tui.timer_guard import guard_timers
+
+guard_timers()  # a toast shown as it expires froze the app (timer_guard.py)
 
 
 class RooftuiBaseApp(App[None]):
