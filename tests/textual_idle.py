@@ -58,8 +58,10 @@ HORIZON_S = 0.1
 # How often a running thread is looked at again.
 POLL_S = 0.002
 # Linux's states of a thread that is working: running or ready to run, in an
-# uninterruptible wait (disk).
-WORKING = (b"R", b"D")
+# uninterruptible wait (disk), or stopped for a moment by a tracer (a sampling profiler
+# such as py-spy stops every thread of the process at each sample: the thread computes on
+# once let go; read as idle, the wait ended while a worker was still busy).
+WORKING = (b"R", b"D", b"t")
 # The modules whose ``wait_for_idle`` is replaced: Pilot's pauses and App._press_keys.
 PATCHED = ("textual.pilot", "textual.app")
 
