@@ -260,14 +260,27 @@ def shared_report_cache(_run_wide_report_cache, monkeypatch, _report_cache_per_t
     return _run_wide_report_cache
 
 
+# The garbage collector's thresholds in a process that runs tests: a young generation of
+# 20,000 objects instead of Python's 700 (see pytest_configure).
+GC_THRESHOLDS = (20_000, 10, 10)
+
+
 def pytest_configure(config):
-    """In each process that runs tests (an xdist worker, or this one with ``-n 0``), a Pilot
-    test's wait after a key, a resize or a pause ends when the app has nothing left to do,
-    not after Textual's 20 ms sleeps (tests/textual_idle.py)."""
+    """In each process that runs tests (an xdist worker, or this one with ``-n 0``):
+
+    - a Pilot test's wait after a key, a resize or a pause ends when the app has nothing
+      left to do, not after Textual's 20 ms sleeps (tests/textual_idle.py);
+    - the garbage collector looks for cycles less often (``GC_THRESHOLDS``). With Python's
+      700 it took 18.8-20.7 s of the suite's CPU (summed over the tests, timed by
+      ``gc.callbacks``), 11.9 s of it in full collections of 0.1-0.3 s while an app's
+      widgets were alive; with 20,000, 7.1 s and no full collection, for 4% more peak
+      memory (benchmarks/results/2026-12-02-suite-round13.md). Only when cycles are freed
+      changes; what a test checks does not depend on it."""
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         from tests import textual_idle
 
         textual_idle.install()
+        gc.set_threshold(*GC_THRESHOLDS)
 
 
 @pytest.hookimpl(tryfirst=True)
