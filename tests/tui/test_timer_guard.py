@@ -20,6 +20,9 @@ from textual.widgets import Static
 from textual.widgets._toast import Toast
 
 from rooftui.views.tui.base_app import RooftuiBaseApp
+from rooftui.views.tui.screens.explorer import ExplorerScreen
+from rooftui.views.tui.screens.help import HelpScreen
+from tests.tui.conftest import loaded, screen_text
 
 pytestmark = pytest.mark.skipif(
     threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"),
@@ -101,6 +104,29 @@ async def test_what_was_due_in_the_past_happens_at_once_and_the_app_answers_keys
         assert app.fired
     else:
         assert not app.query(Toast)  # expired at once, removed
+
+
+async def test_help_opened_as_the_explorers_toast_runs_out_opens_and_closes(sample_app, monkeypatch):
+    # ``1`` says which memory levels are shown in a toast; ``?`` builds the help screen's
+    # toasts. The race, made certain: the toast's notification passes the check as not
+    # expired, and its time left, read a moment later, is past its end.
+    app = sample_app()
+    with alarm(20) as rang:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await loaded(pilot)
+            await pilot.press("1")
+            assert "memory levels on the roofline" in screen_text(app)
+            monkeypatch.setattr(Notification, "has_expired", property(lambda self: False))
+            monkeypatch.setattr(Notification, "time_left", property(lambda self: -0.01))
+            await pilot.press("question_mark")
+            helped = isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            back = isinstance(app.screen, ExplorerScreen)
+            await pilot.pause()
+            toasts_left = len(app.screen.query(Toast))
+    assert not rang
+    assert helped and back
+    assert toasts_left == 0  # each expired at once, on either screen
 
 
 async def test_textual_still_freezes_on_a_past_timer_and_drops_one_due_now_without_the_guard():
