@@ -285,16 +285,17 @@ def pytest_configure(config):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (pyproject.toml) starts two workers per CPU core, not one: tests that
-    wait on a child process or tmux leave their core to the other worker meanwhile. The
-    Pilot tests no longer wait (tests/textual_idle.py), which was the first reason; three
-    workers on two cores measured the same as four within this machine's noise
-    (benchmarks/results/2026-12-02-suite-round12.md), so the number stays.
-    PYTEST_XDIST_AUTO_NUM_WORKERS still sets it."""
+    """``-n auto`` (pyproject.toml) starts one worker per CPU core. Two per core were chosen
+    while the Pilot tests slept in Textual's 20 ms steps after every key, so a second worker
+    used the core meanwhile. They no longer wait (tests/textual_idle.py), and on two cores
+    four workers spent 1.17x the CPU of two (six turns, 0.99-1.24x) for 1.03x the wall:
+    each worker pays its own start, collection and per-worker reads, and four share the
+    cores' caches (benchmarks/results/2026-12-02-suite-round14.md).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # pytest-xdist's own hook reads it
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return 2 * (cores or 1)
+    return cores or 1
 
 
 @pytest.hookimpl(tryfirst=True)
