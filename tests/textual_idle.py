@@ -5,9 +5,9 @@ Textual's ``wait_for_idle`` (textual/_wait.py) sleeps in 20 ms steps until the p
 CPU clock advanced less than 1 ms over one step: at least 20 ms per pause, 40 ms per key
 (``App._press_keys`` waits twice after each), whatever the app had to do. The suite
 presses thousands of keys, so its Pilot tests spent most of their wall time asleep, and
-the suite ran two workers per core to fill those sleeps. It is also a guess: a timer due
-later than the steps (the explorer's 60 ms redraw debounce) was waited for only when a
-step happened to be long enough.
+the suite ran two workers per core to fill those sleeps (one per core since this wait:
+tests/conftest.py). It is also a guess: a timer due later than the steps (the explorer's
+60 ms redraw debounce) was waited for only when a step happened to be long enough.
 
 Every key, pause and screenshot also waited for ``Pilot._wait_for_screen``: one callback
 handed to each widget on the screen (~0.35 ms of CPU per widget, 61 widgets in the
